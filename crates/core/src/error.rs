@@ -1,0 +1,149 @@
+//! The typed errors of xp. Every user mistake comes back as one of these, naming what was wrong.
+use crate::{DType, Device};
+use thiserror::Error;
+
+/// Result with xp's [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Everything that can go wrong in an xp operation.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// Two shapes that must broadcast (or match) do not.
+    #[error("{op}: shapes {lhs:?} and {rhs:?} cannot be broadcast together")]
+    ShapeMismatch {
+        /// the operation
+        op: &'static str,
+        /// first shape
+        lhs: Vec<usize>,
+        /// second shape
+        rhs: Vec<usize>,
+    },
+    /// An axis outside `-ndim..ndim`.
+    #[error("{op}: axis {axis} is out of bounds for an array of dimension {ndim}")]
+    AxisOutOfRange {
+        /// the operation
+        op: &'static str,
+        /// the axis as given
+        axis: isize,
+        /// the number of dimensions
+        ndim: usize,
+    },
+    /// The same axis named twice.
+    #[error("{op}: repeated axis {axis}")]
+    RepeatedAxis {
+        /// the operation
+        op: &'static str,
+        /// the repeated axis
+        axis: isize,
+    },
+    /// An operation that has no implementation for a dtype (NumPy's "ufunc not supported for the
+    /// input types").
+    #[error("{op}: not supported for dtype {dtype}")]
+    InvalidDType {
+        /// the operation
+        op: &'static str,
+        /// the offending dtype
+        dtype: DType,
+    },
+    /// A reshape whose element count differs.
+    #[error("cannot reshape array of size {size} (shape {from:?}) into shape {to:?}")]
+    ReshapeSize {
+        /// the input shape
+        from: Vec<usize>,
+        /// the requested shape (-1 shown as usize::MAX)
+        to: Vec<isize>,
+        /// the input size
+        size: usize,
+    },
+    /// A reduction without identity over an empty array.
+    #[error("{op}: zero-size array to reduction operation which has no identity")]
+    EmptyReduction {
+        /// the operation
+        op: &'static str,
+    },
+    /// Operands on different devices.
+    #[error("{op}: arrays are on different devices ({lhs} and {rhs}); move one explicitly with to_device")]
+    DeviceMismatch {
+        /// the operation
+        op: &'static str,
+        /// the first device
+        lhs: Device,
+        /// the second device
+        rhs: Device,
+    },
+    /// An index outside an axis.
+    #[error("index {index} is out of bounds for axis {axis} with size {size}")]
+    IndexOutOfBounds {
+        /// the index as given
+        index: isize,
+        /// the axis
+        axis: usize,
+        /// that axis's length
+        size: usize,
+    },
+    /// Data of the wrong length for a shape.
+    #[error("{op}: {got} elements given for shape {shape:?} ({expected} elements)")]
+    LengthMismatch {
+        /// the operation
+        op: &'static str,
+        /// the shape
+        shape: Vec<usize>,
+        /// elements the shape needs
+        expected: usize,
+        /// elements given
+        got: usize,
+    },
+    /// A Rust scalar that does not fit the array's integer dtype (NumPy 2's OverflowError).
+    #[error("{op}: scalar {value} is out of bounds for {dtype}")]
+    ScalarOverflow {
+        /// the operation
+        op: &'static str,
+        /// the value
+        value: String,
+        /// the dtype of the array
+        dtype: DType,
+    },
+    /// Any other invalid argument, with what was wrong.
+    #[error("{op}: {msg}")]
+    InvalidArgument {
+        /// the operation
+        op: &'static str,
+        /// what was wrong
+        msg: String,
+    },
+    /// The operation is not implemented on this backend (yet).
+    #[error("{op} is not implemented on the {backend} backend")]
+    Unsupported {
+        /// the operation
+        op: &'static str,
+        /// the backend
+        backend: &'static str,
+    },
+    /// This build of xp has no CUDA backend (feature `cuda` off).
+    #[error("xp was built without the `cuda` feature; Device::Cuda is unavailable")]
+    CudaNotCompiled,
+    /// No usable CUDA device or driver.
+    #[error("no CUDA device: {0}")]
+    NoCuda(String),
+    /// A device allocation failed.
+    #[error("out of memory on {device}: requested {requested} bytes, {free} bytes free")]
+    OutOfMemory {
+        /// the device
+        device: Device,
+        /// bytes requested
+        requested: usize,
+        /// bytes free
+        free: usize,
+    },
+    /// An error from the CUDA driver, NVRTC or a CUDA library.
+    #[error("CUDA: {0}")]
+    Cuda(String),
+}
+
+impl Error {
+    /// Shorthand for [`Error::InvalidArgument`].
+    pub fn invalid(op: &'static str, msg: impl Into<String>) -> Self {
+        Error::InvalidArgument { op, msg: msg.into() }
+    }
+}

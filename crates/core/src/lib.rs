@@ -1,0 +1,33 @@
+//! xp-core: the types every xp backend shares — [`DType`] and [`Element`], [`Layout`] and
+//! broadcasting, NumPy 2 type promotion, the [`Error`] type, op markers and the [`BackendStorage`]
+//! / [`BackendDevice`] traits. Users normally import the `xp` crate, which re-exports these.
+//!
+//! ```
+//! use xp_core::{broadcast_shapes, promote_types, DType};
+//! assert_eq!(broadcast_shapes("add", &[3, 1], &[4]).unwrap(), vec![3, 4]);
+//! assert_eq!(promote_types(DType::F16, DType::I16), DType::F32);
+//! ```
+#![warn(missing_docs)]
+
+mod backend;
+mod device;
+mod dtype;
+mod element;
+mod error;
+mod layout;
+mod op;
+mod promote;
+
+pub use backend::{BackendDevice, BackendStorage};
+pub use device::Device;
+pub use dtype::{DType, Kind};
+pub use element::{Element, HostBuffer, Scalar};
+pub use error::{Error, Result};
+pub use half::{bf16, f16};
+pub use layout::{
+    broadcast_shapes, collapse, contiguous_strides, normalize_axes, normalize_axis, numel, resolve_slice, Layout,
+    SliceElem,
+};
+pub use num_complex::{Complex32, Complex64};
+pub use op::{ArgReduceOp, BinaryOp, Loops, OutRule, UnaryOp, LOOP_ORDER};
+pub use promote::{can_cast_safe, default_dtype, promote_types, promote_weak, scalar_fits};

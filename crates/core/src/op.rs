@@ -1,0 +1,295 @@
+//! Op markers. An elementwise op is a value of [`UnaryOp`] or [`BinaryOp`]: it carries its NumPy
+//! name, its loop table (the dtypes it has kernels for, in NumPy's resolution order), the rule for
+//! its output dtype, its reduction identity, and its CUDA expression template (`a`, `b` are the
+//! operands) for the generated GPU kernels. A new elementwise op adds a variant here and a scalar
+//! function in each backend, not a trait method.
+//!
+//! ```
+//! use xp_core::{BinaryOp, DType, UnaryOp};
+//! // np.sin on int8 runs the float16 loop, on int32 the float64 loop
+//! assert_eq!(UnaryOp::Sin.resolve(DType::I8).unwrap(), (DType::F16, DType::F16));
+//! assert_eq!(UnaryOp::Sin.resolve(DType::I32).unwrap(), (DType::F64, DType::F64));
+//! // true division of integers gives float64, comparison gives bool
+//! assert_eq!(BinaryOp::Div.resolve(DType::I8, DType::I8).unwrap(), (DType::F64, DType::F64));
+//! assert_eq!(BinaryOp::Lt.resolve(DType::F32, DType::I8).unwrap(), (DType::F32, DType::Bool));
+//! ```
+use crate::{can_cast_safe, promote_types, DType, Error, Result, Scalar};
+
+/// A set of dtypes for which an op has a kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Loops(u16);
+
+/// NumPy's loop order: the first loop an input casts to safely is the one chosen.
+pub const LOOP_ORDER: [DType; 15] = [
+    DType::Bool,
+    DType::I8,
+    DType::U8,
+    DType::I16,
+    DType::U16,
+    DType::I32,
+    DType::U32,
+    DType::I64,
+    DType::U64,
+    DType::F16,
+    DType::BF16,
+    DType::F32,
+    DType::F64,
+    DType::C64,
+    DType::C128,
+];
+
+const fn bit(d: DType) -> u16 {
+    1 << (d as u16)
+}
+
+impl Loops {
+    /// bool only
+    pub const BOOL: Loops = Loops(bit(DType::Bool));
+    /// the eight integer dtypes
+    pub const INTS: Loops = Loops(
+        bit(DType::I8)
+            | bit(DType::I16)
+            | bit(DType::I32)
+            | bit(DType::I64)
+            | bit(DType::U8)
+            | bit(DType::U16)
+            | bit(DType::U32)
+            | bit(DType::U64),
+    );
+    /// the four real floating dtypes
+    pub const FLOATS: Loops = Loops(bit(DType::F16) | bit(DType::BF16) | bit(DType::F32) | bit(DType::F64));
+    /// the two complex dtypes
+    pub const COMPLEX: Loops = Loops(bit(DType::C64) | bit(DType::C128));
+    /// union of two sets
+    pub const fn or(self, o: Loops) -> Loops {
+        Loops(self.0 | o.0)
+    }
+    /// True when `d` has a loop.
+    pub const fn contains(self, d: DType) -> bool {
+        self.0 & bit(d) != 0
+    }
+    /// The loop chosen for an input of (promoted) dtype `d`: the first in [`LOOP_ORDER`] that `d`
+    /// casts to safely.
+    pub fn select(self, d: DType) -> Option<DType> {
+        LOOP_ORDER.into_iter().find(|&l| self.contains(l) && can_cast_safe(d, l))
+    }
+}
+
+const NUM: Loops = Loops::INTS.or(Loops::FLOATS).or(Loops::COMPLEX);
+const ALL: Loops = NUM.or(Loops::BOOL);
+const REAL: Loops = Loops::INTS.or(Loops::FLOATS);
+const INEXACT: Loops = Loops::FLOATS.or(Loops::COMPLEX);
+const BITS: Loops = Loops::INTS.or(Loops::BOOL);
+
+/// How an op's output dtype follows from its loop dtype.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutRule {
+    /// the loop dtype
+    Same,
+    /// bool (predicates, comparisons)
+    Bool,
+    /// the real dtype of a complex loop (abs, real, imag, angle)
+    Real,
+}
+
+macro_rules! ops {
+    ($(#[$m:meta])* $name:ident { $($v:ident = $np:literal, $loops:expr, $rule:ident, $cuda:literal;)* }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[allow(missing_docs)]
+        pub enum $name { $($v),* }
+        impl $name {
+            /// Every op of this family.
+            pub const ALL: &'static [$name] = &[$($name::$v),*];
+            /// NumPy's name of the op.
+            pub const fn name(self) -> &'static str { match self { $($name::$v => $np),* } }
+            /// The dtypes the op has loops for.
+            pub const fn loops(self) -> Loops { match self { $($name::$v => $loops),* } }
+            /// How the output dtype follows from the loop dtype.
+            pub const fn out_rule(self) -> OutRule { match self { $($name::$v => OutRule::$rule),* } }
+            /// CUDA C expression template over the operands `a` (and `b`).
+            pub const fn cuda_expr(self) -> &'static str { match self { $($name::$v => $cuda),* } }
+        }
+    };
+}
+
+ops! {
+    /// Elementwise ops of one operand.
+    UnaryOp {
+        Neg = "negative", NUM, Same, "(-a)";
+        Pos = "positive", NUM, Same, "(a)";
+        Abs = "absolute", ALL, Real, "abs(a)";
+        Sign = "sign", NUM, Same, "sign(a)";
+        Reciprocal = "reciprocal", NUM, Same, "(1 / a)";
+        Exp = "exp", INEXACT, Same, "exp(a)";
+        Exp2 = "exp2", INEXACT, Same, "exp2(a)";
+        Expm1 = "expm1", INEXACT, Same, "expm1(a)";
+        Log = "log", INEXACT, Same, "log(a)";
+        Log2 = "log2", INEXACT, Same, "log2(a)";
+        Log10 = "log10", INEXACT, Same, "log10(a)";
+        Log1p = "log1p", INEXACT, Same, "log1p(a)";
+        Sqrt = "sqrt", INEXACT, Same, "sqrt(a)";
+        Cbrt = "cbrt", Loops::FLOATS, Same, "cbrt(a)";
+        Square = "square", NUM, Same, "(a * a)";
+        Sin = "sin", INEXACT, Same, "sin(a)";
+        Cos = "cos", INEXACT, Same, "cos(a)";
+        Tan = "tan", INEXACT, Same, "tan(a)";
+        Arcsin = "arcsin", INEXACT, Same, "asin(a)";
+        Arccos = "arccos", INEXACT, Same, "acos(a)";
+        Arctan = "arctan", INEXACT, Same, "atan(a)";
+        Sinh = "sinh", INEXACT, Same, "sinh(a)";
+        Cosh = "cosh", INEXACT, Same, "cosh(a)";
+        Tanh = "tanh", INEXACT, Same, "tanh(a)";
+        Arcsinh = "arcsinh", INEXACT, Same, "asinh(a)";
+        Arccosh = "arccosh", INEXACT, Same, "acosh(a)";
+        Arctanh = "arctanh", INEXACT, Same, "atanh(a)";
+        Floor = "floor", REAL.or(Loops::BOOL), Same, "floor(a)";
+        Ceil = "ceil", REAL.or(Loops::BOOL), Same, "ceil(a)";
+        Trunc = "trunc", REAL.or(Loops::BOOL), Same, "trunc(a)";
+        Rint = "rint", INEXACT, Same, "rint(a)";
+        IsNan = "isnan", ALL, Bool, "isnan(a)";
+        IsInf = "isinf", ALL, Bool, "isinf(a)";
+        IsFinite = "isfinite", ALL, Bool, "isfinite(a)";
+        LogicalNot = "logical_not", ALL, Bool, "(!a)";
+        Invert = "invert", BITS, Same, "(~a)";
+        Conj = "conjugate", NUM, Same, "conj(a)";
+        Real = "real", ALL, Real, "real(a)";
+        Imag = "imag", ALL, Real, "imag(a)";
+        Angle = "angle", INEXACT, Real, "arg(a)";
+    }
+}
+
+ops! {
+    /// Elementwise ops of two operands (also the ops of reduce, accumulate and outer).
+    BinaryOp {
+        Add = "add", ALL, Same, "(a + b)";
+        Sub = "subtract", NUM, Same, "(a - b)";
+        Mul = "multiply", ALL, Same, "(a * b)";
+        Div = "divide", INEXACT, Same, "(a / b)";
+        FloorDiv = "floor_divide", REAL, Same, "floor_div(a, b)";
+        Rem = "remainder", REAL, Same, "py_mod(a, b)";
+        Pow = "power", NUM, Same, "pow(a, b)";
+        Max = "maximum", ALL, Same, "maximum(a, b)";
+        Min = "minimum", ALL, Same, "minimum(a, b)";
+        Fmax = "fmax", ALL, Same, "fmax(a, b)";
+        Fmin = "fmin", ALL, Same, "fmin(a, b)";
+        Arctan2 = "arctan2", Loops::FLOATS, Same, "atan2(a, b)";
+        Hypot = "hypot", Loops::FLOATS, Same, "hypot(a, b)";
+        LogAddExp = "logaddexp", Loops::FLOATS, Same, "logaddexp(a, b)";
+        CopySign = "copysign", Loops::FLOATS, Same, "copysign(a, b)";
+        Eq = "equal", ALL, Bool, "(a == b)";
+        Ne = "not_equal", ALL, Bool, "(a != b)";
+        Lt = "less", ALL, Bool, "(a < b)";
+        Le = "less_equal", ALL, Bool, "(a <= b)";
+        Gt = "greater", ALL, Bool, "(a > b)";
+        Ge = "greater_equal", ALL, Bool, "(a >= b)";
+        LogicalAnd = "logical_and", ALL, Bool, "(a && b)";
+        LogicalOr = "logical_or", ALL, Bool, "(a || b)";
+        LogicalXor = "logical_xor", ALL, Bool, "((bool)a != (bool)b)";
+        BitAnd = "bitwise_and", BITS, Same, "(a & b)";
+        BitOr = "bitwise_or", BITS, Same, "(a | b)";
+        BitXor = "bitwise_xor", BITS, Same, "(a ^ b)";
+        Shl = "left_shift", Loops::INTS, Same, "shl(a, b)";
+        Shr = "right_shift", Loops::INTS, Same, "shr(a, b)";
+    }
+}
+
+fn out_dtype(rule: OutRule, loop_dtype: DType) -> DType {
+    match rule {
+        OutRule::Same => loop_dtype,
+        OutRule::Bool => DType::Bool,
+        OutRule::Real => loop_dtype.to_real(),
+    }
+}
+
+impl UnaryOp {
+    /// (loop dtype, output dtype) for an input of dtype `d`, or the error NumPy raises.
+    pub fn resolve(self, d: DType) -> Result<(DType, DType)> {
+        let err = Err(Error::InvalidDType { op: self.name(), dtype: d });
+        let l = match self {
+            // NumPy refuses `-` on booleans instead of casting them to int8.
+            UnaryOp::Neg if d == DType::Bool => return err,
+            // real/imag/angle are functions, not ufuncs: they keep integer dtypes (angle: float64).
+            UnaryOp::Real | UnaryOp::Imag => d,
+            UnaryOp::Angle if !d.is_inexact() => DType::F64,
+            _ => match self.loops().select(d) {
+                Some(l) => l,
+                None => return err,
+            },
+        };
+        Ok((l, out_dtype(self.out_rule(), l)))
+    }
+}
+
+impl BinaryOp {
+    /// (loop dtype, output dtype) for inputs of dtypes `a` and `b` (after weak-scalar promotion).
+    pub fn resolve(self, a: DType, b: DType) -> Result<(DType, DType)> {
+        let p = promote_types(a, b);
+        let err = Err(Error::InvalidDType { op: self.name(), dtype: p });
+        let l = match self {
+            // NumPy refuses boolean subtraction; true division of integers runs in float64.
+            BinaryOp::Sub if p == DType::Bool => return err,
+            BinaryOp::Div if !p.is_inexact() => DType::F64,
+            _ => match self.loops().select(p) {
+                Some(l) => l,
+                None => return err,
+            },
+        };
+        Ok((l, out_dtype(self.out_rule(), l)))
+    }
+    /// The identity of the op's reduction on `dtype`, if it has one (empty reductions use it).
+    pub fn identity(self, dtype: DType) -> Option<Scalar> {
+        Some(match self {
+            BinaryOp::Add | BinaryOp::LogicalOr | BinaryOp::LogicalXor | BinaryOp::BitOr | BinaryOp::BitXor => {
+                Scalar::Int(0)
+            }
+            BinaryOp::Mul | BinaryOp::LogicalAnd => Scalar::Int(1),
+            BinaryOp::BitAnd => {
+                if dtype == DType::Bool {
+                    Scalar::Bool(true)
+                } else {
+                    Scalar::Int(-1)
+                }
+            }
+            _ => return None,
+        })
+    }
+    /// True when the reduction result does not depend on the order of the operands, so that a
+    /// reduction over several axes at once is allowed (NumPy's "reorderable").
+    pub const fn is_reorderable(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Add
+                | BinaryOp::Mul
+                | BinaryOp::Max
+                | BinaryOp::Min
+                | BinaryOp::Fmax
+                | BinaryOp::Fmin
+                | BinaryOp::LogicalAnd
+                | BinaryOp::LogicalOr
+                | BinaryOp::LogicalXor
+                | BinaryOp::BitAnd
+                | BinaryOp::BitOr
+                | BinaryOp::BitXor
+        )
+    }
+}
+
+/// Reductions that return an index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArgReduceOp {
+    /// index of the first maximum (the first NaN if any)
+    ArgMax,
+    /// index of the first minimum (the first NaN if any)
+    ArgMin,
+}
+
+impl ArgReduceOp {
+    /// NumPy's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ArgReduceOp::ArgMax => "argmax",
+            ArgReduceOp::ArgMin => "argmin",
+        }
+    }
+}

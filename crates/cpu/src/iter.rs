@@ -1,0 +1,191 @@
+//! Strided iteration: a C-order walk over collapsed layouts in segments (runs along the innermost
+//! axis), split into chunks that rayon runs in parallel above a size threshold.
+use rayon::prelude::*;
+use xp_core::{collapse, Layout};
+
+/// Below this many elements an op runs on the calling thread: no pool overhead on small arrays.
+pub const PAR_THRESHOLD: usize = 1 << 15;
+
+/// Up to this many operands share one walk.
+pub const MAX_OPS: usize = 4;
+
+/// The collapsed iteration space of several same-shaped layouts.
+pub struct Walk {
+    shape: Vec<usize>,
+    strides: Vec<Vec<isize>>,
+    base: [isize; MAX_OPS],
+    nops: usize,
+}
+
+impl Walk {
+    /// Collapse `layouts` (all of one shape) into a walk.
+    pub fn new(layouts: &[&Layout]) -> Walk {
+        assert!(layouts.len() <= MAX_OPS);
+        let (shape, strides) = collapse(layouts);
+        let mut base = [0isize; MAX_OPS];
+        for (k, l) in layouts.iter().enumerate() {
+            base[k] = l.offset() as isize;
+        }
+        Walk { shape, strides, base, nops: layouts.len() }
+    }
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+    /// Stride of operand `k` along the innermost (segment) axis.
+    pub fn inner_stride(&self, k: usize) -> isize {
+        *self.strides[k].last().unwrap()
+    }
+    /// Call `f(position, segment_length, offsets)` for each segment of positions `start..end`,
+    /// where `offsets[k]` is operand k's buffer offset of the segment's first element.
+    pub fn segments(&self, start: usize, end: usize, mut f: impl FnMut(usize, usize, &[isize; MAX_OPS])) {
+        if start >= end {
+            return;
+        }
+        let nd = self.shape.len();
+        let mut idx = vec![0usize; nd];
+        let mut rem = start;
+        for d in (0..nd).rev() {
+            idx[d] = rem % self.shape[d];
+            rem /= self.shape[d];
+        }
+        let mut off = self.base;
+        for k in 0..self.nops {
+            for d in 0..nd {
+                off[k] += idx[d] as isize * self.strides[k][d];
+            }
+        }
+        let last = nd - 1;
+        let mut pos = start;
+        while pos < end {
+            let len = (self.shape[last] - idx[last]).min(end - pos);
+            f(pos, len, &off);
+            pos += len;
+            idx[last] += len;
+            for k in 0..self.nops {
+                off[k] += len as isize * self.strides[k][last];
+            }
+            let mut d = last;
+            while idx[d] == self.shape[d] && d > 0 {
+                for k in 0..self.nops {
+                    off[k] -= self.shape[d] as isize * self.strides[k][d];
+                    off[k] += self.strides[k][d - 1];
+                }
+                idx[d] = 0;
+                idx[d - 1] += 1;
+                d -= 1;
+            }
+        }
+    }
+}
+
+/// The chunk length for `n` elements: one chunk below the threshold, else a few per thread.
+pub fn chunk_len(n: usize) -> usize {
+    if n < PAR_THRESHOLD {
+        n.max(1)
+    } else {
+        (n / (rayon::current_num_threads() * 4)).max(PAR_THRESHOLD / 2)
+    }
+}
+
+/// Fill a new contiguous vector of `n` elements chunk by chunk, in parallel when large:
+/// `f(first_position, chunk)`.
+pub fn fill_chunks<O: Send + Default + Clone>(n: usize, f: impl Fn(usize, &mut [O]) + Sync) -> Vec<O> {
+    let mut out = vec![O::default(); n];
+    let c = chunk_len(n);
+    if n < PAR_THRESHOLD {
+        f(0, &mut out);
+    } else {
+        out.par_chunks_mut(c).enumerate().for_each(|(i, ch)| f(i * c, ch));
+    }
+    out
+}
+
+/// Elementwise map of one strided operand into a new contiguous vector.
+pub fn map1<A: Copy + Sync, O: Send + Default + Clone>(
+    a: &[A],
+    la: &Layout,
+    f: impl Fn(A) -> O + Sync,
+) -> Vec<O> {
+    let w = Walk::new(&[la]);
+    let contiguous = w.inner_stride(0) == 1;
+    fill_chunks(w.len(), |start, out| {
+        w.segments(start, start + out.len(), |pos, len, off| {
+            let o = &mut out[pos - start..pos - start + len];
+            if contiguous {
+                let s = &a[off[0] as usize..off[0] as usize + len];
+                for (o, &x) in o.iter_mut().zip(s) {
+                    *o = f(x);
+                }
+            } else {
+                let st = w.inner_stride(0);
+                for (i, o) in o.iter_mut().enumerate() {
+                    *o = f(a[(off[0] + i as isize * st) as usize]);
+                }
+            }
+        })
+    })
+}
+
+/// Elementwise map of two strided operands of one shape into a new contiguous vector.
+pub fn map2<A: Copy + Sync, B: Copy + Sync, O: Send + Default + Clone>(
+    a: &[A],
+    la: &Layout,
+    b: &[B],
+    lb: &Layout,
+    f: impl Fn(A, B) -> O + Sync,
+) -> Vec<O> {
+    let w = Walk::new(&[la, lb]);
+    let (sa, sb) = (w.inner_stride(0), w.inner_stride(1));
+    fill_chunks(w.len(), |start, out| {
+        w.segments(start, start + out.len(), |pos, len, off| {
+            let o = &mut out[pos - start..pos - start + len];
+            let (oa, ob) = (off[0], off[1]);
+            match (sa, sb) {
+                (1, 1) => {
+                    let (x, y) = (&a[oa as usize..oa as usize + len], &b[ob as usize..ob as usize + len]);
+                    for ((o, &x), &y) in o.iter_mut().zip(x).zip(y) {
+                        *o = f(x, y);
+                    }
+                }
+                (1, 0) => {
+                    let (x, y) = (&a[oa as usize..oa as usize + len], b[ob as usize]);
+                    for (o, &x) in o.iter_mut().zip(x) {
+                        *o = f(x, y);
+                    }
+                }
+                (0, 1) => {
+                    let (x, y) = (a[oa as usize], &b[ob as usize..ob as usize + len]);
+                    for (o, &y) in o.iter_mut().zip(y) {
+                        *o = f(x, y);
+                    }
+                }
+                _ => {
+                    for (i, o) in o.iter_mut().enumerate() {
+                        let i = i as isize;
+                        *o = f(a[(oa + i * sa) as usize], b[(ob + i * sb) as usize]);
+                    }
+                }
+            }
+        })
+    })
+}
+
+/// Elementwise map of three strided operands of one shape into a new contiguous vector.
+pub fn map3<A: Copy + Sync, B: Copy + Sync, C: Copy + Sync, O: Send + Default + Clone>(
+    (a, la): (&[A], &Layout),
+    (b, lb): (&[B], &Layout),
+    (c, lc): (&[C], &Layout),
+    f: impl Fn(A, B, C) -> O + Sync,
+) -> Vec<O> {
+    let w = Walk::new(&[la, lb, lc]);
+    let s = [w.inner_stride(0), w.inner_stride(1), w.inner_stride(2)];
+    fill_chunks(w.len(), |start, out| {
+        w.segments(start, start + out.len(), |pos, len, off| {
+            for (i, o) in out[pos - start..pos - start + len].iter_mut().enumerate() {
+                let i = i as isize;
+                *o = f(a[(off[0] + i * s[0]) as usize], b[(off[1] + i * s[1]) as usize], c[(off[2] + i * s[2]) as usize]);
+            }
+        })
+    })
+}
