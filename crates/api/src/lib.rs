@@ -1,1 +1,66 @@
-//! placeholder
+//! xp: NumPy/CuPy for Rust. An [`Array`] lives in host memory or on an NVIDIA GPU behind one API,
+//! so that numerical code is written once and runs wherever its data are.
+//!
+//! NumPy is the specification: names, broadcasting, NumPy 2 type promotion (Rust scalars are weak,
+//! like Python scalars), axis handling and edge cases follow it. Every operation returns a
+//! [`Result`] whose [`Error`] says what was wrong; operator sugar (`&a + &b`) panics instead, as
+//! std's operators do.
+//!
+//! ```
+//! /// Written once: runs wherever x lives.
+//! fn softmax(x: &xp::Array, axis: isize) -> xp::Result<xp::Array> {
+//!     let m = x.max(Some(&[axis]), true)?;
+//!     let e = x.sub(&m)?.exp()?;
+//!     e.div(&e.sum(Some(&[axis]), true)?)
+//! }
+//! let x = xp::Array::from_vec(vec![1.0f32, 2.0, 3.0, 1.0, 1.0, 1.0], &[2, 3]).unwrap();
+//! let p = softmax(&x, -1).unwrap();
+//! let row = p.sum(Some(&[-1]), false).unwrap().to_vec::<f32>().unwrap();
+//! assert!(row.iter().all(|s| (s - 1.0).abs() < 1e-6));
+//! println!("{p}");
+//! ```
+#![warn(missing_docs)]
+
+mod array;
+mod backend;
+mod creation;
+mod display;
+mod interop;
+mod manip;
+mod ops;
+mod reductions;
+pub mod ufunc;
+
+pub use array::Array;
+pub use creation::{
+    arange, empty, eye, full, get_array_module, identity, linspace, logspace, meshgrid, on, ones, zeros, ArrayModule,
+    Indexing,
+};
+pub(crate) use creation::full_on;
+pub use manip::{array_split, broadcast_arrays, concatenate, hstack, split, stack, vstack, PadMode, Sections, ELLIPSIS, NEW_AXIS};
+pub use reductions::Axes;
+pub use ufunc::*;
+pub use xp_core::{
+    can_cast_safe, promote_types, promote_weak, ArgReduceOp, BinaryOp, Complex32, Complex64, DType, Device, Element,
+    Error, HostBuffer, Kind, Layout, Result, Scalar, SliceElem, UnaryOp, bf16, f16,
+};
+
+/// The CUDA side: device discovery (and, with the CUDA backend, streams and memory).
+pub mod cuda {
+    /// Number of CUDA devices (0 without a driver, or in a build without the `cuda` feature).
+    pub fn device_count() -> usize {
+        #[cfg(feature = "cuda")]
+        return xp_cuda::device_count();
+        #[cfg(not(feature = "cuda"))]
+        0
+    }
+    /// True when a CUDA device can be used.
+    pub fn is_available() -> bool {
+        device_count() > 0
+    }
+}
+
+/// Every device present: the CPU, then each CUDA device.
+pub fn devices() -> Vec<Device> {
+    std::iter::once(Device::Cpu).chain((0..cuda::device_count()).map(Device::Cuda)).collect()
+}

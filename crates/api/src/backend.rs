@@ -1,0 +1,191 @@
+//! The dispatch enum over backends.
+//!
+//! One variant per backend; the CUDA variant exists in every build (a stub without the `cuda`
+//! feature), so no match arm carries a `#[cfg]`. Methods of one storage dispatch with
+//! [`on_storage!`]; methods of two or three storages match the variants pairwise and answer
+//! [`Error::DeviceMismatch`] for mixed devices. (`enum_dispatch` was tried for this and dropped:
+//! it cannot express the pairwise match, which every binary op needs.)
+use xp_core::{BackendDevice, BackendStorage, DType, Device, Error, HostBuffer, Layout, Result, Scalar};
+use xp_cpu::{CpuDevice, CpuStorage};
+
+#[cfg(feature = "cuda")]
+pub(crate) use xp_cuda::{CudaDevice, CudaStorage};
+#[cfg(not(feature = "cuda"))]
+pub(crate) use stub::{CudaDevice, CudaStorage};
+
+/// The storage of an array on one of the backends.
+#[derive(Debug)]
+pub(crate) enum Storage {
+    Cpu(CpuStorage),
+    Cuda(CudaStorage),
+}
+
+/// Call the same method on whichever backend holds the storage, wrapping a storage result.
+macro_rules! on_storage {
+    ($s:expr, $x:ident => $body:expr) => {
+        match $s {
+            $crate::backend::Storage::Cpu($x) => $body.map($crate::backend::Storage::Cpu),
+            $crate::backend::Storage::Cuda($x) => $body.map($crate::backend::Storage::Cuda),
+        }
+    };
+}
+pub(crate) use on_storage;
+
+/// Call a method on two storages of the same backend.
+macro_rules! on_pair {
+    ($op:expr, $a:expr, $b:expr, $x:ident, $y:ident => $body:expr) => {
+        match ($a, $b) {
+            ($crate::backend::Storage::Cpu($x), $crate::backend::Storage::Cpu($y)) => {
+                $body.map($crate::backend::Storage::Cpu)
+            }
+            ($crate::backend::Storage::Cuda($x), $crate::backend::Storage::Cuda($y)) => {
+                $body.map($crate::backend::Storage::Cuda)
+            }
+            (a, b) => Err(xp_core::Error::DeviceMismatch { op: $op, lhs: a.device(), rhs: b.device() }),
+        }
+    };
+}
+pub(crate) use on_pair;
+
+impl Storage {
+    pub(crate) fn device(&self) -> Device {
+        match self {
+            Storage::Cpu(s) => s.device(),
+            Storage::Cuda(s) => s.device(),
+        }
+    }
+    pub(crate) fn dtype(&self) -> DType {
+        match self {
+            Storage::Cpu(s) => s.dtype(),
+            Storage::Cuda(s) => s.dtype(),
+        }
+    }
+    pub(crate) fn to_host(&self, l: &Layout) -> Result<HostBuffer> {
+        match self {
+            Storage::Cpu(s) => s.to_host(l),
+            Storage::Cuda(s) => s.to_host(l),
+        }
+    }
+    /// Copy `self` at `l` into `dst` at `dl`.
+    pub(crate) fn copy_into(&self, l: &Layout, dst: &mut Storage, dl: &Layout) -> Result<()> {
+        match (self, dst) {
+            (Storage::Cpu(a), Storage::Cpu(b)) => a.copy_into(l, b, dl),
+            (Storage::Cuda(a), Storage::Cuda(b)) => a.copy_into(l, b, dl),
+            (a, b) => Err(Error::DeviceMismatch { op: "copyto", lhs: a.device(), rhs: b.device() }),
+        }
+    }
+}
+
+/// Runs creation requests on the device they name.
+pub(crate) fn with_device(
+    device: Device,
+    cpu: impl FnOnce(&CpuDevice) -> Result<CpuStorage>,
+    cuda: impl FnOnce(&CudaDevice) -> Result<CudaStorage>,
+) -> Result<Storage> {
+    match device {
+        Device::Cpu => cpu(&CpuDevice).map(Storage::Cpu),
+        Device::Cuda(i) => cuda(&CudaDevice::new(i)?).map(Storage::Cuda),
+    }
+}
+
+/// Make a storage on `device` from a host buffer.
+pub(crate) fn from_host(device: Device, buf: HostBuffer) -> Result<Storage> {
+    match device {
+        Device::Cpu => CpuDevice.from_host(buf).map(Storage::Cpu),
+        Device::Cuda(i) => CudaDevice::new(i)?.from_host(buf).map(Storage::Cuda),
+    }
+}
+
+/// `n` copies of a value on `device`.
+pub(crate) fn full(device: Device, n: usize, v: Scalar, dtype: DType) -> Result<Storage> {
+    with_device(device, |d| d.full(n, v, dtype), |d| d.full(n, v, dtype))
+}
+
+/// `start + i * step` on `device`.
+pub(crate) fn affine(device: Device, n: usize, start: Scalar, step: Scalar, dtype: DType) -> Result<Storage> {
+    with_device(device, |d| d.affine(n, start, step, dtype), |d| d.affine(n, start, step, dtype))
+}
+
+/// The CUDA backend of a build without the `cuda` feature: every method says so.
+#[cfg(not(feature = "cuda"))]
+mod stub {
+    use xp_core::{
+        ArgReduceOp, BackendDevice, BackendStorage, BinaryOp, DType, Device, Error, HostBuffer, Layout, Result, Scalar,
+        UnaryOp,
+    };
+
+    fn no<T>() -> Result<T> {
+        Err(Error::CudaNotCompiled)
+    }
+
+    /// Never constructed: [`CudaDevice::new`] always fails.
+    #[derive(Debug)]
+    pub struct CudaStorage(std::convert::Infallible);
+    /// Never constructed.
+    pub struct CudaDevice(std::convert::Infallible);
+
+    impl CudaDevice {
+        pub fn new(_: usize) -> Result<CudaDevice> {
+            no()
+        }
+    }
+
+    impl BackendStorage for CudaStorage {
+        const NAME: &'static str = "cuda";
+        fn device(&self) -> Device {
+            match self.0 {}
+        }
+        fn dtype(&self) -> DType {
+            match self.0 {}
+        }
+        fn len(&self) -> usize {
+            match self.0 {}
+        }
+        fn to_host(&self, _: &Layout) -> Result<HostBuffer> {
+            no()
+        }
+        fn unary(&self, _: &Layout, _: UnaryOp) -> Result<Self> {
+            no()
+        }
+        fn binary(&self, _: &Layout, _: &Self, _: &Layout, _: BinaryOp) -> Result<Self> {
+            no()
+        }
+        fn where_cond(&self, _: &Layout, _: &Self, _: &Layout, _: &Self, _: &Layout) -> Result<Self> {
+            no()
+        }
+        fn cast(&self, _: &Layout, _: DType) -> Result<Self> {
+            no()
+        }
+        fn copy_into(&self, _: &Layout, _: &mut Self, _: &Layout) -> Result<()> {
+            no()
+        }
+        fn reduce(&self, _: &Layout, _: BinaryOp, _: &[usize]) -> Result<Self> {
+            no()
+        }
+        fn arg_reduce(&self, _: &Layout, _: ArgReduceOp, _: usize) -> Result<Self> {
+            no()
+        }
+        fn scan(&self, _: &Layout, _: BinaryOp, _: usize) -> Result<Self> {
+            no()
+        }
+        fn take(&self, _: &Layout, _: usize, _: &[usize]) -> Result<Self> {
+            no()
+        }
+    }
+
+    impl BackendDevice for CudaDevice {
+        type Storage = CudaStorage;
+        fn device(&self) -> Device {
+            match self.0 {}
+        }
+        fn from_host(&self, _: HostBuffer) -> Result<CudaStorage> {
+            no()
+        }
+        fn full(&self, _: usize, _: Scalar, _: DType) -> Result<CudaStorage> {
+            no()
+        }
+        fn affine(&self, _: usize, _: Scalar, _: Scalar, _: DType) -> Result<CudaStorage> {
+            no()
+        }
+    }
+}
