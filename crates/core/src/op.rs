@@ -207,11 +207,12 @@ impl UnaryOp {
     pub fn resolve(self, d: DType) -> Result<(DType, DType)> {
         let err = Err(Error::InvalidDType { op: self.name(), dtype: d });
         let l = match self {
-            // NumPy refuses `-` on booleans instead of casting them to int8.
-            UnaryOp::Neg if d == DType::Bool => return err,
-            // real/imag/angle are functions, not ufuncs: they keep integer dtypes (angle: float64).
+            // NumPy refuses these on booleans instead of casting them to int8.
+            UnaryOp::Neg | UnaryOp::Pos | UnaryOp::Sign if d == DType::Bool => return err,
+            // real/imag are functions, not ufuncs: they keep integer dtypes.
             UnaryOp::Real | UnaryOp::Imag => d,
-            UnaryOp::Angle if !d.is_inexact() => DType::F64,
+            // np.angle is arctan2(0, x) with a weak Python 0, which makes bool int64 first.
+            UnaryOp::Angle if d == DType::Bool => DType::F64,
             _ => match self.loops().select(d) {
                 Some(l) => l,
                 None => return err,
@@ -222,7 +223,9 @@ impl UnaryOp {
 }
 
 impl BinaryOp {
-    /// (loop dtype, output dtype) for inputs of dtypes `a` and `b` (after weak-scalar promotion).
+    /// (loop dtype, output dtype) for inputs of dtypes `a` and `b` (after weak-scalar promotion):
+    /// the first loop that both inputs cast to safely, as NumPy selects (so `arctan2(int8,
+    /// uint8)` runs in float16 although int8 and uint8 promote to int16).
     pub fn resolve(self, a: DType, b: DType) -> Result<(DType, DType)> {
         let p = promote_types(a, b);
         let err = Err(Error::InvalidDType { op: self.name(), dtype: p });
@@ -230,7 +233,10 @@ impl BinaryOp {
             // NumPy refuses boolean subtraction; true division of integers runs in float64.
             BinaryOp::Sub if p == DType::Bool => return err,
             BinaryOp::Div if !p.is_inexact() => DType::F64,
-            _ => match self.loops().select(p) {
+            _ => match LOOP_ORDER
+                .into_iter()
+                .find(|&l| self.loops().contains(l) && can_cast_safe(a, l) && can_cast_safe(b, l))
+            {
                 Some(l) => l,
                 None => return err,
             },

@@ -336,7 +336,17 @@ macro_rules! int_kernel {
                     Abs => |x: $t| if x < 0 { x.wrapping_neg() } else { x },
                     #[allow(unused_comparisons)]
                     Sign => |x: $t| if x > 0 { 1 } else if x < 0 { (0 as $t).wrapping_sub(1) } else { 0 },
-                    Reciprocal => |x: $t| if x == 0 { 0 } else { (1 as $t).wrapping_div(x) },
+                    // NumPy computes 1/0 through a float for 32- and 64-bit signed integers: MIN.
+                    #[allow(unused_comparisons)]
+                    Reciprocal => |x: $t| {
+                        if x != 0 {
+                            (1 as $t).wrapping_div(x)
+                        } else if <$t>::MIN < 0 && std::mem::size_of::<$t>() >= 4 {
+                            <$t>::MIN
+                        } else {
+                            0
+                        }
+                    },
                     Square => |x: $t| x.wrapping_mul(x),
                     Invert => |x: $t| !x,
                     Imag => |_| 0,
@@ -550,15 +560,38 @@ macro_rules! complex_kernel {
                     Sin => |z: $t| z.sin(),
                     Cos => |z: $t| z.cos(),
                     Tan => |z: $t| z.tan(),
-                    Arcsin => |z: $t| z.asin(),
-                    Arccos => |z: $t| z.acos(),
+                    // C99 branch cuts on the real axis beyond ±1: the sign of the imaginary zero
+                    // picks the side (num-complex loses it).
+                    Arcsin => |z: $t| {
+                        if z.im == 0.0 && z.re.abs() > 1.0 {
+                            let h = std::f64::consts::FRAC_PI_2 as $r;
+                            <$t>::new(h.copysign(z.re), z.re.abs().acosh().copysign(z.im))
+                        } else {
+                            z.asin()
+                        }
+                    },
+                    Arccos => |z: $t| {
+                        if z.im == 0.0 && z.re.abs() > 1.0 {
+                            let re = if z.re > 0.0 { 0.0 } else { std::f64::consts::PI as $r };
+                            <$t>::new(re, -z.re.abs().acosh().copysign(z.im))
+                        } else {
+                            z.acos()
+                        }
+                    },
                     Arctan => |z: $t| z.atan(),
                     Sinh => |z: $t| z.sinh(),
                     Cosh => |z: $t| z.cosh(),
                     Tanh => |z: $t| z.tanh(),
                     Arcsinh => |z: $t| z.asinh(),
                     Arccosh => |z: $t| z.acosh(),
-                    Arctanh => |z: $t| z.atanh(),
+                    Arctanh => |z: $t| {
+                        if z.im == 0.0 && z.re.abs() > 1.0 {
+                            let h = std::f64::consts::FRAC_PI_2 as $r;
+                            <$t>::new(0.5 * ((z.re + 1.0) / (z.re - 1.0)).abs().ln(), h.copysign(z.im))
+                        } else {
+                            z.atanh()
+                        }
+                    },
                     Rint => |z: $t| <$t>::new(z.re.round_ties_even(), z.im.round_ties_even()),
                     _ => return None,
                 })
@@ -589,7 +622,7 @@ macro_rules! complex_kernel {
                     Add => |a, b| a + b,
                     Sub => |a, b| a - b,
                     Mul => |a, b| a * b,
-                    Div => |a, b| a / b,
+                    Div => Self::div,
                     Pow => |a: $t, b: $t| {
                         if b.re == 0.0 && b.im == 0.0 {
                             <$t>::new(1.0, 0.0)
@@ -601,8 +634,8 @@ macro_rules! complex_kernel {
                             a.powc(b)
                         }
                     },
-                    Max => |a: $t, b: $t| if Self::is_nan(a) || !Self::lt(a, b) { a } else { b },
-                    Min => |a: $t, b: $t| if Self::is_nan(a) || !Self::gt(a, b) { a } else { b },
+                    Max => |a: $t, b: $t| if Self::is_nan(a) || (!Self::is_nan(b) && !Self::lt(a, b)) { a } else { b },
+                    Min => |a: $t, b: $t| if Self::is_nan(a) || (!Self::is_nan(b) && !Self::gt(a, b)) { a } else { b },
                     Fmax => |a: $t, b: $t| if Self::is_nan(b) || (!Self::is_nan(a) && !Self::lt(a, b)) { a } else { b },
                     Fmin => |a: $t, b: $t| if Self::is_nan(b) || (!Self::is_nan(a) && !Self::gt(a, b)) { a } else { b },
                     _ => return None,
@@ -637,9 +670,23 @@ macro_rules! complex_kernel {
             fn sub(a: $t, b: $t) -> $t {
                 a - b
             }
+            /// Smith's algorithm, as NumPy: no overflow for large divisors, signed zeros and
+            /// infinities where the naive formula gives NaN.
             #[inline(always)]
             fn div(a: $t, b: $t) -> $t {
-                a / b
+                let (ar, ai, br, bi) = (a.re, a.im, b.re, b.im);
+                if br.abs() >= bi.abs() {
+                    if br == 0.0 && bi == 0.0 {
+                        return <$t>::new(ar / br.abs(), ai / bi.abs());
+                    }
+                    let rat = bi / br;
+                    let scl = 1.0 / (br + bi * rat);
+                    <$t>::new((ar + ai * rat) * scl, (ai - ar * rat) * scl)
+                } else {
+                    let rat = br / bi;
+                    let scl = 1.0 / (bi + br * rat);
+                    <$t>::new((ar * rat + ai) * scl, (ai * rat - ar) * scl)
+                }
             }
             fn is_nan(self) -> bool {
                 self.re.is_nan() || self.im.is_nan()

@@ -1,0 +1,56 @@
+//! Loading the NumPy reference data of `tests/data` (made by `scripts/gen_reference.py`).
+#![allow(dead_code)]
+use serde_json::Value;
+use xp::{Complex64, DType, HostBuffer, Scalar};
+use xp_testing::Expected;
+
+pub fn load(name: &str) -> Vec<Value> {
+    let path = format!("{}/data/{name}.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
+    let v: Value = serde_json::from_str(&text).expect("reference data is JSON");
+    v["cases"].as_array().expect("cases").clone()
+}
+
+fn float(v: &Value) -> f64 {
+    v.as_str().expect("floats are strings").parse().expect("float repr")
+}
+
+pub fn scalar(v: &Value, d: DType) -> Scalar {
+    match d.kind() {
+        xp::Kind::Bool => Scalar::Bool(v.as_bool().expect("bool")),
+        xp::Kind::Int => Scalar::Int(v.as_i64().expect("int")),
+        xp::Kind::Uint => Scalar::Uint(v.as_u64().expect("uint")),
+        xp::Kind::Float => Scalar::Float(float(v)),
+        xp::Kind::Complex => Scalar::Complex(Complex64::new(float(&v[0]), float(&v[1]))),
+    }
+}
+
+/// (buffer, shape) of a reference array.
+pub fn array(v: &Value) -> (HostBuffer, Vec<usize>) {
+    let d = DType::from_name(v["dtype"].as_str().unwrap()).expect("known dtype");
+    let shape: Vec<usize> = v["shape"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as usize).collect();
+    let data: Vec<Scalar> = v["data"].as_array().unwrap().iter().map(|x| scalar(x, d)).collect();
+    (HostBuffer::from_fn(data.len(), d, |i| data[i]), shape)
+}
+
+/// The expected outcome of a case: values, or an error with NumPy's message.
+pub fn expected(case: &Value) -> Result<Expected, String> {
+    if let Some(e) = case.get("error") {
+        return Err(e.as_str().unwrap_or("error").to_string());
+    }
+    let (buf, shape) = array(&case["result"]);
+    Ok(Expected::new(buf.dtype(), &shape, xp_testing::widen(&buf)))
+}
+
+pub fn weak_scalar(v: &Value) -> Scalar {
+    if let Some(b) = v.get("bool") {
+        Scalar::Bool(b.as_bool().unwrap())
+    } else if let Some(i) = v.get("int") {
+        Scalar::Int(i.as_i64().unwrap())
+    } else if let Some(f) = v.get("float") {
+        Scalar::Float(float(f))
+    } else {
+        let c = &v["complex"];
+        Scalar::Complex(Complex64::new(float(&c[0]), float(&c[1])))
+    }
+}
