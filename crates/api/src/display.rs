@@ -277,14 +277,26 @@ impl fmt::Display for Array {
         } else {
             render(&mut out, shape, &mut strs.into_iter(), summarize, 6, &mut col);
         }
+        let mut tails = vec![];
+        if summarize {
+            // NumPy 2 names the shape of a summarised array.
+            let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+            let t = if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(", ")) };
+            tails.push(format!("shape={t}"));
+        }
         if !default_dtype(self.dtype()) || self.size() == 0 {
-            let tail = format!("dtype={}", self.dtype());
+            tails.push(format!("dtype={}", self.dtype()));
+        }
+        for tail in tails {
             if col + 2 + tail.len() + 1 > LINEWIDTH {
                 out.push_str(",\n      ");
+                col = 6;
             } else {
                 out.push_str(", ");
+                col += 2;
             }
             out.push_str(&tail);
+            col += tail.len();
         }
         out.push(')');
         f.write_str(&out)

@@ -268,18 +268,36 @@ fn reduce_dtypes(op: BinaryOp, d: DType) -> Result<(DType, DType)> {
     Ok((l, l))
 }
 
+/// Integer `power` reductions raise to every element after the first along the axis: refuse
+/// negative exponents among those, as NumPy does.
+fn check_int_power(op: BinaryOp, a: &Array, loop_dtype: DType, axis: usize) -> Result<()> {
+    if op != BinaryOp::Pow || loop_dtype.kind() != Kind::Int || a.ndim() == 0 {
+        return Ok(());
+    }
+    let mut idx = vec![xp_core::SliceElem::FULL; a.ndim()];
+    idx[axis] = xp_core::SliceElem::from(1..);
+    if a.slice(idx)?.lt(0)?.any(None, false)?.item::<bool>()? {
+        return Err(Error::invalid("power", "integers to negative integer powers are not allowed"));
+    }
+    Ok(())
+}
+
 impl BinaryUfunc for BinaryOp {
     fn call<'a, 'b>(self, a: impl Into<Operand<'a>>, b: impl Into<Operand<'b>>) -> Result<Array> {
         binary(self, a, b)
     }
     fn reduce(self, a: &Array, axes: Option<&[isize]>, keepdims: bool) -> Result<Array> {
         let (l, out) = reduce_dtypes(self, a.dtype())?;
+        for ax in normalize_axes(self.name(), axes, a.ndim())? {
+            check_int_power(self, a, l, ax)?;
+        }
         reduce_raw(self, self.name(), a, axes, keepdims, l, out)
     }
     fn accumulate(self, a: &Array, axis: isize) -> Result<Array> {
         let (l, out) = reduce_dtypes(self, a.dtype())?;
         let ax = normalize_axis(self.name(), axis, a.ndim().max(1))?;
         let x = if a.ndim() == 0 { a.reshape(&[1])? } else { a.clone() };
+        check_int_power(self, &x, l, ax)?;
         let x = x.cast_if(l)?;
         let s = on_storage!(&*x.read(), s => s.scan(&x.layout, self, ax))?;
         Array::from_storage(s, x.shape()).cast_if(out)

@@ -1,0 +1,154 @@
+//! Views, joins, creation, casts and the ufunc methods against NumPy, on every device, with every
+//! input in every layout variant.
+mod common;
+use serde_json::Value;
+use xp::{Array, ArrayModule, BinaryOp, BinaryUfunc, DType, PadMode, Result, Scalar, Sections, SliceElem};
+use xp_testing::{check, devices, layouts, Expected, Failures};
+
+fn isz(v: &Value) -> isize {
+    v.as_i64().expect("integer argument") as isize
+}
+fn opt_axes(v: &Value) -> Option<Vec<isize>> {
+    v.as_array().map(|a| a.iter().map(isz).collect())
+}
+fn usizes(v: &Value) -> Vec<usize> {
+    v.as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as usize).collect()
+}
+fn num(v: &Value) -> Scalar {
+    if let Some(i) = v.as_i64() {
+        Scalar::Int(i)
+    } else {
+        Scalar::Float(v.as_f64().unwrap())
+    }
+}
+fn index(v: &Value) -> Vec<SliceElem> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            if e.get("new").is_some() {
+                SliceElem::NewAxis
+            } else if e.get("ell").is_some() {
+                SliceElem::Ellipsis
+            } else if let Some(i) = e.get("i") {
+                SliceElem::Index(isz(i))
+            } else {
+                let s = &e["s"];
+                let o = |k: usize| s[k].as_i64().map(|x| x as isize);
+                SliceElem::Slice { start: o(0), stop: o(1), step: o(2).unwrap_or(1) }
+            }
+        })
+        .collect()
+}
+
+fn run(op: &str, x: &[Array], a: &Value, mods: &ArrayModule) -> Result<Vec<Array>> {
+    let one = |r: Result<Array>| r.map(|v| vec![v]);
+    let refs: Vec<&Array> = x.iter().collect();
+    match op {
+        "reshape" => one(x[0].reshape(&opt_axes(&a["shape"]).unwrap())),
+        "ravel" => one(x[0].ravel()),
+        "transpose" => one(x[0].transpose(opt_axes(&a["axes"]).as_deref())),
+        "swapaxes" => one(x[0].swapaxes(isz(&a["a"]), isz(&a["b"]))),
+        "moveaxis" => one(x[0].moveaxis(isz(&a["a"]), isz(&a["b"]))),
+        "expand_dims" => one(x[0].expand_dims(isz(&a["axis"]))),
+        "squeeze" => one(x[0].squeeze(opt_axes(&a["axes"]).as_deref())),
+        "broadcast_to" => one(x[0].broadcast_to(&usizes(&a["shape"]))),
+        "slice" => one(x[0].slice(index(&a["index"]))),
+        "flip" => one(x[0].flip(opt_axes(&a["axes"]).as_deref())),
+        "roll" => one(x[0].roll(isz(&a["shift"]), a["axis"].as_i64().map(|v| v as isize))),
+        "tile" => one(x[0].tile(&usizes(&a["reps"]))),
+        "repeat" => one(x[0].repeat(a["repeats"].as_u64().unwrap() as usize, a["axis"].as_i64().map(|v| v as isize))),
+        "repeat_counts" => one(x[0].repeat_counts(&usizes(&a["counts"]), isz(&a["axis"]))),
+        "pad" => {
+            let w: Vec<(usize, usize)> = a["widths"].as_array().unwrap().iter().map(|p| (p[0].as_u64().unwrap() as usize, p[1].as_u64().unwrap() as usize)).collect();
+            let mode = match a["mode"].as_str().unwrap() {
+                "constant" => PadMode::Constant(Scalar::Int(0)),
+                "edge" => PadMode::Edge,
+                "wrap" => PadMode::Wrap,
+                "reflect" => PadMode::Reflect,
+                _ => PadMode::Symmetric,
+            };
+            one(x[0].pad(&w, mode))
+        }
+        "take" => one(x[0].take(&opt_axes(&a["indices"]).unwrap(), isz(&a["axis"]))),
+        "concatenate" => one(xp::concatenate(&refs, isz(&a["axis"]))),
+        "stack" => one(xp::stack(&refs, isz(&a["axis"]))),
+        "hstack" => one(xp::hstack(&refs)),
+        "vstack" => one(xp::vstack(&refs)),
+        "split" | "array_split" => {
+            let s = match &a["sections"] {
+                Value::Array(v) => Sections::Indices(v.iter().map(isz).collect()),
+                v => Sections::Count(v.as_u64().unwrap() as usize),
+            };
+            if op == "split" { xp::split(&x[0], s, isz(&a["axis"])) } else { xp::array_split(&x[0], s, isz(&a["axis"])) }
+        }
+        "diag" => one(x[0].diag(isz(&a["k"]))),
+        "tril" => one(x[0].tril(isz(&a["k"]))),
+        "triu" => one(x[0].triu(isz(&a["k"]))),
+        "arange" => {
+            let v = a["args"].as_array().unwrap();
+            one(mods.arange(num(&v[0]), num(&v[1]), num(&v[2]), None))
+        }
+        "linspace" | "logspace" => {
+            let (st, sp) = (a["start"].as_f64().unwrap(), a["stop"].as_f64().unwrap());
+            let (n, ep) = (a["num"].as_u64().unwrap() as usize, a["endpoint"].as_bool().unwrap());
+            one(if op == "linspace" { mods.linspace(st, sp, n, ep, None) } else { mods.logspace(st, sp, n, ep, 10.0, None) })
+        }
+        "eye" => one(mods.eye(a["n"].as_u64().unwrap() as usize, a["m"].as_u64().map(|v| v as usize), isz(&a["k"]), DType::F64)),
+        "meshgrid" => {
+            let ind = if a["indexing"] == "xy" { xp::Indexing::Xy } else { xp::Indexing::Ij };
+            xp::meshgrid(&refs, ind)
+        }
+        "clip" => one(x[0].clip(a["lo"].as_f64(), a["hi"].as_f64())),
+        "where" => one(xp::where_(&x[0], &x[1], &x[2])),
+        "reduce" | "accumulate" | "outer" => {
+            let name = a["ufunc"].as_str().unwrap();
+            let u = *BinaryOp::ALL.iter().find(|o| o.name() == name).unwrap();
+            one(match op {
+                "reduce" => u.reduce(&x[0], Some(&[isz(&a["axis"])]), false),
+                "accumulate" => u.accumulate(&x[0], isz(&a["axis"])),
+                _ => u.outer(&x[0], &x[1]),
+            })
+        }
+        "astype" => one(x[0].astype(DType::from_name(a["dtype"].as_str().unwrap()).unwrap())),
+        _ => panic!("unknown op {op}"),
+    }
+}
+
+#[test]
+fn manipulation_creation_and_casts_match_numpy() {
+    let cases = common::load("manip");
+    let mut f = Failures::default();
+    for dev in devices() {
+        let mods = xp::on(dev);
+        for case in &cases {
+            let op = case["op"].as_str().unwrap();
+            let inputs: Vec<_> = case["inputs"].as_array().unwrap().iter().map(common::array).collect();
+            let want: std::result::Result<Vec<Expected>, String> = if let Some(r) = case.get("results") {
+                Ok(r.as_array().unwrap().iter().map(|v| common::expected(&serde_json::json!({ "result": v })).unwrap()).collect())
+            } else {
+                common::expected(case).map(|e| vec![e])
+            };
+            // Each input in each layout variant (all inputs share the variant's position).
+            let variants: Vec<Vec<(&str, Array)>> = inputs.iter().map(|(b, s)| layouts(b, s, dev).unwrap()).collect();
+            let n = variants.iter().map(|v| v.len()).max().unwrap_or(1);
+            for k in 0..n {
+                let x: Vec<Array> = variants.iter().map(|v| v[k % v.len()].1.clone()).collect();
+                let lname = variants.first().map_or("none", |v| v[k % v.len()].0);
+                let ctx = format!("{op} {} on {dev}, {lname}", case["args"]);
+                match (run(op, &x, &case["args"], &mods), &want) {
+                    (Ok(got), Ok(w)) if got.len() == w.len() => {
+                        for (g, e) in got.into_iter().zip(w) {
+                            f.add(check(&Ok(g), &Ok(e.clone()), &ctx));
+                        }
+                    }
+                    (Ok(got), Ok(w)) => f.add(Err(format!("{ctx}: {} results, expected {}", got.len(), w.len()))),
+                    (Err(_), Err(_)) => {}
+                    (Ok(_), Err(why)) => f.add(Err(format!("{ctx}: expected an error ({why})"))),
+                    (Err(e), Ok(_)) => f.add(Err(format!("{ctx}: unexpected error {e}"))),
+                }
+            }
+        }
+    }
+    f.finish();
+}

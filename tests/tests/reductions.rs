@@ -1,0 +1,65 @@
+//! Reductions and cumulative ops against NumPy: every dtype, axis None / int / negative / tuple,
+//! keepdims, every device, every layout variant.
+mod common;
+use xp::{Array, Result};
+use xp_testing::{check, devices, layouts, tolerance, Failures, Tolerance};
+
+fn run(op: &str, a: &Array, axes: Option<&[isize]>, keepdims: bool) -> Result<Array> {
+    let one = || axes.map(|a| a[0]);
+    match op {
+        "sum" => a.sum(axes, keepdims),
+        "prod" => a.prod(axes, keepdims),
+        "mean" => a.mean(axes, keepdims),
+        "var0" => a.var(axes, keepdims, 0),
+        "std1" => a.std(axes, keepdims, 1),
+        "min" => a.min(axes, keepdims),
+        "max" => a.max(axes, keepdims),
+        "ptp" => a.ptp(axes, keepdims),
+        "all" => a.all(axes, keepdims),
+        "any" => a.any(axes, keepdims),
+        "count_nonzero" => a.count_nonzero(axes, keepdims),
+        "nansum" => a.nansum(axes, keepdims),
+        "nanmean" => a.nanmean(axes, keepdims),
+        "nanmax" => a.nanmax(axes, keepdims),
+        "nanmin" => a.nanmin(axes, keepdims),
+        "argmax" => a.argmax(one(), keepdims),
+        "argmin" => a.argmin(one(), keepdims),
+        "cumsum" => a.cumsum(one()),
+        "cumprod" => a.cumprod(one()),
+        _ => panic!("unknown reduction {op}"),
+    }
+}
+
+#[test]
+fn reductions_match_numpy() {
+    let cases = common::load("reductions");
+    let mut f = Failures::default();
+    for dev in devices() {
+        for case in &cases {
+            let op = case["op"].as_str().unwrap();
+            let axes: Option<Vec<isize>> = match &case["axis"] {
+                serde_json::Value::Null => None,
+                serde_json::Value::Array(v) => Some(v.iter().map(|x| x.as_i64().unwrap() as isize).collect()),
+                v => Some(vec![v.as_i64().unwrap() as isize]),
+            };
+            let keepdims = case["keepdims"].as_bool().unwrap();
+            let (buf, shape) = common::array(&case["inputs"][0]);
+            let mut want = common::expected(case);
+            // Sums of float16 round once at the end in xp (float32 accumulation), and NumPy's
+            // float16 var/std go through other intermediate roundings: allow a few ulps.
+            if let Ok(e) = &mut want {
+                if buf.dtype() == xp::DType::F16 && e.dtype == xp::DType::F16 {
+                    e.tol = Tolerance { rtol: 4e-3, atol: 2e-3 };
+                } else if e.dtype.is_inexact() {
+                    let t = tolerance(e.dtype);
+                    e.tol = Tolerance { rtol: t.rtol * 10.0, atol: t.atol * 10.0 };
+                }
+            }
+            for (lname, a) in layouts(&buf, &shape, dev).unwrap() {
+                let ctx = format!("{op}({} {shape:?}, axis={axes:?}, keepdims={keepdims}) on {dev}, {lname}", buf.dtype());
+                f.add(check(&run(op, &a, axes.as_deref(), keepdims), &want, &ctx));
+            }
+        }
+    }
+    f.finish();
+}
