@@ -1,1 +1,252 @@
-fn main(){}
+//! xp-bench: time xp workloads on a device, optionally against NumPy (CPU) or CuPy (GPU) run by
+//! `python3` in the same process tree, and print the medians and ratios.
+//!
+//! ```text
+//! cargo run --release -p xp-bench -- [--device cpu|cuda:0] [--filter NAME] [--json] [--compare] [--reps N]
+//! ```
+//! Each workload is warmed up twice, then run `--reps` times (default 15); the median is
+//! reported. `small_*` workloads report microseconds per op over 10^4 back-to-back ops; the others
+//! milliseconds per run. The ratio is reference time / xp time: above 1 means xp is faster.
+use std::io::Write;
+use std::process::Command;
+use std::time::Instant;
+use xp::{Array, Device, Result};
+
+const REFERENCE_PY: &str = include_str!("reference.py");
+
+struct Workload {
+    name: String,
+    unit: &'static str,
+    /// builds the inputs and returns the timed closure
+    setup: Box<dyn Fn(Device) -> Result<Box<dyn FnMut() -> Result<()>>>>,
+}
+
+/// Uniform [0, 1) floats from a fixed xorshift stream (never zeros: see METHOD.md).
+fn rand(n: usize, shape: &[usize], device: Device) -> Result<Array> {
+    let mut s = 0x9E37_79B9_7F4A_7C15u64;
+    let v: Vec<f32> = (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 40) as f32 / (1u64 << 24) as f32
+        })
+        .collect();
+    Array::from_vec(v, shape)?.to_device(device)
+}
+
+/// Wait for the device: a host read of one element (every op is synchronous on the CPU).
+fn sync(a: &Array) -> Result<()> {
+    if a.device() != Device::Cpu && a.size() > 0 {
+        a.ravel()?.slice(xp::s![0])?.scalar()?;
+    }
+    Ok(())
+}
+
+fn standardize(x: &Array) -> Result<Array> {
+    let mods = xp::get_array_module(x);
+    let eps = mods.full(&[], 1e-12, x.dtype())?;
+    x.sub(&x.mean(Some(&[0]), true)?)?.div(&x.std(Some(&[0]), true, 0)?.add(&eps)?)
+}
+
+fn workloads(gpu: bool) -> Vec<Workload> {
+    let (n, (r, c)) = if gpu { (1usize << 26, (8192usize, 8192usize)) } else { (1 << 25, (4096, 8192)) };
+    let lg = n.trailing_zeros();
+    let mut w: Vec<Workload> = vec![];
+    macro_rules! wl {
+        ($name:expr, $unit:expr, |$d:ident| $body:expr) => {
+            w.push(Workload { name: $name, unit: $unit, setup: Box::new(move |$d: Device| $body) });
+        };
+    }
+    wl!(format!("add_f32_2^{lg}"), "ms", |d| {
+        let (a, b) = (rand(n, &[n], d)?, rand(n, &[n], d)?.mul(0.5)?);
+        Ok(Box::new(move || sync(&a.add(&b)?)))
+    });
+    wl!(format!("sum_f32_2^{lg}"), "ms", |d| {
+        let a = rand(n, &[n], d)?;
+        Ok(Box::new(move || sync(&a.sum(None, false)?)))
+    });
+    wl!(format!("tanh_sin_f32_2^{lg}"), "ms", |d| {
+        let a = rand(n, &[n], d)?;
+        Ok(Box::new(move || sync(&a.sin()?.add(&a.mul(0.1)?)?.tanh()?)))
+    });
+    wl!(format!("sum_axis0_{r}x{c}"), "ms", |d| {
+        let a = rand(r * c, &[r, c], d)?;
+        Ok(Box::new(move || sync(&a.sum(Some(&[0]), false)?)))
+    });
+    wl!(format!("sum_axis1_{r}x{c}"), "ms", |d| {
+        let a = rand(r * c, &[r, c], d)?;
+        Ok(Box::new(move || sync(&a.sum(Some(&[1]), false)?)))
+    });
+    wl!(format!("transpose_copy_{r}x{c}"), "ms", |d| {
+        let a = rand(r * c, &[r, c], d)?;
+        Ok(Box::new(move || sync(&a.t()?.ascontiguousarray()?)))
+    });
+    wl!(format!("standardize_{r}x{c}"), "ms", |d| {
+        let a = rand(r * c, &[r, c], d)?;
+        Ok(Box::new(move || sync(&standardize(&a)?)))
+    });
+    wl!("cumsum_f32_1e7".to_string(), "ms", |d| {
+        let a = rand(10_000_000, &[10_000_000], d)?;
+        Ok(Box::new(move || sync(&a.cumsum(None)?)))
+    });
+    wl!(format!("argmax_f32_2^{lg}"), "ms", |d| {
+        let a = rand(n, &[n], d)?;
+        Ok(Box::new(move || sync(&a.argmax(None, false)?)))
+    });
+    wl!("small_add_1024".to_string(), "us/op", |d| {
+        let (a, b) = (rand(1024, &[1024], d)?, rand(1024, &[1024], d)?);
+        Ok(Box::new(move || {
+            let mut last = None;
+            for _ in 0..10_000 {
+                last = Some(a.add(&b)?);
+            }
+            sync(&last.expect("ran"))
+        }))
+    });
+    if gpu {
+        wl!("small_sum_1024".to_string(), "us/op", |d| {
+            let a = rand(1024, &[1024], d)?;
+            Ok(Box::new(move || {
+                let mut last = None;
+                for _ in 0..10_000 {
+                    last = Some(a.sum(None, false)?);
+                }
+                sync(&last.expect("ran"))
+            }))
+        });
+    }
+    w
+}
+
+struct Args {
+    device: Device,
+    filter: Option<String>,
+    json: bool,
+    compare: bool,
+    reps: usize,
+}
+
+fn parse() -> std::result::Result<Args, String> {
+    let mut a = Args { device: Device::Cpu, filter: None, json: false, compare: false, reps: 15 };
+    let mut it = std::env::args().skip(1);
+    while let Some(x) = it.next() {
+        match x.as_str() {
+            "--device" => a.device = it.next().ok_or("--device needs a value")?.parse().map_err(|e| format!("{e}"))?,
+            "--filter" => a.filter = Some(it.next().ok_or("--filter needs a value")?),
+            "--json" => a.json = true,
+            "--compare" => a.compare = true,
+            "--reps" => a.reps = it.next().and_then(|v| v.parse().ok()).ok_or("--reps needs a number")?,
+            "-h" | "--help" => {
+                println!("xp-bench [--device cpu|cuda:N] [--filter NAME] [--json] [--compare] [--reps N]");
+                std::process::exit(0);
+            }
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    Ok(a)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// Run the reference implementation; None when python3 or the module is missing.
+fn reference(device: Device, reps: usize, names: &[String]) -> Option<std::collections::HashMap<String, f64>> {
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(REFERENCE_PY)
+        .arg(device.to_string())
+        .arg(reps.to_string())
+        .args(names)
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        eprintln!("xp-bench: reference run failed: {}", String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or(""));
+        return None;
+    }
+    let mut m = std::collections::HashMap::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let name = line.split("\"workload\": \"").nth(1)?.split('"').next()?.to_string();
+        let ms: f64 = line.split("\"median_ms\": ").nth(1)?.trim_end_matches('}').trim().parse().ok()?;
+        m.insert(name, ms);
+    }
+    Some(m)
+}
+
+fn main() {
+    let args = match parse() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("xp-bench: {e}");
+            std::process::exit(2);
+        }
+    };
+    let gpu = args.device != Device::Cpu;
+    let ws: Vec<Workload> = workloads(gpu)
+        .into_iter()
+        .filter(|w| args.filter.as_ref().is_none_or(|f| w.name.contains(f.as_str())))
+        .collect();
+    let mut results = vec![];
+    for w in &ws {
+        let mut f = match (w.setup)(args.device) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("xp-bench: {}: setup failed: {e}", w.name);
+                std::process::exit(1);
+            }
+        };
+        let mut times = vec![];
+        for i in 0..args.reps + 2 {
+            let t = Instant::now();
+            if let Err(e) = f() {
+                eprintln!("xp-bench: {}: {e}", w.name);
+                std::process::exit(1);
+            }
+            if i >= 2 {
+                times.push(t.elapsed().as_secs_f64() * 1e3);
+            }
+        }
+        let mut m = median(times);
+        if w.unit == "us/op" {
+            m = m / 10_000.0 * 1e3;
+        }
+        if !args.json {
+            eprint!(".");
+            std::io::stderr().flush().ok();
+        }
+        results.push((w.name.clone(), w.unit, m));
+    }
+    if !args.json {
+        eprintln!();
+    }
+    let refs = if args.compare {
+        let names: Vec<String> = results.iter().map(|r| r.0.clone()).collect();
+        reference(args.device, args.reps, &names)
+    } else {
+        None
+    };
+    let refname = if gpu { "cupy" } else { "numpy" };
+    if args.compare && refs.is_none() {
+        eprintln!("xp-bench: --compare: {refname} is not importable by python3; printing xp alone");
+    }
+    if !args.json {
+        println!("{:<28} {:>8} {:>12} {:>12} {:>8}", "workload", "device", "xp", refname, "ratio");
+    }
+    for (name, unit, m) in results {
+        let r = refs.as_ref().and_then(|r| r.get(&name)).copied();
+        if args.json {
+            let rf = r.map_or("null".to_string(), |v| format!("{v:.6}"));
+            let ratio = r.map_or("null".to_string(), |v| format!("{:.4}", v / m));
+            println!(
+                "{{\"workload\": \"{name}\", \"device\": \"{}\", \"median_ms\": {m:.6}, \"unit\": \"{unit}\", \"reference\": \"{refname}\", \"reference_ms\": {rf}, \"ratio\": {ratio}}}",
+                args.device
+            );
+        } else {
+            let rs = r.map_or("-".to_string(), |v| format!("{v:.3} {unit}"));
+            let ratio = r.map_or("-".to_string(), |v| format!("{:.2}x", v / m));
+            println!("{name:<28} {:>8} {:>12} {:>12} {:>8}", args.device.to_string(), format!("{m:.3} {unit}"), rs, ratio);
+        }
+    }
+}

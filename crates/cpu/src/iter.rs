@@ -1,7 +1,8 @@
 //! Strided iteration: a C-order walk over collapsed layouts in segments (runs along the innermost
 //! axis), split into chunks that rayon runs in parallel above a size threshold.
 use rayon::prelude::*;
-use xp_core::{collapse, Layout};
+use std::mem::MaybeUninit;
+use xp_core::{collapse, Element, Layout};
 
 /// Below this many elements an op runs on the calling thread: no pool overhead on small arrays.
 pub const PAR_THRESHOLD: usize = 1 << 15;
@@ -89,20 +90,35 @@ pub fn chunk_len(n: usize) -> usize {
 }
 
 /// Fill a new contiguous vector of `n` elements chunk by chunk, in parallel when large:
-/// `f(first_position, chunk)`.
-pub fn fill_chunks<O: Send + Default + Clone>(n: usize, f: impl Fn(usize, &mut [O]) + Sync) -> Vec<O> {
-    let mut out = vec![O::default(); n];
-    let c = chunk_len(n);
-    if n < PAR_THRESHOLD {
-        f(0, &mut out);
+/// `f(first_position, chunk)` must write every element of its chunk.
+///
+/// The vector starts uninitialised: a zeroed allocation would cost either a memset or page
+/// faults on every call, where the allocator can otherwise hand back recently freed memory.
+pub fn fill_chunks<O: Element>(n: usize, f: impl Fn(usize, &mut [MaybeUninit<O>]) + Sync) -> Vec<O> {
+    fill_chunks_work(n, 1, f)
+}
+
+/// [`fill_chunks`] where producing one output costs about `work` element visits (reductions):
+/// the parallel split follows the total work, not the output count.
+pub fn fill_chunks_work<O: Element>(n: usize, work: usize, f: impl Fn(usize, &mut [MaybeUninit<O>]) + Sync) -> Vec<O> {
+    let mut out: Vec<O> = crate::pool::alloc(n);
+    // work == 0: the caller is already parallel; stay on this thread.
+    let total = if work == 0 { 0 } else { n.saturating_mul(work) };
+    let spare = &mut out.spare_capacity_mut()[..n];
+    if total < PAR_THRESHOLD || n < 2 {
+        f(0, spare);
     } else {
-        out.par_chunks_mut(c).enumerate().for_each(|(i, ch)| f(i * c, ch));
+        let c = (n / (rayon::current_num_threads() * 4)).max((PAR_THRESHOLD / work.max(1)).max(1)).min(n);
+        spare.par_chunks_mut(c).enumerate().for_each(|(i, ch)| f(i * c, ch));
     }
+    // SAFETY: every caller's `f` writes each element of the chunk it is given (the chunks tile
+    // 0..n), so all n elements are initialised.
+    unsafe { out.set_len(n) };
     out
 }
 
 /// Elementwise map of one strided operand into a new contiguous vector.
-pub fn map1<A: Copy + Sync, O: Send + Default + Clone>(
+pub fn map1<A: Copy + Sync, O: Element>(
     a: &[A],
     la: &Layout,
     f: impl Fn(A) -> O + Sync,
@@ -115,12 +131,12 @@ pub fn map1<A: Copy + Sync, O: Send + Default + Clone>(
             if contiguous {
                 let s = &a[off[0] as usize..off[0] as usize + len];
                 for (o, &x) in o.iter_mut().zip(s) {
-                    *o = f(x);
+                    o.write(f(x));
                 }
             } else {
                 let st = w.inner_stride(0);
                 for (i, o) in o.iter_mut().enumerate() {
-                    *o = f(a[(off[0] + i as isize * st) as usize]);
+                    o.write(f(a[(off[0] + i as isize * st) as usize]));
                 }
             }
         })
@@ -128,7 +144,7 @@ pub fn map1<A: Copy + Sync, O: Send + Default + Clone>(
 }
 
 /// Elementwise map of two strided operands of one shape into a new contiguous vector.
-pub fn map2<A: Copy + Sync, B: Copy + Sync, O: Send + Default + Clone>(
+pub fn map2<A: Copy + Sync, B: Copy + Sync, O: Element>(
     a: &[A],
     la: &Layout,
     b: &[B],
@@ -145,25 +161,25 @@ pub fn map2<A: Copy + Sync, B: Copy + Sync, O: Send + Default + Clone>(
                 (1, 1) => {
                     let (x, y) = (&a[oa as usize..oa as usize + len], &b[ob as usize..ob as usize + len]);
                     for ((o, &x), &y) in o.iter_mut().zip(x).zip(y) {
-                        *o = f(x, y);
+                        o.write(f(x, y));
                     }
                 }
                 (1, 0) => {
                     let (x, y) = (&a[oa as usize..oa as usize + len], b[ob as usize]);
                     for (o, &x) in o.iter_mut().zip(x) {
-                        *o = f(x, y);
+                        o.write(f(x, y));
                     }
                 }
                 (0, 1) => {
                     let (x, y) = (a[oa as usize], &b[ob as usize..ob as usize + len]);
                     for (o, &y) in o.iter_mut().zip(y) {
-                        *o = f(x, y);
+                        o.write(f(x, y));
                     }
                 }
                 _ => {
                     for (i, o) in o.iter_mut().enumerate() {
                         let i = i as isize;
-                        *o = f(a[(oa + i * sa) as usize], b[(ob + i * sb) as usize]);
+                        o.write(f(a[(oa + i * sa) as usize], b[(ob + i * sb) as usize]));
                     }
                 }
             }
@@ -172,7 +188,7 @@ pub fn map2<A: Copy + Sync, B: Copy + Sync, O: Send + Default + Clone>(
 }
 
 /// Elementwise map of three strided operands of one shape into a new contiguous vector.
-pub fn map3<A: Copy + Sync, B: Copy + Sync, C: Copy + Sync, O: Send + Default + Clone>(
+pub fn map3<A: Copy + Sync, B: Copy + Sync, C: Copy + Sync, O: Element>(
     (a, la): (&[A], &Layout),
     (b, lb): (&[B], &Layout),
     (c, lc): (&[C], &Layout),
@@ -184,7 +200,39 @@ pub fn map3<A: Copy + Sync, B: Copy + Sync, C: Copy + Sync, O: Send + Default + 
         w.segments(start, start + out.len(), |pos, len, off| {
             for (i, o) in out[pos - start..pos - start + len].iter_mut().enumerate() {
                 let i = i as isize;
-                *o = f(a[(off[0] + i * s[0]) as usize], b[(off[1] + i * s[1]) as usize], c[(off[2] + i * s[2]) as usize]);
+                o.write(f(a[(off[0] + i * s[0]) as usize], b[(off[1] + i * s[1]) as usize], c[(off[2] + i * s[2]) as usize]));
+            }
+        })
+    })
+}
+
+/// Elementwise map that hands blocks of at most 256 elements to `f` (gathered into a buffer when
+/// the input is strided), for kernels that decide per block.
+pub fn map1_blocks<A: Copy + Sync + Default, O: Element>(
+    a: &[A],
+    la: &Layout,
+    f: impl Fn(&[A], &mut [MaybeUninit<O>]) + Sync,
+) -> Vec<O> {
+    const B: usize = 256;
+    let w = Walk::new(&[la]);
+    let st = w.inner_stride(0);
+    fill_chunks(w.len(), |start, out| {
+        let mut buf = [A::default(); B];
+        w.segments(start, start + out.len(), |pos, len, off| {
+            let mut i = 0;
+            while i < len {
+                let n = B.min(len - i);
+                let o = &mut out[pos - start + i..pos - start + i + n];
+                let base = off[0] + i as isize * st;
+                if st == 1 {
+                    f(&a[base as usize..base as usize + n], o);
+                } else {
+                    for (k, b) in buf[..n].iter_mut().enumerate() {
+                        *b = a[(base + k as isize * st) as usize];
+                    }
+                    f(&buf[..n], o);
+                }
+                i += n;
             }
         })
     })

@@ -14,8 +14,10 @@
 //! ```
 #![warn(missing_docs)]
 
+mod fastmath;
 pub mod iter;
 pub mod kernel;
+pub mod pool;
 mod reduce;
 
 use iter::{map1, map2, map3, Walk};
@@ -29,9 +31,15 @@ use xp_core::{
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CpuDevice;
 
-/// A buffer in host memory.
+/// A buffer in host memory. Large buffers go back to the [`pool`] when dropped.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CpuStorage(pub HostBuffer);
+
+impl Drop for CpuStorage {
+    fn drop(&mut self) {
+        pool::give(std::mem::replace(&mut self.0, HostBuffer::Bool(Vec::new())));
+    }
+}
 
 fn no_loop<T>(op: &'static str, d: DType) -> Result<T> {
     Err(Error::InvalidDType { op, dtype: d })
@@ -70,7 +78,14 @@ fn unary_t<T: Kernel>(x: &[T], l: &Layout, op: UnaryOp) -> Result<HostBuffer> {
             let f = T::real_fn(op).map_or_else(|| no_loop(op.name(), d), Ok)?;
             <T::Real as Element>::into_buffer(map1(x, l, f))
         }
-        OutRule::Same => T::into_buffer(map1(x, l, T::unary_fn(op).map_or_else(|| no_loop(op.name(), d), Ok)?)),
+        OutRule::Same => {
+            let f = T::unary_fn(op).map_or_else(|| no_loop(op.name(), d), Ok)?;
+            // Inlined (vectorisable) loop for the cheap op that variance and norms use.
+            T::into_buffer(match op {
+                UnaryOp::Square => map1(x, l, |v| T::mul(v, v)),
+                _ => map1(x, l, f),
+            })
+        }
     })
 }
 
@@ -149,6 +164,11 @@ impl BackendStorage for CpuStorage {
         Ok(with_buffer!(&self.0, v => Element::into_buffer(map1(v, l, |x| x))))
     }
     fn unary(&self, l: &Layout, op: UnaryOp) -> Result<Self> {
+        if let HostBuffer::F32(v) = &self.0 {
+            if let Some(r) = fastmath::unary_f32(v, l, op) {
+                return Ok(CpuStorage(HostBuffer::F32(r)));
+            }
+        }
         with_buffer!(&self.0, v => unary_t(v, l, op)).map(CpuStorage)
     }
     fn binary(&self, l: &Layout, rhs: &Self, rl: &Layout, op: BinaryOp) -> Result<Self> {
@@ -189,7 +209,17 @@ impl BackendDevice for CpuDevice {
         Ok(CpuStorage(buf))
     }
     fn full(&self, n: usize, value: Scalar, dtype: DType) -> Result<CpuStorage> {
-        Ok(CpuStorage(HostBuffer::full(n, value, dtype)))
+        fn fill<T: Element>(n: usize, v: Scalar) -> HostBuffer {
+            let x = T::from_scalar(v);
+            let mut out = iter::fill_chunks(n, |_, ch| {
+                for o in ch {
+                    o.write(x);
+                }
+            });
+            out.truncate(n);
+            T::into_buffer(out)
+        }
+        Ok(CpuStorage(xp_core::with_dtype!(dtype, T => fill::<T>(n, value))))
     }
     fn affine(&self, n: usize, start: Scalar, step: Scalar, dtype: DType) -> Result<CpuStorage> {
         let exact_int = dtype.is_integer()

@@ -4,10 +4,20 @@
 //! output folds its own run ("inner" mode, pairwise for additions, parallel over outputs or over
 //! the run for full reductions); otherwise whole rows of kept elements are combined into the output
 //! ("outer" mode, vectorised along the contiguous kept axis, parallel over kept elements).
-use crate::iter::{chunk_len, fill_chunks, Walk, PAR_THRESHOLD};
+use crate::iter::{chunk_len, fill_chunks_work, Walk, PAR_THRESHOLD};
+use std::mem::MaybeUninit;
 use crate::kernel::Kernel;
 use rayon::prelude::*;
 use xp_core::{ArgReduceOp, Layout};
+
+/// Write `v(i)` into every element and view the slice as initialised.
+fn init_with<T>(o: &mut [MaybeUninit<T>], v: impl Fn(usize) -> T) -> &mut [T] {
+    for (i, d) in o.iter_mut().enumerate() {
+        d.write(v(i));
+    }
+    // SAFETY: every element was written just above; MaybeUninit<T> has T's layout.
+    unsafe { &mut *(o as *mut [MaybeUninit<T>] as *mut [T]) }
+}
 
 /// Leaf size of the pairwise sum (NumPy's is 128 too).
 const PW_LEAF: usize = 128;
@@ -48,12 +58,39 @@ fn pairwise_from<T: Copy>(lo: usize, n: usize, get: &impl Fn(usize) -> T, f: &im
     }
 }
 
+/// Pairwise fold of a contiguous slice; the leaves run sixteen independent lanes over
+/// `chunks_exact`, which the compiler keeps in vector registers.
+fn pairwise_slice<T: Copy>(x: &[T], f: &impl Fn(T, T) -> T) -> T {
+    const L: usize = 16;
+    if x.len() <= 2 * PW_LEAF {
+        if x.len() < L {
+            return x[1..].iter().fold(x[0], |a, &b| f(a, b));
+        }
+        let mut acc: [T; L] = std::array::from_fn(|j| x[j]);
+        let mut it = x[L..].chunks_exact(L);
+        for c in &mut it {
+            for j in 0..L {
+                acc[j] = f(acc[j], c[j]);
+            }
+        }
+        let mut w = L;
+        while w > 1 {
+            w /= 2;
+            for j in 0..w {
+                acc[j] = f(acc[j], acc[j + w]);
+            }
+        }
+        return it.remainder().iter().fold(acc[0], |a, &b| f(a, b));
+    }
+    let m = (x.len() / 2) & !(L - 1);
+    f(pairwise_slice(&x[..m], f), pairwise_slice(&x[m..], f))
+}
+
 /// Fold one strided run: pairwise when `pw`, else left to right (non-associative ops).
 #[inline]
 fn fold_run<T: Kernel>(x: &[T], off: isize, len: usize, stride: isize, pw: bool, f: &impl Fn(T, T) -> T) -> T {
     if pw && stride == 1 {
-        let s = &x[off as usize..off as usize + len];
-        pairwise(len, &|i| s[i], f)
+        pairwise_slice(&x[off as usize..off as usize + len], f)
     } else if pw {
         pairwise(len, &|i| x[(off + i as isize * stride) as usize], f)
     } else {
@@ -109,11 +146,11 @@ pub fn reduce<T: Kernel>(x: &[T], layout: &Layout, axes: &[usize], pw: bool, f: 
             return vec![parts.into_iter().reduce(&f).unwrap()];
         }
         let kw = Walk::new(&[&kl]);
-        return fill_chunks(nk, |start, out| {
+        return fill_chunks_work(nk, nr, |start, out| {
             kw.segments(start, start + out.len(), |pos, len, off| {
                 let s = kw.inner_stride(0);
                 for i in 0..len {
-                    out[pos - start + i] = fold_from(off[0] + i as isize * s, 0, nr);
+                    out[pos - start + i].write(fold_from(off[0] + i as isize * s, 0, nr));
                 }
             })
         });
@@ -127,24 +164,68 @@ pub fn reduce<T: Kernel>(x: &[T], layout: &Layout, axes: &[usize], pw: bool, f: 
     });
     let kw = Walk::new(&[&kl]);
     let ks = kw.inner_stride(0);
-    fill_chunks(nk, |start, out| {
+    let threads = rayon::current_num_threads();
+    if pw && threads > 1 && nk <= 1 << 16 && nr >= 8 * threads && nk * nr >= PAR_THRESHOLD {
+        // Few kept elements, many rows: each thread streams its own contiguous band of rows
+        // into a private partial row, and the partials are combined in order.
+        let band = nr.div_ceil(threads);
+        let parts: Vec<Vec<T>> = roff
+            .par_chunks(band)
+            .map(|rows| outer_rows(x, &kw, ks, nk, rows, true, false, &f))
+            .collect();
+        let mut it = parts.into_iter();
+        let mut acc = it.next().expect("at least one band");
+        for p in it {
+            for (a, b) in acc.iter_mut().zip(p) {
+                *a = f(*a, b);
+            }
+        }
+        return acc;
+    }
+    outer_rows(x, &kw, ks, nk, &roff, pw, true, &f)
+}
+
+/// Outer-mode reduction of the rows at offsets `roff` for every kept element (parallel over
+/// kept elements when there is enough work).
+#[allow(clippy::too_many_arguments)]
+fn outer_rows<T: Kernel>(
+    x: &[T],
+    kw: &Walk,
+    ks: isize,
+    nk: usize,
+    roff: &[isize],
+    pw: bool,
+    parallel: bool,
+    f: &(impl Fn(T, T) -> T + Sync),
+) -> Vec<T> {
+    let nr = roff.len();
+    // Inside a band the walk stays on this thread: whole rows stream through one partial row.
+    fill_chunks_work(nk, if parallel { nr } else { 0 }, |start, out| {
         kw.segments(start, start + out.len(), |pos, len, off| {
-            let o = &mut out[pos - start..pos - start + len];
             let row = |r: isize, i: usize| x[(off[0] + r + i as isize * ks) as usize];
+            let o = init_with(&mut out[pos - start..pos - start + len], |i| row(roff[0], i));
             // Blocks of PW_LEAF rows are summed apart and then added: pairwise-level error growth.
             let mut tmp: Vec<T> = Vec::new();
             for (b, block) in roff.chunks(if pw { PW_LEAF } else { usize::MAX }).enumerate() {
                 let dst: &mut [T] = if b == 0 {
-                    o
+                    &mut *o
                 } else {
                     tmp.clear();
-                    tmp.resize(len, T::default());
+                    tmp.extend((0..len).map(|i| row(block[0], i)));
                     &mut tmp
                 };
-                for (i, d) in dst.iter_mut().enumerate() {
-                    *d = row(block[0], i);
+                let rest = &block[1..];
+                // Contiguous rows, four at a time in a reorderable fold: a quarter of the
+                // partial-row traffic.
+                let quads = if ks == 1 && pw { rest.len() / 4 * 4 } else { 0 };
+                for q in rest[..quads].chunks_exact(4) {
+                    let r = |k: usize| &x[(off[0] + q[k]) as usize..(off[0] + q[k]) as usize + len];
+                    let (r0, r1, r2, r3) = (r(0), r(1), r(2), r(3));
+                    for i in 0..len {
+                        dst[i] = f(dst[i], f(f(r0[i], r1[i]), f(r2[i], r3[i])));
+                    }
                 }
-                for &r in &block[1..] {
+                for &r in &rest[quads..] {
                     if ks == 1 {
                         let s = &x[(off[0] + r) as usize..(off[0] + r) as usize + len];
                         for (d, &v) in dst.iter_mut().zip(s) {
@@ -168,14 +249,21 @@ pub fn reduce<T: Kernel>(x: &[T], layout: &Layout, axes: &[usize], pw: bool, f: 
 
 /// Index of the first maximum/minimum (first NaN wins) along `axis`, as int64.
 pub fn arg_reduce<T: Kernel>(x: &[T], layout: &Layout, op: ArgReduceOp, axis: usize) -> Vec<i64> {
+    match op {
+        ArgReduceOp::ArgMax => arg_reduce_by(x, layout, axis, T::gt),
+        ArgReduceOp::ArgMin => arg_reduce_by(x, layout, axis, T::lt),
+    }
+}
+
+fn arg_reduce_by<T: Kernel>(x: &[T], layout: &Layout, axis: usize, better: impl Fn(T, T) -> bool + Sync + Copy) -> Vec<i64> {
     let (kl, _) = split(layout, &[axis]);
     let (n, s) = (layout.shape()[axis], layout.strides()[axis]);
-    let better = |a: T, b: T| match op {
-        ArgReduceOp::ArgMax => T::gt(a, b),
-        ArgReduceOp::ArgMin => T::lt(a, b),
-    };
     // (index, value) of the winner among positions lo..hi from base.
     let scan = |base: isize, lo: usize, hi: usize| -> (usize, T) {
+        if s == 1 && hi > lo {
+            let (i, v) = arg_extreme_contiguous(&x[(base as usize + lo)..(base as usize + hi)], better);
+            return (lo + i, v);
+        }
         let mut best = (lo, x[(base + lo as isize * s) as usize]);
         if best.1.is_nan() {
             return best;
@@ -208,13 +296,50 @@ pub fn arg_reduce<T: Kernel>(x: &[T], layout: &Layout, op: ArgReduceOp, axis: us
         return vec![best.0 as i64];
     }
     let kw = Walk::new(&[&kl]);
-    fill_chunks(kl.numel(), |start, out| {
+    fill_chunks_work(kl.numel(), n, |start, out| {
         kw.segments(start, start + out.len(), |pos, len, off| {
             for i in 0..len {
-                out[pos - start + i] = scan(off[0] + i as isize * kw.inner_stride(0), 0, n).0 as i64;
+                out[pos - start + i].write(scan(off[0] + i as isize * kw.inner_stride(0), 0, n).0 as i64);
             }
         })
     })
+}
+
+/// First index of the extreme of a contiguous run (first NaN wins), in blocks: a vectorisable
+/// pass finds each block's extreme and whether it holds a NaN, and only a block that improves on
+/// the best so far is searched for the index.
+fn arg_extreme_contiguous<T: Kernel>(x: &[T], better: impl Fn(T, T) -> bool + Copy) -> (usize, T) {
+    const B: usize = 2048;
+    let mut best = (0usize, x[0]);
+    for (bi, blk) in x.chunks(B).enumerate() {
+        // Eight independent lanes, so that the compiler keeps them in vector registers.
+        let mut lanes = [blk[0]; 8];
+        let mut nan = [false; 8];
+        let mut it = blk.chunks_exact(8);
+        for c in &mut it {
+            for j in 0..8 {
+                nan[j] |= c[j].is_nan();
+                lanes[j] = if better(c[j], lanes[j]) { c[j] } else { lanes[j] };
+            }
+        }
+        let mut m = lanes[0];
+        let mut nan = nan.iter().any(|&b| b);
+        for &v in lanes[1..].iter().chain(it.remainder()) {
+            nan |= v.is_nan();
+            if better(v, m) {
+                m = v;
+            }
+        }
+        if nan {
+            let i = blk.iter().position(|v| v.is_nan()).expect("block has a NaN");
+            return (bi * B + i, blk[i]);
+        }
+        if bi == 0 || better(m, best.1) {
+            let i = blk.iter().position(|&v| v == m).unwrap_or(0);
+            best = (bi * B + i, m);
+        }
+    }
+    best
 }
 
 /// Inclusive scan of `f` along `axis`; the output is C-contiguous with the input's shape.
@@ -223,7 +348,8 @@ pub fn scan<T: Kernel>(x: &[T], layout: &Layout, axis: usize, f: impl Fn(T, T) -
     let (len, s) = (layout.shape()[axis], layout.strides()[axis]);
     let out_l = Layout::contiguous(layout.shape());
     let os = out_l.strides()[axis];
-    let mut out = vec![T::default(); n];
+    let mut out = crate::pool::alloc::<T>(n);
+    out.resize(n, T::default());
     if n == 0 {
         return out;
     }
@@ -258,7 +384,7 @@ pub fn scan<T: Kernel>(x: &[T], layout: &Layout, axis: usize, f: impl Fn(T, T) -
         }
         out.par_chunks_mut(c).enumerate().for_each(|(i, ch)| {
             let lo = i * c;
-            line(ch, base + lo as isize * s, -(lo as isize), lo, lo + ch.len(), starts[i]);
+            line(ch, base, -(lo as isize), lo, lo + ch.len(), starts[i]);
         });
         return out;
     }
