@@ -45,6 +45,12 @@ pub use xp_core::{
     Error, HostBuffer, Kind, Layout, Result, Scalar, SliceElem, UnaryOp, bf16, f16,
 };
 
+/// The CPU side: the host block cache (large buffers are reused instead of returned to the
+/// allocator, like CuPy's memory pool).
+pub mod cpu {
+    pub use xp_cpu::pool::{cached_bytes, free_all_blocks, limit, set_limit};
+}
+
 /// The CUDA side: device discovery (and, with the CUDA backend, streams and memory).
 pub mod cuda {
     /// Number of CUDA devices (0 without a driver, or in a build without the `cuda` feature).
