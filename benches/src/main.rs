@@ -14,11 +14,14 @@ use xp::{Array, Device, Result};
 
 const REFERENCE_PY: &str = include_str!("reference.py");
 
+/// The timed part of a workload.
+type Timed = Box<dyn FnMut() -> Result<()>>;
+
 struct Workload {
     name: String,
     unit: &'static str,
     /// builds the inputs and returns the timed closure
-    setup: Box<dyn Fn(Device) -> Result<Box<dyn FnMut() -> Result<()>>>>,
+    setup: Box<dyn Fn(Device) -> Result<Timed>>,
 }
 
 /// Uniform [0, 1) floats from a fixed xorshift stream (never zeros: see METHOD.md).
@@ -163,7 +166,10 @@ fn reference(device: Device, reps: usize, names: &[String]) -> Option<std::colle
         .output()
         .ok()?;
     if !out.status.success() {
-        eprintln!("xp-bench: reference run failed: {}", String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or(""));
+        eprintln!(
+            "xp-bench: reference run failed: {}",
+            String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("")
+        );
         return None;
     }
     let mut m = std::collections::HashMap::new();
@@ -246,7 +252,13 @@ fn main() {
         } else {
             let rs = r.map_or("-".to_string(), |v| format!("{v:.3} {unit}"));
             let ratio = r.map_or("-".to_string(), |v| format!("{:.2}x", v / m));
-            println!("{name:<28} {:>8} {:>12} {:>12} {:>8}", args.device.to_string(), format!("{m:.3} {unit}"), rs, ratio);
+            println!(
+                "{name:<28} {:>8} {:>12} {:>12} {:>8}",
+                args.device.to_string(),
+                format!("{m:.3} {unit}"),
+                rs,
+                ratio
+            );
         }
     }
 }

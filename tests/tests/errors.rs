@@ -83,7 +83,9 @@ fn reshape_and_index_errors() {
 #[test]
 fn empty_reductions_without_identity() {
     let e = xp::zeros(&[0, 3], DType::F32).unwrap();
-    for r in [e.max(None, false), e.min(None, false), e.argmax(None, false), e.argmin(Some(0), false), e.ptp(None, false)] {
+    for r in
+        [e.max(None, false), e.min(None, false), e.argmax(None, false), e.argmin(Some(0), false), e.ptp(None, false)]
+    {
         assert!(matches!(r, Err(Error::EmptyReduction { .. })), "{r:?}");
     }
     assert_eq!(e.sum(None, false).unwrap().item::<f32>().unwrap(), 0.0);

@@ -113,7 +113,10 @@ fn argmax_finds_first_extreme_and_first_nan() {
         let got = f64s(&m.t().unwrap().argmax(Some(1), false).unwrap());
         let v = data(600 * 500, 9);
         let want: Vec<f64> = (0..500)
-            .map(|j| (0..600).fold((0usize, f64::MIN), |b, i| if v[i * 500 + j] > b.1 { (i, v[i * 500 + j]) } else { b }).0 as f64)
+            .map(|j| {
+                (0..600).fold((0usize, f64::MIN), |b, i| if v[i * 500 + j] > b.1 { (i, v[i * 500 + j]) } else { b }).0
+                    as f64
+            })
             .collect();
         assert_eq!(got, want, "argmax axis of a transposed view on {dev}");
     }
@@ -125,10 +128,13 @@ fn cumsum_long_lines() {
         let n = 1_000_001;
         let v: Vec<f64> = data(n, 11).iter().map(|x| (x * 100.0).round()).collect();
         let mut acc = 0.0;
-        let want: Vec<f64> = v.iter().map(|x| {
-            acc += x;
-            acc
-        }).collect();
+        let want: Vec<f64> = v
+            .iter()
+            .map(|x| {
+                acc += x;
+                acc
+            })
+            .collect();
         for dt in [DType::I64, DType::F64] {
             let got = f64s(&arr(&v, &[n], dt, dev).cumsum(None).unwrap());
             assert_eq!(got, want, "cumsum {dt} on {dev}");
@@ -136,7 +142,13 @@ fn cumsum_long_lines() {
         // cumprod of values near one, float64
         let w: Vec<f64> = data(100_000, 3).iter().map(|x| 1.0 + x * 1e-4).collect();
         let mut p = 1.0;
-        let want: Vec<f64> = w.iter().map(|x| { p *= x; p }).collect();
+        let want: Vec<f64> = w
+            .iter()
+            .map(|x| {
+                p *= x;
+                p
+            })
+            .collect();
         close(&f64s(&arr(&w, &[100_000], DType::F64, dev).cumprod(None).unwrap()), &want, 1e-12, "cumprod");
         // along axis 0 of a matrix (many lines)
         let m: Vec<f64> = data(400 * 300, 4).iter().map(|x| (x * 10.0).round()).collect();
@@ -184,8 +196,9 @@ fn float32_kernels_and_their_fallback_blocks() {
         v[90_000] = -100.0; // exp underflow region
         let a = arr(&v, &[n], DType::F32, dev);
         let vf: Vec<f64> = v.iter().map(|&x| x as f32 as f64).collect();
-        type F = fn(f64) -> f64;
-        let ops: [(&str, fn(&Array) -> xp::Result<Array>, F); 4] = [
+        type Op = fn(&Array) -> xp::Result<Array>;
+        type Reference = fn(f64) -> f64;
+        let ops: [(&str, Op, Reference); 4] = [
             ("sin", Array::sin, f64::sin),
             ("cos", Array::cos, f64::cos),
             ("exp", Array::exp, f64::exp),
@@ -195,7 +208,13 @@ fn float32_kernels_and_their_fallback_blocks() {
             let got = f64s(&op(&a).unwrap());
             for (i, (&g, &x)) in got.iter().zip(&vf).enumerate() {
                 let w = reference(x) as f32 as f64;
-                let ok = if w.is_nan() { g.is_nan() } else if w.is_infinite() { g == w } else { (g - w).abs() <= 2e-6 * (1.0 + w.abs()) };
+                let ok = if w.is_nan() {
+                    g.is_nan()
+                } else if w.is_infinite() {
+                    g == w
+                } else {
+                    (g - w).abs() <= 2e-6 * (1.0 + w.abs())
+                };
                 assert!(ok, "{name}({x}) on {dev} at {i}: {g} vs {w}");
             }
         }

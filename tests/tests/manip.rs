@@ -60,7 +60,12 @@ fn run(op: &str, x: &[Array], a: &Value, mods: &ArrayModule) -> Result<Vec<Array
         "repeat" => one(x[0].repeat(a["repeats"].as_u64().unwrap() as usize, a["axis"].as_i64().map(|v| v as isize))),
         "repeat_counts" => one(x[0].repeat_counts(&usizes(&a["counts"]), isz(&a["axis"]))),
         "pad" => {
-            let w: Vec<(usize, usize)> = a["widths"].as_array().unwrap().iter().map(|p| (p[0].as_u64().unwrap() as usize, p[1].as_u64().unwrap() as usize)).collect();
+            let w: Vec<(usize, usize)> = a["widths"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| (p[0].as_u64().unwrap() as usize, p[1].as_u64().unwrap() as usize))
+                .collect();
             let mode = match a["mode"].as_str().unwrap() {
                 "constant" => PadMode::Constant(Scalar::Int(0)),
                 "edge" => PadMode::Edge,
@@ -80,7 +85,11 @@ fn run(op: &str, x: &[Array], a: &Value, mods: &ArrayModule) -> Result<Vec<Array
                 Value::Array(v) => Sections::Indices(v.iter().map(isz).collect()),
                 v => Sections::Count(v.as_u64().unwrap() as usize),
             };
-            if op == "split" { xp::split(&x[0], s, isz(&a["axis"])) } else { xp::array_split(&x[0], s, isz(&a["axis"])) }
+            if op == "split" {
+                xp::split(&x[0], s, isz(&a["axis"]))
+            } else {
+                xp::array_split(&x[0], s, isz(&a["axis"]))
+            }
         }
         "diag" => one(x[0].diag(isz(&a["k"]))),
         "tril" => one(x[0].tril(isz(&a["k"]))),
@@ -92,9 +101,18 @@ fn run(op: &str, x: &[Array], a: &Value, mods: &ArrayModule) -> Result<Vec<Array
         "linspace" | "logspace" => {
             let (st, sp) = (a["start"].as_f64().unwrap(), a["stop"].as_f64().unwrap());
             let (n, ep) = (a["num"].as_u64().unwrap() as usize, a["endpoint"].as_bool().unwrap());
-            one(if op == "linspace" { mods.linspace(st, sp, n, ep, None) } else { mods.logspace(st, sp, n, ep, 10.0, None) })
+            one(if op == "linspace" {
+                mods.linspace(st, sp, n, ep, None)
+            } else {
+                mods.logspace(st, sp, n, ep, 10.0, None)
+            })
         }
-        "eye" => one(mods.eye(a["n"].as_u64().unwrap() as usize, a["m"].as_u64().map(|v| v as usize), isz(&a["k"]), DType::F64)),
+        "eye" => one(mods.eye(
+            a["n"].as_u64().unwrap() as usize,
+            a["m"].as_u64().map(|v| v as usize),
+            isz(&a["k"]),
+            DType::F64,
+        )),
         "meshgrid" => {
             let ind = if a["indexing"] == "xy" { xp::Indexing::Xy } else { xp::Indexing::Ij };
             xp::meshgrid(&refs, ind)
@@ -125,7 +143,11 @@ fn manipulation_creation_and_casts_match_numpy() {
             let op = case["op"].as_str().unwrap();
             let inputs: Vec<_> = case["inputs"].as_array().unwrap().iter().map(common::array).collect();
             let want: std::result::Result<Vec<Expected>, String> = if let Some(r) = case.get("results") {
-                Ok(r.as_array().unwrap().iter().map(|v| common::expected(&serde_json::json!({ "result": v })).unwrap()).collect())
+                Ok(r.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| common::expected(&serde_json::json!({ "result": v })).unwrap())
+                    .collect())
             } else {
                 common::expected(case).map(|e| vec![e])
             };

@@ -56,7 +56,8 @@ fn reductions_match_numpy() {
                 }
             }
             for (lname, a) in layouts(&buf, &shape, dev).unwrap() {
-                let ctx = format!("{op}({} {shape:?}, axis={axes:?}, keepdims={keepdims}) on {dev}, {lname}", buf.dtype());
+                let ctx =
+                    format!("{op}({} {shape:?}, axis={axes:?}, keepdims={keepdims}) on {dev}, {lname}", buf.dtype());
                 f.add(check(&run(op, &a, axes.as_deref(), keepdims), &want, &ctx));
             }
         }

@@ -65,7 +65,9 @@ fn weak_scalars_match_numpy() {
             // gives float32); xp applies NumPy 2's rule as it does for float16: the array's kind
             // wins, so the result stays bfloat16 (complex64 for a complex scalar).
             if ba.dtype() == xp::DType::BF16 && matches!(s, xp::Scalar::Float(_) | xp::Scalar::Complex(_)) {
-                if let Ok(e) = want.as_mut().map_err(|_| ()).and_then(|e| if e.dtype == xp::DType::Bool { Err(()) } else { Ok(e) }) {
+                if let Ok(e) =
+                    want.as_mut().map_err(|_| ()).and_then(|e| if e.dtype == xp::DType::Bool { Err(()) } else { Ok(e) })
+                {
                     e.dtype = if matches!(s, xp::Scalar::Float(_)) { xp::DType::BF16 } else { xp::DType::C64 };
                     e.tol = xp_testing::tolerance(xp::DType::BF16);
                 }

@@ -110,9 +110,8 @@ impl Array {
                 format!("array has dtype {}, asked for {}; convert with astype first", self.dtype, T::DTYPE),
             ));
         }
-        match self.to_buffer()? {
-            b => Ok(T::slice_of(&b).expect("dtype checked").to_vec()),
-        }
+        let b = self.to_buffer()?;
+        Ok(T::slice_of(&b).expect("dtype checked").to_vec())
     }
     /// The only element of a size-1 array as a [`Scalar`].
     pub fn scalar(&self) -> Result<Scalar> {

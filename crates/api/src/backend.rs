@@ -8,10 +8,10 @@
 use xp_core::{BackendDevice, BackendStorage, DType, Device, Error, HostBuffer, Layout, Result, Scalar};
 use xp_cpu::{CpuDevice, CpuStorage};
 
-#[cfg(feature = "cuda")]
-pub(crate) use xp_cuda::{CudaDevice, CudaStorage};
 #[cfg(not(feature = "cuda"))]
 pub(crate) use stub::{CudaDevice, CudaStorage};
+#[cfg(feature = "cuda")]
+pub(crate) use xp_cuda::{CudaDevice, CudaStorage};
 
 /// The storage of an array on one of the backends.
 #[derive(Debug)]
@@ -91,8 +91,8 @@ pub(crate) fn with_device(
 /// Make a storage on `device` from a host buffer.
 pub(crate) fn from_host(device: Device, buf: HostBuffer) -> Result<Storage> {
     match device {
-        Device::Cpu => CpuDevice.from_host(buf).map(Storage::Cpu),
-        Device::Cuda(i) => CudaDevice::new(i)?.from_host(buf).map(Storage::Cuda),
+        Device::Cpu => CpuDevice.upload(buf).map(Storage::Cpu),
+        Device::Cuda(i) => CudaDevice::new(i)?.upload(buf).map(Storage::Cuda),
     }
 }
 
@@ -178,7 +178,7 @@ mod stub {
         fn device(&self) -> Device {
             match self.0 {}
         }
-        fn from_host(&self, _: HostBuffer) -> Result<CudaStorage> {
+        fn upload(&self, _: HostBuffer) -> Result<CudaStorage> {
             no()
         }
         fn full(&self, _: usize, _: Scalar, _: DType) -> Result<CudaStorage> {

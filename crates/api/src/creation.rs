@@ -136,7 +136,8 @@ impl ArrayModule {
             let start = (r0 * m + c0) as isize;
             let flat = a.ravel()?;
             let step = m as isize + 1;
-            let idx = SliceElem::Slice { start: Some(start), stop: Some(start + (count as isize - 1) * step + 1), step };
+            let idx =
+                SliceElem::Slice { start: Some(start), stop: Some(start + (count as isize - 1) * step + 1), step };
             flat.slice([idx])?.assign(1)?;
         }
         Ok(a)
@@ -199,7 +200,11 @@ impl Array {
                 let (r0, c0) = if k >= 0 { (0, k) } else { (-k, 0) };
                 let count = (n - r0).min(m - c0).max(0) as usize;
                 let (s0, s1) = (self.strides()[0], self.strides()[1]);
-                let off = if count > 0 { (self.layout.offset() as isize + r0 * s0 + c0 * s1) as usize } else { self.layout.offset() };
+                let off = if count > 0 {
+                    (self.layout.offset() as isize + r0 * s0 + c0 * s1) as usize
+                } else {
+                    self.layout.offset()
+                };
                 Ok(self.with_layout(xp_core::Layout::new(vec![count], vec![s0 + s1], off)))
             }
             d => Err(Error::invalid("diag", format!("input must be 1- or 2-d, got {d}-d"))),
@@ -246,7 +251,12 @@ pub fn empty(shape: &[usize], dtype: DType) -> Result<Array> {
     HOST.empty(shape, dtype)
 }
 /// [`ArrayModule::arange`] in host memory.
-pub fn arange(start: impl Into<Scalar>, stop: impl Into<Scalar>, step: impl Into<Scalar>, dtype: Option<DType>) -> Result<Array> {
+pub fn arange(
+    start: impl Into<Scalar>,
+    stop: impl Into<Scalar>,
+    step: impl Into<Scalar>,
+    dtype: Option<DType>,
+) -> Result<Array> {
     HOST.arange(start, stop, step, dtype)
 }
 /// [`ArrayModule::linspace`] in host memory.

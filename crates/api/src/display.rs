@@ -17,7 +17,11 @@ fn shortest(v: f64, dtype: DType) -> (String, i32) {
         DType::F16 | DType::BF16 => {
             let back = |s: &str| -> f64 {
                 let p: f64 = s.parse().unwrap_or(f64::NAN);
-                if dtype == DType::F16 { xp_core::f16::from_f64(p).to_f64() } else { xp_core::bf16::from_f64(p).to_f64() }
+                if dtype == DType::F16 {
+                    xp_core::f16::from_f64(p).to_f64()
+                } else {
+                    xp_core::bf16::from_f64(p).to_f64()
+                }
             };
             (0..17).map(|p| format!("{:.*e}", p, v)).find(|s| back(s) == v).unwrap_or_else(|| format!("{v:e}"))
         }
@@ -100,7 +104,8 @@ impl FloatFmt {
             }
         }
         if values.iter().any(|v| !v.is_finite()) {
-            let special = values.iter().filter(|v| !v.is_finite()).map(|v| if *v < 0.0 { 4 } else { 3 }).max().unwrap_or(3);
+            let special =
+                values.iter().filter(|v| !v.is_finite()).map(|v| if *v < 0.0 { 4 } else { 3 }).max().unwrap_or(3);
             if finite.is_empty() {
                 f.int_w = special;
             } else if f.int_w + 1 + f.frac_w < special {
@@ -121,14 +126,26 @@ impl FloatFmt {
     }
     fn format(&self, v: f64) -> String {
         if !v.is_finite() {
-            let s = if v.is_nan() { "nan" } else if v > 0.0 { "inf" } else { "-inf" };
+            let s = if v.is_nan() {
+                "nan"
+            } else if v > 0.0 {
+                "inf"
+            } else {
+                "-inf"
+            };
             let s = if self.sign_space && !s.starts_with('-') { format!("+{s}") } else { s.to_string() };
             return format!("{s:>w$}", w = self.width());
         }
         let body = if self.sci {
             let (i, fr, e) = scientific(v, self.dtype);
             let es = if e < 0 { '-' } else { '+' };
-            format!("{i:>iw$}.{fr:0<fw$}e{es}{:0>ew$}", e.unsigned_abs(), iw = self.int_w, fw = self.frac_w, ew = self.exp_w)
+            format!(
+                "{i:>iw$}.{fr:0<fw$}e{es}{:0>ew$}",
+                e.unsigned_abs(),
+                iw = self.int_w,
+                fw = self.frac_w,
+                ew = self.exp_w
+            )
         } else {
             let (i, fr) = positional(v, self.dtype);
             format!("{i:>iw$}.{fr:<fw$}", iw = self.int_w, fw = self.frac_w)
@@ -152,12 +169,17 @@ fn element_strings(buf: &HostBuffer, idx: &[usize]) -> Vec<String> {
         v.into_iter().map(|s| format!("{s:>w$}")).collect()
     };
     match d.kind() {
-        Kind::Bool => pad(idx.iter().map(|&i| if get(i).is_nonzero() { "True".into() } else { "False".into() }).collect()),
-        Kind::Int | Kind::Uint => pad(idx.iter().map(|&i| match get(i) {
-            Scalar::Int(v) => v.to_string(),
-            Scalar::Uint(v) => v.to_string(),
-            s => s.to_f64().to_string(),
-        }).collect()),
+        Kind::Bool => {
+            pad(idx.iter().map(|&i| if get(i).is_nonzero() { "True".into() } else { "False".into() }).collect())
+        }
+        Kind::Int | Kind::Uint => pad(idx
+            .iter()
+            .map(|&i| match get(i) {
+                Scalar::Int(v) => v.to_string(),
+                Scalar::Uint(v) => v.to_string(),
+                s => s.to_f64().to_string(),
+            })
+            .collect()),
         Kind::Float => {
             let vals: Vec<f64> = idx.iter().map(|&i| get(i).to_f64()).collect();
             let f = FloatFmt::new(&vals, d, false);

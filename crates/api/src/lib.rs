@@ -32,17 +32,19 @@ mod reductions;
 pub mod ufunc;
 
 pub use array::Array;
+pub(crate) use creation::full_on;
 pub use creation::{
     arange, empty, eye, full, get_array_module, identity, linspace, logspace, meshgrid, on, ones, zeros, ArrayModule,
     Indexing,
 };
-pub(crate) use creation::full_on;
-pub use manip::{array_split, broadcast_arrays, concatenate, hstack, split, stack, vstack, PadMode, Sections, ELLIPSIS, NEW_AXIS};
+pub use manip::{
+    array_split, broadcast_arrays, concatenate, hstack, split, stack, vstack, PadMode, Sections, ELLIPSIS, NEW_AXIS,
+};
 pub use reductions::Axes;
 pub use ufunc::*;
 pub use xp_core::{
-    can_cast_safe, promote_types, promote_weak, ArgReduceOp, BinaryOp, Complex32, Complex64, DType, Device, Element,
-    Error, HostBuffer, Kind, Layout, Result, Scalar, SliceElem, UnaryOp, bf16, f16,
+    bf16, can_cast_safe, f16, promote_types, promote_weak, ArgReduceOp, BinaryOp, Complex32, Complex64, DType, Device,
+    Element, Error, HostBuffer, Kind, Layout, Result, Scalar, SliceElem, UnaryOp,
 };
 
 /// The CPU side: the host block cache (large buffers are reused instead of returned to the

@@ -43,7 +43,7 @@ fn resolve_shape(op: &'static str, from: &[usize], shape: &[isize]) -> Result<Ve
     let known: usize = shape.iter().filter(|&&d| d >= 0).map(|&d| d as usize).product();
     let mut out: Vec<usize> = shape.iter().map(|&d| d.max(0) as usize).collect();
     if let Some(&u) = unknown.first() {
-        if known == 0 || size % known != 0 {
+        if known == 0 || !size.is_multiple_of(known) {
             return Err(err());
         }
         out[u] = size / known;
@@ -122,7 +122,13 @@ impl Array {
             Some(_) => normalize_axes("squeeze", axes, self.ndim())?,
         };
         if let Some(&bad) = ax.iter().find(|&&i| self.shape()[i] != 1) {
-            return Err(Error::invalid("squeeze", format!("cannot select an axis to squeeze out which has size not equal to one (axis {bad}, size {})", self.shape()[bad])));
+            return Err(Error::invalid(
+                "squeeze",
+                format!(
+                    "cannot select an axis to squeeze out which has size not equal to one (axis {bad}, size {})",
+                    self.shape()[bad]
+                ),
+            ));
         }
         Ok(self.with_layout(self.layout.remove_axes(&ax)))
     }
@@ -165,8 +171,9 @@ impl Array {
     /// Reverse the order of elements along `axes` (None: all), a view.
     pub fn flip(&self, axes: Option<&[isize]>) -> Result<Array> {
         let ax = normalize_axes("flip", axes, self.ndim())?;
-        let idx: Vec<SliceElem> =
-            (0..self.ndim()).map(|i| if ax.contains(&i) { SliceElem::FULL.step(-1) } else { SliceElem::FULL }).collect();
+        let idx: Vec<SliceElem> = (0..self.ndim())
+            .map(|i| if ax.contains(&i) { SliceElem::FULL.step(-1) } else { SliceElem::FULL })
+            .collect();
         self.slice(idx)
     }
     /// Elements at positions `indices` along `axis` (negative indices count from the end).
@@ -234,7 +241,8 @@ impl Array {
         if counts.len() != self.shape()[ax] {
             return Err(Error::ShapeMismatch { op: "repeat", lhs: vec![counts.len()], rhs: vec![self.shape()[ax]] });
         }
-        let idx: Vec<isize> = counts.iter().enumerate().flat_map(|(i, &c)| std::iter::repeat_n(i as isize, c)).collect();
+        let idx: Vec<isize> =
+            counts.iter().enumerate().flat_map(|(i, &c)| std::iter::repeat_n(i as isize, c)).collect();
         self.take(&idx, axis)
     }
     /// Pad every axis `i` with `widths[i] = (before, after)` elements (one pair for all axes is
@@ -263,8 +271,7 @@ impl Array {
             if n == 0 {
                 return Err(Error::invalid("pad", "can't extend an empty axis except with a constant"));
             }
-            let idx: Vec<isize> =
-                (-(b as isize)..n + a as isize).map(|i| pad_index(i, n, mode)).collect();
+            let idx: Vec<isize> = (-(b as isize)..n + a as isize).map(|i| pad_index(i, n, mode)).collect();
             r = r.take(&idx, ax as isize)?;
         }
         Ok(r)
@@ -296,12 +303,20 @@ fn pad_index(i: isize, n: isize, mode: PadMode) -> isize {
             }
             let p = 2 * (n - 1);
             let m = i.rem_euclid(p);
-            if m < n { m } else { p - m }
+            if m < n {
+                m
+            } else {
+                p - m
+            }
         }
         PadMode::Symmetric => {
             let p = 2 * n;
             let m = i.rem_euclid(p);
-            if m < n { m } else { p - 1 - m }
+            if m < n {
+                m
+            } else {
+                p - 1 - m
+            }
         }
     }
 }
@@ -317,7 +332,8 @@ pub fn broadcast_arrays(arrays: &[&Array]) -> Result<Vec<Array>> {
 
 /// Join arrays along an existing axis (dtype: their promotion).
 pub fn concatenate(arrays: &[&Array], axis: isize) -> Result<Array> {
-    let first = arrays.first().ok_or_else(|| Error::invalid("concatenate", "need at least one array to concatenate"))?;
+    let first =
+        arrays.first().ok_or_else(|| Error::invalid("concatenate", "need at least one array to concatenate"))?;
     if first.ndim() == 0 {
         return Err(Error::invalid("concatenate", "zero-dimensional arrays cannot be concatenated"));
     }
@@ -330,7 +346,11 @@ pub fn concatenate(arrays: &[&Array], axis: isize) -> Result<Array> {
         }
         let same = a.ndim() == first.ndim() && (0..a.ndim()).all(|i| i == ax || a.shape()[i] == first.shape()[i]);
         if !same {
-            return Err(Error::ShapeMismatch { op: "concatenate", lhs: first.shape().to_vec(), rhs: a.shape().to_vec() });
+            return Err(Error::ShapeMismatch {
+                op: "concatenate",
+                lhs: first.shape().to_vec(),
+                rhs: a.shape().to_vec(),
+            });
         }
         dtype = promote_types(dtype, a.dtype());
         total += a.shape()[ax];
@@ -361,7 +381,10 @@ pub fn stack(arrays: &[&Array], axis: isize) -> Result<Array> {
 
 /// Join along the second axis (the first for 1-d arrays).
 pub fn hstack(arrays: &[&Array]) -> Result<Array> {
-    let a1 = arrays.iter().map(|a| if a.ndim() == 0 { a.reshape_exact(&[1]) } else { Ok((*a).clone()) }).collect::<Result<Vec<_>>>()?;
+    let a1 = arrays
+        .iter()
+        .map(|a| if a.ndim() == 0 { a.reshape_exact(&[1]) } else { Ok((*a).clone()) })
+        .collect::<Result<Vec<_>>>()?;
     let axis = if a1.first().is_some_and(|a| a.ndim() == 1) { 0 } else { 1 };
     concatenate(&a1.iter().collect::<Vec<_>>(), axis)
 }
@@ -394,7 +417,7 @@ fn split_impl(a: &Array, sections: Sections, axis: isize, equal: bool) -> Result
     let bounds: Vec<usize> = match sections {
         Sections::Count(0) => return Err(Error::invalid("split", "number sections must be larger than 0")),
         Sections::Count(k) => {
-            if equal && n % k != 0 {
+            if equal && !n.is_multiple_of(k) {
                 return Err(Error::invalid("split", "array split does not result in an equal division"));
             }
             let (q, r) = (n / k, n % k);

@@ -17,8 +17,8 @@
 use crate::backend::{on_pair, on_storage};
 use crate::Array;
 use xp_core::{
-    broadcast_shapes, default_dtype, normalize_axes, normalize_axis, promote_weak, scalar_fits, BackendStorage, BinaryOp,
-    Complex32, Complex64, DType, Device, Error, Kind, OutRule, Result, Scalar, UnaryOp,
+    broadcast_shapes, default_dtype, normalize_axes, normalize_axis, promote_weak, scalar_fits, BackendStorage,
+    BinaryOp, Complex32, Complex64, DType, Device, Error, Kind, OutRule, Result, Scalar, UnaryOp,
 };
 
 /// One operand of an elementwise op: an array, or a Rust scalar that is weak in type promotion
@@ -47,7 +47,14 @@ operand_from_scalar!(bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f
 
 impl std::fmt::Debug for Array {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Array {{ shape: {:?}, dtype: {}, device: {}, strides: {:?} }}", self.shape(), self.dtype, self.device, self.strides())
+        write!(
+            f,
+            "Array {{ shape: {:?}, dtype: {}, device: {}, strides: {:?} }}",
+            self.shape(),
+            self.dtype,
+            self.device,
+            self.strides()
+        )
     }
 }
 
@@ -223,7 +230,10 @@ pub(crate) fn reduce_raw(
 ) -> Result<Array> {
     let ax = normalize_axes(name, axes, a.ndim())?;
     if ax.len() > 1 && !op.is_reorderable() {
-        return Err(Error::invalid(name, format!("reduction operation '{}' is not reorderable, so at most one axis may be specified", op.name())));
+        return Err(Error::invalid(
+            name,
+            format!("reduction operation '{}' is not reorderable, so at most one axis may be specified", op.name()),
+        ));
     }
     let shape = reduced_shape(a.shape(), &ax, keepdims);
     let nr: usize = ax.iter().map(|&i| a.shape()[i]).product();
@@ -263,7 +273,10 @@ fn reduce_dtypes(op: BinaryOp, d: DType) -> Result<(DType, DType)> {
     }
     let (l, out) = op.resolve(d, d)?;
     if l != out {
-        return Err(Error::invalid(op.name(), format!("reduction of {} on {} is not defined: its output dtype differs", op.name(), d)));
+        return Err(Error::invalid(
+            op.name(),
+            format!("reduction of {} on {} is not defined: its output dtype differs", op.name(), d),
+        ));
     }
     Ok((l, l))
 }
@@ -503,7 +516,11 @@ binary_fns! {
 
 impl Array {
     /// Clip to `[lo, hi]` (either bound may be None): `minimum(maximum(a, lo), hi)`.
-    pub fn clip<'a, 'b>(&self, lo: Option<impl Into<Operand<'a>>>, hi: Option<impl Into<Operand<'b>>>) -> Result<Array> {
+    pub fn clip<'a, 'b>(
+        &self,
+        lo: Option<impl Into<Operand<'a>>>,
+        hi: Option<impl Into<Operand<'b>>>,
+    ) -> Result<Array> {
         let mut r = self.clone();
         if let Some(lo) = lo {
             r = r.maximum(lo)?;

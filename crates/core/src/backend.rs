@@ -80,7 +80,7 @@ pub trait BackendDevice: Send + Sync {
     /// Which device this is.
     fn device(&self) -> Device;
     /// Move a host buffer onto the device.
-    fn from_host(&self, buf: HostBuffer) -> Result<Self::Storage>;
+    fn upload(&self, buf: HostBuffer) -> Result<Self::Storage>;
     /// `n` elements of `dtype`, all equal to `value`.
     fn full(&self, n: usize, value: Scalar, dtype: DType) -> Result<Self::Storage>;
     /// `n` elements `start + i * step` converted to `dtype` (arange, linspace). Integer dtypes are

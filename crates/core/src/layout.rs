@@ -211,7 +211,11 @@ impl Layout {
         let (mut lo, mut hi) = (self.offset as isize, self.offset as isize);
         for (&n, &s) in self.shape.iter().zip(&self.strides) {
             let d = (n as isize - 1) * s;
-            if d < 0 { lo += d } else { hi += d }
+            if d < 0 {
+                lo += d
+            } else {
+                hi += d
+            }
         }
         (lo as usize, hi as usize + 1)
     }
@@ -252,7 +256,11 @@ impl Layout {
     /// `_attempt_nocopy_reshape`): None means the data must be copied.
     pub fn reshape_view(&self, new_shape: &[usize]) -> Option<Layout> {
         if self.numel() == 0 || self.is_contiguous() {
-            return Some(Layout { shape: new_shape.to_vec(), strides: contiguous_strides(new_shape), offset: self.offset });
+            return Some(Layout {
+                shape: new_shape.to_vec(),
+                strides: contiguous_strides(new_shape),
+                offset: self.offset,
+            });
         }
         // Drop size-1 axes, then match groups of old axes to groups of new axes.
         let (os, ot): (Vec<usize>, Vec<isize>) =
@@ -299,7 +307,10 @@ impl Layout {
         if consumed > self.ndim() {
             return Err(Error::invalid(
                 "index",
-                format!("too many indices for array: array is {}-dimensional, but {consumed} were indexed", self.ndim()),
+                format!(
+                    "too many indices for array: array is {}-dimensional, but {consumed} were indexed",
+                    self.ndim()
+                ),
             ));
         }
         let mut full: Vec<SliceElem> = Vec::with_capacity(elems.len() + self.ndim());
@@ -371,6 +382,7 @@ impl Layout {
     }
 }
 
+#[allow(clippy::needless_range_loop)] // d indexes the shape and every layout's strides together
 /// Several same-shaped layouts with contiguous dimensions merged and size-1 dimensions dropped:
 /// what a kernel iterates over. Returns the merged shape and each layout's strides (at least one
 /// dimension, so that a 0-d array is one row of one element).

@@ -3,6 +3,9 @@
 //! blocks of 256 elements; a block holding any input outside the kernels' range (|x| > 8192 for
 //! sin and cos, outside [-87, 88] for exp, NaN or infinite anywhere) is computed by libm instead,
 //! so edge cases are exactly libm's.
+// The polynomial coefficients are Cephes's published values, kept digit for digit.
+#![allow(clippy::excessive_precision)]
+
 use crate::iter::map1_blocks;
 use std::mem::MaybeUninit;
 use xp_core::{Layout, UnaryOp};
@@ -66,7 +69,13 @@ fn tanh(x: f32) -> f32 {
     }
 }
 
-fn block(x: &[f32], out: &mut [MaybeUninit<f32>], ok: impl Fn(f32) -> bool, fast: impl Fn(f32) -> f32, slow: fn(f32) -> f32) {
+fn block(
+    x: &[f32],
+    out: &mut [MaybeUninit<f32>],
+    ok: impl Fn(f32) -> bool,
+    fast: impl Fn(f32) -> f32,
+    slow: fn(f32) -> f32,
+) {
     if x.iter().fold(true, |acc, &v| acc & ok(v)) {
         for (o, &v) in out.iter_mut().zip(x) {
             o.write(fast(v));

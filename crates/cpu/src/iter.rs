@@ -1,5 +1,8 @@
 //! Strided iteration: a C-order walk over collapsed layouts in segments (runs along the innermost
 //! axis), split into chunks that rayon runs in parallel above a size threshold.
+// Index loops here walk several operands' strides in step.
+#![allow(clippy::needless_range_loop)]
+
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
 use xp_core::{collapse, Element, Layout};
@@ -32,6 +35,10 @@ impl Walk {
     /// Number of positions.
     pub fn len(&self) -> usize {
         self.shape.iter().product()
+    }
+    /// True when there is no position.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
     /// Stride of operand `k` along the innermost (segment) axis.
     pub fn inner_stride(&self, k: usize) -> isize {
@@ -118,11 +125,7 @@ pub fn fill_chunks_work<O: Element>(n: usize, work: usize, f: impl Fn(usize, &mu
 }
 
 /// Elementwise map of one strided operand into a new contiguous vector.
-pub fn map1<A: Copy + Sync, O: Element>(
-    a: &[A],
-    la: &Layout,
-    f: impl Fn(A) -> O + Sync,
-) -> Vec<O> {
+pub fn map1<A: Copy + Sync, O: Element>(a: &[A], la: &Layout, f: impl Fn(A) -> O + Sync) -> Vec<O> {
     let w = Walk::new(&[la]);
     let contiguous = w.inner_stride(0) == 1;
     fill_chunks(w.len(), |start, out| {
@@ -200,7 +203,11 @@ pub fn map3<A: Copy + Sync, B: Copy + Sync, C: Copy + Sync, O: Element>(
         w.segments(start, start + out.len(), |pos, len, off| {
             for (i, o) in out[pos - start..pos - start + len].iter_mut().enumerate() {
                 let i = i as isize;
-                o.write(f(a[(off[0] + i * s[0]) as usize], b[(off[1] + i * s[1]) as usize], c[(off[2] + i * s[2]) as usize]));
+                o.write(f(
+                    a[(off[0] + i * s[0]) as usize],
+                    b[(off[1] + i * s[1]) as usize],
+                    c[(off[2] + i * s[2]) as usize],
+                ));
             }
         })
     })

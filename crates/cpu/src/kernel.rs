@@ -98,7 +98,17 @@ macro_rules! float_common {
                 Neg => |x| -x,
                 Pos | Conj | Real => |x| x,
                 Abs => |x: $t| x.abs(),
-                Sign => |x: $t| if x > 0.0 { 1.0 } else if x < 0.0 { -1.0 } else if x == 0.0 { 0.0 } else { x },
+                Sign => |x: $t| {
+                    if x > 0.0 {
+                        1.0
+                    } else if x < 0.0 {
+                        -1.0
+                    } else if x == 0.0 {
+                        0.0
+                    } else {
+                        x
+                    }
+                },
                 Reciprocal => |x| 1.0 / x,
                 Exp => |x: $t| x.exp(),
                 Exp2 => |x: $t| x.exp2(),
@@ -335,7 +345,15 @@ macro_rules! int_kernel {
                     #[allow(unused_comparisons)]
                     Abs => |x: $t| if x < 0 { x.wrapping_neg() } else { x },
                     #[allow(unused_comparisons)]
-                    Sign => |x: $t| if x > 0 { 1 } else if x < 0 { (0 as $t).wrapping_sub(1) } else { 0 },
+                    Sign => |x: $t| {
+                        if x > 0 {
+                            1
+                        } else if x < 0 {
+                            (0 as $t).wrapping_sub(1)
+                        } else {
+                            0
+                        }
+                    },
                     // NumPy computes 1/0 through a float for 32- and 64-bit signed integers: MIN.
                     #[allow(unused_comparisons)]
                     Reciprocal => |x: $t| {
@@ -379,7 +397,11 @@ macro_rules! int_kernel {
                         }
                         let q = a.wrapping_div(b);
                         #[allow(unused_comparisons)]
-                        if (a % b != 0) && ((a < 0) != (b < 0)) { q - 1 } else { q }
+                        if (a % b != 0) && ((a < 0) != (b < 0)) {
+                            q - 1
+                        } else {
+                            q
+                        }
                     },
                     Rem => |a: $t, b: $t| {
                         if b == 0 {
@@ -387,7 +409,11 @@ macro_rules! int_kernel {
                         }
                         let r = a.wrapping_rem(b);
                         #[allow(unused_comparisons)]
-                        if r != 0 && ((r < 0) != (b < 0)) { r + b } else { r }
+                        if r != 0 && ((r < 0) != (b < 0)) {
+                            r + b
+                        } else {
+                            r
+                        }
                     },
                     // Negative exponents are refused by the front end before this runs.
                     Pow => |a: $t, b: $t| {
@@ -407,10 +433,16 @@ macro_rules! int_kernel {
                     BitOr => |a, b| a | b,
                     BitXor => |a, b| a ^ b,
                     #[allow(unused_comparisons)]
-                    Shl => |a: $t, b: $t| if b >= 0 && b < BITS { a << b } else { 0 },
+                    Shl => |a: $t, b: $t| if (0..BITS).contains(&b) { a << b } else { 0 },
                     #[allow(unused_comparisons)]
                     Shr => |a: $t, b: $t| {
-                        if b >= 0 && b < BITS { a >> b } else if a < 0 { (0 as $t).wrapping_sub(1) } else { 0 }
+                        if (0..BITS).contains(&b) {
+                            a >> b
+                        } else if a < 0 {
+                            (0 as $t).wrapping_sub(1)
+                        } else {
+                            0
+                        }
                     },
                     _ => return None,
                 })
@@ -444,7 +476,11 @@ macro_rules! int_kernel {
             }
             #[inline(always)]
             fn div(a: $t, b: $t) -> $t {
-                if b == 0 { 0 } else { a.wrapping_div(b) }
+                if b == 0 {
+                    0
+                } else {
+                    a.wrapping_div(b)
+                }
             }
             fn is_nan(self) -> bool {
                 false
@@ -627,7 +663,11 @@ macro_rules! complex_kernel {
                         if b.re == 0.0 && b.im == 0.0 {
                             <$t>::new(1.0, 0.0)
                         } else if a.re == 0.0 && a.im == 0.0 {
-                            if b.re > 0.0 && b.im == 0.0 { <$t>::new(0.0, 0.0) } else { <$t>::new(<$r>::NAN, <$r>::NAN) }
+                            if b.re > 0.0 && b.im == 0.0 {
+                                <$t>::new(0.0, 0.0)
+                            } else {
+                                <$t>::new(<$r>::NAN, <$r>::NAN)
+                            }
                         } else if b.im == 0.0 && b.re.fract() == 0.0 && b.re.abs() <= 100.0 {
                             a.powi(b.re as i32)
                         } else {

@@ -205,7 +205,7 @@ impl BackendDevice for CpuDevice {
     fn device(&self) -> Device {
         Device::Cpu
     }
-    fn from_host(&self, buf: HostBuffer) -> Result<CpuStorage> {
+    fn upload(&self, buf: HostBuffer) -> Result<CpuStorage> {
         Ok(CpuStorage(buf))
     }
     fn full(&self, n: usize, value: Scalar, dtype: DType) -> Result<CpuStorage> {

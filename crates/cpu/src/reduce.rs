@@ -4,10 +4,13 @@
 //! output folds its own run ("inner" mode, pairwise for additions, parallel over outputs or over
 //! the run for full reductions); otherwise whole rows of kept elements are combined into the output
 //! ("outer" mode, vectorised along the contiguous kept axis, parallel over kept elements).
+// Index loops here walk lanes and operands in step.
+#![allow(clippy::needless_range_loop)]
+
 use crate::iter::{chunk_len, fill_chunks_work, Walk, PAR_THRESHOLD};
-use std::mem::MaybeUninit;
 use crate::kernel::Kernel;
 use rayon::prelude::*;
+use std::mem::MaybeUninit;
 use xp_core::{ArgReduceOp, Layout};
 
 /// Write `v(i)` into every element and view the slice as initialised.
@@ -169,10 +172,8 @@ pub fn reduce<T: Kernel>(x: &[T], layout: &Layout, axes: &[usize], pw: bool, f: 
         // Few kept elements, many rows: each thread streams its own contiguous band of rows
         // into a private partial row, and the partials are combined in order.
         let band = nr.div_ceil(threads);
-        let parts: Vec<Vec<T>> = roff
-            .par_chunks(band)
-            .map(|rows| outer_rows(x, &kw, ks, nk, rows, true, false, &f))
-            .collect();
+        let parts: Vec<Vec<T>> =
+            roff.par_chunks(band).map(|rows| outer_rows(x, &kw, ks, nk, rows, true, false, &f)).collect();
         let mut it = parts.into_iter();
         let mut acc = it.next().expect("at least one band");
         for p in it {
@@ -255,7 +256,12 @@ pub fn arg_reduce<T: Kernel>(x: &[T], layout: &Layout, op: ArgReduceOp, axis: us
     }
 }
 
-fn arg_reduce_by<T: Kernel>(x: &[T], layout: &Layout, axis: usize, better: impl Fn(T, T) -> bool + Sync + Copy) -> Vec<i64> {
+fn arg_reduce_by<T: Kernel>(
+    x: &[T],
+    layout: &Layout,
+    axis: usize,
+    better: impl Fn(T, T) -> bool + Sync + Copy,
+) -> Vec<i64> {
     let (kl, _) = split(layout, &[axis]);
     let (n, s) = (layout.shape()[axis], layout.strides()[axis]);
     // (index, value) of the winner among positions lo..hi from base.

@@ -121,7 +121,7 @@ impl BackendDevice for CudaDevice {
     fn device(&self) -> Device {
         Device::Cuda(self.ordinal)
     }
-    fn from_host(&self, _: HostBuffer) -> Result<CudaStorage> {
+    fn upload(&self, _: HostBuffer) -> Result<CudaStorage> {
         pending("from_host")
     }
     fn full(&self, _: usize, _: Scalar, _: DType) -> Result<CudaStorage> {

@@ -1,0 +1,120 @@
+//! A tour of xp: NumPy-style code written once, run on every device present, checked to agree
+//! across devices, with a small timing table.
+//!
+//! ```text
+//! cargo run --release --example tour
+//! ```
+use std::time::Instant;
+use xp::{s, Array, DType, Device, Result};
+
+/// Written once: runs wherever x lives.
+fn softmax(x: &Array, axis: isize) -> Result<Array> {
+    let m = x.max(Some(&[axis]), true)?; // keepdims
+    let e = x.sub(&m)?.exp()?;
+    e.div(&e.sum(Some(&[axis]), true)?)
+}
+
+fn standardize(x: &Array) -> Result<Array> {
+    let mods = xp::get_array_module(x); // the namespace of x's device
+    let eps = mods.full(&[], 1e-12, x.dtype())?; // allocated where x lives
+    x.sub(&x.mean(Some(&[0]), true)?)?.div(&x.std(Some(&[0]), true, 0)?.add(&eps)?)
+}
+
+/// A few more NumPy-style computations: a moving average, a histogram-like count, a distance
+/// matrix through broadcasting.
+fn more(x: &Array) -> Result<Vec<Array>> {
+    let mods = xp::get_array_module(x);
+    let v = x.slice(s![.., 0])?; // first column, a view
+    let c = v.cumsum(None)?;
+    let w = 8;
+    let moving = c.slice(s![w..])?.sub(&c.slice(s![..-w])?)?.div(w as f64)?;
+    let edges = mods.linspace(-3.0, 3.0, 7, true, Some(DType::F32))?;
+    let counts = v.expand_dims(1)?.lt(&edges)?.sum(Some(&[0]), false)?;
+    let p = x.slice(s![..16, ..])?;
+    let d = p.expand_dims(1)?.sub(&p.expand_dims(0)?)?.square()?.sum(Some(&[-1]), false)?.sqrt()?;
+    Ok(vec![moving, counts, d])
+}
+
+fn data(rows: usize, cols: usize) -> Result<Array> {
+    // a deterministic, non-trivial matrix: sin of a ramp, scaled per column
+    let ramp = xp::arange(0, (rows * cols) as i64, 1, Some(DType::F32))?.reshape(&[rows as isize, cols as isize])?;
+    let scale = xp::linspace(0.5, 2.0, cols, true, Some(DType::F32))?;
+    ramp.mul(0.37)?.sin()?.mul(&scale)?.add(&xp::arange(0, cols as i64, 1, Some(DType::F32))?.mul(0.01)?)
+}
+
+fn time_it(f: impl Fn() -> Result<Array>) -> Result<(Array, f64)> {
+    let r = f()?; // warm-up (and, on a GPU, kernel compilation)
+    let mut ts = vec![];
+    for _ in 0..5 {
+        let t = Instant::now();
+        let out = f()?;
+        out.to_buffer()?; // wait for the device
+        ts.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    ts.sort_by(f64::total_cmp);
+    Ok((r, ts[2]))
+}
+
+fn max_abs_diff(a: &Array, b: &Array) -> Result<f64> {
+    let d = a.to_host()?.astype(DType::F64)?.sub(&b.to_host()?.astype(DType::F64)?)?.abs()?;
+    Ok(if d.size() == 0 { 0.0 } else { d.max(None, false)?.item::<f64>()? })
+}
+
+fn main() -> Result<()> {
+    let devices = xp::devices();
+    println!("xp tour: devices present: {}", devices.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "));
+    if devices.len() == 1 {
+        println!("(no CUDA device: everything runs on the CPU; the same code runs on a GPU unchanged)");
+    }
+    let host = data(4096, 256)?;
+    println!("\ninput {:?} {}:\n{}", host.shape(), host.dtype(), host.slice(s![..3, ..4])?);
+
+    let mut reference: Option<Vec<Array>> = None;
+    println!("\n{:<12} {:>10} {:>10} {:>10}", "device", "softmax", "standardize", "more");
+    for &dev in &devices {
+        let x = match host.to_device(dev) {
+            Ok(x) => x,
+            Err(e) => {
+                println!("{dev:<12} skipped: {e}");
+                continue;
+            }
+        };
+        let run = || -> Result<(Vec<Array>, [f64; 3])> {
+            let (a, ta) = time_it(|| softmax(&x, -1))?;
+            let (b, tb) = time_it(|| standardize(&x))?;
+            let (c, tc) = time_it(|| Ok(more(&x)?.remove(2)))?;
+            let mut outs = vec![a, b];
+            outs.extend(more(&x)?);
+            outs.push(c);
+            Ok((outs, [ta, tb, tc]))
+        };
+        match run() {
+            Ok((outs, t)) => {
+                println!("{:<12} {:>8.2}ms {:>8.2}ms {:>8.2}ms", dev.to_string(), t[0], t[1], t[2]);
+                if let Some(r) = &reference {
+                    for (i, (o, r)) in outs.iter().zip(r).enumerate() {
+                        let d = max_abs_diff(o, r)?;
+                        assert!(d < 1e-4, "device {dev} disagrees with the CPU on result {i}: {d}");
+                    }
+                    println!("{:<12} agrees with the CPU on all {} results", "", outs.len());
+                } else {
+                    reference = Some(outs);
+                }
+            }
+            Err(e) if dev != Device::Cpu => println!("{dev:<12} not available yet: {e}"),
+            Err(e) => return Err(e),
+        }
+    }
+    let r = reference.expect("the CPU always runs");
+    let rows = r[0].sum(Some(&[-1]), false)?;
+    println!("\nsoftmax rows sum to 1: max |sum - 1| = {:.2e}", rows.sub(1.0)?.abs()?.max(None, false)?.item::<f64>()?);
+    let z = &r[1];
+    println!(
+        "standardized columns: |mean| <= {:.1e}, |std - 1| <= {:.1e}",
+        z.mean(Some(&[0]), false)?.abs()?.max(None, false)?.item::<f64>()?,
+        z.std(Some(&[0]), false, 0)?.sub(1.0)?.abs()?.max(None, false)?.item::<f64>()?
+    );
+    println!("values below each edge of linspace(-3, 3, 7) in column 0: {}", r[3]);
+    println!("distance matrix of the first 16 rows, top-left corner:\n{}", r[4].slice(s![..3, ..3])?);
+    Ok(())
+}
