@@ -32,62 +32,59 @@ pub trait Kernel: Element + Default {
     fn lt(a: Self, b: Self) -> bool;
 }
 
-/// Python's floor division and modulo on floats (NumPy's `npy_divmod`).
-fn float_divmod(a: f64, b: f64) -> (f64, f64) {
-    if b == 0.0 {
-        return (a / b, f64::NAN);
-    }
-    let mut m = a % b;
-    let mut div = (a - m) / b;
-    if m != 0.0 {
-        if (b < 0.0) != (m < 0.0) {
-            m += b;
-            div -= 1.0;
+/// Python's floor division and modulo on floats (NumPy's `npy_divmod`), for one float width.
+macro_rules! divmod {
+    ($name:ident, $t:ty) => {
+        fn $name(a: $t, b: $t) -> ($t, $t) {
+            if b == 0.0 {
+                return (a / b, <$t>::NAN);
+            }
+            let mut m = a % b;
+            let mut div = (a - m) / b;
+            if m != 0.0 {
+                if (b < 0.0) != (m < 0.0) {
+                    m += b;
+                    div -= 1.0;
+                }
+            } else {
+                m = (0.0 as $t).copysign(b);
+            }
+            let fl = if div != 0.0 {
+                let f = div.floor();
+                if div - f > 0.5 {
+                    f + 1.0
+                } else {
+                    f
+                }
+            } else {
+                (0.0 as $t).copysign(a / b)
+            };
+            (fl, m)
         }
-    } else {
-        m = 0f64.copysign(b);
-    }
-    let mut fl = if div != 0.0 {
-        let f = div.floor();
-        if div - f > 0.5 {
-            f + 1.0
-        } else {
-            f
-        }
-    } else {
-        0f64.copysign(a / b)
     };
-    if !fl.is_finite() && a.is_finite() && (a / b).is_finite() {
-        fl = (a / b).floor();
-    }
-    (fl, m)
 }
+divmod!(f32_divmod, f32);
+divmod!(float_divmod, f64);
 
-fn f32_divmod(a: f32, b: f32) -> (f32, f32) {
-    if b == 0.0 {
-        return (a / b, f32::NAN);
-    }
-    let mut m = a % b;
-    let mut div = (a - m) / b;
-    if m != 0.0 {
-        if (b < 0.0) != (m < 0.0) {
-            m += b;
-            div -= 1.0;
+/// Comparisons and logical ops of a real type whose zero is `$zero`.
+macro_rules! real_cmp_fn {
+    ($t:ty, $zero:expr) => {
+        fn cmp_fn(op: BinaryOp) -> Option<fn($t, $t) -> bool> {
+            use BinaryOp::*;
+            Some(match op {
+                Eq => |a, b| a == b,
+                Ne => |a, b| a != b,
+                Lt => |a, b| a < b,
+                Le => |a, b| a <= b,
+                Gt => |a, b| a > b,
+                Ge => |a, b| a >= b,
+                LogicalAnd => |a, b| a != $zero && b != $zero,
+                LogicalOr => |a, b| a != $zero || b != $zero,
+                LogicalXor => |a, b| (a != $zero) != (b != $zero),
+                _ => return None,
+            })
         }
-    } else {
-        m = 0f32.copysign(b);
-    }
-    let fl = if div != 0.0 {
-        let f = div.floor();
-        if div - f > 0.5 {
-            f + 1.0
-        } else {
-            f
-        }
-    } else {
-        0f32.copysign(a / b)
     };
-    (fl, m)
 }
 
 macro_rules! float_common {
@@ -188,21 +185,7 @@ macro_rules! float_common {
                 _ => return None,
             })
         }
-        fn cmp_fn(op: BinaryOp) -> Option<fn($t, $t) -> bool> {
-            use BinaryOp::*;
-            Some(match op {
-                Eq => |a, b| a == b,
-                Ne => |a, b| a != b,
-                Lt => |a, b| a < b,
-                Le => |a, b| a <= b,
-                Gt => |a, b| a > b,
-                Ge => |a, b| a >= b,
-                LogicalAnd => |a, b| a != 0.0 && b != 0.0,
-                LogicalOr => |a, b| a != 0.0 || b != 0.0,
-                LogicalXor => |a, b| (a != 0.0) != (b != 0.0),
-                _ => return None,
-            })
-        }
+        real_cmp_fn!($t, 0.0);
         #[inline(always)]
         fn add(a: $t, b: $t) -> $t {
             a + b
@@ -447,21 +430,7 @@ macro_rules! int_kernel {
                     _ => return None,
                 })
             }
-            fn cmp_fn(op: BinaryOp) -> Option<fn($t, $t) -> bool> {
-                use BinaryOp::*;
-                Some(match op {
-                    Eq => |a, b| a == b,
-                    Ne => |a, b| a != b,
-                    Lt => |a, b| a < b,
-                    Le => |a, b| a <= b,
-                    Gt => |a, b| a > b,
-                    Ge => |a, b| a >= b,
-                    LogicalAnd => |a, b| a != 0 && b != 0,
-                    LogicalOr => |a, b| a != 0 || b != 0,
-                    LogicalXor => |a, b| (a != 0) != (b != 0),
-                    _ => return None,
-                })
-            }
+            real_cmp_fn!($t, 0);
             #[inline(always)]
             fn add(a: $t, b: $t) -> $t {
                 a.wrapping_add(b)
