@@ -359,6 +359,28 @@ def manip_cases():
     return cases
 
 
+def edge_cases():
+    """0-d, empty and size-1 operands through ufuncs, reductions and cumulative ops."""
+    cases = []
+    shapes = [(), (0,), (0, 3), (3, 0), (1,), (1, 1)]
+    for n in ["bool", "int8", "uint16", "int64", "float16", "float32", "float64", "complex128"]:
+        d = dt(n)
+        for sh in shapes:
+            size = int(np.prod(sh)) if sh else 1
+            a = values(n, nan=False)[:1].repeat(size).reshape(sh) if size else np.zeros(sh, dtype=d)
+            for op in ("negative", "sqrt", "isnan", "absolute"):
+                cases.append({"kind": "unary", "op": op, "inputs": [arr(a)], **call(lambda: UNARY[op](a))})
+            for op in ("add", "maximum", "less", "floor_divide"):
+                cases.append({"kind": "binary", "op": op, "inputs": [arr(a), arr(a)], **call(lambda: getattr(np, op)(a, a))})
+            b = values(n, nan=False)[:3]
+            cases.append({"kind": "binary", "op": "multiply", "inputs": [arr(a), arr(b)], **call(lambda: np.multiply(a, b))})
+            for op in ("sum", "prod", "max", "min", "mean", "all", "any", "argmax", "cumsum"):
+                for ax in [None] + list(range(len(sh))):
+                    f = getattr(np, op)
+                    cases.append({"kind": "reduce", "op": op, "axis": ax, "inputs": [arr(a)], **call(lambda: f(a, axis=ax))})
+    return cases
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     data = {
@@ -370,6 +392,7 @@ def main():
         "reductions": reduction_cases(),
         "repr": repr_cases(),
         "manip": manip_cases(),
+        "edge": edge_cases(),
     }
     for k, v in data.items():
         if k == "numpy_version":

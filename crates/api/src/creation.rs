@@ -282,3 +282,19 @@ pub fn meshgrid(xs: &[&Array], indexing: Indexing) -> Result<Vec<Array>> {
         None => Ok(vec![]),
     }
 }
+/// `zeros` with `a`'s shape, dtype and device.
+pub fn zeros_like(a: &Array) -> Result<Array> {
+    a.zeros_like()
+}
+/// `ones` with `a`'s shape, dtype and device.
+pub fn ones_like(a: &Array) -> Result<Array> {
+    a.ones_like()
+}
+/// `empty` with `a`'s shape, dtype and device.
+pub fn empty_like(a: &Array) -> Result<Array> {
+    a.empty_like()
+}
+/// `full` with `a`'s shape, dtype and device.
+pub fn full_like(a: &Array, value: impl Into<Scalar>) -> Result<Array> {
+    a.full_like(value)
+}

@@ -34,8 +34,8 @@ pub mod ufunc;
 pub use array::Array;
 pub(crate) use creation::full_on;
 pub use creation::{
-    arange, empty, eye, full, get_array_module, identity, linspace, logspace, meshgrid, on, ones, zeros, ArrayModule,
-    Indexing,
+    arange, empty, empty_like, eye, full, full_like, get_array_module, identity, linspace, logspace, meshgrid, on,
+    ones, ones_like, zeros, zeros_like, ArrayModule, Indexing,
 };
 pub use manip::{
     array_split, broadcast_arrays, concatenate, hstack, split, stack, vstack, PadMode, Sections, ELLIPSIS, NEW_AXIS,
