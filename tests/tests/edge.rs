@@ -97,7 +97,7 @@ fn small_constructors_and_views() {
         assert_eq!(xp::ones_like(&id).unwrap().sum(None, false).unwrap().item::<i64>().unwrap(), 9);
         assert_eq!(xp::empty_like(&id).unwrap().shape(), &[3, 3]);
         let c = mods.asarray(vec![1u8, 2, 3], &[3]).unwrap();
-        assert_eq!(c.scalar().is_err(), true, "item of a size-3 array is an error");
+        assert!(c.scalar().is_err(), "item of a size-3 array is an error");
         assert_eq!(c.slice(xp::s![-1]).unwrap().item::<u8>().unwrap(), 3);
     }
 }
