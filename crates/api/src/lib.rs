@@ -66,6 +66,24 @@ pub mod cuda {
     pub fn is_available() -> bool {
         device_count() > 0
     }
+    /// Number of kernels this process compiled with NVRTC (kernels found in the in-memory or
+    /// on-disk cache are not counted).
+    pub fn kernels_compiled() -> usize {
+        #[cfg(feature = "cuda")]
+        return xp_cuda::kernels_compiled();
+        #[cfg(not(feature = "cuda"))]
+        0
+    }
+    /// Wait until all work queued on CUDA device `ordinal` has finished.
+    pub fn synchronize(ordinal: usize) -> crate::Result<()> {
+        #[cfg(feature = "cuda")]
+        return xp_cuda::CudaDevice::new(ordinal)?.synchronize();
+        #[cfg(not(feature = "cuda"))]
+        {
+            let _ = ordinal;
+            Err(crate::Error::CudaNotCompiled)
+        }
+    }
 }
 
 /// Every device present: the CPU, then each CUDA device.

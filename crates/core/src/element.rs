@@ -324,6 +324,23 @@ impl HostBuffer {
     pub fn from_fn(n: usize, dtype: DType, f: impl Fn(usize) -> Scalar) -> HostBuffer {
         with_dtype!(dtype, T => T::into_buffer((0..n).map(|i| T::from_scalar(f(i))).collect()))
     }
+    /// `n` elements `start + i * step` converted to `dtype` (arange, linspace): exact integer
+    /// arithmetic when the dtype and both arguments are integers, complex when either argument or
+    /// the dtype is, float64 otherwise.
+    pub fn affine(n: usize, start: Scalar, step: Scalar, dtype: DType) -> HostBuffer {
+        let int = |s: &Scalar| matches!(s, Scalar::Int(_) | Scalar::Uint(_));
+        let cplx = |s: &Scalar| matches!(s, Scalar::Complex(_));
+        if dtype.is_integer() && int(&start) && int(&step) {
+            let (s, d) = (start.to_i64(), step.to_i64());
+            HostBuffer::from_fn(n, dtype, |i| Scalar::Int(s.wrapping_add(d.wrapping_mul(i as i64))))
+        } else if dtype.is_complex() || cplx(&start) || cplx(&step) {
+            let (s, d) = (start.to_c128(), step.to_c128());
+            HostBuffer::from_fn(n, dtype, |i| Scalar::Complex(s + d * i as f64))
+        } else {
+            let (s, d) = (start.to_f64(), step.to_f64());
+            HostBuffer::from_fn(n, dtype, |i| Scalar::Float(s + d * i as f64))
+        }
+    }
     /// Element `i` as a [`Scalar`] (None when out of range).
     pub fn get(&self, i: usize) -> Option<Scalar> {
         with_buffer!(self, v => v.get(i).map(|x| x.to_scalar()))

@@ -222,18 +222,6 @@ impl BackendDevice for CpuDevice {
         Ok(CpuStorage(xp_core::with_dtype!(dtype, T => fill::<T>(n, value))))
     }
     fn affine(&self, n: usize, start: Scalar, step: Scalar, dtype: DType) -> Result<CpuStorage> {
-        let exact_int = dtype.is_integer()
-            && matches!(start, Scalar::Int(_) | Scalar::Uint(_))
-            && matches!(step, Scalar::Int(_) | Scalar::Uint(_));
-        Ok(CpuStorage(if exact_int {
-            let (s, d) = (start.to_i64(), step.to_i64());
-            HostBuffer::from_fn(n, dtype, |i| Scalar::Int(s.wrapping_add(d.wrapping_mul(i as i64))))
-        } else if dtype.is_complex() || matches!(start, Scalar::Complex(_)) || matches!(step, Scalar::Complex(_)) {
-            let (s, d) = (start.to_c128(), step.to_c128());
-            HostBuffer::from_fn(n, dtype, |i| Scalar::Complex(s + d * i as f64))
-        } else {
-            let (s, d) = (start.to_f64(), step.to_f64());
-            HostBuffer::from_fn(n, dtype, |i| Scalar::Float(s + d * i as f64))
-        }))
+        Ok(CpuStorage(HostBuffer::affine(n, start, step, dtype)))
     }
 }

@@ -1,13 +1,14 @@
 //! xp-cuda: the CUDA backend of xp.
 //!
-//! This crate loads the CUDA driver at run time through cudarc, so that it builds without a CUDA
-//! toolkit and a binary that contains it still runs on a machine without a GPU: every entry point
-//! first probes for the driver library ([`cudarc::driver::sys::is_culib_present`]) and answers
-//! `false`, `0` or a typed error instead of cudarc's panic.
+//! The driver, NVRTC and the CUDA libraries are loaded at run time through cudarc, so that this
+//! crate builds without a CUDA toolkit and a binary that contains it still runs on a machine
+//! without a GPU: every entry point first probes for the driver library
+//! ([`cudarc::driver::sys::is_culib_present`]) and answers `false`, `0` or a typed error, never
+//! cudarc's panic.
 //!
-//! Today it finds devices; the kernels, the memory pool and the streams arrive with the CUDA
-//! backend issue, and until then every array operation on a CUDA storage answers
-//! [`Error::Unsupported`].
+//! Kernels are CUDA C generated from templates per op family (see `codegen.rs` and the prelude in
+//! `kernels/prelude.cu`), compiled by NVRTC to a cubin for the device's own architecture and
+//! cached in memory per device and on disk (see [`kernels_compiled`]).
 //!
 //! ```
 //! // On a machine without a driver this prints 0 and never panics.
@@ -15,10 +16,16 @@
 //! ```
 #![warn(missing_docs)]
 
-use xp_core::{
-    ArgReduceOp, BackendDevice, BackendStorage, BinaryOp, DType, Device, Error, HostBuffer, Layout, Result, Scalar,
-    UnaryOp,
-};
+mod codegen;
+mod device;
+mod nvrtc;
+mod storage;
+
+pub use nvrtc::kernels_compiled;
+pub use storage::CudaStorage;
+
+use std::sync::Arc;
+use xp_core::{BackendDevice, DType, Device, Error, HostBuffer, Result, Scalar};
 
 fn driver_present() -> bool {
     // SAFETY: the probe only tries to open the driver library and reports whether it could; it
@@ -44,11 +51,12 @@ pub fn is_available() -> bool {
 /// One CUDA device.
 #[derive(Clone, Debug)]
 pub struct CudaDevice {
-    ordinal: usize,
+    dev: Arc<device::Dev>,
 }
 
 impl CudaDevice {
-    /// The device with this ordinal, or a typed error when there is no driver or no such device.
+    /// The device with this ordinal, or a typed error when there is no driver, no NVRTC or no such
+    /// device.
     pub fn new(ordinal: usize) -> Result<CudaDevice> {
         if !driver_present() {
             return Err(Error::NoCuda("the CUDA driver library (libcuda) was not found".into()));
@@ -57,77 +65,34 @@ impl CudaDevice {
         if ordinal >= n {
             return Err(Error::NoCuda(format!("device ordinal {ordinal} requested, {n} CUDA device(s) present")));
         }
-        Ok(CudaDevice { ordinal })
+        // SAFETY: as for the driver probe.
+        if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+            return Err(Error::NoCuda("the NVRTC library was not found; xp compiles its kernels with it".into()));
+        }
+        Ok(CudaDevice { dev: device::get(ordinal)? })
     }
-}
-
-/// A buffer in the memory of one CUDA device.
-#[derive(Debug)]
-pub struct CudaStorage {
-    device: Device,
-    dtype: DType,
-    len: usize,
-}
-
-fn pending<T>(op: &'static str) -> Result<T> {
-    Err(Error::Unsupported { op, backend: "cuda" })
-}
-
-impl BackendStorage for CudaStorage {
-    const NAME: &'static str = "cuda";
-    fn device(&self) -> Device {
-        self.device
-    }
-    fn dtype(&self) -> DType {
-        self.dtype
-    }
-    fn len(&self) -> usize {
-        self.len
-    }
-    fn to_host(&self, _: &Layout) -> Result<HostBuffer> {
-        pending("to_host")
-    }
-    fn unary(&self, _: &Layout, op: UnaryOp) -> Result<Self> {
-        pending(op.name())
-    }
-    fn binary(&self, _: &Layout, _: &Self, _: &Layout, op: BinaryOp) -> Result<Self> {
-        pending(op.name())
-    }
-    fn where_cond(&self, _: &Layout, _: &Self, _: &Layout, _: &Self, _: &Layout) -> Result<Self> {
-        pending("where")
-    }
-    fn cast(&self, _: &Layout, _: DType) -> Result<Self> {
-        pending("astype")
-    }
-    fn copy_into(&self, _: &Layout, _: &mut Self, _: &Layout) -> Result<()> {
-        pending("copyto")
-    }
-    fn reduce(&self, _: &Layout, op: BinaryOp, _: &[usize]) -> Result<Self> {
-        pending(op.name())
-    }
-    fn arg_reduce(&self, _: &Layout, op: ArgReduceOp, _: usize) -> Result<Self> {
-        pending(op.name())
-    }
-    fn scan(&self, _: &Layout, op: BinaryOp, _: usize) -> Result<Self> {
-        pending(op.name())
-    }
-    fn take(&self, _: &Layout, _: usize, _: &[usize]) -> Result<Self> {
-        pending("take")
+    /// Wait until all work queued on this device has finished.
+    pub fn synchronize(&self) -> Result<()> {
+        self.dev.stream.synchronize().map_err(device::driver_err)
     }
 }
 
 impl BackendDevice for CudaDevice {
     type Storage = CudaStorage;
     fn device(&self) -> Device {
-        Device::Cuda(self.ordinal)
+        Device::Cuda(self.dev.ordinal)
     }
-    fn upload(&self, _: HostBuffer) -> Result<CudaStorage> {
-        pending("from_host")
+    fn upload(&self, buf: HostBuffer) -> Result<CudaStorage> {
+        CudaStorage::upload(&self.dev, &buf)
     }
-    fn full(&self, _: usize, _: Scalar, _: DType) -> Result<CudaStorage> {
-        pending("full")
+    fn full(&self, n: usize, value: Scalar, dtype: DType) -> Result<CudaStorage> {
+        // One element uploaded, then broadcast by the copy kernel (stride 0).
+        let one = CudaStorage::upload(&self.dev, &HostBuffer::full(1, value, dtype))?;
+        let l = xp_core::Layout::new(vec![n], vec![0], 0);
+        xp_core::BackendStorage::cast(&one, &l, dtype)
     }
-    fn affine(&self, _: usize, _: Scalar, _: Scalar, _: DType) -> Result<CudaStorage> {
-        pending("arange")
+    fn affine(&self, n: usize, start: Scalar, step: Scalar, dtype: DType) -> Result<CudaStorage> {
+        // Computed on the host (exact integer arithmetic, as on the CPU) and uploaded.
+        CudaStorage::upload(&self.dev, &HostBuffer::affine(n, start, step, dtype))
     }
 }

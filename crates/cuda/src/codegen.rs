@@ -1,0 +1,183 @@
+//! CUDA C source for each kernel family, generated from templates: specialised on the storage
+//! and compute types of each operand, on contiguity (a contiguous launch skips all index
+//! arithmetic) and, through the op's device function, on the op.
+use xp_core::DType;
+
+/// The prelude compiled in front of every kernel (types, conversions, op functions, indexer).
+pub(crate) const PRELUDE: &str = include_str!("kernels/prelude.cu");
+
+/// How elements of a dtype are stored in device memory.
+pub(crate) fn storage_ty(d: DType) -> &'static str {
+    match d {
+        DType::Bool => "bool",
+        DType::I8 => "i8",
+        DType::I16 => "short",
+        DType::I32 => "int",
+        DType::I64 => "i64",
+        DType::U8 => "u8",
+        DType::U16 => "unsigned short",
+        DType::U32 => "unsigned",
+        DType::U64 => "u64",
+        DType::F16 => "xp_h",
+        DType::BF16 => "xp_bh",
+        DType::F32 => "float",
+        DType::F64 => "double",
+        DType::C64 => "cf",
+        DType::C128 => "cd",
+    }
+}
+
+/// The type arithmetic on a dtype runs in (float16 and bfloat16 compute in float).
+pub(crate) fn compute_ty(d: DType) -> &'static str {
+    match d {
+        DType::F16 | DType::BF16 => "float",
+        d => storage_ty(d),
+    }
+}
+
+/// An expression that turns a compute value into the storage type of `d`.
+fn store(d: DType, v: &str) -> String {
+    match d {
+        DType::F16 => format!("st_h({v})"),
+        DType::BF16 => format!("st_bh({v})"),
+        _ => format!("({})({v})", storage_ty(d)),
+    }
+}
+
+fn index_loop(nops: usize, take: bool) -> String {
+    let mut s = String::from("i64 r = i;\n      for (int d = (int)ix.nd - 1; d >= 0; --d) {\n        i64 q = r % ix.shape[d]; r /= ix.shape[d];\n");
+    for k in 0..nops {
+        if take && k > 0 {
+            s += &format!("        p{k} += (d == tax ? tk[q] : q) * ix.st[{k}][d];\n");
+        } else {
+            s += &format!("        p{k} += q * ix.st[{k}][d];\n");
+        }
+    }
+    s + "      }"
+}
+
+/// An elementwise kernel: `o = expr(x0, x1, ...)`, where `xk` is input k in its compute type.
+/// With `take`, dimension `tax` of the inputs is addressed through the index array `tk`.
+pub(crate) fn elementwise(name: &str, out: DType, ins: &[DType], expr: &str, contiguous: bool, take: bool) -> String {
+    let mut params = format!("{}* __restrict__ o", storage_ty(out));
+    for (k, d) in ins.iter().enumerate() {
+        params += &format!(", const {}* __restrict__ a{k}", storage_ty(*d));
+    }
+    if take {
+        params += ", const i64* __restrict__ tk, int tax";
+    }
+    let nops = ins.len() + 1;
+    let decl: Vec<String> = (0..nops).map(|k| format!("p{k} = ix.off[{k}]")).collect();
+    let index = if contiguous {
+        (0..nops).map(|k| format!("p{k} += i;")).collect::<Vec<_>>().join(" ")
+    } else {
+        index_loop(nops, take)
+    };
+    let loads: String = ins
+        .iter()
+        .enumerate()
+        .map(|(k, d)| format!("      {} x{k} = ld(a{k}[p{}]);\n", compute_ty(*d), k + 1))
+        .collect();
+    format!(
+        "{PRELUDE}\nextern \"C\" __global__ void {name}({params}, Idx ix) {{\n  const i64 step = (i64)gridDim.x * blockDim.x;\n  for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < ix.n; i += step) {{\n      i64 {};\n      {index}\n{loads}      o[p0] = {};\n  }}\n}}\n",
+        decl.join(", "),
+        store(out, expr)
+    )
+}
+
+/// Offset of position `pos` of the index space `ix` for operand `k`, into `var`.
+fn offset_of(ix: &str, pos: &str, k: usize, var: &str) -> String {
+    format!(
+        "i64 {var} = {ix}.off[{k}]; {{ i64 rr = {pos}; for (int d = (int){ix}.nd - 1; d >= 0; --d) {{ i64 q = rr % {ix}.shape[d]; rr /= {ix}.shape[d]; {var} += q * {ix}.st[{k}][d]; }} }}"
+    )
+}
+
+/// One block per output: threads fold interleaved elements of the reduced positions, then a
+/// shared-memory tree combines them. `ordered` ops (not reorderable) fold on one thread, in order.
+pub(crate) fn reduce(name: &str, d: DType, op: &str, ordered: bool) -> String {
+    let (st, ct) = (storage_ty(d), compute_ty(d));
+    let (start, inc) = if ordered { ("(t == 0 ? 0 : r.n)", "1") } else { ("t", "blockDim.x") };
+    format!(
+        "{PRELUDE}\nextern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict__ a, Idx k, Idx r) {{
+  __shared__ {ct} buf[256]; __shared__ bool hv[256];
+  const int t = threadIdx.x;
+  for (i64 ko = blockIdx.x; ko < k.n; ko += gridDim.x) {{
+    {base}
+    {ct} acc = {ct}(); bool has = false;
+    for (i64 j = {start}; j < r.n; j += {inc}) {{
+      {roff}
+      {ct} x = ld(a[base + p]);
+      acc = has ? {op}(acc, x) : x; has = true;
+    }}
+    buf[t] = acc; hv[t] = has; __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {{
+      if (t < s && hv[t + s]) {{ buf[t] = hv[t] ? {op}(buf[t], buf[t + s]) : buf[t + s]; hv[t] = true; }}
+      __syncthreads();
+    }}
+    if (t == 0) o[ko] = {out};
+    __syncthreads();
+  }}
+}}\n",
+        base = offset_of("k", "ko", 1, "base"),
+        roff = offset_of("r", "j", 1, "p"),
+        out = store(d, "buf[0]"),
+    )
+}
+
+/// Arg-reduction along one axis, one block per output: (value, index) pairs, the first index
+/// among equals, the first NaN over everything.
+pub(crate) fn arg_reduce(name: &str, d: DType, better: &str) -> String {
+    let (st, ct) = (storage_ty(d), compute_ty(d));
+    format!(
+        "{PRELUDE}\n__device__ __forceinline__ bool take_right({ct} lv, i64 li, {ct} rv, i64 ri) {{
+  if (is_nan(rv)) return !is_nan(lv) || ri < li;
+  if (is_nan(lv)) return false;
+  if ({better}(rv, lv)) return true;
+  return !{better}(lv, rv) && ri < li;
+}}
+extern \"C\" __global__ void {name}(i64* __restrict__ o, const {st}* __restrict__ a, Idx k, i64 n, i64 s) {{
+  __shared__ {ct} bv[256]; __shared__ i64 bi[256];
+  const int t = threadIdx.x;
+  for (i64 ko = blockIdx.x; ko < k.n; ko += gridDim.x) {{
+    {base}
+    {ct} acc = {ct}(); i64 ai = -1;
+    for (i64 j = t; j < n; j += blockDim.x) {{
+      {ct} x = ld(a[base + j * s]);
+      if (ai < 0 || take_right(acc, ai, x, j)) {{ acc = x; ai = j; }}
+    }}
+    bv[t] = acc; bi[t] = ai; __syncthreads();
+    for (int w = blockDim.x / 2; w > 0; w >>= 1) {{
+      if (t < w && bi[t + w] >= 0 && (bi[t] < 0 || take_right(bv[t], bi[t], bv[t + w], bi[t + w]))) {{ bv[t] = bv[t + w]; bi[t] = bi[t + w]; }}
+      __syncthreads();
+    }}
+    if (t == 0) o[ko] = bi[0];
+    __syncthreads();
+  }}
+}}\n",
+        base = offset_of("k", "ko", 1, "base"),
+    )
+}
+
+/// Inclusive scan, one thread per line (lines are independent; each is sequential).
+pub(crate) fn scan(name: &str, d: DType, op: &str) -> String {
+    let (st, ct) = (storage_ty(d), compute_ty(d));
+    format!(
+        "{PRELUDE}\nextern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict__ a, Idx k, i64 len, i64 sa, i64 so) {{
+  const i64 step = (i64)gridDim.x * blockDim.x;
+  for (i64 line = (i64)blockIdx.x * blockDim.x + threadIdx.x; line < k.n; line += step) {{
+    {pa}
+    {po}
+    {ct} acc = ld(a[pa]);
+    o[po] = {st0};
+    for (i64 j = 1; j < len; ++j) {{
+      acc = {op}(acc, ld(a[pa + j * sa]));
+      o[po + j * so] = {st1};
+    }}
+  }}
+}}\n",
+        pa = offset_of("k", "line", 1, "pa"),
+        po = offset_of("k", "line", 0, "po"),
+        st0 = store(d, "acc"),
+        st1 = store(d, "acc"),
+    )
+}

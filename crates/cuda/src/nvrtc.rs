@@ -1,0 +1,157 @@
+//! NVRTC compilation to a cubin for the device's own architecture, with a cache on disk.
+//!
+//! Entries live under `XP_CACHE_DIR` (default `$XDG_CACHE_HOME/xp/kernels` or
+//! `~/.cache/xp/kernels`), named by a hash of the source, options, architecture and NVRTC version.
+//! A file holds a magic tag, the payload length, a checksum and the cubin; a file that fails any
+//! check is recompiled and rewritten, never trusted. Writes go to a temporary file that is renamed
+//! into place, so readers never see half a file.
+use cudarc::nvrtc::sys;
+use std::ffi::{c_char, CString};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use xp_core::{Error, Result};
+
+const MAGIC: &[u8; 8] = b"xpcubin1";
+
+static COMPILED: AtomicUsize = AtomicUsize::new(0);
+
+/// Number of kernels this process compiled with NVRTC (cache hits, in memory or on disk, do not
+/// count).
+pub fn kernels_compiled() -> usize {
+    COMPILED.load(Ordering::Relaxed)
+}
+
+/// FNV-1a over bytes, from a seed: stable across Rust versions and platforms.
+pub(crate) fn fnv(seed: u64, bytes: &[u8]) -> u64 {
+    let mut h = seed ^ 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+fn nvrtc_version() -> (i32, i32) {
+    let (mut a, mut b) = (0, 0);
+    // SAFETY: writes two ints.
+    unsafe { sys::nvrtcVersion(&mut a, &mut b) };
+    (a, b)
+}
+
+fn cache_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("XP_CACHE_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(base.join("xp").join("kernels"))
+}
+
+fn check(r: sys::nvrtcResult, what: &str) -> Result<()> {
+    if r == sys::nvrtcResult::NVRTC_SUCCESS {
+        Ok(())
+    } else {
+        Err(Error::Cuda(format!("NVRTC {what}: {r:?}")))
+    }
+}
+
+/// Compile `src` for `arch` (e.g. "sm_90") to a cubin, through the disk cache.
+pub(crate) fn cubin(src: &str, arch: &str) -> Result<Vec<u8>> {
+    let opts = [format!("-arch={arch}"), "-std=c++17".to_string(), "-default-device".to_string()];
+    let (ma, mi) = nvrtc_version();
+    let key_text = format!("{src}\u{0}{}\u{0}{arch}\u{0}{ma}.{mi}", opts.join(" "));
+    let key = format!("{:016x}{:016x}", fnv(1, key_text.as_bytes()), fnv(2, key_text.as_bytes()));
+    let path = cache_dir().map(|d| d.join(format!("{key}.cubin")));
+    if let Some(bin) = path.as_ref().and_then(read_entry) {
+        return Ok(bin);
+    }
+    let bin = compile(src, &opts)?;
+    COMPILED.fetch_add(1, Ordering::Relaxed);
+    if let Some(p) = path {
+        write_entry(&p, &bin);
+    }
+    Ok(bin)
+}
+
+fn read_entry(p: &PathBuf) -> Option<Vec<u8>> {
+    let data = std::fs::read(p).ok()?;
+    if data.len() < 24 || &data[..8] != MAGIC {
+        return None;
+    }
+    let len = u64::from_le_bytes(data[8..16].try_into().ok()?) as usize;
+    let sum = u64::from_le_bytes(data[16..24].try_into().ok()?);
+    let payload = data.get(24..)?;
+    (payload.len() == len && fnv(3, payload) == sum).then(|| payload.to_vec())
+}
+
+fn write_entry(p: &PathBuf, bin: &[u8]) {
+    let Some(dir) = p.parent() else { return };
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let mut data = Vec::with_capacity(bin.len() + 24);
+    data.extend_from_slice(MAGIC);
+    data.extend_from_slice(&(bin.len() as u64).to_le_bytes());
+    data.extend_from_slice(&fnv(3, bin).to_le_bytes());
+    data.extend_from_slice(bin);
+    let tmp = dir.join(format!(".{}.{}.tmp", std::process::id(), fnv(4, bin)));
+    // A failed write only costs a recompilation next time.
+    if std::fs::write(&tmp, &data).is_ok() && std::fs::rename(&tmp, p).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}
+
+fn compile(src: &str, opts: &[String]) -> Result<Vec<u8>> {
+    let csrc = CString::new(src).map_err(|_| Error::Cuda("kernel source contains a NUL byte".into()))?;
+    let name = CString::new("xp.cu").expect("no NUL");
+    let mut prog: sys::nvrtcProgram = std::ptr::null_mut();
+    // SAFETY: all pointers are valid C strings for the duration of the calls; the program is
+    // destroyed on every path below.
+    unsafe {
+        check(
+            sys::nvrtcCreateProgram(&mut prog, csrc.as_ptr(), name.as_ptr(), 0, std::ptr::null(), std::ptr::null()),
+            "create",
+        )?;
+        let copts: Vec<CString> = opts.iter().map(|o| CString::new(o.as_str()).expect("no NUL")).collect();
+        let ptrs: Vec<*const c_char> = copts.iter().map(|c| c.as_ptr()).collect();
+        let r = sys::nvrtcCompileProgram(prog, ptrs.len() as i32, ptrs.as_ptr());
+        let out = if r != sys::nvrtcResult::NVRTC_SUCCESS {
+            let mut n = 0usize;
+            sys::nvrtcGetProgramLogSize(prog, &mut n);
+            let mut log = vec![0u8; n.max(1)];
+            sys::nvrtcGetProgramLog(prog, log.as_mut_ptr() as *mut c_char);
+            let log = String::from_utf8_lossy(&log).trim_end_matches('\0').to_string();
+            Err(Error::Cuda(format!("kernel failed to compile ({r:?}):\n{log}")))
+        } else {
+            let mut n = 0usize;
+            check(sys::nvrtcGetCUBINSize(prog, &mut n), "cubin size").and_then(|_| {
+                let mut bin = vec![0u8; n];
+                check(sys::nvrtcGetCUBIN(prog, bin.as_mut_ptr() as *mut c_char), "cubin").map(|_| bin)
+            })
+        };
+        sys::nvrtcDestroyProgram(&mut prog);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corrupt_entries_are_rejected() {
+        let dir = std::env::temp_dir().join(format!("xp-cache-test-{}", std::process::id()));
+        let p = dir.join("k.cubin");
+        write_entry(&p, b"payload bytes");
+        assert_eq!(read_entry(&p).as_deref(), Some(&b"payload bytes"[..]));
+        let mut data = std::fs::read(&p).unwrap();
+        let last = data.len() - 1;
+        data[last] ^= 1; // garbage
+        std::fs::write(&p, &data).unwrap();
+        assert_eq!(read_entry(&p), None);
+        std::fs::write(&p, &data[..10]).unwrap(); // truncated
+        assert_eq!(read_entry(&p), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
