@@ -1,6 +1,6 @@
 //! 0-d, empty and size-1 operands against NumPy, on every device, plus the `out` forms,
 //! `broadcast_arrays`, `flatten`, `identity` and the `*_like` constructors.
-mod common;
+use super::common;
 use xp::{Array, BinaryOp, DType, UnaryOp};
 use xp_testing::{check, devices, Failures};
 

@@ -1,6 +1,6 @@
 //! Views, joins, creation, casts and the ufunc methods against NumPy, on every device, with every
 //! input in every layout variant.
-mod common;
+use super::common;
 use serde_json::Value;
 use xp::{Array, ArrayModule, BinaryOp, BinaryUfunc, DType, PadMode, Result, Scalar, Sections, SliceElem};
 use xp_testing::{check, devices, layouts, Expected, Failures};

@@ -1,6 +1,6 @@
 //! Every ufunc against NumPy, every dtype NumPy accepts it for (and the refusals where it does
 //! not), every device, every layout variant.
-mod common;
+use super::common;
 use xp::{BinaryOp, UnaryOp};
 use xp_testing::{check, devices, layouts, Failures};
 

@@ -1,6 +1,6 @@
 //! The 15×15 promotion table against NumPy 2 (bfloat16 against ml_dtypes; where ml_dtypes has no
 //! common dtype, xp's documented extension: bfloat16 with float16 or 16-bit integers gives float32).
-mod common;
+use super::common;
 use xp::{promote_types, DType};
 
 #[test]

@@ -1,5 +1,5 @@
 //! `Display` against NumPy's `repr` for a set of arrays covering the formatting rules.
-mod common;
+use super::common;
 
 #[test]
 fn display_matches_numpy_repr() {

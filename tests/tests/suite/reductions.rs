@@ -1,6 +1,6 @@
 //! Reductions and cumulative ops against NumPy: every dtype, axis None / int / negative / tuple,
 //! keepdims, every device, every layout variant.
-mod common;
+use super::common;
 use xp::{Array, Result};
 use xp_testing::{check, devices, layouts, tolerance, Failures, Tolerance};
 

@@ -1,0 +1,12 @@
+//! xp's equivalence suites, one test binary: every case runs on every device present and is
+//! compared with an independent reference (NumPy 2.4 data in `tests/data`, or float64 loops).
+mod common;
+mod edge;
+mod errors;
+mod large;
+mod manip;
+mod promotion;
+mod properties;
+mod reductions;
+mod repr;
+mod ufuncs;
