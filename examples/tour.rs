@@ -116,5 +116,8 @@ fn main() -> Result<()> {
     );
     println!("values below each edge of linspace(-3, 3, 7) in column 0: {}", r[3]);
     println!("distance matrix of the first 16 rows, top-left corner:\n{}", r[4].slice(s![..3, ..3])?);
+    if devices.len() > 1 {
+        println!("kernels compiled by NVRTC in this process: {}", xp::cuda::kernels_compiled());
+    }
     Ok(())
 }
