@@ -26,6 +26,7 @@ use xp::{Array, Complex64, DType, Device, Error, HostBuffer, Kind, Scalar};
 /// Every device present: the CPU, then each CUDA device. Prints a note when GPU cases are skipped;
 /// panics (fails the test) when `XP_REQUIRE_CUDA=1` is set and no GPU is usable.
 pub fn devices() -> Vec<Device> {
+    report_compiles_at_exit();
     let d = xp::devices();
     if d.len() == 1 {
         if std::env::var("XP_REQUIRE_CUDA").is_ok_and(|v| v == "1") {
@@ -34,6 +35,21 @@ pub fn devices() -> Vec<Device> {
         eprintln!("xp-testing: no CUDA device, GPU cases skipped");
     }
     d
+}
+
+/// With `XP_REPORT_COMPILES=1`, print at process exit how many kernels NVRTC compiled (a second
+/// run over a warm `XP_CACHE_DIR` should print 0).
+fn report_compiles_at_exit() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    extern "C" fn report() {
+        eprintln!("xp-testing: kernels compiled by NVRTC in this process: {}", xp::cuda::kernels_compiled());
+    }
+    if std::env::var("XP_REPORT_COMPILES").is_ok_and(|v| v == "1") {
+        ONCE.call_once(|| {
+            // SAFETY: registers a plain extern "C" function with no arguments.
+            unsafe { libc::atexit(report) };
+        });
+    }
 }
 
 /// Relative and absolute tolerance of a comparison.

@@ -5,6 +5,10 @@ typedef long long i64;
 typedef unsigned long long u64;
 typedef signed char i8;
 typedef unsigned char u8;
+typedef short i16;
+typedef unsigned short u16;
+typedef int i32;
+typedef unsigned u32;
 struct xp_h { unsigned short x; };
 struct xp_bh { unsigned short x; };
 struct __align__(8) cf { float re, im; };
@@ -25,10 +29,25 @@ __device__ __forceinline__ xp_bh st_bh(float f) {
 }
 
 // ---- conversions between compute types (NumPy astype semantics where C defines them) ----
+// Floats to integers: negative values go through int64, so that unsigned targets wrap as NumPy's
+// casts do on the host (CUDA's own conversion would saturate at 0).
+template <class D> __device__ __forceinline__ D f2i(double x) { return x < 0 ? (D)(i64)x : (D)(u64)x; }
 template <class D> struct Cv {
   template <class S> __device__ static D f(S x) { return (D)x; }
-  __device__ static D f(cf x) { return (D)x.re; }
-  __device__ static D f(cd x) { return (D)x.re; }
+  __device__ static D f(float x) { return f2i<D>(x); }
+  __device__ static D f(double x) { return f2i<D>(x); }
+  __device__ static D f(cf x) { return f2i<D>(x.re); }
+  __device__ static D f(cd x) { return f2i<D>(x.re); }
+};
+template <> struct Cv<float> {
+  template <class S> __device__ static float f(S x) { return (float)x; }
+  __device__ static float f(cf x) { return x.re; }
+  __device__ static float f(cd x) { return (float)x.re; }
+};
+template <> struct Cv<double> {
+  template <class S> __device__ static double f(S x) { return (double)x; }
+  __device__ static double f(cf x) { return x.re; }
+  __device__ static double f(cd x) { return x.re; }
 };
 template <> struct Cv<bool> {
   template <class S> __device__ static bool f(S x) { return x != 0; }
@@ -110,8 +129,8 @@ template <class T> struct IsSigned { static const bool v = (T)(-1) < (T)0; };
   __device__ __forceinline__ bool is_nan(T x) { return false; }                                  \
   __device__ __forceinline__ bool gt(T a, T b) { return a > b; }                                 \
   __device__ __forceinline__ bool lt(T a, T b) { return a < b; }
-INT_OPS(i8) INT_OPS(short) INT_OPS(int) INT_OPS(i64)
-INT_OPS(u8) INT_OPS(unsigned short) INT_OPS(unsigned) INT_OPS(u64)
+INT_OPS(i8) INT_OPS(i16) INT_OPS(i32) INT_OPS(i64)
+INT_OPS(u8) INT_OPS(u16) INT_OPS(u32) INT_OPS(u64)
 
 // ---- bool ----
 __device__ __forceinline__ bool u_absolute(bool x) { return x; }
@@ -246,7 +265,12 @@ FLOAT_OPS(float) FLOAT_OPS(double)
     R rat = br / bi, scl = (R)1 / (bi + br * rat);                                                \
     return mk((ar * rat + ai) * scl, (ai * rat - ar) * scl, (C*)0); }                             \
   __device__ __forceinline__ C cx(R re, C* t) { return mk(re, (R)0, t); }                        \
-  __device__ __forceinline__ C c_exp(C z) { R e = exp(z.re); return mk(e * cos(z.im), e * sin(z.im), (C*)0); } \
+  __device__ __forceinline__ C c_exp(C z) {                                                      \
+    if (isinf(z.re) && !isfinite(z.im)) {  /* C99 cexp corner cases */                            \
+      if (z.re < 0) return mk((R)0, copysign((R)0, z.im), (C*)0);                                 \
+      return mk(z.re, (R)XP_NAN, (C*)0); }                                                        \
+    if (isinf(z.re) && z.im == 0) return mk(z.re > 0 ? z.re : (R)0, z.im, (C*)0);                 \
+    R e = exp(z.re); return mk(e * cos(z.im), e * sin(z.im), (C*)0); }                            \
   __device__ __forceinline__ C c_log(C z) { return mk(log(hypot(z.re, z.im)), atan2(z.im, z.re), (C*)0); } \
   __device__ __forceinline__ C c_sqrt(C z) {                                                     \
     if (z.re == 0 && z.im == 0) return mk((R)0, z.im, (C*)0);                                    \
@@ -264,14 +288,15 @@ FLOAT_OPS(float) FLOAT_OPS(double)
   __device__ __forceinline__ R u_angle(C z) { return atan2(z.im, z.re); }                       \
   __device__ __forceinline__ C u_sign(C z) {                                                     \
     if (z.re == 0 && z.im == 0) return z; R n = hypot(z.re, z.im); return mk(z.re / n, z.im / n, (C*)0); } \
-  __device__ __forceinline__ C u_reciprocal(C z) { return cx((R)1, (C*)0) / z; }                \
+  __device__ __forceinline__ C u_reciprocal(C z) {  /* conj(z) / |z|^2, as NumPy */            \
+    R n = z.re * z.re + z.im * z.im; return mk(z.re / n, -z.im / n, (C*)0); }                     \
   __device__ __forceinline__ C u_square(C z) { return z * z; }                                   \
   __device__ __forceinline__ C u_exp(C z) { return c_exp(z); }                                   \
   __device__ __forceinline__ C u_exp2(C z) { return c_exp(z * cx((R)0.6931471805599453, (C*)0)); } \
   __device__ __forceinline__ C u_expm1(C z) { return c_exp(z) - cx((R)1, (C*)0); }              \
   __device__ __forceinline__ C u_log(C z) { return c_log(z); }                                   \
-  __device__ __forceinline__ C u_log2(C z) { return c_log(z) / cx((R)0.6931471805599453, (C*)0); } \
-  __device__ __forceinline__ C u_log10(C z) { return c_log(z) / cx((R)2.302585092994046, (C*)0); } \
+  __device__ __forceinline__ C u_log2(C z) { C l = c_log(z); return mk(l.re / (R)0.6931471805599453, l.im / (R)0.6931471805599453, (C*)0); } \
+  __device__ __forceinline__ C u_log10(C z) { C l = c_log(z); return mk(l.re / (R)2.302585092994046, l.im / (R)2.302585092994046, (C*)0); } \
   __device__ __forceinline__ C u_log1p(C z) { return c_log(z + cx((R)1, (C*)0)); }              \
   __device__ __forceinline__ C u_sqrt(C z) { return c_sqrt(z); }                                 \
   __device__ __forceinline__ C u_sin(C z) { return mk(sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im), (C*)0); } \
@@ -282,9 +307,11 @@ FLOAT_OPS(float) FLOAT_OPS(double)
   __device__ __forceinline__ C u_cosh(C z) { return mk(cosh(z.re) * cos(z.im), sinh(z.re) * sin(z.im), (C*)0); } \
   __device__ __forceinline__ C u_tanh(C z) {                                                     \
     R d = cosh(2 * z.re) + cos(2 * z.im); return mk(sinh(2 * z.re) / d, sin(2 * z.im) / d, (C*)0); } \
-  __device__ __forceinline__ C u_arcsin(C z) {                                                   \
+  __device__ __forceinline__ C u_arcsin(C z) {  /* C99 cut: the sign of a zero imag picks the side */ \
+    if (z.im == 0 && fabs(z.re) > 1) return mk(copysign((R)1.5707963267948966, z.re), copysign(acosh(fabs(z.re)), z.im), (C*)0); \
     C one = cx((R)1, (C*)0); return mul_mi(c_log(mul_i(z) + c_sqrt(one - z * z))); }             \
   __device__ __forceinline__ C u_arccos(C z) {                                                   \
+    if (z.im == 0 && fabs(z.re) > 1) return mk(z.re > 0 ? (R)0 : (R)3.141592653589793, -copysign(acosh(fabs(z.re)), z.im), (C*)0); \
     C one = cx((R)1, (C*)0); return mul_mi(c_log(z + mul_i(c_sqrt(one - z * z)))); }             \
   __device__ __forceinline__ C u_arctan(C z) {                                                   \
     C one = cx((R)1, (C*)0);                                                                      \
@@ -294,6 +321,7 @@ FLOAT_OPS(float) FLOAT_OPS(double)
     C one = cx((R)1, (C*)0), two = cx((R)2, (C*)0);                                              \
     C s = c_log(c_sqrt((z + one) / two) + c_sqrt((z - one) / two)); return s + s; }              \
   __device__ __forceinline__ C u_arctanh(C z) {                                                  \
+    if (z.im == 0 && fabs(z.re) > 1) return mk(log(fabs((z.re + 1) / (z.re - 1))) / 2, copysign((R)1.5707963267948966, z.im), (C*)0); \
     C one = cx((R)1, (C*)0); C d = c_log(one + z) - c_log(one - z); return mk(d.re / 2, d.im / 2, (C*)0); } \
   __device__ __forceinline__ C u_rint(C z) { return mk(rint(z.re), rint(z.im), (C*)0); }        \
   __device__ __forceinline__ bool u_isnan(C z) { return isnan(z.re) || isnan(z.im); }           \
