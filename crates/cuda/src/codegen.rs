@@ -92,19 +92,22 @@ fn offset_of(ix: &str, pos: &str, k: usize, var: &str) -> String {
     )
 }
 
-/// One block per output: threads fold interleaved elements of the reduced positions, then a
-/// shared-memory tree combines them. `ordered` ops (not reorderable) fold on one thread, in order.
+/// Block reduction: block `b` handles output `b / chunks`, part `b % chunks` (reduced positions
+/// `[part * per, part * per + per)`): its threads fold interleaved elements, then a shared-memory
+/// tree combines them. With `chunks > 1` the outputs are partials that a second launch reduces.
+/// `ordered` ops (not reorderable) fold on one thread, in order, and use one chunk.
 pub(crate) fn reduce(name: &str, d: DType, op: &str, ordered: bool) -> String {
     let (st, ct) = (storage_ty(d), compute_ty(d));
-    let (start, inc) = if ordered { ("(t == 0 ? 0 : r.n)", "1") } else { ("t", "blockDim.x") };
+    let (start, inc) = if ordered { ("(t == 0 ? lo : hi)", "1") } else { ("lo + t", "blockDim.x") };
     format!(
-        "{PRELUDE}\nextern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict__ a, Idx k, Idx r) {{
+        "{PRELUDE}\nextern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict__ a, Idx k, Idx r, i64 chunks, i64 per) {{
   __shared__ {ct} buf[256]; __shared__ bool hv[256];
   const int t = threadIdx.x;
-  for (i64 ko = blockIdx.x; ko < k.n; ko += gridDim.x) {{
+  for (i64 bo = blockIdx.x; bo < k.n * chunks; bo += gridDim.x) {{
+    const i64 ko = bo / chunks, lo = (bo % chunks) * per, hi = lo + per < r.n ? lo + per : r.n;
     {base}
     {ct} acc = {ct}(); bool has = false;
-    for (i64 j = {start}; j < r.n; j += {inc}) {{
+    for (i64 j = {start}; j < hi; j += {inc}) {{
       {roff}
       {ct} x = ld(a[base + p]);
       acc = has ? {op}(acc, x) : x; has = true;
@@ -114,7 +117,7 @@ pub(crate) fn reduce(name: &str, d: DType, op: &str, ordered: bool) -> String {
       if (t < s && hv[t + s]) {{ buf[t] = hv[t] ? {op}(buf[t], buf[t + s]) : buf[t + s]; hv[t] = true; }}
       __syncthreads();
     }}
-    if (t == 0) o[ko] = {out};
+    if (t == 0) o[bo] = {out};
     __syncthreads();
   }}
 }}\n",
@@ -124,8 +127,10 @@ pub(crate) fn reduce(name: &str, d: DType, op: &str, ordered: bool) -> String {
     )
 }
 
-/// Arg-reduction along one axis, one block per output: (value, index) pairs, the first index
-/// among equals, the first NaN over everything.
+/// Arg-reduction along one axis: (value, index) pairs, the first index among equals, the first
+/// NaN over everything. Block `b` handles output `b / chunks` over positions
+/// `[part * per, part * per + per)`; with `ncand > 0` it instead chooses among the `ncand`
+/// candidate indices `cand[ko * ncand ..]` that a first launch wrote (its second stage).
 pub(crate) fn arg_reduce(name: &str, d: DType, better: &str) -> String {
     let (st, ct) = (storage_ty(d), compute_ty(d));
     format!(
@@ -135,13 +140,15 @@ pub(crate) fn arg_reduce(name: &str, d: DType, better: &str) -> String {
   if ({better}(rv, lv)) return true;
   return !{better}(lv, rv) && ri < li;
 }}
-extern \"C\" __global__ void {name}(i64* __restrict__ o, const {st}* __restrict__ a, Idx k, i64 n, i64 s) {{
+extern \"C\" __global__ void {name}(i64* __restrict__ o, const {st}* __restrict__ a, Idx k, i64 n, i64 s, i64 chunks, i64 per, const i64* __restrict__ cand, i64 ncand) {{
   __shared__ {ct} bv[256]; __shared__ i64 bi[256];
   const int t = threadIdx.x;
-  for (i64 ko = blockIdx.x; ko < k.n; ko += gridDim.x) {{
+  for (i64 bo = blockIdx.x; bo < k.n * chunks; bo += gridDim.x) {{
+    const i64 ko = bo / chunks, lo = (bo % chunks) * per, hi = ncand > 0 ? ncand : (lo + per < n ? lo + per : n);
     {base}
     {ct} acc = {ct}(); i64 ai = -1;
-    for (i64 j = t; j < n; j += blockDim.x) {{
+    for (i64 c = (ncand > 0 ? 0 : lo) + t; c < hi; c += blockDim.x) {{
+      const i64 j = ncand > 0 ? cand[ko * ncand + c] : c;
       {ct} x = ld(a[base + j * s]);
       if (ai < 0 || take_right(acc, ai, x, j)) {{ acc = x; ai = j; }}
     }}
@@ -150,7 +157,7 @@ extern \"C\" __global__ void {name}(i64* __restrict__ o, const {st}* __restrict_
       if (t < w && bi[t + w] >= 0 && (bi[t] < 0 || take_right(bv[t], bi[t], bv[t + w], bi[t + w]))) {{ bv[t] = bv[t + w]; bi[t] = bi[t + w]; }}
       __syncthreads();
     }}
-    if (t == 0) o[ko] = bi[0];
+    if (t == 0) o[bo] = bi[0];
     __syncthreads();
   }}
 }}\n",
@@ -158,18 +165,23 @@ extern \"C\" __global__ void {name}(i64* __restrict__ o, const {st}* __restrict_
     )
 }
 
-/// Inclusive scan, one thread per line (lines are independent; each is sequential).
+/// Inclusive scan: one thread per (line, chunk); the thread scans `[part * per, part * per + per)`
+/// of its line sequentially, starting from `pre[b - 1]` (the inclusive total of the chunks before
+/// it, from an earlier pass) when `part > 0`. With `chunks == 1` each thread scans a whole line.
 pub(crate) fn scan(name: &str, d: DType, op: &str) -> String {
     let (st, ct) = (storage_ty(d), compute_ty(d));
     format!(
-        "{PRELUDE}\nextern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict__ a, Idx k, i64 len, i64 sa, i64 so) {{
+        "{PRELUDE}\nextern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict__ a, Idx k, i64 len, i64 sa, i64 so, i64 chunks, i64 per, const {st}* __restrict__ pre) {{
   const i64 step = (i64)gridDim.x * blockDim.x;
-  for (i64 line = (i64)blockIdx.x * blockDim.x + threadIdx.x; line < k.n; line += step) {{
+  for (i64 bo = (i64)blockIdx.x * blockDim.x + threadIdx.x; bo < k.n * chunks; bo += step) {{
+    const i64 line = bo / chunks, part = bo % chunks, lo = part * per, hi = lo + per < len ? lo + per : len;
+    if (lo >= hi) continue;
     {pa}
     {po}
-    {ct} acc = ld(a[pa]);
-    o[po] = {st0};
-    for (i64 j = 1; j < len; ++j) {{
+    {ct} acc = ld(a[pa + lo * sa]);
+    if (part > 0) acc = {op}(ld(pre[bo - 1]), acc);
+    o[po + lo * so] = {st0};
+    for (i64 j = lo + 1; j < hi; ++j) {{
       acc = {op}(acc, ld(a[pa + j * sa]));
       o[po + j * so] = {st1};
     }}

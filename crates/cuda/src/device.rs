@@ -12,7 +12,9 @@ pub struct Dev {
     pub(crate) ctx: Arc<CudaContext>,
     pub(crate) stream: Arc<CudaStream>,
     pub(crate) arch: &'static str,
-    kernels: Mutex<HashMap<u64, CudaFunction>>,
+    /// streaming multiprocessors: how many blocks fill the device
+    pub(crate) sms: usize,
+    kernels: Mutex<HashMap<String, CudaFunction>>,
 }
 
 impl std::fmt::Debug for Dev {
@@ -40,22 +42,29 @@ pub(crate) fn get(ordinal: usize) -> Result<Arc<Dev>> {
     let (ma, mi) = ctx.compute_capability().map_err(driver_err)?;
     let arch: &'static str = Box::leak(format!("sm_{ma}{mi}").into_boxed_str());
     let stream = ctx.default_stream();
-    let d = Arc::new(Dev { ordinal, ctx, stream, arch, kernels: Mutex::new(HashMap::new()) });
+    let sms = ctx
+        .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+        .map_err(driver_err)?
+        .max(1) as usize;
+    let d = Arc::new(Dev { ordinal, ctx, stream, arch, sms, kernels: Mutex::new(HashMap::new()) });
     map.insert(ordinal, d.clone());
     Ok(d)
 }
 
 impl Dev {
-    /// The kernel `name` of `src`, compiled (or read from the disk cache) and loaded once.
-    pub(crate) fn kernel(&self, src: &str, name: &str) -> Result<CudaFunction> {
-        let key = nvrtc::fnv(7, src.as_bytes()) ^ nvrtc::fnv(8, name.as_bytes()).rotate_left(1);
-        if let Some(f) = self.kernels.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+    /// The kernel `name` described by `key` (a short string naming the family and everything
+    /// that specialises it): looked up by `key`, so that the hot path never builds or hashes a
+    /// source; on a miss `src()` generates the source, which is compiled (or read from the disk
+    /// cache, keyed by the full source) and loaded once.
+    pub(crate) fn kernel(&self, key: &str, name: &str, src: impl FnOnce() -> String) -> Result<CudaFunction> {
+        if let Some(f) = self.kernels.lock().unwrap_or_else(|e| e.into_inner()).get(key) {
             return Ok(f.clone());
         }
-        let bin = nvrtc::cubin(src, self.arch)?;
+        let src = src();
+        let bin = nvrtc::cubin(&src, self.arch)?;
         let module = self.ctx.load_module(cudarc::nvrtc::Ptx::from_binary(bin)).map_err(driver_err)?;
         let f = module.load_function(name).map_err(driver_err)?;
-        self.kernels.lock().unwrap_or_else(|e| e.into_inner()).insert(key, f.clone());
+        self.kernels.lock().unwrap_or_else(|e| e.into_inner()).insert(key.to_string(), f.clone());
         Ok(f)
     }
 }

@@ -126,9 +126,11 @@ impl CudaStorage {
         .map_err(|e| oom_or(dev, bytes.len(), e))?;
         Ok(CudaStorage { dev: dev.clone(), buf, dtype: host.dtype(), len: host.len() })
     }
+    /// Launch the elementwise kernel `o = expr(inputs)` over `ix` (the output first).
     fn launch_ew(
         &self,
-        name_src: String,
+        expr: &str,
+        contiguous: bool,
         out: &mut CudaStorage,
         ins: &[&CudaStorage],
         ix: Idx,
@@ -137,7 +139,11 @@ impl CudaStorage {
         if ix.n == 0 {
             return Ok(());
         }
-        let f = self.dev.kernel(&name_src, "xp_k")?;
+        let dts: Vec<DType> = ins.iter().map(|s| s.dtype).collect();
+        let key = format!("ew|{}|{dts:?}|{expr}|{contiguous}|{}", out.dtype, take.is_some());
+        let f = self
+            .dev
+            .kernel(&key, "xp_k", || codegen::elementwise("xp_k", out.dtype, &dts, expr, contiguous, take.is_some()))?;
         let mut b = self.dev.stream.launch_builder(&f);
         b.arg(&mut out.buf);
         for s in ins {
@@ -162,10 +168,36 @@ impl CudaStorage {
         let mut ls = vec![&ol];
         ls.extend(ins.iter().map(|(_, l)| *l));
         let (ix, contiguous) = idx(&ls, false)?;
-        let dts: Vec<DType> = ins.iter().map(|(s, _)| s.dtype).collect();
-        let src = codegen::elementwise("xp_k", out_dtype, &dts, expr, contiguous, false);
         let stores: Vec<&CudaStorage> = ins.iter().map(|(s, _)| *s).collect();
-        self.launch_ew(src, &mut out, &stores, ix, None)?;
+        self.launch_ew(expr, contiguous, &mut out, &stores, ix, None)?;
+        Ok(out)
+    }
+}
+
+impl CudaStorage {
+    /// Stage one of a reduction: `chunks` partial results per output (C-contiguous, the part
+    /// index fastest), each over a contiguous range of the reduced positions.
+    fn reduce_parts(&self, l: &Layout, op: BinaryOp, axes: &[usize], chunks: usize) -> Result<CudaStorage> {
+        let (kl, rl) = split(l, axes);
+        let (nk, nr) = (kl.numel(), rl.numel());
+        let ordered = !op.is_reorderable();
+        let per = nr.div_ceil(chunks.max(1));
+        let mut out = CudaStorage::alloc(&self.dev, self.dtype, nk * chunks)?;
+        if nk == 0 {
+            return Ok(out);
+        }
+        let ok = Layout::contiguous(kl.shape());
+        let (kix, _) = idx(&[&ok, &kl], false)?;
+        let (rix, _) = idx(&[&rl, &rl], false)?;
+        let key = format!("reduce|{}|{}|{ordered}", self.dtype, op.name());
+        let f = self
+            .dev
+            .kernel(&key, "xp_k", || codegen::reduce("xp_k", self.dtype, &format!("b_{}", op.name()), ordered))?;
+        let (c, p) = (chunks as i64, per as i64);
+        let mut b = self.dev.stream.launch_builder(&f);
+        b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&rix).arg(&c).arg(&p);
+        // SAFETY: parameters match the generated kernel; offsets stay inside the input.
+        unsafe { b.launch(blocks_cfg((nk * chunks) as i64)) }.map_err(driver_err)?;
         Ok(out)
     }
 }
@@ -239,33 +271,29 @@ impl BackendStorage for CudaStorage {
     fn copy_into(&self, l: &Layout, dst: &mut Self, dl: &Layout) -> Result<()> {
         same_device(self, dst, "copyto")?;
         let (ix, contiguous) = idx(&[dl, l], false)?;
-        let src = codegen::elementwise("xp_k", dst.dtype, &[self.dtype], "x0", contiguous, false);
-        self.launch_ew(src, dst, &[self], ix, None)
+        self.launch_ew("x0", contiguous, dst, &[self], ix, None)
     }
     fn reduce(&self, l: &Layout, op: BinaryOp, axes: &[usize]) -> Result<Self> {
         let (kl, rl) = split(l, axes);
-        let nk = kl.numel();
-        let mut out = CudaStorage::alloc(&self.dev, self.dtype, nk)?;
-        if nk == 0 {
+        let (nk, nr) = (kl.numel(), rl.numel());
+        // Few outputs over many elements: spread each output over enough blocks to fill the
+        // device, then reduce the partials.
+        let fill = 4 * self.dev.sms;
+        let chunks = if !op.is_reorderable() || nk >= fill { 1 } else { (fill / nk.max(1)).min(nr / 4096).max(1) };
+        let out = self.reduce_parts(l, op, axes, chunks)?;
+        if chunks == 1 || nk == 0 {
             return Ok(out);
         }
-        let ok = Layout::contiguous(kl.shape());
-        let (kix, _) = idx(&[&ok, &kl], false)?;
-        let (rix, _) = idx(&[&rl, &rl], false)?;
-        let src = codegen::reduce("xp_k", self.dtype, &format!("b_{}", op.name()), !op.is_reorderable());
-        let f = self.dev.kernel(&src, "xp_k")?;
-        let mut b = self.dev.stream.launch_builder(&f);
-        b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&rix);
-        // SAFETY: parameters match the generated kernel; offsets stay inside the input.
-        unsafe { b.launch(blocks_cfg(nk as i64)) }.map_err(driver_err)?;
-        Ok(out)
+        out.reduce(&Layout::contiguous(&[nk, chunks]), op, &[1])
     }
     fn arg_reduce(&self, l: &Layout, op: ArgReduceOp, axis: usize) -> Result<Self> {
         let (kl, _) = split(l, &[axis]);
-        let nk = kl.numel();
-        let mut out = CudaStorage::alloc(&self.dev, DType::I64, nk)?;
+        let (nk, n) = (kl.numel(), l.shape()[axis]);
+        let fill = 4 * self.dev.sms;
+        let chunks = if nk >= fill { 1 } else { (fill / nk.max(1)).min(n / 4096).max(1) };
+        let per = n.div_ceil(chunks);
         if nk == 0 {
-            return Ok(out);
+            return CudaStorage::alloc(&self.dev, DType::I64, 0);
         }
         let ok = Layout::contiguous(kl.shape());
         let (kix, _) = idx(&[&ok, &kl], false)?;
@@ -273,13 +301,23 @@ impl BackendStorage for CudaStorage {
             ArgReduceOp::ArgMax => "gt",
             ArgReduceOp::ArgMin => "lt",
         };
-        let src = codegen::arg_reduce("xp_k", self.dtype, better);
-        let f = self.dev.kernel(&src, "xp_k")?;
-        let (n, s) = (l.shape()[axis] as i64, l.strides()[axis] as i64);
-        let mut b = self.dev.stream.launch_builder(&f);
-        b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&n).arg(&s);
-        // SAFETY: as for reduce.
-        unsafe { b.launch(blocks_cfg(nk as i64)) }.map_err(driver_err)?;
+        let key = format!("argreduce|{}|{better}", self.dtype);
+        let f = self.dev.kernel(&key, "xp_k", || codegen::arg_reduce("xp_k", self.dtype, better))?;
+        let (nn, s) = (n as i64, l.strides()[axis] as i64);
+        let launch = |out: &mut CudaStorage, chunks: i64, per: i64, cand: &CudaSlice<u8>, ncand: i64| -> Result<()> {
+            let mut b = self.dev.stream.launch_builder(&f);
+            b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&nn).arg(&s).arg(&chunks).arg(&per).arg(cand).arg(&ncand);
+            // SAFETY: parameters match the generated kernel; offsets and candidate indices stay
+            // inside the input.
+            unsafe { b.launch(blocks_cfg(nk as i64 * chunks)) }.map_err(driver_err).map(|_| ())
+        };
+        let mut first = CudaStorage::alloc(&self.dev, DType::I64, nk * chunks)?;
+        launch(&mut first, chunks as i64, per as i64, &self.buf, 0)?;
+        if chunks == 1 {
+            return Ok(first);
+        }
+        let mut out = CudaStorage::alloc(&self.dev, DType::I64, nk)?;
+        launch(&mut out, 1, nn, &first.buf, chunks as i64)?;
         Ok(out)
     }
     fn scan(&self, l: &Layout, op: BinaryOp, axis: usize) -> Result<Self> {
@@ -292,13 +330,27 @@ impl BackendStorage for CudaStorage {
         let (kl, _) = split(l, &[axis]);
         let (okl, _) = split(&ol, &[axis]);
         let (kix, _) = idx(&[&okl, &kl], false)?;
-        let (len, sa, so) = (l.shape()[axis] as i64, l.strides()[axis] as i64, ol.strides()[axis] as i64);
-        let src = codegen::scan("xp_k", self.dtype, &format!("b_{}", op.name()));
-        let f = self.dev.kernel(&src, "xp_k")?;
+        let (nk, len) = (kl.numel(), l.shape()[axis]);
+        // Few long lines: chunk totals (stage one of the reduction), their running totals per line,
+        // then every chunk scans from the total before it. Not-reorderable ops scan line by line.
+        let fill = 32 * self.dev.sms;
+        let chunks = if !op.is_reorderable() || nk >= fill { 1 } else { (fill / nk).min(len / 256).max(1) };
+        let per = len.div_ceil(chunks);
+        let pre = if chunks > 1 {
+            let parts = self.reduce_parts(l, op, &[axis], chunks)?;
+            Some(parts.scan(&Layout::contiguous(&[nk, chunks]), op, 1)?)
+        } else {
+            None
+        };
+        let (ln, sa, so) = (len as i64, l.strides()[axis] as i64, ol.strides()[axis] as i64);
+        let key = format!("scan|{}|{}", self.dtype, op.name());
+        let f = self.dev.kernel(&key, "xp_k", || codegen::scan("xp_k", self.dtype, &format!("b_{}", op.name())))?;
+        let (c, p) = (chunks as i64, per as i64);
+        let pre_buf = pre.as_ref().map_or(&self.buf, |p| &p.buf);
         let mut b = self.dev.stream.launch_builder(&f);
-        b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&len).arg(&sa).arg(&so);
-        // SAFETY: as for reduce.
-        unsafe { b.launch(cfg(kix.n)) }.map_err(driver_err)?;
+        b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&ln).arg(&sa).arg(&so).arg(&c).arg(&p).arg(pre_buf);
+        // SAFETY: as for reduce; `pre` is read only when chunks > 1, where it holds nk * chunks totals.
+        unsafe { b.launch(cfg(nk as i64 * c)) }.map_err(driver_err)?;
         Ok(out)
     }
     fn take(&self, l: &Layout, axis: usize, indices: &[usize]) -> Result<Self> {
@@ -314,8 +366,7 @@ impl BackendStorage for CudaStorage {
         let (ix, _) = idx(&[&ol, &il], true)?;
         let tk: Vec<i64> = indices.iter().map(|&i| i as i64).collect();
         let tk = self.dev.stream.clone_htod(&tk).map_err(driver_err)?;
-        let src = codegen::elementwise("xp_k", self.dtype, &[self.dtype], "x0", false, true);
-        self.launch_ew(src, &mut out, &[self], ix, Some((&tk, axis as i32)))?;
+        self.launch_ew("x0", false, &mut out, &[self], ix, Some((&tk, axis as i32)))?;
         Ok(out)
     }
 }
