@@ -96,8 +96,10 @@ fn offset_of(ix: &str, pos: &str, k: usize, var: &str) -> String {
 /// `[part * per, part * per + per)`): its threads fold interleaved elements, then a shared-memory
 /// tree combines them. With `chunks > 1` the outputs are partials that a second launch reduces.
 /// `ordered` ops (not reorderable) fold on one thread, in order, and use one chunk.
-pub(crate) fn reduce(name: &str, d: DType, op: &str, ordered: bool) -> String {
+pub(crate) fn reduce(name: &str, d: DType, op: &str, ordered: bool, run: bool) -> String {
     let (st, ct) = (storage_ty(d), compute_ty(d));
+    // `run`: the reduced positions form one strided run, so no division locates an element.
+    let roff = if run { "i64 p = j * r.st[1][0];".to_string() } else { offset_of("r", "j", 1, "p") };
     let (start, inc) = if ordered { ("(t == 0 ? lo : hi)", "1") } else { ("lo + t", "blockDim.x") };
     format!(
         "{PRELUDE}\nextern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict__ a, Idx k, Idx r, i64 chunks, i64 per) {{
@@ -122,7 +124,6 @@ pub(crate) fn reduce(name: &str, d: DType, op: &str, ordered: bool) -> String {
   }}
 }}\n",
         base = offset_of("k", "ko", 1, "base"),
-        roff = offset_of("r", "j", 1, "p"),
         out = store(d, "buf[0]"),
     )
 }

@@ -31,7 +31,7 @@ impl std::fmt::Debug for CudaStorage {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Idx {
     n: i64,
-    nd: i64,
+    pub(crate) nd: i64,
     shape: [i64; MAXD],
     st: [[i64; MAXD]; 4],
     off: [i64; 4],
@@ -189,10 +189,11 @@ impl CudaStorage {
         let ok = Layout::contiguous(kl.shape());
         let (kix, _) = idx(&[&ok, &kl], false)?;
         let (rix, _) = idx(&[&rl, &rl], false)?;
-        let key = format!("reduce|{}|{}|{ordered}", self.dtype, op.name());
+        let run = rix.nd == 1;
+        let key = format!("reduce|{}|{}|{ordered}|{run}", self.dtype, op.name());
         let f = self
             .dev
-            .kernel(&key, "xp_k", || codegen::reduce("xp_k", self.dtype, &format!("b_{}", op.name()), ordered))?;
+            .kernel(&key, "xp_k", || codegen::reduce("xp_k", self.dtype, &format!("b_{}", op.name()), ordered, run))?;
         let (c, p) = (chunks as i64, per as i64);
         let mut b = self.dev.stream.launch_builder(&f);
         b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&rix).arg(&c).arg(&p);
