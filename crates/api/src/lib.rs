@@ -74,6 +74,10 @@ pub mod cuda {
         #[cfg(not(feature = "cuda"))]
         0
     }
+    /// Device memory: bytes held by arrays, bytes the pool reserved, a settable limit, and
+    /// `free_all_blocks` (see `xp_cuda::memory`).
+    #[cfg(feature = "cuda")]
+    pub use xp_cuda::memory;
     /// Wait until all work queued on CUDA device `ordinal` has finished.
     pub fn synchronize(ordinal: usize) -> crate::Result<()> {
         #[cfg(feature = "cuda")]

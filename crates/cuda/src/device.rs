@@ -3,6 +3,7 @@
 use crate::nvrtc;
 use cudarc::driver::{CudaContext, CudaFunction, CudaStream};
 use std::collections::HashMap;
+use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex, OnceLock};
 use xp_core::{Error, Result};
 
@@ -14,6 +15,9 @@ pub struct Dev {
     pub(crate) arch: &'static str,
     /// streaming multiprocessors: how many blocks fill the device
     pub(crate) sms: usize,
+    /// bytes held by xp arrays, and the most they may hold
+    pub(crate) used: AtomicUsize,
+    pub(crate) limit: AtomicUsize,
     kernels: Mutex<HashMap<String, CudaFunction>>,
 }
 
@@ -46,7 +50,16 @@ pub(crate) fn get(ordinal: usize) -> Result<Arc<Dev>> {
         .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
         .map_err(driver_err)?
         .max(1) as usize;
-    let d = Arc::new(Dev { ordinal, ctx, stream, arch, sms, kernels: Mutex::new(HashMap::new()) });
+    let d = Arc::new(Dev {
+        ordinal,
+        ctx,
+        stream,
+        arch,
+        sms,
+        used: AtomicUsize::new(0),
+        limit: AtomicUsize::new(usize::MAX),
+        kernels: Mutex::new(HashMap::new()),
+    });
     map.insert(ordinal, d.clone());
     Ok(d)
 }

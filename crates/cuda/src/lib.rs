@@ -18,6 +18,7 @@
 
 mod codegen;
 mod device;
+pub mod memory;
 mod nvrtc;
 mod storage;
 

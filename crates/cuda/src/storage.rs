@@ -112,18 +112,20 @@ impl CudaStorage {
     pub(crate) fn alloc(dev: &Arc<Dev>, dtype: DType, len: usize) -> Result<CudaStorage> {
         let bytes = (len * dtype.size()).max(1);
         // SAFETY: every kernel writes each element of its output before anything reads it.
-        let buf = unsafe { dev.stream.alloc::<u8>(bytes) }.map_err(|e| oom_or(dev, bytes, e))?;
+        let buf = crate::memory::reserve(dev, bytes, || unsafe { dev.stream.alloc::<u8>(bytes) })?;
         Ok(CudaStorage { dev: dev.clone(), buf, dtype, len })
     }
     pub(crate) fn upload(dev: &Arc<Dev>, host: &HostBuffer) -> Result<CudaStorage> {
         let bytes: &[u8] = with_buffer!(host, v => bytes_of(v));
-        let buf = if bytes.is_empty() {
-            // SAFETY: a one-byte placeholder that nothing reads.
-            unsafe { dev.stream.alloc::<u8>(1) }
-        } else {
-            dev.stream.clone_htod(bytes)
-        }
-        .map_err(|e| oom_or(dev, bytes.len(), e))?;
+        let n = bytes.len().max(1);
+        let buf = crate::memory::reserve(dev, n, || {
+            if bytes.is_empty() {
+                // SAFETY: a one-byte placeholder that nothing reads.
+                unsafe { dev.stream.alloc::<u8>(1) }
+            } else {
+                dev.stream.clone_htod(bytes)
+            }
+        })?;
         Ok(CudaStorage { dev: dev.clone(), buf, dtype: host.dtype(), len: host.len() })
     }
     /// Launch the elementwise kernel `o = expr(inputs)` over `ix` (the output first).
@@ -203,12 +205,9 @@ impl CudaStorage {
     }
 }
 
-fn oom_or(dev: &Dev, requested: usize, e: cudarc::driver::DriverError) -> Error {
-    if e.0 == cudarc::driver::sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY {
-        let free = dev.ctx.mem_get_info().map(|(f, _)| f).unwrap_or(0);
-        Error::OutOfMemory { device: Device::Cuda(dev.ordinal), requested, free }
-    } else {
-        driver_err(e)
+impl Drop for CudaStorage {
+    fn drop(&mut self) {
+        self.dev.used.fetch_sub(self.buf.len(), std::sync::atomic::Ordering::Relaxed);
     }
 }
 

@@ -1,0 +1,68 @@
+//! GPU-only behaviour (each test returns at once without a GPU, after `devices()` has reported
+//! the skip or, with `XP_REQUIRE_CUDA=1`, failed): out-of-memory as a typed error that leaves the
+//! inputs untouched, independent work from 8 threads, arrays that are `Send + Sync`.
+use xp::{Array, DType, Device, Error};
+
+fn gpu() -> Option<(Device, usize)> {
+    xp_testing::devices().into_iter().find_map(|d| match d {
+        Device::Cuda(i) => Some((d, i)),
+        Device::Cpu => None,
+    })
+}
+
+#[test]
+fn out_of_memory_is_a_typed_error_and_the_process_goes_on() {
+    let Some((dev, i)) = gpu() else { return };
+    let a = xp::on(dev).arange(0, 1000, 1, Some(DType::F32)).unwrap();
+    // Over a limit far above what the other tests hold at once (they run in parallel).
+    xp::cuda::memory::set_limit(i, 40 << 30).unwrap();
+    let e = xp::on(dev).zeros(&[50 << 28], DType::F32).unwrap_err();
+    xp::cuda::memory::set_limit(i, usize::MAX).unwrap();
+    assert!(matches!(e, Error::OutOfMemory { requested, .. } if requested == 50 << 30), "{e:?}");
+    // More than the device has: the driver refuses, the pool is trimmed, the retry fails too.
+    let e = xp::on(dev).zeros(&[1 << 38], DType::F32).unwrap_err();
+    assert!(matches!(e, Error::OutOfMemory { .. }), "{e:?}");
+    assert!(e.to_string().contains("requested"), "{e}");
+    // The input is untouched and the next operation works.
+    let s = a.sum(None, false).unwrap().item::<f64>().unwrap();
+    assert_eq!(s, 499_500.0);
+    assert!(xp::cuda::memory::used_bytes(i).unwrap() >= 4000);
+    assert!(xp::cuda::memory::total_bytes(i).unwrap() >= xp::cuda::memory::used_bytes(i).unwrap());
+    xp::cuda::memory::free_all_blocks(i).unwrap();
+}
+
+#[test]
+fn independent_work_from_eight_threads() {
+    let Some((dev, _)) = gpu() else { return };
+    let handles: Vec<_> = (0..8)
+        .map(|t| {
+            std::thread::spawn(move || {
+                let n = 1000 + 37 * t;
+                let host: Vec<f64> = (0..n).map(|i| ((i * (t + 3)) % 101) as f64 - 50.0).collect();
+                let a = Array::from_vec(host.clone(), &[n]).unwrap().to_device(dev).unwrap();
+                for round in 0..20 {
+                    let r = a.mul(2.0).unwrap().add(round as f64).unwrap().cumsum(None).unwrap();
+                    let got = r.to_vec::<f64>().unwrap();
+                    let mut acc = 0.0;
+                    for (i, x) in host.iter().enumerate() {
+                        acc += x * 2.0 + round as f64;
+                        assert_eq!(got[i], acc, "thread {t} round {round} element {i}");
+                    }
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().expect("a worker thread failed");
+    }
+}
+
+#[test]
+fn arrays_are_send_and_sync() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Array>();
+    let Some((dev, _)) = gpu() else { return };
+    let a = xp::on(dev).ones(&[10], DType::F32).unwrap();
+    let b = std::thread::spawn(move || a.sum(None, false).unwrap().item::<f32>().unwrap()).join().unwrap();
+    assert_eq!(b, 10.0);
+}
