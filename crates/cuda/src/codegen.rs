@@ -128,6 +128,34 @@ pub(crate) fn reduce(name: &str, d: DType, op: &str, ordered: bool, run: bool) -
     )
 }
 
+/// Column reduction, for when a kept axis moves fastest in memory: one thread per (part, kept
+/// element), adjacent threads on adjacent kept elements (coalesced), each folding its range of
+/// reduced positions in order. Output: partials laid out (chunks, kept).
+pub(crate) fn reduce_columns(name: &str, d: DType, op: &str, run: bool) -> String {
+    let (st, ct) = (storage_ty(d), compute_ty(d));
+    let roff = |v: &str, j: &str| if run { format!("i64 {v} = {j} * r.st[1][0];") } else { offset_of("r", j, 1, v) };
+    format!(
+        "{PRELUDE}\nextern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict__ a, Idx k, Idx r, i64 chunks, i64 per) {{
+  const i64 step = (i64)gridDim.x * blockDim.x;
+  for (i64 g = (i64)blockIdx.x * blockDim.x + threadIdx.x; g < k.n * chunks; g += step) {{
+    const i64 ko = g % k.n, lo = (g / k.n) * per, hi = lo + per < r.n ? lo + per : r.n;
+    {base}
+    {first}
+    {ct} acc = ld(a[base + p0]);
+    for (i64 j = lo + 1; j < hi; ++j) {{
+      {next}
+      acc = {op}(acc, ld(a[base + p]));
+    }}
+    o[g] = {out};
+  }}
+}}\n",
+        base = offset_of("k", "ko", 1, "base"),
+        first = roff("p0", "lo"),
+        next = roff("p", "j"),
+        out = store(d, "acc"),
+    )
+}
+
 /// Arg-reduction along one axis: (value, index) pairs, the first index among equals, the first
 /// NaN over everything. Block `b` handles output `b / chunks` over positions
 /// `[part * per, part * per + per)`; with `ncand > 0` it instead chooses among the `ncand`

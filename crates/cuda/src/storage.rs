@@ -177,6 +177,33 @@ impl CudaStorage {
 }
 
 impl CudaStorage {
+    /// Column-mode stage: partials (chunks, kept) over ranges of `per` reduced positions.
+    fn reduce_columns(
+        &self,
+        l: &Layout,
+        op: BinaryOp,
+        axes: &[usize],
+        chunks: usize,
+        per: usize,
+    ) -> Result<CudaStorage> {
+        let (kl, rl) = split(l, axes);
+        let nk = kl.numel();
+        let mut out = CudaStorage::alloc(&self.dev, self.dtype, nk * chunks)?;
+        let ok = Layout::contiguous(kl.shape());
+        let (kix, _) = idx(&[&ok, &kl], false)?;
+        let (rix, _) = idx(&[&rl, &rl], false)?;
+        let run = rix.nd == 1;
+        let key = format!("reducecols|{}|{}|{run}", self.dtype, op.name());
+        let f = self
+            .dev
+            .kernel(&key, "xp_k", || codegen::reduce_columns("xp_k", self.dtype, &format!("b_{}", op.name()), run))?;
+        let (c, p) = (chunks as i64, per as i64);
+        let mut b = self.dev.stream.launch_builder(&f);
+        b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&rix).arg(&c).arg(&p);
+        // SAFETY: parameters match the generated kernel; offsets stay inside the input.
+        unsafe { b.launch(cfg((nk * chunks) as i64)) }.map_err(driver_err)?;
+        Ok(out)
+    }
     /// Stage one of a reduction: `chunks` partial results per output (C-contiguous, the part
     /// index fastest), each over a contiguous range of the reduced positions.
     fn reduce_parts(&self, l: &Layout, op: BinaryOp, axes: &[usize], chunks: usize) -> Result<CudaStorage> {
@@ -276,12 +303,36 @@ impl BackendStorage for CudaStorage {
     fn reduce(&self, l: &Layout, op: BinaryOp, axes: &[usize]) -> Result<Self> {
         let (kl, rl) = split(l, axes);
         let (nk, nr) = (kl.numel(), rl.numel());
+        if nk == 0 {
+            return CudaStorage::alloc(&self.dev, self.dtype, 0);
+        }
+        // The axis that moves fastest in memory decides: reduced → a block per output (rows);
+        // kept → a thread per output, coalesced across outputs (columns).
+        let inner = (0..l.ndim())
+            .filter(|&a| l.shape()[a] > 1)
+            .min_by_key(|&a| l.strides()[a].unsigned_abs())
+            .is_none_or(|a| axes.contains(&a));
+        let reorder = op.is_reorderable();
+        if !inner {
+            // Enough threads to fill the device, at least 16 reduced positions each.
+            let threads = 2048 * self.dev.sms;
+            let chunks = if reorder { (threads / nk).min(nr / 16).max(1) } else { 1 };
+            let per = nr.div_ceil(chunks);
+            let chunks = nr.div_ceil(per);
+            let parts = self.reduce_columns(l, op, axes, chunks, per)?;
+            if chunks == 1 {
+                return Ok(parts);
+            }
+            let mut shape = vec![chunks];
+            shape.extend_from_slice(kl.shape());
+            return parts.reduce(&Layout::contiguous(&shape), op, &[0]);
+        }
         // Few outputs over many elements: spread each output over enough blocks to fill the
-        // device, then reduce the partials.
-        let fill = 4 * self.dev.sms;
-        let chunks = if !op.is_reorderable() || nk >= fill { 1 } else { (fill / nk.max(1)).min(nr / 4096).max(1) };
+        // device (8 blocks of 256 threads per SM), then reduce the partials.
+        let fill = 8 * self.dev.sms;
+        let chunks = if !reorder || nk >= fill { 1 } else { (fill / nk).min(nr / 2048).max(1) };
         let out = self.reduce_parts(l, op, axes, chunks)?;
-        if chunks == 1 || nk == 0 {
+        if chunks == 1 {
             return Ok(out);
         }
         out.reduce(&Layout::contiguous(&[nk, chunks]), op, &[1])
@@ -289,8 +340,8 @@ impl BackendStorage for CudaStorage {
     fn arg_reduce(&self, l: &Layout, op: ArgReduceOp, axis: usize) -> Result<Self> {
         let (kl, _) = split(l, &[axis]);
         let (nk, n) = (kl.numel(), l.shape()[axis]);
-        let fill = 4 * self.dev.sms;
-        let chunks = if nk >= fill { 1 } else { (fill / nk.max(1)).min(n / 4096).max(1) };
+        let fill = 8 * self.dev.sms;
+        let chunks = if nk >= fill { 1 } else { (fill / nk.max(1)).min(n / 2048).max(1) };
         let per = n.div_ceil(chunks);
         if nk == 0 {
             return CudaStorage::alloc(&self.dev, DType::I64, 0);
