@@ -100,6 +100,19 @@ pub(crate) fn reduce(name: &str, d: DType, op: &str, ordered: bool, run: bool) -
     let (st, ct) = (storage_ty(d), compute_ty(d));
     // `run`: the reduced positions form one strided run, so no division locates an element.
     let roff = if run { "i64 p = j * r.st[1][0];".to_string() } else { offset_of("r", "j", 1, "p") };
+    // Reorderable ops over a run: four independent loads in flight per thread.
+    let unrolled = if run && !ordered {
+        format!(
+            "if (j < hi) {{ acc = ld(a[base + j * r.st[1][0]]); has = true; j += blockDim.x; }}
+    for (; j + 3 * (i64)blockDim.x < hi; j += 4 * (i64)blockDim.x) {{
+      const i64 s0 = r.st[1][0], b = blockDim.x;
+      {ct} x0 = ld(a[base + j * s0]), x1 = ld(a[base + (j + b) * s0]), x2 = ld(a[base + (j + 2 * b) * s0]), x3 = ld(a[base + (j + 3 * b) * s0]);
+      acc = {op}(acc, {op}({op}(x0, x1), {op}(x2, x3)));
+    }}"
+        )
+    } else {
+        String::new()
+    };
     let (start, inc) = if ordered { ("(t == 0 ? lo : hi)", "1") } else { ("lo + t", "blockDim.x") };
     format!(
         "{PRELUDE}\nextern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict__ a, Idx k, Idx r, i64 chunks, i64 per) {{
@@ -109,7 +122,9 @@ pub(crate) fn reduce(name: &str, d: DType, op: &str, ordered: bool, run: bool) -
     const i64 ko = bo / chunks, lo = (bo % chunks) * per, hi = lo + per < r.n ? lo + per : r.n;
     {base}
     {ct} acc = {ct}(); bool has = false;
-    for (i64 j = {start}; j < hi; j += {inc}) {{
+    i64 j = {start};
+    {unrolled}
+    for (; j < hi; j += {inc}) {{
       {roff}
       {ct} x = ld(a[base + p]);
       acc = has ? {op}(acc, x) : x; has = true;
