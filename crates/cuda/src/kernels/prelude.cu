@@ -66,6 +66,18 @@ template <> struct Cv<cd> {
 };
 template <class D, class S> __device__ __forceinline__ D cv(S x) { return Cv<D>::f(x); }
 
+// ---- comparisons and logical ops of real types (integers and floats alike) ----
+#define REAL_CMP_OPS(T)                                                                             \
+  __device__ __forceinline__ bool b_equal(T a, T b) { return a == b; }                           \
+  __device__ __forceinline__ bool b_not_equal(T a, T b) { return a != b; }                       \
+  __device__ __forceinline__ bool b_less(T a, T b) { return a < b; }                             \
+  __device__ __forceinline__ bool b_less_equal(T a, T b) { return a <= b; }                      \
+  __device__ __forceinline__ bool b_greater(T a, T b) { return a > b; }                          \
+  __device__ __forceinline__ bool b_greater_equal(T a, T b) { return a >= b; }                   \
+  __device__ __forceinline__ bool b_logical_and(T a, T b) { return a != 0 && b != 0; }           \
+  __device__ __forceinline__ bool b_logical_or(T a, T b) { return a != 0 || b != 0; }            \
+  __device__ __forceinline__ bool b_logical_xor(T a, T b) { return (a != 0) != (b != 0); }
+
 // ---- integers: wrapping arithmetic through u64, Python floor division, NumPy shifts ----
 template <class T> struct IsSigned { static const bool v = (T)(-1) < (T)0; };
 #define INT_OPS(T)                                                                                  \
@@ -117,15 +129,7 @@ template <class T> struct IsSigned { static const bool v = (T)(-1) < (T)0; };
   __device__ __forceinline__ T b_right_shift(T a, T b) {                                         \
     if (b >= (T)0 && (u64)b < 8 * sizeof(T)) return (T)(a >> b);                                 \
     return a < (T)0 ? (T)(0ULL - 1ULL) : (T)0; }                                                  \
-  __device__ __forceinline__ bool b_equal(T a, T b) { return a == b; }                           \
-  __device__ __forceinline__ bool b_not_equal(T a, T b) { return a != b; }                       \
-  __device__ __forceinline__ bool b_less(T a, T b) { return a < b; }                             \
-  __device__ __forceinline__ bool b_less_equal(T a, T b) { return a <= b; }                      \
-  __device__ __forceinline__ bool b_greater(T a, T b) { return a > b; }                          \
-  __device__ __forceinline__ bool b_greater_equal(T a, T b) { return a >= b; }                   \
-  __device__ __forceinline__ bool b_logical_and(T a, T b) { return a != 0 && b != 0; }           \
-  __device__ __forceinline__ bool b_logical_or(T a, T b) { return a != 0 || b != 0; }            \
-  __device__ __forceinline__ bool b_logical_xor(T a, T b) { return (a != 0) != (b != 0); }       \
+  REAL_CMP_OPS(T)                                                                                \
   __device__ __forceinline__ bool is_nan(T x) { return false; }                                  \
   __device__ __forceinline__ bool gt(T a, T b) { return a > b; }                                 \
   __device__ __forceinline__ bool lt(T a, T b) { return a < b; }
@@ -236,15 +240,7 @@ __device__ __forceinline__ bool lt(bool a, bool b) { return !a && b; }
     if (d <= 0) return b + log1p(exp(d));                                                         \
     return d; }                                                                                   \
   __device__ __forceinline__ T b_copysign(T a, T b) { return copysign(a, b); }                   \
-  __device__ __forceinline__ bool b_equal(T a, T b) { return a == b; }                           \
-  __device__ __forceinline__ bool b_not_equal(T a, T b) { return a != b; }                       \
-  __device__ __forceinline__ bool b_less(T a, T b) { return a < b; }                             \
-  __device__ __forceinline__ bool b_less_equal(T a, T b) { return a <= b; }                      \
-  __device__ __forceinline__ bool b_greater(T a, T b) { return a > b; }                          \
-  __device__ __forceinline__ bool b_greater_equal(T a, T b) { return a >= b; }                   \
-  __device__ __forceinline__ bool b_logical_and(T a, T b) { return a != 0 && b != 0; }           \
-  __device__ __forceinline__ bool b_logical_or(T a, T b) { return a != 0 || b != 0; }            \
-  __device__ __forceinline__ bool b_logical_xor(T a, T b) { return (a != 0) != (b != 0); }       \
+  REAL_CMP_OPS(T)                                                                                \
   __device__ __forceinline__ bool is_nan(T x) { return isnan(x); }                               \
   __device__ __forceinline__ bool gt(T a, T b) { return a > b; }                                 \
   __device__ __forceinline__ bool lt(T a, T b) { return a < b; }
