@@ -257,7 +257,11 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         match out {
             Err(_) => eprintln!("codegen test {name}: g++ not found, syntax check skipped"),
-            Ok(o) => assert!(o.status.success(), "{name}: generated CUDA does not parse:\n{}", String::from_utf8_lossy(&o.stderr)),
+            Ok(o) => assert!(
+                o.status.success(),
+                "{name}: generated CUDA does not parse:\n{}",
+                String::from_utf8_lossy(&o.stderr)
+            ),
         }
     }
 
@@ -275,7 +279,10 @@ mod tests {
             }
             for &op in BinaryOp::ALL {
                 if op.resolve(d, d).is_ok_and(|(l, _)| l == d) {
-                    body += &format!("void t{k}() {{ {ct} x0 = {ct}(), x1 = {ct}(); auto r = b_{}(x0, x1); (void)r; }}\n", op.name());
+                    body += &format!(
+                        "void t{k}() {{ {ct} x0 = {ct}(), x1 = {ct}(); auto r = b_{}(x0, x1); (void)r; }}\n",
+                        op.name()
+                    );
                     k += 1;
                 }
             }

@@ -1,7 +1,7 @@
 //! Loading the NumPy reference data of `tests/data` (made by `scripts/gen_reference.py`).
 #![allow(dead_code)]
 use serde_json::Value;
-use xp::{Complex64, DType, HostBuffer, Scalar};
+use xp::{BinaryOp, Complex64, DType, HostBuffer, Scalar, UnaryOp};
 use xp_testing::Expected;
 
 pub fn load(name: &str) -> Vec<Value> {
@@ -53,4 +53,14 @@ pub fn weak_scalar(v: &Value) -> Scalar {
         let c = &v["complex"];
         Scalar::Complex(Complex64::new(float(&c[0]), float(&c[1])))
     }
+}
+
+/// The unary op with NumPy's name `name`.
+pub fn unary_op(name: &str) -> UnaryOp {
+    *UnaryOp::ALL.iter().find(|o| o.name() == name).unwrap_or_else(|| panic!("no unary op {name}"))
+}
+
+/// The binary op with NumPy's name `name`.
+pub fn binary_op(name: &str) -> BinaryOp {
+    *BinaryOp::ALL.iter().find(|o| o.name() == name).unwrap_or_else(|| panic!("no binary op {name}"))
 }

@@ -1,7 +1,7 @@
 //! 0-d, empty and size-1 operands against NumPy, on every device, plus the `out` forms,
 //! `broadcast_arrays`, `flatten`, `identity` and the `*_like` constructors.
 use super::common;
-use xp::{Array, BinaryOp, DType, UnaryOp};
+use xp::{Array, DType, UnaryOp};
 use xp_testing::{check, devices, Failures};
 
 #[test]
@@ -23,8 +23,8 @@ fn zero_d_empty_and_size_one_match_numpy() {
             let axis = case.get("axis").and_then(|a| a.as_i64()).map(|a| a as isize);
             let axes = axis.map(|a| vec![a]);
             let got = match case["kind"].as_str().unwrap() {
-                "unary" => xp::ufunc::unary(*UnaryOp::ALL.iter().find(|o| o.name() == op).unwrap(), &xs[0]),
-                "binary" => xp::ufunc::binary(*BinaryOp::ALL.iter().find(|o| o.name() == op).unwrap(), &xs[0], &xs[1]),
+                "unary" => xp::ufunc::unary(common::unary_op(op), &xs[0]),
+                "binary" => xp::ufunc::binary(common::binary_op(op), &xs[0], &xs[1]),
                 _ => match op {
                     "sum" => xs[0].sum(axes.as_deref(), false),
                     "prod" => xs[0].prod(axes.as_deref(), false),

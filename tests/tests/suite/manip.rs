@@ -2,7 +2,7 @@
 //! input in every layout variant.
 use super::common;
 use serde_json::Value;
-use xp::{Array, ArrayModule, BinaryOp, BinaryUfunc, DType, PadMode, Result, Scalar, Sections, SliceElem};
+use xp::{Array, ArrayModule, BinaryUfunc, DType, PadMode, Result, Scalar, Sections, SliceElem};
 use xp_testing::{check, devices, layouts, Expected, Failures};
 
 fn isz(v: &Value) -> isize {
@@ -121,7 +121,7 @@ fn run(op: &str, x: &[Array], a: &Value, mods: &ArrayModule) -> Result<Vec<Array
         "where" => one(xp::where_(&x[0], &x[1], &x[2])),
         "reduce" | "accumulate" | "outer" => {
             let name = a["ufunc"].as_str().unwrap();
-            let u = *BinaryOp::ALL.iter().find(|o| o.name() == name).unwrap();
+            let u = common::binary_op(name);
             one(match op {
                 "reduce" => u.reduce(&x[0], Some(&[isz(&a["axis"])]), false),
                 "accumulate" => u.accumulate(&x[0], isz(&a["axis"])),

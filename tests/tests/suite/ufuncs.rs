@@ -1,16 +1,8 @@
 //! Every ufunc against NumPy, every dtype NumPy accepts it for (and the refusals where it does
 //! not), every device, every layout variant.
 use super::common;
-use xp::{BinaryOp, UnaryOp};
+use common::{binary_op, unary_op};
 use xp_testing::{check, devices, layouts, Failures};
-
-fn unary_op(name: &str) -> UnaryOp {
-    *UnaryOp::ALL.iter().find(|o| o.name() == name).unwrap_or_else(|| panic!("no unary op {name}"))
-}
-
-fn binary_op(name: &str) -> BinaryOp {
-    *BinaryOp::ALL.iter().find(|o| o.name() == name).unwrap_or_else(|| panic!("no binary op {name}"))
-}
 
 #[test]
 fn unary_ufuncs_match_numpy() {
