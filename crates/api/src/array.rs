@@ -166,6 +166,19 @@ impl Array {
     }
 }
 
+impl std::fmt::Debug for Array {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Array {{ shape: {:?}, dtype: {}, device: {}, strides: {:?} }}",
+            self.shape(),
+            self.dtype,
+            self.device,
+            self.strides()
+        )
+    }
+}
+
 // SAFETY of the auto traits: Storage holds plain buffers; the RwLock makes shared access sound.
 const _: fn() = || {
     fn assert_send_sync<T: Send + Sync>() {}

@@ -112,9 +112,6 @@ impl FloatFmt {
                 f.int_w = special - 1 - f.frac_w;
             }
         }
-        if sign_space && values.iter().all(|v| !v.is_sign_negative() || v.is_nan()) {
-            // Complex parts use an explicit sign; reals need no room for one.
-        }
         f
     }
     fn width(&self) -> usize {

@@ -45,19 +45,6 @@ macro_rules! operand_from_scalar {
 }
 operand_from_scalar!(bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64, Complex32, Complex64, Scalar);
 
-impl std::fmt::Debug for Array {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Array {{ shape: {:?}, dtype: {}, device: {}, strides: {:?} }}",
-            self.shape(),
-            self.dtype,
-            self.device,
-            self.strides()
-        )
-    }
-}
-
 /// The dtype an operand brings into promotion, and its device.
 fn operand_dtype(o: &Operand, other: &Operand) -> DType {
     match (o, other) {

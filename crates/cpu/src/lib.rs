@@ -211,13 +211,11 @@ impl BackendDevice for CpuDevice {
     fn full(&self, n: usize, value: Scalar, dtype: DType) -> Result<CpuStorage> {
         fn fill<T: Element>(n: usize, v: Scalar) -> HostBuffer {
             let x = T::from_scalar(v);
-            let mut out = iter::fill_chunks(n, |_, ch| {
+            T::into_buffer(iter::fill_chunks(n, |_, ch| {
                 for o in ch {
                     o.write(x);
                 }
-            });
-            out.truncate(n);
-            T::into_buffer(out)
+            }))
         }
         Ok(CpuStorage(xp_core::with_dtype!(dtype, T => fill::<T>(n, value))))
     }
