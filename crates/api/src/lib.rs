@@ -30,6 +30,7 @@ mod manip;
 mod ops;
 mod reductions;
 pub mod ufunc;
+mod warmup;
 
 pub use array::Array;
 pub(crate) use creation::full_on;
@@ -78,6 +79,20 @@ pub mod cuda {
     /// `free_all_blocks` (see `xp_cuda::memory`).
     #[cfg(feature = "cuda")]
     pub use xp_cuda::memory;
+    /// Number of kernels the calling thread compiled with NVRTC.
+    pub fn kernels_compiled_on_this_thread() -> usize {
+        #[cfg(feature = "cuda")]
+        return xp_cuda::kernels_compiled_on_this_thread();
+        #[cfg(not(feature = "cuda"))]
+        0
+    }
+    /// Compile (or load from the disk cache) the common kernels for `dtypes` on CUDA device
+    /// `ordinal` ahead of time: every unary and binary ufunc that has a loop for each dtype, on
+    /// contiguous and strided operands, the casts between the dtypes, and the reductions, arg-
+    /// reductions and scans. Returns how many kernels NVRTC compiled for it (0 with a warm disk cache).
+    pub fn warmup(ordinal: usize, dtypes: &[crate::DType]) -> crate::Result<usize> {
+        crate::warmup::run(crate::Device::Cuda(ordinal), dtypes)
+    }
     /// Wait until all work queued on CUDA device `ordinal` has finished.
     pub fn synchronize(ordinal: usize) -> crate::Result<()> {
         #[cfg(feature = "cuda")]

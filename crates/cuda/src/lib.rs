@@ -22,7 +22,7 @@ pub mod memory;
 mod nvrtc;
 mod storage;
 
-pub use nvrtc::kernels_compiled;
+pub use nvrtc::{kernels_compiled, kernels_compiled_on_this_thread};
 pub use storage::CudaStorage;
 
 use std::sync::Arc;

@@ -15,6 +15,15 @@ const MAGIC: &[u8; 8] = b"xpcubin1";
 
 static COMPILED: AtomicUsize = AtomicUsize::new(0);
 
+thread_local! {
+    static COMPILED_HERE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Number of kernels the calling thread compiled with NVRTC (unaffected by other threads).
+pub fn kernels_compiled_on_this_thread() -> usize {
+    COMPILED_HERE.with(|c| c.get())
+}
+
 /// Number of kernels this process compiled with NVRTC (cache hits, in memory or on disk, do not
 /// count).
 pub fn kernels_compiled() -> usize {
@@ -68,6 +77,7 @@ pub(crate) fn cubin(src: &str, arch: &str) -> Result<Vec<u8>> {
     }
     let bin = compile(src, &opts)?;
     COMPILED.fetch_add(1, Ordering::Relaxed);
+    COMPILED_HERE.with(|c| c.set(c.get() + 1));
     if let Some(p) = path {
         write_entry(&p, &bin);
     }

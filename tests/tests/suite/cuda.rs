@@ -66,3 +66,19 @@ fn arrays_are_send_and_sync() {
     let b = std::thread::spawn(move || a.sum(None, false).unwrap().item::<f32>().unwrap()).join().unwrap();
     assert_eq!(b, 10.0);
 }
+
+#[test]
+fn warmup_compiles_ahead_of_use() {
+    let Some((dev, i)) = gpu() else { return };
+    xp::cuda::warmup(i, &[DType::F16, DType::I32]).unwrap();
+    // Counted per thread: other tests compiling meanwhile do not disturb the check.
+    let before = xp::cuda::kernels_compiled_on_this_thread();
+    let a = xp::on(dev).arange(0, 8, 1, Some(DType::F16)).unwrap();
+    let r = a.exp().unwrap().add(&a).unwrap().sum(None, false).unwrap();
+    let t = a.slice(xp::s![..;2]).unwrap().tanh().unwrap().max(None, false).unwrap();
+    let c = a.astype(DType::I32).unwrap().cumsum(None).unwrap();
+    assert!(r.item::<f64>().unwrap() > 0.0 && t.item::<f64>().unwrap() > 0.0);
+    assert_eq!(c.to_vec::<i32>().unwrap(), vec![0, 1, 3, 6, 10, 15, 21, 28]);
+    assert_eq!(xp::cuda::kernels_compiled_on_this_thread(), before, "warmed-up operations compile nothing");
+    assert_eq!(xp::cuda::warmup(i, &[DType::F16, DType::I32]).unwrap(), 0, "a second warmup compiles nothing");
+}
