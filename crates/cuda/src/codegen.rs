@@ -238,6 +238,46 @@ pub(crate) fn scan(name: &str, d: DType, op: &str) -> String {
     )
 }
 
+/// Chunked scan for reorderable ops: one block per (line, chunk); the chunk is scanned in tiles of
+/// 256 coalesced elements with a shared-memory (Hillis–Steele) scan, carrying the running total
+/// from tile to tile, starting from `pre[b - 1]` (the total of the chunks before) when `part > 0`.
+pub(crate) fn scan_blocks(name: &str, d: DType, op: &str) -> String {
+    let (st, ct) = (storage_ty(d), compute_ty(d));
+    format!(
+        "{PRELUDE}\nextern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict__ a, Idx k, i64 len, i64 sa, i64 so, i64 chunks, i64 per, const {st}* __restrict__ pre) {{
+  __shared__ {ct} sh[256];
+  const int t = threadIdx.x;
+  for (i64 bo = blockIdx.x; bo < k.n * chunks; bo += gridDim.x) {{
+    const i64 line = bo / chunks, part = bo % chunks, lo = part * per, hi = lo + per < len ? lo + per : len;
+    {pa}
+    {po}
+    {ct} carry = {ct}(); bool has = part > 0;
+    if (has) carry = ld(pre[bo - 1]);
+    for (i64 base = lo; base < hi; base += 256) {{
+      const i64 j = base + t; const bool act = j < hi;
+      sh[t] = act ? ld(a[pa + j * sa]) : {ct}();
+      __syncthreads();
+      for (int off = 1; off < 256; off <<= 1) {{
+        {ct} w = t >= off ? sh[t - off] : {ct}();
+        __syncthreads();
+        if (t >= off) sh[t] = {op}(w, sh[t]);
+        __syncthreads();
+      }}
+      {ct} v = has ? {op}(carry, sh[t]) : sh[t];
+      if (act) o[po + j * so] = {st0};
+      const i64 last = (hi - base < 256 ? hi - base : 256) - 1;
+      {ct} tile = sh[last];
+      __syncthreads();
+      carry = has ? {op}(carry, tile) : tile; has = true;
+    }}
+  }}
+}}\n",
+        pa = offset_of("k", "line", 1, "pa"),
+        po = offset_of("k", "line", 0, "po"),
+        st0 = store(d, "v"),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     //! Without a GPU: every device expression the front end can ask for, and every kernel
@@ -309,6 +349,7 @@ mod tests {
             src += &reduce("r1", d, op, true, false).replace(PRELUDE, "");
             src += &reduce_columns("rc", d, op, true).replace(PRELUDE, "");
             src += &scan("sc", d, op).replace(PRELUDE, "");
+            src += &scan_blocks("sb", d, op).replace(PRELUDE, "");
             if d != DType::Bool {
                 src += &arg_reduce("ar", d, "gt").replace(PRELUDE, "");
             }

@@ -394,14 +394,25 @@ impl BackendStorage for CudaStorage {
             None
         };
         let (ln, sa, so) = (len as i64, l.strides()[axis] as i64, ol.strides()[axis] as i64);
-        let key = format!("scan|{}|{}", self.dtype, op.name());
-        let f = self.dev.kernel(&key, "xp_k", || codegen::scan("xp_k", self.dtype, &format!("b_{}", op.name())))?;
+        // Chunks (reorderable ops only) scan as blocks over coalesced tiles; otherwise one thread
+        // per line walks it in order.
+        let blocks = chunks > 1;
+        let key = format!("scan|{}|{}|{blocks}", self.dtype, op.name());
+        let opn = format!("b_{}", op.name());
+        let f = self.dev.kernel(&key, "xp_k", || {
+            if blocks {
+                codegen::scan_blocks("xp_k", self.dtype, &opn)
+            } else {
+                codegen::scan("xp_k", self.dtype, &opn)
+            }
+        })?;
         let (c, p) = (chunks as i64, per as i64);
         let pre_buf = pre.as_ref().map_or(&self.buf, |p| &p.buf);
         let mut b = self.dev.stream.launch_builder(&f);
         b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&ln).arg(&sa).arg(&so).arg(&c).arg(&p).arg(pre_buf);
+        let launch = if blocks { blocks_cfg(nk as i64 * c) } else { cfg(nk as i64 * c) };
         // SAFETY: as for reduce; `pre` is read only when chunks > 1, where it holds nk * chunks totals.
-        unsafe { b.launch(cfg(nk as i64 * c)) }.map_err(driver_err)?;
+        unsafe { b.launch(launch) }.map_err(driver_err)?;
         Ok(out)
     }
     fn take(&self, l: &Layout, axis: usize, indices: &[usize]) -> Result<Self> {
