@@ -191,7 +191,19 @@ extern \"C\" __global__ void {name}(i64* __restrict__ o, const {st}* __restrict_
     const i64 ko = bo / chunks, lo = (bo % chunks) * per, hi = ncand > 0 ? ncand : (lo + per < n ? lo + per : n);
     {base}
     {ct} acc = {ct}(); i64 ai = -1;
-    for (i64 c = (ncand > 0 ? 0 : lo) + t; c < hi; c += blockDim.x) {{
+    i64 c = (ncand > 0 ? 0 : lo) + t;
+    if (ncand == 0) {{
+      // Four loads in flight, then the comparisons in index order (first index, first NaN).
+      const i64 b = blockDim.x;
+      for (; c + 3 * b < hi; c += 4 * b) {{
+        {ct} x0 = ld(a[base + c * s]), x1 = ld(a[base + (c + b) * s]), x2 = ld(a[base + (c + 2 * b) * s]), x3 = ld(a[base + (c + 3 * b) * s]);
+        if (ai < 0 || take_right(acc, ai, x0, c)) {{ acc = x0; ai = c; }}
+        if (take_right(acc, ai, x1, c + b)) {{ acc = x1; ai = c + b; }}
+        if (take_right(acc, ai, x2, c + 2 * b)) {{ acc = x2; ai = c + 2 * b; }}
+        if (take_right(acc, ai, x3, c + 3 * b)) {{ acc = x3; ai = c + 3 * b; }}
+      }}
+    }}
+    for (; c < hi; c += blockDim.x) {{
       const i64 j = ncand > 0 ? cand[ko * ncand + c] : c;
       {ct} x = ld(a[base + j * s]);
       if (ai < 0 || take_right(acc, ai, x, j)) {{ acc = x; ai = j; }}
