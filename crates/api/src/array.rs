@@ -127,10 +127,14 @@ impl Array {
     pub fn item<T: Element>(&self) -> Result<T> {
         Ok(T::from_scalar(self.scalar()?))
     }
-    /// A copy of the array on `device` (a clone when it is already there).
+    /// A copy of the array on `device` (a clone when it is already there). Between two GPUs the
+    /// copy goes device to device (a peer copy, asynchronous); to or from the host it waits.
     pub fn to_device(&self, device: Device) -> Result<Array> {
         if device == self.device {
             return Ok(self.clone());
+        }
+        if let Some(s) = self.read().direct_copy(&self.layout, device) {
+            return Ok(Array::from_storage(s?, self.shape()));
         }
         Array::from_buffer(self.to_buffer()?, self.shape(), device)
     }

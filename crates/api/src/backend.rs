@@ -8,9 +8,9 @@
 use xp_core::{BackendDevice, BackendStorage, DType, Device, Error, HostBuffer, Layout, Result, Scalar};
 use xp_cpu::{CpuDevice, CpuStorage};
 
-#[cfg(not(feature = "cuda"))]
+#[cfg(not(xp_cuda))]
 pub(crate) use stub::{CudaDevice, CudaStorage};
-#[cfg(feature = "cuda")]
+#[cfg(xp_cuda)]
 pub(crate) use xp_cuda::{CudaDevice, CudaStorage};
 
 /// The storage of an array on one of the backends.
@@ -66,6 +66,14 @@ impl Storage {
             Storage::Cuda(s) => s.to_host(l),
         }
     }
+    /// A copy of `l` on `device` without a host round trip (GPU to GPU), or `None` where only the
+    /// host path applies.
+    pub(crate) fn direct_copy(&self, l: &Layout, device: Device) -> Option<Result<Storage>> {
+        match (self, device) {
+            (Storage::Cuda(s), Device::Cuda(j)) => Some(s.to_device(l, j).map(Storage::Cuda)),
+            _ => None,
+        }
+    }
     /// Copy `self` at `l` into `dst` at `dl`.
     pub(crate) fn copy_into(&self, l: &Layout, dst: &mut Storage, dl: &Layout) -> Result<()> {
         match (self, dst) {
@@ -107,7 +115,7 @@ pub(crate) fn affine(device: Device, n: usize, start: Scalar, step: Scalar, dtyp
 }
 
 /// The CUDA backend of a build without the `cuda` feature: every method says so.
-#[cfg(not(feature = "cuda"))]
+#[cfg(not(xp_cuda))]
 mod stub {
     use xp_core::{
         ArgReduceOp, BackendDevice, BackendStorage, BinaryOp, DType, Device, Error, HostBuffer, Layout, Result, Scalar,
@@ -127,6 +135,12 @@ mod stub {
     impl CudaDevice {
         pub fn new(_: usize) -> Result<CudaDevice> {
             no()
+        }
+    }
+
+    impl CudaStorage {
+        pub fn to_device(&self, _: &Layout, _: usize) -> Result<CudaStorage> {
+            match self.0 {}
         }
     }
 

@@ -29,6 +29,8 @@ mod interop;
 mod manip;
 mod ops;
 mod reductions;
+#[cfg(xp_cuda)]
+mod transfer;
 pub mod ufunc;
 mod warmup;
 
@@ -58,9 +60,9 @@ pub mod cpu {
 pub mod cuda {
     /// Number of CUDA devices (0 without a driver, or in a build without the `cuda` feature).
     pub fn device_count() -> usize {
-        #[cfg(feature = "cuda")]
+        #[cfg(xp_cuda)]
         return xp_cuda::device_count();
-        #[cfg(not(feature = "cuda"))]
+        #[cfg(not(xp_cuda))]
         0
     }
     /// True when a CUDA device can be used.
@@ -70,20 +72,30 @@ pub mod cuda {
     /// Number of kernels this process compiled with NVRTC (kernels found in the in-memory or
     /// on-disk cache are not counted).
     pub fn kernels_compiled() -> usize {
-        #[cfg(feature = "cuda")]
+        #[cfg(xp_cuda)]
         return xp_cuda::kernels_compiled();
-        #[cfg(not(feature = "cuda"))]
+        #[cfg(not(xp_cuda))]
         0
     }
     /// Device memory: bytes held by arrays, bytes the pool reserved, a settable limit, and
     /// `free_all_blocks` (see `xp_cuda::memory`).
-    #[cfg(feature = "cuda")]
+    #[cfg(xp_cuda)]
     pub use xp_cuda::memory;
+    /// Streams (create, make current for a scope on this thread, synchronise) and events (record,
+    /// wait, synchronise, time): see `xp_cuda::Stream`.
+    #[cfg(xp_cuda)]
+    pub use xp_cuda::{Event, Stream, StreamGuard};
+    /// Page-locked host memory for full-speed, asynchronous host↔device copies
+    /// ([`crate::Array::from_pinned`], [`crate::Array::to_pinned`]).
+    #[cfg(xp_cuda)]
+    pub mod pinned {
+        pub use xp_cuda::Pinned;
+    }
     /// Number of kernels the calling thread compiled with NVRTC.
     pub fn kernels_compiled_on_this_thread() -> usize {
-        #[cfg(feature = "cuda")]
+        #[cfg(xp_cuda)]
         return xp_cuda::kernels_compiled_on_this_thread();
-        #[cfg(not(feature = "cuda"))]
+        #[cfg(not(xp_cuda))]
         0
     }
     /// Compile (or load from the disk cache) the common kernels for `dtypes` on CUDA device
@@ -95,9 +107,9 @@ pub mod cuda {
     }
     /// Wait until all work queued on CUDA device `ordinal` has finished.
     pub fn synchronize(ordinal: usize) -> crate::Result<()> {
-        #[cfg(feature = "cuda")]
+        #[cfg(xp_cuda)]
         return xp_cuda::CudaDevice::new(ordinal)?.synchronize();
-        #[cfg(not(feature = "cuda"))]
+        #[cfg(not(xp_cuda))]
         {
             let _ = ordinal;
             Err(crate::Error::CudaNotCompiled)

@@ -1,9 +1,9 @@
-//! CUDA devices: one context and stream per device (shared by every array on it), its
-//! architecture, and the per-device cache of loaded kernels.
+//! CUDA devices: one context and default stream per device, its architecture, and the per-device
+//! cache of loaded kernels.
 use crate::nvrtc;
 use cudarc::driver::{CudaContext, CudaFunction, CudaStream};
 use std::collections::HashMap;
-use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Arc, Mutex, OnceLock};
 use xp_core::{Error, Result};
 
@@ -18,6 +18,8 @@ pub struct Dev {
     /// bytes held by xp arrays, and the most they may hold
     pub(crate) used: AtomicUsize,
     pub(crate) limit: AtomicUsize,
+    /// set once a [`crate::Stream`] exists on the device: buffers then order cross-stream uses
+    pub(crate) multi: AtomicBool,
     kernels: Mutex<HashMap<String, CudaFunction>>,
 }
 
@@ -40,8 +42,9 @@ pub(crate) fn get(ordinal: usize) -> Result<Arc<Dev>> {
         return Ok(d.clone());
     }
     let ctx = CudaContext::new(ordinal).map_err(driver_err)?;
-    // One stream per device and ordered use of buffers: cudarc's per-buffer events are not needed.
-    // SAFETY: no buffer is used on another stream without an explicit event (xp records its own).
+    // xp orders cross-stream uses of its buffers itself (`stream::Uses`), and only once several
+    // streams are in play: cudarc's per-buffer events are not needed.
+    // SAFETY: no buffer is used on another stream without xp's own events.
     unsafe { ctx.disable_event_tracking() };
     let (ma, mi) = ctx.compute_capability().map_err(driver_err)?;
     let arch: &'static str = Box::leak(format!("sm_{ma}{mi}").into_boxed_str());
@@ -58,6 +61,7 @@ pub(crate) fn get(ordinal: usize) -> Result<Arc<Dev>> {
         sms,
         used: AtomicUsize::new(0),
         limit: AtomicUsize::new(usize::MAX),
+        multi: AtomicBool::new(false),
         kernels: Mutex::new(HashMap::new()),
     });
     map.insert(ordinal, d.clone());
@@ -65,6 +69,10 @@ pub(crate) fn get(ordinal: usize) -> Result<Arc<Dev>> {
 }
 
 impl Dev {
+    /// The calling thread's current stream on this device.
+    pub(crate) fn current(&self) -> Arc<CudaStream> {
+        crate::stream::current(self)
+    }
     /// The kernel `name` described by `key` (a short string naming the family and everything
     /// that specialises it): looked up by `key`, so that the hot path never builds or hashes a
     /// source; on a miss `src()` generates the source, which is compiled (or read from the disk

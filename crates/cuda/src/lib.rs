@@ -20,10 +20,15 @@ mod codegen;
 mod device;
 pub mod memory;
 mod nvrtc;
+mod reduce;
 mod storage;
+mod stream;
+mod transfer;
 
 pub use nvrtc::{kernels_compiled, kernels_compiled_on_this_thread};
 pub use storage::CudaStorage;
+pub use stream::{Event, Stream, StreamGuard};
+pub use transfer::Pinned;
 
 use std::sync::Arc;
 use xp_core::{BackendDevice, DType, Device, Error, HostBuffer, Result, Scalar};
@@ -72,9 +77,9 @@ impl CudaDevice {
         }
         Ok(CudaDevice { dev: device::get(ordinal)? })
     }
-    /// Wait until all work queued on this device has finished.
+    /// Wait until all work queued on this device, on every stream, has finished.
     pub fn synchronize(&self) -> Result<()> {
-        self.dev.stream.synchronize().map_err(device::driver_err)
+        self.dev.ctx.synchronize().map_err(device::driver_err)
     }
 }
 

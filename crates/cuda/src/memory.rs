@@ -52,7 +52,7 @@ fn default_pool(d: &Dev) -> Result<sys::CUmemoryPool> {
 }
 
 fn trim(d: &Dev) -> Result<()> {
-    d.stream.synchronize().map_err(driver_err)?;
+    d.ctx.synchronize().map_err(driver_err)?;
     // SAFETY: trimming only releases blocks no allocation holds.
     unsafe { sys::cuMemPoolTrimTo(default_pool(d)?, 0) }.result().map_err(driver_err)
 }

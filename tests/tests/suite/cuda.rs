@@ -1,6 +1,6 @@
 //! GPU-only behaviour (each test returns at once without a GPU, after `devices()` has reported
 //! the skip or, with `XP_REQUIRE_CUDA=1`, failed): out-of-memory as a typed error that leaves the
-//! inputs untouched, independent work from 8 threads, arrays that are `Send + Sync`.
+//! inputs untouched, arrays that are `Send + Sync`, kernel warm-up (streams and 8-thread work: `streams.rs`).
 use xp::{Array, DType, Device, Error};
 
 fn gpu() -> Option<(Device, usize)> {
@@ -29,32 +29,6 @@ fn out_of_memory_is_a_typed_error_and_the_process_goes_on() {
     assert!(xp::cuda::memory::used_bytes(i).unwrap() >= 4000);
     assert!(xp::cuda::memory::total_bytes(i).unwrap() >= xp::cuda::memory::used_bytes(i).unwrap());
     xp::cuda::memory::free_all_blocks(i).unwrap();
-}
-
-#[test]
-fn independent_work_from_eight_threads() {
-    let Some((dev, _)) = gpu() else { return };
-    let handles: Vec<_> = (0..8)
-        .map(|t| {
-            std::thread::spawn(move || {
-                let n = 1000 + 37 * t;
-                let host: Vec<f64> = (0..n).map(|i| ((i * (t + 3)) % 101) as f64 - 50.0).collect();
-                let a = Array::from_vec(host.clone(), &[n]).unwrap().to_device(dev).unwrap();
-                for round in 0..20 {
-                    let r = a.mul(2.0).unwrap().add(round as f64).unwrap().cumsum(None).unwrap();
-                    let got = r.to_vec::<f64>().unwrap();
-                    let mut acc = 0.0;
-                    for (i, x) in host.iter().enumerate() {
-                        acc += x * 2.0 + round as f64;
-                        assert_eq!(got[i], acc, "thread {t} round {round} element {i}");
-                    }
-                }
-            })
-        })
-        .collect();
-    for h in handles {
-        h.join().expect("a worker thread failed");
-    }
 }
 
 #[test]

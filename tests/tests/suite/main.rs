@@ -10,4 +10,5 @@ mod promotion;
 mod properties;
 mod reductions;
 mod repr;
+mod streams;
 mod ufuncs;

@@ -1,0 +1,192 @@
+//! The reduction family on the GPU: reductions over any axes (row mode: blocks per output,
+//! two-stage when few outputs; column mode: a coalesced thread per output), arg-reductions and
+//! scans.
+use crate::codegen;
+use crate::device::driver_err;
+use crate::storage::{after, before, blocks_cfg, cfg, idx, split, CudaStorage};
+use cudarc::driver::{CudaSlice, PushKernelArg};
+use xp_core::{ArgReduceOp, BackendStorage, BinaryOp, DType, Layout, Result};
+
+impl CudaStorage {
+    /// Column-mode stage: partials (chunks, kept) over ranges of `per` reduced positions.
+    fn reduce_columns(
+        &self,
+        l: &Layout,
+        op: BinaryOp,
+        axes: &[usize],
+        chunks: usize,
+        per: usize,
+    ) -> Result<CudaStorage> {
+        let (kl, rl) = split(l, axes);
+        let nk = kl.numel();
+        let mut out = CudaStorage::alloc(&self.dev, self.dtype, nk * chunks)?;
+        let ok = Layout::contiguous(kl.shape());
+        let (kix, _) = idx(&[&ok, &kl], false)?;
+        let (rix, _) = idx(&[&rl, &rl], false)?;
+        let run = rix.nd == 1;
+        let key = format!("reducecols|{}|{}|{run}", self.dtype, op.name());
+        let f = self
+            .dev
+            .kernel(&key, "xp_k", || codegen::reduce_columns("xp_k", self.dtype, &format!("b_{}", op.name()), run))?;
+        let (c, p) = (chunks as i64, per as i64);
+        let s = self.dev.current();
+        before(&s, &[self])?;
+        let mut b = s.launch_builder(&f);
+        b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&rix).arg(&c).arg(&p);
+        // SAFETY: parameters match the generated kernel; offsets stay inside the input.
+        unsafe { b.launch(cfg((nk * chunks) as i64)) }.map_err(driver_err)?;
+        after(&s, &[self])?;
+        Ok(out)
+    }
+    /// Stage one of a reduction: `chunks` partial results per output (C-contiguous, the part
+    /// index fastest), each over a contiguous range of the reduced positions.
+    fn reduce_parts(&self, l: &Layout, op: BinaryOp, axes: &[usize], chunks: usize) -> Result<CudaStorage> {
+        let (kl, rl) = split(l, axes);
+        let (nk, nr) = (kl.numel(), rl.numel());
+        let ordered = !op.is_reorderable();
+        let per = nr.div_ceil(chunks.max(1));
+        let mut out = CudaStorage::alloc(&self.dev, self.dtype, nk * chunks)?;
+        if nk == 0 {
+            return Ok(out);
+        }
+        let ok = Layout::contiguous(kl.shape());
+        let (kix, _) = idx(&[&ok, &kl], false)?;
+        let (rix, _) = idx(&[&rl, &rl], false)?;
+        let run = rix.nd == 1;
+        let key = format!("reduce|{}|{}|{ordered}|{run}", self.dtype, op.name());
+        let f = self
+            .dev
+            .kernel(&key, "xp_k", || codegen::reduce("xp_k", self.dtype, &format!("b_{}", op.name()), ordered, run))?;
+        let (c, p) = (chunks as i64, per as i64);
+        let s = self.dev.current();
+        before(&s, &[self])?;
+        let mut b = s.launch_builder(&f);
+        b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&rix).arg(&c).arg(&p);
+        // SAFETY: parameters match the generated kernel; offsets stay inside the input.
+        unsafe { b.launch(blocks_cfg((nk * chunks) as i64)) }.map_err(driver_err)?;
+        after(&s, &[self])?;
+        Ok(out)
+    }
+
+    pub(crate) fn reduce_impl(&self, l: &Layout, op: BinaryOp, axes: &[usize]) -> Result<CudaStorage> {
+        let (kl, rl) = split(l, axes);
+        let (nk, nr) = (kl.numel(), rl.numel());
+        if nk == 0 {
+            return CudaStorage::alloc(&self.dev, self.dtype, 0);
+        }
+        // The axis that moves fastest in memory decides: reduced → a block per output (rows);
+        // kept → a thread per output, coalesced across outputs (columns).
+        let inner = (0..l.ndim())
+            .filter(|&a| l.shape()[a] > 1)
+            .min_by_key(|&a| l.strides()[a].unsigned_abs())
+            .is_none_or(|a| axes.contains(&a));
+        let reorder = op.is_reorderable();
+        if !inner {
+            // Enough threads to fill the device, at least 16 reduced positions each.
+            let threads = 2048 * self.dev.sms;
+            let chunks = if reorder { (threads / nk).min(nr / 16).max(1) } else { 1 };
+            let per = nr.div_ceil(chunks);
+            let chunks = nr.div_ceil(per);
+            let parts = self.reduce_columns(l, op, axes, chunks, per)?;
+            if chunks == 1 {
+                return Ok(parts);
+            }
+            let mut shape = vec![chunks];
+            shape.extend_from_slice(kl.shape());
+            return parts.reduce(&Layout::contiguous(&shape), op, &[0]);
+        }
+        // Few outputs over many elements: spread each output over enough blocks to fill the
+        // device (8 blocks of 256 threads per SM), then reduce the partials.
+        let fill = 8 * self.dev.sms;
+        let chunks = if !reorder || nk >= fill { 1 } else { (fill / nk).min(nr / 2048).max(1) };
+        let out = self.reduce_parts(l, op, axes, chunks)?;
+        if chunks == 1 {
+            return Ok(out);
+        }
+        out.reduce(&Layout::contiguous(&[nk, chunks]), op, &[1])
+    }
+    pub(crate) fn arg_reduce_impl(&self, l: &Layout, op: ArgReduceOp, axis: usize) -> Result<CudaStorage> {
+        let (kl, _) = split(l, &[axis]);
+        let (nk, n) = (kl.numel(), l.shape()[axis]);
+        let fill = 8 * self.dev.sms;
+        let chunks = if nk >= fill { 1 } else { (fill / nk.max(1)).min(n / 2048).max(1) };
+        let per = n.div_ceil(chunks);
+        if nk == 0 {
+            return CudaStorage::alloc(&self.dev, DType::I64, 0);
+        }
+        let ok = Layout::contiguous(kl.shape());
+        let (kix, _) = idx(&[&ok, &kl], false)?;
+        let better = match op {
+            ArgReduceOp::ArgMax => "gt",
+            ArgReduceOp::ArgMin => "lt",
+        };
+        let key = format!("argreduce|{}|{better}", self.dtype);
+        let f = self.dev.kernel(&key, "xp_k", || codegen::arg_reduce("xp_k", self.dtype, better))?;
+        let (nn, s) = (n as i64, l.strides()[axis] as i64);
+        let st = self.dev.current();
+        before(&st, &[self])?;
+        let launch = |out: &mut CudaStorage, chunks: i64, per: i64, cand: &CudaSlice<u8>, ncand: i64| -> Result<()> {
+            let mut b = st.launch_builder(&f);
+            b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&nn).arg(&s).arg(&chunks).arg(&per).arg(cand).arg(&ncand);
+            // SAFETY: parameters match the generated kernel; offsets and candidate indices stay
+            // inside the input.
+            unsafe { b.launch(blocks_cfg(nk as i64 * chunks)) }.map_err(driver_err).map(|_| ())
+        };
+        let mut first = CudaStorage::alloc(&self.dev, DType::I64, nk * chunks)?;
+        launch(&mut first, chunks as i64, per as i64, &self.buf, 0)?;
+        after(&st, &[self])?;
+        if chunks == 1 {
+            return Ok(first);
+        }
+        let mut out = CudaStorage::alloc(&self.dev, DType::I64, nk)?;
+        launch(&mut out, 1, nn, &first.buf, chunks as i64)?;
+        Ok(out)
+    }
+    pub(crate) fn scan_impl(&self, l: &Layout, op: BinaryOp, axis: usize) -> Result<CudaStorage> {
+        let n = l.numel();
+        let mut out = CudaStorage::alloc(&self.dev, self.dtype, n)?;
+        if n == 0 {
+            return Ok(out);
+        }
+        let ol = Layout::contiguous(l.shape());
+        let (kl, _) = split(l, &[axis]);
+        let (okl, _) = split(&ol, &[axis]);
+        let (kix, _) = idx(&[&okl, &kl], false)?;
+        let (nk, len) = (kl.numel(), l.shape()[axis]);
+        // Few long lines: chunk totals (stage one of the reduction), their running totals per line,
+        // then every chunk scans from the total before it. Not-reorderable ops scan line by line.
+        let fill = 32 * self.dev.sms;
+        let chunks = if !op.is_reorderable() || nk >= fill { 1 } else { (fill / nk).min(len / 256).max(1) };
+        let per = len.div_ceil(chunks);
+        let pre = if chunks > 1 {
+            let parts = self.reduce_parts(l, op, &[axis], chunks)?;
+            Some(parts.scan(&Layout::contiguous(&[nk, chunks]), op, 1)?)
+        } else {
+            None
+        };
+        let (ln, sa, so) = (len as i64, l.strides()[axis] as i64, ol.strides()[axis] as i64);
+        // Chunks (reorderable ops only) scan as blocks over coalesced tiles; otherwise one thread
+        // per line walks it in order.
+        let blocks = chunks > 1;
+        let key = format!("scan|{}|{}|{blocks}", self.dtype, op.name());
+        let opn = format!("b_{}", op.name());
+        let f = self.dev.kernel(&key, "xp_k", || {
+            if blocks {
+                codegen::scan_blocks("xp_k", self.dtype, &opn)
+            } else {
+                codegen::scan("xp_k", self.dtype, &opn)
+            }
+        })?;
+        let (c, p) = (chunks as i64, per as i64);
+        let pre_buf = pre.as_ref().map_or(&self.buf, |p| &p.buf);
+        let s = self.dev.current();
+        before(&s, &[self])?;
+        let mut b = s.launch_builder(&f);
+        b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&ln).arg(&sa).arg(&so).arg(&c).arg(&p).arg(pre_buf);
+        let launch = if blocks { blocks_cfg(nk as i64 * c) } else { cfg(nk as i64 * c) };
+        // SAFETY: as for reduce; `pre` is read only when chunks > 1, where it holds nk * chunks totals.
+        unsafe { b.launch(launch) }.map_err(driver_err)?;
+        after(&s, &[self])?;
+        Ok(out)
+    }
+}

@@ -1,0 +1,193 @@
+//! Transfers: device→device on one GPU (the driver's copy engine for contiguous data), between
+//! GPUs (peer copies, no host round trip), and host↔device through page-locked host memory
+//! ([`Pinned`]), asynchronous on the current stream.
+use crate::device::driver_err;
+use crate::storage::{after, before, CudaStorage};
+use cudarc::driver::{result, DevicePtr, DevicePtrMut, PinnedHostSlice};
+use std::marker::PhantomData;
+use xp_core::{BackendStorage, Element, Error, Layout, Result};
+
+/// A buffer in C order: the storage itself, or a contiguous copy of a view of it.
+pub(crate) enum Dense<'a> {
+    Same(&'a CudaStorage),
+    Copy(CudaStorage),
+}
+
+impl std::ops::Deref for Dense<'_> {
+    type Target = CudaStorage;
+    fn deref(&self) -> &CudaStorage {
+        match self {
+            Dense::Same(s) => s,
+            Dense::Copy(s) => s,
+        }
+    }
+}
+
+impl CudaStorage {
+    /// The bytes of `l` when it is a contiguous run of this buffer.
+    fn run_bytes(&self, l: &Layout) -> Option<std::ops::Range<usize>> {
+        let sz = self.dtype.size();
+        (l.is_contiguous() && l.numel() > 0).then(|| l.offset() * sz..(l.offset() + l.numel()) * sz)
+    }
+    /// Self when `l` covers the whole buffer in order, else a contiguous copy.
+    pub(crate) fn dense(&self, l: &Layout) -> Result<Dense<'_>> {
+        if l.is_contiguous() && l.offset() == 0 && l.numel() == self.len {
+            return Ok(Dense::Same(self));
+        }
+        let mut out = CudaStorage::alloc(&self.dev, self.dtype, l.numel())?;
+        self.copy_into(l, &mut out, &Layout::contiguous(l.shape()))?;
+        Ok(Dense::Copy(out))
+    }
+    /// Copy contiguous `l` into contiguous `dl` of the same shape and dtype with the copy engine.
+    /// Returns false (nothing done) when either is not a contiguous run.
+    pub(crate) fn copy_run(&self, l: &Layout, dst: &mut CudaStorage, dl: &Layout) -> Result<bool> {
+        let (Some(src), Some(to)) = (self.run_bytes(l), dst.run_bytes(dl)) else {
+            return Ok(false);
+        };
+        if self.dtype != dst.dtype || l.shape() != dl.shape() {
+            return Ok(false);
+        }
+        let s = self.dev.current();
+        before(&s, &[self, &*dst])?;
+        s.memcpy_dtod(&self.buf.slice(src), &mut dst.buf.slice_mut(to)).map_err(driver_err)?;
+        after(&s, &[self, &*dst])?;
+        Ok(true)
+    }
+
+    /// A contiguous copy of `l` on CUDA device `ordinal`: a peer copy between GPUs (the driver
+    /// routes it over NVLink/PCIe, or through the host where peers cannot reach each other),
+    /// ordered after the source's queued work; the source is freed only after the copy.
+    pub fn to_device(&self, l: &Layout, ordinal: usize) -> Result<CudaStorage> {
+        let target = crate::CudaDevice::new(ordinal)?.dev;
+        let mut out = CudaStorage::alloc(&target, self.dtype, l.numel())?;
+        if ordinal == self.dev.ordinal {
+            self.copy_into(l, &mut out, &Layout::contiguous(l.shape()))?;
+            return Ok(out);
+        }
+        let src = self.dense(l)?;
+        let bytes = l.numel() * self.dtype.size();
+        if bytes == 0 {
+            return Ok(out);
+        }
+        let (ss, ds) = (self.dev.current(), target.current());
+        before(&ss, &[&src])?;
+        ds.join(&ss).map_err(driver_err)?;
+        // SAFETY: both pointers are live allocations of at least `bytes` bytes in their contexts;
+        // the destination stream waits for the source's work, and the source stream waits for the
+        // copy (below) before anything later there can free or overwrite the source.
+        unsafe {
+            let (dp, _d) = out.buf.device_ptr_mut(&ds);
+            let (sp, _s) = src.buf.device_ptr(&ss);
+            result::memcpy_peer_async(target.ctx.cu_ctx(), dp, self.dev.ctx.cu_ctx(), sp, bytes, ds.cu_stream())
+        }
+        .map_err(driver_err)?;
+        ss.join(&ds).map_err(driver_err)?;
+        Ok(out)
+    }
+
+    /// An asynchronous download of `l` into a pinned host buffer of exactly `l.numel()` elements;
+    /// reading the buffer ([`Pinned::as_slice`]) waits for the copy.
+    pub fn download_pinned<T: Element>(&self, l: &Layout, dst: &mut Pinned<T>) -> Result<()> {
+        if T::DTYPE != self.dtype || dst.len != l.numel() {
+            return Err(Error::invalid(
+                "to_pinned",
+                format!("array of {} x {} into a pinned buffer of {} x {}", l.numel(), self.dtype, dst.len, T::DTYPE),
+            ));
+        }
+        if dst.len == 0 {
+            return Ok(());
+        }
+        let src = self.dense(l)?;
+        let s = self.dev.current();
+        before(&s, &[&src])?;
+        let view = src.buf.slice(0..l.numel() * self.dtype.size());
+        s.memcpy_dtoh(&view, &mut dst.buf).map_err(driver_err)?;
+        after(&s, &[&src])
+    }
+}
+
+impl crate::CudaDevice {
+    /// An asynchronous upload of a pinned host buffer on this device's current stream; writing to `src` from the host waits for it.
+    pub fn upload_pinned<T: Element>(&self, src: &Pinned<T>) -> Result<CudaStorage> {
+        let mut out = CudaStorage::alloc(&self.dev, T::DTYPE, src.len)?;
+        if src.len > 0 {
+            self.dev.current().memcpy_htod(&src.buf, &mut out.buf).map_err(driver_err)?;
+        }
+        Ok(out)
+    }
+}
+
+/// Page-locked ("pinned") host memory of `T`: transfers from and to it run at full PCIe/NVLink
+/// speed and asynchronously ([`xp`'s `Array::from_pinned` / `Array::to_pinned`]). Reading or
+/// writing it from the host waits for the copies queued on it.
+///
+/// ```no_run
+/// # fn main() -> xp_core::Result<()> {
+/// let mut p = xp_cuda::Pinned::<f32>::from_slice(&[1.0, 2.0, 3.0])?;
+/// p.as_mut_slice()?[0] = 5.0;
+/// assert_eq!(p.as_slice()?, &[5.0, 2.0, 3.0]);
+/// # Ok(()) }
+/// ```
+pub struct Pinned<T: Element> {
+    buf: PinnedHostSlice<u8>,
+    len: usize,
+    _t: PhantomData<T>,
+}
+
+impl<T: Element> std::fmt::Debug for Pinned<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Pinned<{}>({} elements)", T::DTYPE, self.len)
+    }
+}
+
+impl<T: Element> Pinned<T> {
+    /// `len` zeros in page-locked memory (usable with every device; needs a CUDA driver).
+    pub fn zeros(len: usize) -> Result<Pinned<T>> {
+        let dev = crate::CudaDevice::new(0)?.dev;
+        let bytes = len
+            .checked_mul(std::mem::size_of::<T>())
+            .filter(|&b| b < isize::MAX as usize)
+            .ok_or_else(|| Error::invalid("pinned", format!("{len} elements of {} do not fit in memory", T::DTYPE)))?;
+        // SAFETY: the memory is zeroed below before anything reads it; zero bits are a valid value
+        // of every xp element type.
+        let mut buf = unsafe {
+            dev.ctx.alloc_pinned_with_flags::<u8>(bytes.max(1), cudarc::driver::sys::CU_MEMHOSTALLOC_PORTABLE)
+        }
+        .map_err(|e| match e.0 {
+            cudarc::driver::sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY => {
+                Error::OutOfMemory { device: xp_core::Device::Cpu, requested: bytes, free: 0 }
+            }
+            _ => driver_err(e),
+        })?;
+        buf.as_mut_slice().map_err(driver_err)?.fill(0);
+        Ok(Pinned { buf, len, _t: PhantomData })
+    }
+    /// A pinned copy of `data`.
+    pub fn from_slice(data: &[T]) -> Result<Pinned<T>> {
+        let mut p = Pinned::zeros(data.len())?;
+        p.as_mut_slice()?.copy_from_slice(data);
+        Ok(p)
+    }
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// The elements, once the copies queued on the buffer have finished.
+    pub fn as_slice(&self) -> Result<&[T]> {
+        let b = self.buf.as_slice().map_err(driver_err)?;
+        // SAFETY: page-aligned memory of `len * size_of::<T>()` initialised bytes, written only
+        // with valid values of `T` (zeros, host writes of `T`, or device data of dtype `T`).
+        Ok(unsafe { std::slice::from_raw_parts(b.as_ptr() as *const T, self.len) })
+    }
+    /// The elements for writing, once the copies queued on the buffer have finished.
+    pub fn as_mut_slice(&mut self) -> Result<&mut [T]> {
+        let len = self.len;
+        let b = self.buf.as_mut_slice().map_err(driver_err)?;
+        // SAFETY: as for `as_slice`; the borrow of `self` is exclusive.
+        Ok(unsafe { std::slice::from_raw_parts_mut(b.as_mut_ptr() as *mut T, len) })
+    }
+}
