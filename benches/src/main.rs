@@ -38,12 +38,13 @@ fn rand(n: usize, shape: &[usize], device: Device) -> Result<Array> {
     Array::from_vec(v, shape)?.to_device(device)
 }
 
-/// Wait for the device: a host read of one element (every op is synchronous on the CPU).
+/// Wait for the device, as CuPy's reference waits for its stream (every op is synchronous on the
+/// CPU).
 fn sync(a: &Array) -> Result<()> {
-    if a.device() != Device::Cpu && a.size() > 0 {
-        a.ravel()?.slice(xp::s![0])?.scalar()?;
+    match a.device() {
+        Device::Cuda(i) => xp::cuda::synchronize(i),
+        Device::Cpu => Ok(()),
     }
-    Ok(())
 }
 
 fn standardize(x: &Array) -> Result<Array> {
@@ -108,6 +109,17 @@ fn workloads(gpu: bool) -> Vec<Workload> {
         }))
     });
     if gpu {
+        transfers(&mut w, n);
+        wl!("small_copy_1024".to_string(), "us/op", |d| {
+            let a = rand(1024, &[1024], d)?;
+            Ok(Box::new(move || {
+                let mut last = None;
+                for _ in 0..10_000 {
+                    last = Some(a.copy()?);
+                }
+                sync(&last.expect("ran"))
+            }))
+        });
         wl!("small_sum_1024".to_string(), "us/op", |d| {
             let a = rand(1024, &[1024], d)?;
             Ok(Box::new(move || {
@@ -120,6 +132,50 @@ fn workloads(gpu: bool) -> Vec<Workload> {
         });
     }
     w
+}
+
+/// Host<->device through pinned memory and device-to-device, 256 MB each (GPU only).
+fn transfers(w: &mut Vec<Workload>, n: usize) {
+    use xp::cuda::pinned::Pinned;
+    let mb = (n * 4) >> 20;
+    w.push(Workload {
+        name: format!("copy_d2d_{mb}MB"),
+        unit: "ms",
+        setup: Box::new(move |d| {
+            let a = rand(n, &[n], d)?;
+            Ok(Box::new(move || sync(&a.copy()?)))
+        }),
+    });
+    w.push(Workload {
+        name: format!("h2d_pinned_{mb}MB"),
+        unit: "ms",
+        setup: Box::new(move |d| {
+            let p = Pinned::from_slice(&rand(n, &[n], Device::Cpu)?.to_vec::<f32>()?)?;
+            Ok(Box::new(move || sync(&Array::from_pinned(&p, &[n], d)?)))
+        }),
+    });
+    w.push(Workload {
+        name: format!("d2h_pinned_{mb}MB"),
+        unit: "ms",
+        setup: Box::new(move |d| {
+            let a = rand(n, &[n], d)?;
+            let mut p = Pinned::<f32>::zeros(n)?;
+            Ok(Box::new(move || {
+                a.to_pinned(&mut p)?;
+                p.as_slice().map(|_| ())
+            }))
+        }),
+    });
+}
+
+/// With both add and the device-to-device copy measured: the bandwidth each reaches (add moves
+/// three arrays, the copy two) and add's share of the copy's.
+fn bandwidth(results: &[(String, &str, f64)]) {
+    let find = |p: &str| results.iter().find(|r| r.0.starts_with(p)).map(|r| r.2);
+    let (Some(add), Some(copy)) = (find("add_f32"), find("copy_d2d")) else { return };
+    let bytes = (1u64 << 26) as f64 * 4.0;
+    let (ga, gc) = (3.0 * bytes / add / 1e6, 2.0 * bytes / copy / 1e6);
+    println!("add moves {ga:.0} GB/s, the device-to-device copy {gc:.0} GB/s: add at {:.0}% of copy", 100.0 * ga / gc);
 }
 
 struct Args {
@@ -240,6 +296,7 @@ fn main() {
     if !args.json {
         println!("{:<28} {:>8} {:>12} {:>12} {:>8}", "workload", "device", "xp", refname, "ratio");
     }
+    bandwidth(&results);
     for (name, unit, m) in results {
         let r = refs.as_ref().and_then(|r| r.get(&name)).copied();
         if args.json {

@@ -64,9 +64,26 @@ def setup(name):
     if name.startswith("argmax_f32"):
         a = rand(N)
         return lambda: xp.argmax(a)
+    if name.startswith("copy_d2d"):
+        a = rand(N)
+        return lambda: a.copy()
+    if name.startswith("h2d_pinned"):
+        import cupyx
+        p = cupyx.empty_pinned((N,), dtype=xp.float32)
+        p[:] = xp.asnumpy(rand(N))
+        d = xp.empty(N, dtype=xp.float32)
+        return lambda: d.set(p)
+    if name.startswith("d2h_pinned"):
+        import cupyx
+        p = cupyx.empty_pinned((N,), dtype=xp.float32)
+        a = rand(N)
+        return lambda: a.get(out=p)
     if name.startswith("small_add"):
         a, b = rand(1024), rand(1024)
         return lambda: [a + b for _ in range(10_000)]
+    if name.startswith("small_copy"):
+        a = rand(1024)
+        return lambda: [a.copy() for _ in range(10_000)]
     if name.startswith("small_sum"):
         a = rand(1024)
         return lambda: [a.sum() for _ in range(10_000)]

@@ -35,6 +35,14 @@ pub(crate) fn compute_ty(d: DType) -> &'static str {
     }
 }
 
+/// Bytes of `d`'s compute type.
+pub(crate) fn compute_size(d: DType) -> usize {
+    match d {
+        DType::F16 | DType::BF16 => 4,
+        d => d.size(),
+    }
+}
+
 /// An expression that turns a compute value into the storage type of `d`.
 fn store(d: DType, v: &str) -> String {
     match d {
@@ -56,9 +64,45 @@ fn index_loop(nops: usize, take: bool) -> String {
     s + "      }"
 }
 
-/// An elementwise kernel: `o = expr(x0, x1, ...)`, where `xk` is input k in its compute type.
-/// With `take`, dimension `tax` of the inputs is addressed through the index array `tk`.
-pub(crate) fn elementwise(name: &str, out: DType, ins: &[DType], expr: &str, contiguous: bool, take: bool) -> String {
+/// A contiguous elementwise kernel over pre-offset pointers: each thread computes `v` consecutive
+/// elements with one (up to 16-byte) load per operand and one store (`v = 1`: scalar accesses,
+/// for misaligned views), the last `n % v` elements one per thread.
+pub(crate) fn dense(name: &str, out: DType, ins: &[DType], expr: &str, v: usize) -> String {
+    let mut params = format!("{}* __restrict__ o", storage_ty(out));
+    for (k, d) in ins.iter().enumerate() {
+        params += &format!(", const {}* __restrict__ a{k}", storage_ty(*d));
+    }
+    let (mut packs, mut lanes, mut scalars) = (String::new(), String::new(), String::new());
+    for (k, d) in ins.iter().enumerate() {
+        let st = storage_ty(*d);
+        packs += &format!("    const Pack<{v}, {st}> q{k} = ((const Pack<{v}, {st}>*)a{k})[i];\n");
+        lanes += &format!("      {} x{k} = ld(q{k}.v[u]);\n", compute_ty(*d));
+        scalars += &format!("    {} x{k} = ld(a{k}[i]);\n", compute_ty(*d));
+    }
+    let so = storage_ty(out);
+    let e = store(out, expr);
+    format!(
+        "{PRELUDE}\nextern \"C\" __global__ void {name}({params}, i64 n) {{
+  const i64 step = (i64)gridDim.x * blockDim.x, g = (i64)blockIdx.x * blockDim.x + threadIdx.x, nv = n / {v};
+  for (i64 i = g; i < nv; i += step) {{
+{packs}    Pack<{v}, {so}> r;
+#pragma unroll
+    for (int u = 0; u < {v}; ++u) {{
+{lanes}      r.v[u] = {e};
+    }}
+    ((Pack<{v}, {so}>*)o)[i] = r;
+  }}
+  for (i64 i = nv * {v} + g; i < n; i += step) {{
+{scalars}    o[i] = {e};
+  }}
+}}\n"
+    )
+}
+
+/// A strided elementwise kernel: `o = expr(x0, x1, ...)`, where `xk` is input k in its compute
+/// type, each operand addressed through the indexer. With `take`, dimension `tax` of the inputs is
+/// addressed through the index array `tk`.
+pub(crate) fn elementwise(name: &str, out: DType, ins: &[DType], expr: &str, take: bool) -> String {
     let mut params = format!("{}* __restrict__ o", storage_ty(out));
     for (k, d) in ins.iter().enumerate() {
         params += &format!(", const {}* __restrict__ a{k}", storage_ty(*d));
@@ -68,11 +112,7 @@ pub(crate) fn elementwise(name: &str, out: DType, ins: &[DType], expr: &str, con
     }
     let nops = ins.len() + 1;
     let decl: Vec<String> = (0..nops).map(|k| format!("p{k} = ix.off[{k}]")).collect();
-    let index = if contiguous {
-        (0..nops).map(|k| format!("p{k} += i;")).collect::<Vec<_>>().join(" ")
-    } else {
-        index_loop(nops, take)
-    };
+    let index = index_loop(nops, take);
     let loads: String = ins
         .iter()
         .enumerate()
@@ -92,16 +132,54 @@ fn offset_of(ix: &str, pos: &str, k: usize, var: &str) -> String {
     )
 }
 
+/// Folds every thread's `(acc, has)` of a block into thread 0 (lane order kept within a warp):
+/// warp shuffles, then the warps' results through shared memory `wv`/`wh` (32 entries each).
+fn block_fold(ct: &str, op: &str) -> String {
+    let warp = format!(
+        "for (int o = 16; o > 0; o >>= 1) {{ {ct} v2 = shfl_down(acc, o); bool h2 = shfl_down(has, o);
+        if (h2 && (t & 31) + o < 32) {{ acc = has ? {op}(acc, v2) : v2; has = true; }} }}"
+    );
+    format!(
+        "{warp}
+    if ((t & 31) == 0) {{ wv[t >> 5] = acc; wh[t >> 5] = has; }}
+    __syncthreads();
+    if (t < 32) {{
+      has = t < (int)(blockDim.x >> 5) && wh[t]; acc = has ? wv[t] : {ct}();
+      {warp}
+    }}"
+    )
+}
+
 /// Block reduction: block `b` handles output `b / chunks`, part `b % chunks` (reduced positions
-/// `[part * per, part * per + per)`): its threads fold interleaved elements, then a shared-memory
-/// tree combines them. With `chunks > 1` the outputs are partials that a second launch reduces.
-/// `ordered` ops (not reorderable) fold on one thread, in order, and use one chunk.
-pub(crate) fn reduce(name: &str, d: DType, op: &str, ordered: bool, run: bool) -> String {
+/// `[part * per, part * per + per)`): its threads fold interleaved elements, then warp shuffles
+/// combine them. With `chunks > 1` the outputs are partials that a second launch reduces.
+/// `ordered` ops (not reorderable) fold on one thread, in order, and use one chunk. `vec > 1`
+/// (reorderable ops over unit-stride runs whose starts are aligned to `vec` elements): `vec`
+/// elements per load, two loads in flight.
+pub(crate) fn reduce(name: &str, d: DType, op: &str, ordered: bool, run: bool, vec: usize) -> String {
     let (st, ct) = (storage_ty(d), compute_ty(d));
     // `run`: the reduced positions form one strided run, so no division locates an element.
     let roff = if run { "i64 p = j * r.st[1][0];".to_string() } else { offset_of("r", "j", 1, "p") };
-    // Reorderable ops over a run: four independent loads in flight per thread.
-    let unrolled = if run && !ordered {
+    let fold = |p: &str| {
+        (1..vec).fold(format!("{ct} f_{p} = ld({p}.v[0]);"), |a, u| format!("{a} f_{p} = {op}(f_{p}, ld({p}.v[{u}]));"))
+    };
+    let unrolled = if vec > 1 {
+        format!(
+            "const Pack<{vec}, {st}>* ap = (const Pack<{vec}, {st}>*)(a + base + lo);
+    const i64 nv = (hi - lo) / {vec}, b = blockDim.x;
+    i64 q = t;
+    if (q < nv) {{ const Pack<{vec}, {st}> p0 = ap[q]; {f0} acc = f_p0; has = true; q += b; }}
+    for (; q + b < nv; q += 2 * b) {{
+      const Pack<{vec}, {st}> p0 = ap[q], p1 = ap[q + b];
+      {f0} {f1} acc = {op}(acc, {op}(f_p0, f_p1));
+    }}
+    if (q < nv) {{ const Pack<{vec}, {st}> p0 = ap[q]; {f0} acc = {op}(acc, f_p0); }}
+    j = lo + nv * {vec} + t;",
+            f0 = fold("p0"),
+            f1 = fold("p1"),
+        )
+    } else if run && !ordered {
+        // Four independent loads in flight per thread.
         format!(
             "if (j < hi) {{ acc = ld(a[base + j * r.st[1][0]]); has = true; j += blockDim.x; }}
     for (; j + 3 * (i64)blockDim.x < hi; j += 4 * (i64)blockDim.x) {{
@@ -116,7 +194,7 @@ pub(crate) fn reduce(name: &str, d: DType, op: &str, ordered: bool, run: bool) -
     let (start, inc) = if ordered { ("(t == 0 ? lo : hi)", "1") } else { ("lo + t", "blockDim.x") };
     format!(
         "{PRELUDE}\nextern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict__ a, Idx k, Idx r, i64 chunks, i64 per) {{
-  __shared__ {ct} buf[256]; __shared__ bool hv[256];
+  __shared__ {ct} wv[32]; __shared__ bool wh[32];
   const int t = threadIdx.x;
   for (i64 bo = blockIdx.x; bo < k.n * chunks; bo += gridDim.x) {{
     const i64 ko = bo / chunks, lo = (bo % chunks) * per, hi = lo + per < r.n ? lo + per : r.n;
@@ -129,17 +207,14 @@ pub(crate) fn reduce(name: &str, d: DType, op: &str, ordered: bool, run: bool) -
       {ct} x = ld(a[base + p]);
       acc = has ? {op}(acc, x) : x; has = true;
     }}
-    buf[t] = acc; hv[t] = has; __syncthreads();
-    for (int s = blockDim.x / 2; s > 0; s >>= 1) {{
-      if (t < s && hv[t + s]) {{ buf[t] = hv[t] ? {op}(buf[t], buf[t + s]) : buf[t + s]; hv[t] = true; }}
-      __syncthreads();
-    }}
+    {fold}
     if (t == 0) o[bo] = {out};
     __syncthreads();
   }}
 }}\n",
         base = offset_of("k", "ko", 1, "base"),
-        out = store(d, "buf[0]"),
+        fold = block_fold(ct, op),
+        out = store(d, "acc"),
     )
 }
 
@@ -175,8 +250,41 @@ pub(crate) fn reduce_columns(name: &str, d: DType, op: &str, run: bool) -> Strin
 /// NaN over everything. Block `b` handles output `b / chunks` over positions
 /// `[part * per, part * per + per)`; with `ncand > 0` it instead chooses among the `ncand`
 /// candidate indices `cand[ko * ncand ..]` that a first launch wrote (its second stage).
-pub(crate) fn arg_reduce(name: &str, d: DType, better: &str) -> String {
+pub(crate) fn arg_reduce(name: &str, d: DType, better: &str, vec: usize) -> String {
     let (st, ct) = (storage_ty(d), compute_ty(d));
+    let pick = |p: &str, q: &str| {
+        format!(
+            "for (int u = 0; u < {vec}; ++u) {{ const i64 jj = lo + ({q}) * {vec} + u; {ct} x = ld({p}.v[u]); if (ai < 0 || take_right(acc, ai, x, jj)) {{ acc = x; ai = jj; }} }}"
+        )
+    };
+    let first_stage = if vec > 1 {
+        // Unit stride, aligned: `vec` elements per load, two loads in flight.
+        format!(
+            "const Pack<{vec}, {st}>* ap = (const Pack<{vec}, {st}>*)(a + base + lo);
+      const i64 nv = (hi - lo) / {vec}, b = blockDim.x;
+      i64 q = t;
+      for (; q + b < nv; q += 2 * b) {{
+        const Pack<{vec}, {st}> p0 = ap[q], p1 = ap[q + b];
+        {p0} {p1}
+      }}
+      if (q < nv) {{ const Pack<{vec}, {st}> p0 = ap[q]; {p0} }}
+      c = lo + nv * {vec} + t;",
+            p0 = pick("p0", "q"),
+            p1 = pick("p1", "q + b"),
+        )
+    } else {
+        format!(
+            "// Four loads in flight, then the comparisons in index order (first index, first NaN).
+      const i64 b = blockDim.x;
+      for (; c + 3 * b < hi; c += 4 * b) {{
+        {ct} x0 = ld(a[base + c * s]), x1 = ld(a[base + (c + b) * s]), x2 = ld(a[base + (c + 2 * b) * s]), x3 = ld(a[base + (c + 3 * b) * s]);
+        if (ai < 0 || take_right(acc, ai, x0, c)) {{ acc = x0; ai = c; }}
+        if (take_right(acc, ai, x1, c + b)) {{ acc = x1; ai = c + b; }}
+        if (take_right(acc, ai, x2, c + 2 * b)) {{ acc = x2; ai = c + 2 * b; }}
+        if (take_right(acc, ai, x3, c + 3 * b)) {{ acc = x3; ai = c + 3 * b; }}
+      }}"
+        )
+    };
     format!(
         "{PRELUDE}\n__device__ __forceinline__ bool take_right({ct} lv, i64 li, {ct} rv, i64 ri) {{
   if (is_nan(rv)) return !is_nan(lv) || ri < li;
@@ -193,15 +301,7 @@ extern \"C\" __global__ void {name}(i64* __restrict__ o, const {st}* __restrict_
     {ct} acc = {ct}(); i64 ai = -1;
     i64 c = (ncand > 0 ? 0 : lo) + t;
     if (ncand == 0) {{
-      // Four loads in flight, then the comparisons in index order (first index, first NaN).
-      const i64 b = blockDim.x;
-      for (; c + 3 * b < hi; c += 4 * b) {{
-        {ct} x0 = ld(a[base + c * s]), x1 = ld(a[base + (c + b) * s]), x2 = ld(a[base + (c + 2 * b) * s]), x3 = ld(a[base + (c + 3 * b) * s]);
-        if (ai < 0 || take_right(acc, ai, x0, c)) {{ acc = x0; ai = c; }}
-        if (take_right(acc, ai, x1, c + b)) {{ acc = x1; ai = c + b; }}
-        if (take_right(acc, ai, x2, c + 2 * b)) {{ acc = x2; ai = c + 2 * b; }}
-        if (take_right(acc, ai, x3, c + 3 * b)) {{ acc = x3; ai = c + 3 * b; }}
-      }}
+      {first_stage}
     }}
     for (; c < hi; c += blockDim.x) {{
       const i64 j = ncand > 0 ? cand[ko * ncand + c] : c;
@@ -290,6 +390,79 @@ pub(crate) fn scan_blocks(name: &str, d: DType, op: &str) -> String {
     )
 }
 
+/// Elements of one tile of the single-pass scan (256 threads x 8 consecutive elements each).
+pub(crate) const SCAN_TILE: usize = 2048;
+
+/// Single-pass scan with decoupled look-back, for reorderable ops with an identity `id` (a CUDA
+/// expression of the compute type). Each block takes the next tile id from `counter` (so every
+/// tile before it has started: no deadlock), scans its tile in shared memory (thread-local runs,
+/// warp shuffles, warp totals), publishes its aggregate, then thread 0 walks back over the
+/// preceding tiles of its line, adding aggregates until it meets an inclusive prefix, publishes
+/// its own inclusive prefix and the block writes its outputs. Reads 1x, writes 1x.
+pub(crate) fn scan_lookback(name: &str, d: DType, op: &str, id: &str) -> String {
+    let (st, ct) = (storage_ty(d), compute_ty(d));
+    format!(
+        "{PRELUDE}
+template <class T> __device__ __forceinline__ T ld_volatile(const T* p) {{
+  T r;
+  for (int i = 0; i < (int)sizeof(T); ++i) ((unsigned char*)&r)[i] = ((const volatile unsigned char*)p)[i];
+  return r;
+}}
+extern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict__ a, Idx k, i64 len, i64 sa, i64 so, i64 tpl, u64* counter, int* flags, {ct}* aggs, {ct}* incls) {{
+  __shared__ {ct} sh[2048]; __shared__ {ct} wsum[8]; __shared__ {ct} tile_excl; __shared__ i64 tile_id;
+  const int t = threadIdx.x, lane = t & 31, w = t >> 5;
+  if (t == 0) tile_id = (i64)atomicAdd(counter, 1ull);
+  __syncthreads();
+  const i64 id = tile_id, line = id / tpl, part = id % tpl, lo = part * 2048;
+  const i64 n = len - lo < 2048 ? len - lo : 2048;
+  {pa}
+  {po}
+  for (int u = 0; u < 8; ++u) {{ const int e = u * 256 + t; sh[e] = e < n ? ({ct})ld(a[pa + (lo + e) * sa]) : {id}; }}
+  __syncthreads();
+  {ct} loc[8]; {ct} run = {id};
+#pragma unroll
+  for (int u = 0; u < 8; ++u) {{ run = {op}(run, sh[t * 8 + u]); loc[u] = run; }}
+  {ct} x = run;
+  for (int of = 1; of < 32; of <<= 1) {{ {ct} y = shfl_up(x, of); if (lane >= of) x = {op}(y, x); }}
+  {ct} texcl = shfl_up(x, 1);
+  if (lane == 0) texcl = {id};
+  if (lane == 31) wsum[w] = x;
+  __syncthreads();
+  {ct} wpre = {id};
+  for (int q = 0; q < w; ++q) wpre = {op}(wpre, wsum[q]);
+  if (t == 0) {{
+    {ct} agg = {id};
+    for (int q = 0; q < 8; ++q) agg = {op}(agg, wsum[q]);
+    {ct} excl = {id};
+    volatile int* vf = flags;
+    if (part == 0) {{
+      incls[id] = agg; __threadfence(); vf[id] = 2;
+    }} else {{
+      aggs[id] = agg; __threadfence(); vf[id] = 1;
+      for (i64 j = id - 1;; --j) {{
+        int f;
+        do {{ f = vf[j]; }} while (f == 0);
+        __threadfence();
+        if (f == 2) {{ excl = {op}(ld_volatile(&incls[j]), excl); break; }}
+        excl = {op}(ld_volatile(&aggs[j]), excl);
+      }}
+      incls[id] = {op}(excl, agg); __threadfence(); vf[id] = 2;
+    }}
+    tile_excl = excl;
+  }}
+  __syncthreads();
+  const {ct} pre = {op}(tile_excl, {op}(wpre, texcl));
+#pragma unroll
+  for (int u = 0; u < 8; ++u) sh[t * 8 + u] = {op}(pre, loc[u]);
+  __syncthreads();
+  for (int u = 0; u < 8; ++u) {{ const int e = u * 256 + t; if (e < n) o[po + (lo + e) * so] = {out}; }}
+}}\n",
+        pa = offset_of("k", "line", 1, "pa"),
+        po = offset_of("k", "line", 0, "po"),
+        out = store(d, "sh[e]"),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     //! Without a GPU: every device expression the front end can ask for, and every kernel
@@ -351,19 +524,24 @@ mod tests {
     fn every_kernel_template_parses_for_every_dtype() {
         for d in DType::ALL {
             let mut src = String::new();
-            for (i, contiguous) in [(0, true), (1, false)] {
-                src += &elementwise(&format!("e{i}"), d, &[d, d], "x0", contiguous, false).replace(PRELUDE, "");
+            src += &elementwise("e0", d, &[d, d], "x0", false).replace(PRELUDE, "");
+            for v in [1, 2, 4] {
+                src += &dense(&format!("d{v}"), d, &[d, DType::Bool], "x0", v).replace(PRELUDE, "");
             }
-            src += &elementwise("tk", d, &[d], "x0", false, true).replace(PRELUDE, "");
-            src += &elementwise("wh", d, &[DType::Bool, d, d], "(x0 ? x1 : x2)", true, false).replace(PRELUDE, "");
+            src += &elementwise("tk", d, &[d], "x0", true).replace(PRELUDE, "");
+            src += &dense("wh", d, &[DType::Bool, d, d], "(x0 ? x1 : x2)", 1).replace(PRELUDE, "");
             let op = if d == DType::Bool { "b_logical_or" } else { "b_maximum" };
-            src += &reduce("r0", d, op, false, true).replace(PRELUDE, "");
-            src += &reduce("r1", d, op, true, false).replace(PRELUDE, "");
+            src += &reduce("r0", d, op, false, true, 1).replace(PRELUDE, "");
+            src += &reduce("r1", d, op, true, false, 1).replace(PRELUDE, "");
+            src += &reduce("r2", d, op, false, true, 4).replace(PRELUDE, "");
             src += &reduce_columns("rc", d, op, true).replace(PRELUDE, "");
             src += &scan("sc", d, op).replace(PRELUDE, "");
             src += &scan_blocks("sb", d, op).replace(PRELUDE, "");
+            let add = if d == DType::Bool { "b_logical_or" } else { "b_add" };
+            src += &scan_lookback("sl", d, add, &format!("cv<{}>((i64)0)", compute_ty(d))).replace(PRELUDE, "");
             if d != DType::Bool {
-                src += &arg_reduce("ar", d, "gt").replace(PRELUDE, "");
+                src += &arg_reduce("ar", d, "gt", 1).replace(PRELUDE, "");
+                syntax_check(&format!("{}-argvec", d.name()), &arg_reduce("av", d, "lt", 2));
             }
             syntax_check(d.name(), &format!("{PRELUDE}\n{src}"));
         }

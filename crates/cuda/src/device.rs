@@ -5,7 +5,62 @@ use cudarc::driver::{CudaContext, CudaFunction, CudaStream};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Arc, Mutex, OnceLock};
-use xp_core::{Error, Result};
+use xp_core::{DType, Error, Result};
+
+/// A kernel's identity: its family and everything that specialises it, packed field by field
+/// into bits (unique by construction, cheap to hash: the hot path builds no string).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct Key {
+    v: u128,
+    pos: u32,
+}
+
+impl Key {
+    /// A key of kernel family `family` (a small number per generator).
+    pub(crate) fn new(family: u8) -> Key {
+        Key { v: family as u128, pos: 8 }
+    }
+    /// Append `x`, which must fit in `n` bits.
+    pub(crate) fn bits(self, n: u32, x: u64) -> Key {
+        debug_assert!(n < 64 && x < 1 << n && self.pos + n <= 128, "kernel key overflow");
+        Key { v: self.v | ((x as u128) << self.pos), pos: self.pos + n }
+    }
+    /// Append a dtype.
+    pub(crate) fn dtype(self, d: DType) -> Key {
+        self.bits(4, d as u64)
+    }
+    /// Append a flag.
+    pub(crate) fn flag(self, b: bool) -> Key {
+        self.bits(1, b as u64)
+    }
+}
+
+/// A multiply-rotate hasher for [`Key`]s (std's SipHash costs more than the lookup it guards).
+#[derive(Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(x as u64);
+    }
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64(x as u64);
+        self.write_u64((x >> 64) as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type KernelMap = HashMap<Key, CudaFunction, std::hash::BuildHasherDefault<KeyHasher>>;
 
 /// A device's shared state.
 pub struct Dev {
@@ -20,7 +75,7 @@ pub struct Dev {
     pub(crate) limit: AtomicUsize,
     /// set once a [`crate::Stream`] exists on the device: buffers then order cross-stream uses
     pub(crate) multi: AtomicBool,
-    kernels: Mutex<HashMap<String, CudaFunction>>,
+    kernels: Mutex<KernelMap>,
 }
 
 impl std::fmt::Debug for Dev {
@@ -62,7 +117,7 @@ pub(crate) fn get(ordinal: usize) -> Result<Arc<Dev>> {
         used: AtomicUsize::new(0),
         limit: AtomicUsize::new(usize::MAX),
         multi: AtomicBool::new(false),
-        kernels: Mutex::new(HashMap::new()),
+        kernels: Mutex::new(KernelMap::default()),
     });
     map.insert(ordinal, d.clone());
     Ok(d)
@@ -73,19 +128,18 @@ impl Dev {
     pub(crate) fn current(&self) -> Arc<CudaStream> {
         crate::stream::current(self)
     }
-    /// The kernel `name` described by `key` (a short string naming the family and everything
-    /// that specialises it): looked up by `key`, so that the hot path never builds or hashes a
-    /// source; on a miss `src()` generates the source, which is compiled (or read from the disk
-    /// cache, keyed by the full source) and loaded once.
-    pub(crate) fn kernel(&self, key: &str, name: &str, src: impl FnOnce() -> String) -> Result<CudaFunction> {
-        if let Some(f) = self.kernels.lock().unwrap_or_else(|e| e.into_inner()).get(key) {
+    /// The kernel `name` identified by `key`: looked up by `key`, so that the hot path never builds
+    /// or hashes a source; on a miss `src()` generates the source, which is compiled (or read from
+    /// the disk cache, keyed by the full source) and loaded once.
+    pub(crate) fn kernel(&self, key: Key, name: &str, src: impl FnOnce() -> String) -> Result<CudaFunction> {
+        if let Some(f) = self.kernels.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
             return Ok(f.clone());
         }
         let src = src();
         let bin = nvrtc::cubin(&src, self.arch)?;
         let module = self.ctx.load_module(cudarc::nvrtc::Ptx::from_binary(bin)).map_err(driver_err)?;
         let f = module.load_function(name).map_err(driver_err)?;
-        self.kernels.lock().unwrap_or_else(|e| e.into_inner()).insert(key.to_string(), f.clone());
+        self.kernels.lock().unwrap_or_else(|e| e.into_inner()).insert(key, f.clone());
         Ok(f)
     }
 }

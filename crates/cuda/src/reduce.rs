@@ -2,10 +2,50 @@
 //! two-stage when few outputs; column mode: a coalesced thread per output), arg-reductions and
 //! scans.
 use crate::codegen;
-use crate::device::driver_err;
-use crate::storage::{after, before, blocks_cfg, cfg, idx, split, CudaStorage};
+use crate::device::{driver_err, Key};
+use crate::storage::{after, before, blocks_cfg, cfg, idx, split, CudaStorage, Idx};
 use cudarc::driver::{CudaSlice, PushKernelArg};
-use xp_core::{ArgReduceOp, BackendStorage, BinaryOp, DType, Layout, Result};
+use xp_core::{ArgReduceOp, BackendStorage, BinaryOp, DType, Layout, Result, Scalar};
+
+/// Chunks of at least `min` positions splitting `n` into about `want` parts: (chunks, per), with
+/// `per` a multiple of 16 when there are several chunks (so that vector loads stay aligned) and
+/// no chunk empty.
+fn plan(n: usize, want: usize, min: usize) -> (usize, usize) {
+    let chunks = want.min(n / min.max(1)).max(1);
+    if chunks == 1 {
+        return (1, n.max(1));
+    }
+    let per = n.div_ceil(chunks).next_multiple_of(16);
+    (n.div_ceil(per), per)
+}
+
+/// Elements per vector load (up to 16 bytes) along unit-stride runs starting at the offsets of
+/// `kix`'s operand 1 plus multiples of `per`: the widest width that divides all of them (1: scalar
+/// loads).
+fn vec_width(d: DType, kix: &Idx, per: usize, unit: bool) -> usize {
+    let mut v = 16 / d.size();
+    if !unit || v < 2 {
+        return 1;
+    }
+    let ok = |v: usize| {
+        let v = v as i64;
+        kix.off[1] % v == 0 && (per as i64) % v == 0 && (0..kix.nd as usize).all(|a| kix.st[1][a] % v == 0)
+    };
+    while v > 1 && !ok(v) {
+        v /= 2;
+    }
+    v
+}
+
+/// A CUDA expression of `op`'s identity in `d`'s compute type.
+fn identity(op: BinaryOp, d: DType) -> Option<String> {
+    let ct = codegen::compute_ty(d);
+    Some(match op.identity(d)? {
+        Scalar::Int(v) => format!("cv<{ct}>((i64){v})"),
+        Scalar::Bool(b) => format!("cv<{ct}>({b})"),
+        _ => return None,
+    })
+}
 
 impl CudaStorage {
     /// Column-mode stage: partials (chunks, kept) over ranges of `per` reduced positions.
@@ -24,10 +64,10 @@ impl CudaStorage {
         let (kix, _) = idx(&[&ok, &kl], false)?;
         let (rix, _) = idx(&[&rl, &rl], false)?;
         let run = rix.nd == 1;
-        let key = format!("reducecols|{}|{}|{run}", self.dtype, op.name());
+        let key = Key::new(3).dtype(self.dtype).bits(7, op as u64).flag(run);
         let f = self
             .dev
-            .kernel(&key, "xp_k", || codegen::reduce_columns("xp_k", self.dtype, &format!("b_{}", op.name()), run))?;
+            .kernel(key, "xp_k", || codegen::reduce_columns("xp_k", self.dtype, &format!("b_{}", op.name()), run))?;
         let (c, p) = (chunks as i64, per as i64);
         let s = self.dev.current();
         before(&s, &[self])?;
@@ -40,11 +80,10 @@ impl CudaStorage {
     }
     /// Stage one of a reduction: `chunks` partial results per output (C-contiguous, the part
     /// index fastest), each over a contiguous range of the reduced positions.
-    fn reduce_parts(&self, l: &Layout, op: BinaryOp, axes: &[usize], chunks: usize) -> Result<CudaStorage> {
+    fn reduce_parts(&self, l: &Layout, op: BinaryOp, axes: &[usize], chunks: usize, per: usize) -> Result<CudaStorage> {
         let (kl, rl) = split(l, axes);
-        let (nk, nr) = (kl.numel(), rl.numel());
+        let nk = kl.numel();
         let ordered = !op.is_reorderable();
-        let per = nr.div_ceil(chunks.max(1));
         let mut out = CudaStorage::alloc(&self.dev, self.dtype, nk * chunks)?;
         if nk == 0 {
             return Ok(out);
@@ -53,10 +92,15 @@ impl CudaStorage {
         let (kix, _) = idx(&[&ok, &kl], false)?;
         let (rix, _) = idx(&[&rl, &rl], false)?;
         let run = rix.nd == 1;
-        let key = format!("reduce|{}|{}|{ordered}|{run}", self.dtype, op.name());
-        let f = self
-            .dev
-            .kernel(&key, "xp_k", || codegen::reduce("xp_k", self.dtype, &format!("b_{}", op.name()), ordered, run))?;
+        let vec = if ordered || !run {
+            1
+        } else {
+            vec_width(self.dtype, &kix, if chunks > 1 { per } else { 0 }, rix.st[1][0] == 1)
+        };
+        let key = Key::new(4).dtype(self.dtype).bits(7, op as u64).flag(ordered).flag(run).bits(5, vec as u64);
+        let f = self.dev.kernel(key, "xp_k", || {
+            codegen::reduce("xp_k", self.dtype, &format!("b_{}", op.name()), ordered, run, vec)
+        })?;
         let (c, p) = (chunks as i64, per as i64);
         let s = self.dev.current();
         before(&s, &[self])?;
@@ -98,8 +142,8 @@ impl CudaStorage {
         // Few outputs over many elements: spread each output over enough blocks to fill the
         // device (8 blocks of 256 threads per SM), then reduce the partials.
         let fill = 8 * self.dev.sms;
-        let chunks = if !reorder || nk >= fill { 1 } else { (fill / nk).min(nr / 2048).max(1) };
-        let out = self.reduce_parts(l, op, axes, chunks)?;
+        let (chunks, per) = if !reorder || nk >= fill { (1, nr.max(1)) } else { plan(nr, fill / nk, 2048) };
+        let out = self.reduce_parts(l, op, axes, chunks, per)?;
         if chunks == 1 {
             return Ok(out);
         }
@@ -109,8 +153,7 @@ impl CudaStorage {
         let (kl, _) = split(l, &[axis]);
         let (nk, n) = (kl.numel(), l.shape()[axis]);
         let fill = 8 * self.dev.sms;
-        let chunks = if nk >= fill { 1 } else { (fill / nk.max(1)).min(n / 2048).max(1) };
-        let per = n.div_ceil(chunks);
+        let (chunks, per) = if nk >= fill { (1, n.max(1)) } else { plan(n, fill / nk.max(1), 2048) };
         if nk == 0 {
             return CudaStorage::alloc(&self.dev, DType::I64, 0);
         }
@@ -120,8 +163,9 @@ impl CudaStorage {
             ArgReduceOp::ArgMax => "gt",
             ArgReduceOp::ArgMin => "lt",
         };
-        let key = format!("argreduce|{}|{better}", self.dtype);
-        let f = self.dev.kernel(&key, "xp_k", || codegen::arg_reduce("xp_k", self.dtype, better))?;
+        let vec = vec_width(self.dtype, &kix, if chunks > 1 { per } else { 0 }, l.strides()[axis] == 1);
+        let key = Key::new(5).dtype(self.dtype).flag(better == "gt").bits(5, vec as u64);
+        let f = self.dev.kernel(key, "xp_k", || codegen::arg_reduce("xp_k", self.dtype, better, vec))?;
         let (nn, s) = (n as i64, l.strides()[axis] as i64);
         let st = self.dev.current();
         before(&st, &[self])?;
@@ -153,24 +197,59 @@ impl CudaStorage {
         let (okl, _) = split(&ol, &[axis]);
         let (kix, _) = idx(&[&okl, &kl], false)?;
         let (nk, len) = (kl.numel(), l.shape()[axis]);
-        // Few long lines: chunk totals (stage one of the reduction), their running totals per line,
-        // then every chunk scans from the total before it. Not-reorderable ops scan line by line.
+        let (ln, sa, so) = (len as i64, l.strides()[axis] as i64, ol.strides()[axis] as i64);
+        let opn = format!("b_{}", op.name());
+        let s = self.dev.current();
+        // Lines longer than a tile, op with an identity: the single-pass look-back scan.
+        if let Some(id) = identity(op, self.dtype).filter(|_| op.is_reorderable() && len > codegen::SCAN_TILE) {
+            let key = Key::new(6).dtype(self.dtype).bits(7, op as u64);
+            let f = self.dev.kernel(key, "xp_k", || codegen::scan_lookback("xp_k", self.dtype, &opn, &id))?;
+            let tpl = len.div_ceil(codegen::SCAN_TILE);
+            let tiles = nk * tpl;
+            // Scratch: the tile counter, a status flag and two values per tile.
+            let cs = codegen::compute_size(self.dtype);
+            let flags_at = 16;
+            let aggs_at = (flags_at + 4 * tiles).next_multiple_of(16);
+            let incls_at = aggs_at + cs * tiles;
+            let scratch = CudaStorage::alloc(&self.dev, DType::U8, incls_at + cs * tiles)?;
+            let base = scratch.ptr(&s, 0);
+            // SAFETY: zeroes the counter and flags, inside the scratch buffer just allocated.
+            unsafe { cudarc::driver::result::memset_d8_async(base, 0, aggs_at, s.cu_stream()) }.map_err(driver_err)?;
+            let (counter, flags, aggs, incls) =
+                (base, base + flags_at as u64, base + aggs_at as u64, base + incls_at as u64);
+            let tp = tpl as i64;
+            before(&s, &[self])?;
+            let mut b = s.launch_builder(&f);
+            b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&ln).arg(&sa).arg(&so).arg(&tp);
+            b.arg(&counter).arg(&flags).arg(&aggs).arg(&incls);
+            let grid = cudarc::driver::LaunchConfig {
+                grid_dim: (tiles as u32, 1, 1),
+                block_dim: (256, 1, 1),
+                shared_mem_bytes: 0,
+            };
+            // SAFETY: parameters match the generated kernel; one block per tile; the scratch holds
+            // `tiles` flags and values, zeroed flags and counter; offsets stay inside the buffers.
+            unsafe { b.launch(grid) }.map_err(driver_err)?;
+            after(&s, &[self])?;
+            return Ok(out);
+        }
+        // Otherwise few long lines: chunk totals (stage one of the reduction), their running
+        // totals per line, then every chunk scans from the total before it. Not-reorderable ops
+        // scan line by line.
         let fill = 32 * self.dev.sms;
-        let chunks = if !op.is_reorderable() || nk >= fill { 1 } else { (fill / nk).min(len / 256).max(1) };
-        let per = len.div_ceil(chunks);
+        let (chunks, per) =
+            if !op.is_reorderable() || nk >= fill { (1, len.max(1)) } else { plan(len, fill / nk, 256) };
         let pre = if chunks > 1 {
-            let parts = self.reduce_parts(l, op, &[axis], chunks)?;
+            let parts = self.reduce_parts(l, op, &[axis], chunks, per)?;
             Some(parts.scan(&Layout::contiguous(&[nk, chunks]), op, 1)?)
         } else {
             None
         };
-        let (ln, sa, so) = (len as i64, l.strides()[axis] as i64, ol.strides()[axis] as i64);
         // Chunks (reorderable ops only) scan as blocks over coalesced tiles; otherwise one thread
         // per line walks it in order.
         let blocks = chunks > 1;
-        let key = format!("scan|{}|{}|{blocks}", self.dtype, op.name());
-        let opn = format!("b_{}", op.name());
-        let f = self.dev.kernel(&key, "xp_k", || {
+        let key = Key::new(7).dtype(self.dtype).bits(7, op as u64).flag(blocks);
+        let f = self.dev.kernel(key, "xp_k", || {
             if blocks {
                 codegen::scan_blocks("xp_k", self.dtype, &opn)
             } else {
@@ -179,7 +258,6 @@ impl CudaStorage {
         })?;
         let (c, p) = (chunks as i64, per as i64);
         let pre_buf = pre.as_ref().map_or(&self.buf, |p| &p.buf);
-        let s = self.dev.current();
         before(&s, &[self])?;
         let mut b = s.launch_builder(&f);
         b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&ln).arg(&sa).arg(&so).arg(&c).arg(&p).arg(pre_buf);

@@ -2,7 +2,7 @@
 //! generated kernels. Launches are asynchronous on the calling thread's current stream (see
 //! [`crate::Stream`]); only `to_host` waits.
 use crate::codegen;
-use crate::device::{driver_err, Dev};
+use crate::device::{driver_err, Dev, Key};
 use crate::stream::Uses;
 use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg};
 use std::sync::Arc;
@@ -55,11 +55,11 @@ impl std::fmt::Debug for CudaStorage {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Idx {
-    n: i64,
+    pub(crate) n: i64,
     pub(crate) nd: i64,
-    shape: [i64; MAXD],
-    st: [[i64; MAXD]; 4],
-    off: [i64; 4],
+    pub(crate) shape: [i64; MAXD],
+    pub(crate) st: [[i64; MAXD]; 4],
+    pub(crate) off: [i64; 4],
 }
 
 // SAFETY: plain #[repr(C)] integers, laid out as the prelude's `Idx`.
@@ -155,11 +155,15 @@ impl CudaStorage {
         })?;
         Ok(CudaStorage { dev: dev.clone(), buf, dtype: host.dtype(), len: host.len(), uses: Uses::default() })
     }
-    /// Launch the elementwise kernel `o = expr(inputs)` over `ix` (the output first).
+    /// The device address of element `off` (no event is involved: xp orders streams itself).
+    pub(crate) fn ptr(&self, s: &CudaStream, off: usize) -> u64 {
+        let (p, _no_sync) = cudarc::driver::DevicePtr::device_ptr(&self.buf, s);
+        p + (off * self.dtype.size()) as u64
+    }
+    /// Launch the strided elementwise kernel `o = expr(inputs)` over `ix` (the output first).
     fn launch_ew(
         &self,
-        expr: &str,
-        contiguous: bool,
+        expr: Expr,
         out: &mut CudaStorage,
         ins: &[&CudaStorage],
         ix: Idx,
@@ -168,11 +172,13 @@ impl CudaStorage {
         if ix.n == 0 {
             return Ok(());
         }
-        let dts: Vec<DType> = ins.iter().map(|s| s.dtype).collect();
-        let key = format!("ew|{}|{dts:?}|{expr}|{contiguous}|{}", out.dtype, take.is_some());
-        let f = self
-            .dev
-            .kernel(&key, "xp_k", || codegen::elementwise("xp_k", out.dtype, &dts, expr, contiguous, take.is_some()))?;
+        let key = ins
+            .iter()
+            .fold(Key::new(1).bits(8, expr.id()).dtype(out.dtype).flag(take.is_some()), |k, s| k.dtype(s.dtype));
+        let f = self.dev.kernel(key, "xp_k", || {
+            let dts: Vec<DType> = ins.iter().map(|s| s.dtype).collect();
+            codegen::elementwise("xp_k", out.dtype, &dts, &expr.code(out.dtype), take.is_some())
+        })?;
         let s = self.dev.current();
         before(&s, ins)?;
         before(&s, &[&*out])?;
@@ -192,18 +198,101 @@ impl CudaStorage {
         after(&s, ins)?;
         after(&s, &[&*out])
     }
+    /// Launch the contiguous elementwise kernel over `n` elements: the output from element 0,
+    /// input k from element `ins[k].1`. Each thread handles up to 16 bytes of the widest operand
+    /// per access where every operand's start is aligned for it.
+    fn launch_dense(&self, expr: Expr, out: &mut CudaStorage, ins: &[(&CudaStorage, usize)], n: usize) -> Result<()> {
+        let s = self.dev.current();
+        let mut ptrs = [0u64; 4];
+        let mut sizes = [out.dtype.size(); 4];
+        ptrs[0] = out.ptr(&s, 0);
+        for (k, (x, off)) in ins.iter().enumerate() {
+            ptrs[k + 1] = x.ptr(&s, *off);
+            sizes[k + 1] = x.dtype.size();
+        }
+        let m = ins.len() + 1;
+        let mut v = 16 / sizes[..m].iter().max().copied().unwrap_or(1);
+        while v > 1 && (0..m).any(|k| ptrs[k] % (v * sizes[k]) as u64 != 0) {
+            v /= 2;
+        }
+        let key = ins
+            .iter()
+            .fold(Key::new(2).bits(8, expr.id()).dtype(out.dtype).bits(5, v as u64), |k, (x, _)| k.dtype(x.dtype));
+        let f = self.dev.kernel(key, "xp_k", || {
+            let dts: Vec<DType> = ins.iter().map(|(x, _)| x.dtype).collect();
+            codegen::dense("xp_k", out.dtype, &dts, &expr.code(out.dtype), v)
+        })?;
+        for (x, _) in ins {
+            before(&s, &[x])?;
+        }
+        before(&s, &[&*out])?;
+        let nn = n as i64;
+        let mut b = s.launch_builder(&f);
+        for p in &ptrs[..m] {
+            b.arg(p);
+        }
+        b.arg(&nn);
+        // SAFETY: the kernel takes `m` pointers and the count; each pointer addresses `n` elements
+        // of its operand's dtype inside its buffer (contiguous layouts validated by xp), and `v`
+        // divides each pointer's alignment.
+        unsafe { b.launch(cfg(n.div_ceil(v) as i64)) }.map_err(driver_err)?;
+        for (x, _) in ins {
+            after(&s, &[x])?;
+        }
+        after(&s, &[&*out])
+    }
     /// An elementwise op into a new contiguous output of `out_dtype`.
-    fn map(&self, ins: &[(&CudaStorage, &Layout)], out_dtype: DType, expr: &str) -> Result<CudaStorage> {
-        let shape = ins[0].1.shape().to_vec();
+    pub(crate) fn map(&self, ins: &[(&CudaStorage, &Layout)], out_dtype: DType, expr: Expr) -> Result<CudaStorage> {
+        let shape = ins[0].1.shape();
         let n: usize = shape.iter().product();
         let mut out = CudaStorage::alloc(&self.dev, out_dtype, n)?;
-        let ol = Layout::contiguous(&shape);
+        if n == 0 {
+            return Ok(out);
+        }
+        if ins.iter().all(|(_, l)| l.is_contiguous()) {
+            let mut dense = [(self, 0); 3];
+            for (k, (x, l)) in ins.iter().enumerate() {
+                dense[k] = (*x, l.offset());
+            }
+            self.launch_dense(expr, &mut out, &dense[..ins.len()], n)?;
+            return Ok(out);
+        }
+        let ol = Layout::contiguous(shape);
         let mut ls = vec![&ol];
         ls.extend(ins.iter().map(|(_, l)| *l));
-        let (ix, contiguous) = idx(&ls, false)?;
+        let (ix, _) = idx(&ls, false)?;
         let stores: Vec<&CudaStorage> = ins.iter().map(|(s, _)| *s).collect();
-        self.launch_ew(expr, contiguous, &mut out, &stores, ix, None)?;
+        self.launch_ew(expr, &mut out, &stores, ix, None)?;
         Ok(out)
+    }
+}
+
+/// What an elementwise kernel computes from its inputs `x0, x1, ...`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Expr {
+    Unary(UnaryOp),
+    Binary(BinaryOp),
+    /// `x0` converted to the output's dtype
+    Cast,
+    Where,
+}
+
+impl Expr {
+    fn id(self) -> u64 {
+        match self {
+            Expr::Unary(op) => op as u64,
+            Expr::Binary(op) => 64 + op as u64,
+            Expr::Cast => 128,
+            Expr::Where => 129,
+        }
+    }
+    fn code(self, out: DType) -> String {
+        match self {
+            Expr::Unary(op) => format!("u_{}(x0)", op.name()),
+            Expr::Binary(op) => format!("b_{}(x0, x1)", op.name()),
+            Expr::Cast => format!("cv<{}>(x0)", codegen::compute_ty(out)),
+            Expr::Where => "(x0 ? x1 : x2)".into(),
+        }
     }
 }
 
@@ -253,17 +342,17 @@ impl BackendStorage for CudaStorage {
             OutRule::Bool => DType::Bool,
             OutRule::Real => self.dtype.to_real(),
         };
-        self.map(&[(self, l)], out, &format!("u_{}(x0)", op.name()))
+        self.map(&[(self, l)], out, Expr::Unary(op))
     }
     fn binary(&self, l: &Layout, rhs: &Self, rl: &Layout, op: BinaryOp) -> Result<Self> {
         same_device(self, rhs, op.name())?;
         let out = if op.out_rule() == OutRule::Bool { DType::Bool } else { self.dtype };
-        self.map(&[(self, l), (rhs, rl)], out, &format!("b_{}(x0, x1)", op.name()))
+        self.map(&[(self, l), (rhs, rl)], out, Expr::Binary(op))
     }
     fn where_cond(&self, l: &Layout, t: &Self, tl: &Layout, f: &Self, fl: &Layout) -> Result<Self> {
         same_device(self, t, "where")?;
         same_device(self, f, "where")?;
-        self.map(&[(self, l), (t, tl), (f, fl)], t.dtype, "(x0 ? x1 : x2)")
+        self.map(&[(self, l), (t, tl), (f, fl)], t.dtype, Expr::Where)
     }
     fn cast(&self, l: &Layout, dtype: DType) -> Result<Self> {
         if dtype == self.dtype && l.is_contiguous() {
@@ -272,15 +361,15 @@ impl BackendStorage for CudaStorage {
                 return Ok(out);
             }
         }
-        self.map(&[(self, l)], dtype, &format!("cv<{}>(x0)", codegen::compute_ty(dtype)))
+        self.map(&[(self, l)], dtype, Expr::Cast)
     }
     fn copy_into(&self, l: &Layout, dst: &mut Self, dl: &Layout) -> Result<()> {
         same_device(self, dst, "copyto")?;
         if self.copy_run(l, dst, dl)? {
             return Ok(());
         }
-        let (ix, contiguous) = idx(&[dl, l], false)?;
-        self.launch_ew("x0", contiguous, dst, &[self], ix, None)
+        let (ix, _) = idx(&[dl, l], false)?;
+        self.launch_ew(Expr::Cast, dst, &[self], ix, None)
     }
     fn reduce(&self, l: &Layout, op: BinaryOp, axes: &[usize]) -> Result<Self> {
         self.reduce_impl(l, op, axes)
@@ -304,7 +393,7 @@ impl BackendStorage for CudaStorage {
         let (ix, _) = idx(&[&ol, &il], true)?;
         let tk: Vec<i64> = indices.iter().map(|&i| i as i64).collect();
         let tk = self.dev.current().clone_htod(&tk).map_err(driver_err)?;
-        self.launch_ew("x0", false, &mut out, &[self], ix, Some((&tk, axis as i32)))?;
+        self.launch_ew(Expr::Cast, &mut out, &[self], ix, Some((&tk, axis as i32)))?;
         Ok(out)
     }
 }

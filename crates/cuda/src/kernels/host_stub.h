@@ -16,3 +16,7 @@ static XpDim threadIdx, blockIdx, blockDim, gridDim;
 inline float __int_as_float(int) { return 0; }
 inline unsigned __float_as_uint(float) { return 0; }
 inline float __uint_as_float(unsigned) { return 0; }
+template <class T> T __shfl_down_sync(unsigned, T v, int) { return v; }
+template <class T> T __shfl_up_sync(unsigned, T v, int) { return v; }
+inline void __threadfence() {}
+inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) { return *p += v; }

@@ -363,3 +363,17 @@ struct Idx {
   i64 st[4][XP_MAXD];  // strides of out and up to three inputs, in elements
   i64 off[4];
 };
+
+// ---- vector access: V consecutive elements in one (up to 16-byte) load or store ----
+template <int V, class T> struct alignas(sizeof(T) * V) Pack { T v[V]; };
+
+// ---- warp shuffles for every compute type ----
+#define XP_SHFL(T, W) \
+  __device__ __forceinline__ T shfl_down(T v, int o) { return (T)__shfl_down_sync(0xffffffffu, (W)v, o); } \
+  __device__ __forceinline__ T shfl_up(T v, int o) { return (T)__shfl_up_sync(0xffffffffu, (W)v, o); }
+XP_SHFL(float, float) XP_SHFL(double, double) XP_SHFL(i32, i32) XP_SHFL(u32, u32) XP_SHFL(i64, i64)
+XP_SHFL(u64, u64) XP_SHFL(i8, int) XP_SHFL(u8, int) XP_SHFL(i16, int) XP_SHFL(u16, int) XP_SHFL(bool, int)
+#define XP_SHFL_C(C) \
+  __device__ __forceinline__ C shfl_down(C v, int o) { C r; r.re = shfl_down(v.re, o); r.im = shfl_down(v.im, o); return r; } \
+  __device__ __forceinline__ C shfl_up(C v, int o) { C r; r.re = shfl_up(v.re, o); r.im = shfl_up(v.im, o); return r; }
+XP_SHFL_C(cf) XP_SHFL_C(cd)
