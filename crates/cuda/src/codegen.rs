@@ -220,9 +220,36 @@ pub(crate) fn reduce(name: &str, d: DType, op: &str, ordered: bool, run: bool, v
 
 /// Column reduction, for when a kept axis moves fastest in memory: one thread per (part, kept
 /// element), adjacent threads on adjacent kept elements (coalesced), each folding its range of
-/// reduced positions in order. Output: partials laid out (chunks, kept).
-pub(crate) fn reduce_columns(name: &str, d: DType, op: &str, run: bool) -> String {
+/// reduced positions in order. Output: partials laid out (chunks, kept). `vec > 1` (kept elements
+/// contiguous, `vec`-aligned, reduced positions one run): each thread folds `vec` adjacent kept
+/// elements with one load per row.
+pub(crate) fn reduce_columns(name: &str, d: DType, op: &str, run: bool, vec: usize) -> String {
     let (st, ct) = (storage_ty(d), compute_ty(d));
+    if vec > 1 {
+        return format!(
+            "{PRELUDE}\nextern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict__ a, Idx k, Idx r, i64 chunks, i64 per) {{
+  const i64 step = (i64)gridDim.x * blockDim.x, nkv = k.n / {vec}, rs = r.st[1][0];
+  for (i64 g = (i64)blockIdx.x * blockDim.x + threadIdx.x; g < nkv * chunks; g += step) {{
+    const i64 ko = (g % nkv) * {vec}, c = g / nkv, lo = c * per, hi = lo + per < r.n ? lo + per : r.n;
+    const {st}* p = a + k.off[1] + ko;
+    Pack<{vec}, {st}> q = *(const Pack<{vec}, {st}>*)(p + lo * rs);
+    {ct} acc[{vec}];
+#pragma unroll
+    for (int u = 0; u < {vec}; ++u) acc[u] = ld(q.v[u]);
+    for (i64 j = lo + 1; j < hi; ++j) {{
+      q = *(const Pack<{vec}, {st}>*)(p + j * rs);
+#pragma unroll
+      for (int u = 0; u < {vec}; ++u) acc[u] = {op}(acc[u], ld(q.v[u]));
+    }}
+    Pack<{vec}, {st}> res;
+#pragma unroll
+    for (int u = 0; u < {vec}; ++u) res.v[u] = {out};
+    *(Pack<{vec}, {st}>*)(o + c * k.n + ko) = res;
+  }}
+}}\n",
+            out = store(d, "acc[u]"),
+        );
+    }
     let roff = |v: &str, j: &str| if run { format!("i64 {v} = {j} * r.st[1][0];") } else { offset_of("r", j, 1, v) };
     format!(
         "{PRELUDE}\nextern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict__ a, Idx k, Idx r, i64 chunks, i64 per) {{
@@ -396,16 +423,21 @@ pub(crate) const SCAN_TILE: usize = 2048;
 /// Single-pass scan with decoupled look-back, for reorderable ops with an identity `id` (a CUDA
 /// expression of the compute type). Each block takes the next tile id from `counter` (so every
 /// tile before it has started: no deadlock), scans its tile in shared memory (thread-local runs,
-/// warp shuffles, warp totals), publishes its aggregate, then thread 0 walks back over the
-/// preceding tiles of its line, adding aggregates until it meets an inclusive prefix, publishes
-/// its own inclusive prefix and the block writes its outputs. Reads 1x, writes 1x.
+/// warp shuffles, warp totals), publishes its aggregate, then warp 0 looks back over the preceding
+/// tiles of its line, 32 at a time, adding aggregates until it meets an inclusive prefix (the
+/// nearest one in the window), publishes its own inclusive prefix and the block writes its
+/// outputs. Reads 1x, writes 1x. The op must be commutative (every reorderable op is).
 pub(crate) fn scan_lookback(name: &str, d: DType, op: &str, id: &str) -> String {
     let (st, ct) = (storage_ty(d), compute_ty(d));
     format!(
         "{PRELUDE}
 template <class T> __device__ __forceinline__ T ld_volatile(const T* p) {{
   T r;
-  for (int i = 0; i < (int)sizeof(T); ++i) ((unsigned char*)&r)[i] = ((const volatile unsigned char*)p)[i];
+  if (sizeof(T) % 4 == 0) {{
+    for (int i = 0; i < (int)sizeof(T) / 4; ++i) ((unsigned*)&r)[i] = ((const volatile unsigned*)p)[i];
+  }} else {{
+    for (int i = 0; i < (int)sizeof(T); ++i) ((unsigned char*)&r)[i] = ((const volatile unsigned char*)p)[i];
+  }}
   return r;
 }}
 extern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict__ a, Idx k, i64 len, i64 sa, i64 so, i64 tpl, u64* counter, int* flags, {ct}* aggs, {ct}* incls) {{
@@ -413,7 +445,7 @@ extern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict
   const int t = threadIdx.x, lane = t & 31, w = t >> 5;
   if (t == 0) tile_id = (i64)atomicAdd(counter, 1ull);
   __syncthreads();
-  const i64 id = tile_id, line = id / tpl, part = id % tpl, lo = part * 2048;
+  const i64 ti = tile_id, line = ti / tpl, part = ti % tpl, lo = part * 2048;
   const i64 n = len - lo < 2048 ? len - lo : 2048;
   {pa}
   {po}
@@ -430,25 +462,34 @@ extern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict
   __syncthreads();
   {ct} wpre = {id};
   for (int q = 0; q < w; ++q) wpre = {op}(wpre, wsum[q]);
-  if (t == 0) {{
+  if (w == 0) {{
+    // Warp 0 publishes the tile's aggregate, then looks back 32 tiles at a time.
     {ct} agg = {id};
     for (int q = 0; q < 8; ++q) agg = {op}(agg, wsum[q]);
     {ct} excl = {id};
     volatile int* vf = flags;
     if (part == 0) {{
-      incls[id] = agg; __threadfence(); vf[id] = 2;
+      if (lane == 0) {{ incls[ti] = agg; __threadfence(); vf[ti] = 2; }}
     }} else {{
-      aggs[id] = agg; __threadfence(); vf[id] = 1;
-      for (i64 j = id - 1;; --j) {{
-        int f;
-        do {{ f = vf[j]; }} while (f == 0);
-        __threadfence();
-        if (f == 2) {{ excl = {op}(ld_volatile(&incls[j]), excl); break; }}
-        excl = {op}(ld_volatile(&aggs[j]), excl);
+      if (lane == 0) {{ aggs[ti] = agg; __threadfence(); vf[ti] = 1; }}
+      const i64 first = ti - part;
+      for (i64 j = ti - 1 - lane;; j -= 32) {{
+        int f = 2; {ct} v = {id};
+        if (j >= first) {{
+          do {{ f = vf[j]; }} while (f == 0);
+          __threadfence();
+          v = f == 2 ? ld_volatile(&incls[j]) : ld_volatile(&aggs[j]);
+        }}
+        const unsigned m = __ballot_sync(0xffffffffu, f == 2);
+        const int stop = m ? __ffs(m) - 1 : 32;
+        {ct} y = lane <= stop ? v : {id};
+        for (int of = 16; of > 0; of >>= 1) y = {op}(y, shfl_down(y, of));
+        excl = {op}(y, excl);
+        if (m) break;
       }}
-      incls[id] = {op}(excl, agg); __threadfence(); vf[id] = 2;
+      if (lane == 0) {{ incls[ti] = {op}(excl, agg); __threadfence(); vf[ti] = 2; }}
     }}
-    tile_excl = excl;
+    if (lane == 0) tile_excl = excl;
   }}
   __syncthreads();
   const {ct} pre = {op}(tile_excl, {op}(wpre, texcl));
@@ -534,7 +575,8 @@ mod tests {
             src += &reduce("r0", d, op, false, true, 1).replace(PRELUDE, "");
             src += &reduce("r1", d, op, true, false, 1).replace(PRELUDE, "");
             src += &reduce("r2", d, op, false, true, 4).replace(PRELUDE, "");
-            src += &reduce_columns("rc", d, op, true).replace(PRELUDE, "");
+            src += &reduce_columns("rc", d, op, true, 1).replace(PRELUDE, "");
+            src += &reduce_columns("rv", d, op, true, 2).replace(PRELUDE, "");
             src += &scan("sc", d, op).replace(PRELUDE, "");
             src += &scan_blocks("sb", d, op).replace(PRELUDE, "");
             let add = if d == DType::Bool { "b_logical_or" } else { "b_add" };

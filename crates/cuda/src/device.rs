@@ -60,7 +60,8 @@ impl std::hash::Hasher for KeyHasher {
     }
 }
 
-type KernelMap = HashMap<Key, CudaFunction, std::hash::BuildHasherDefault<KeyHasher>>;
+/// A loaded kernel and how many of its 256-thread blocks fill the device in one wave.
+type KernelMap = HashMap<Key, (CudaFunction, usize), std::hash::BuildHasherDefault<KeyHasher>>;
 
 /// A device's shared state.
 pub struct Dev {
@@ -131,7 +132,8 @@ impl Dev {
     /// The kernel `name` identified by `key`: looked up by `key`, so that the hot path never builds
     /// or hashes a source; on a miss `src()` generates the source, which is compiled (or read from
     /// the disk cache, keyed by the full source) and loaded once.
-    pub(crate) fn kernel(&self, key: Key, name: &str, src: impl FnOnce() -> String) -> Result<CudaFunction> {
+    /// Also returns how many 256-thread blocks of it are resident on the whole device at once.
+    pub(crate) fn kernel(&self, key: Key, name: &str, src: impl FnOnce() -> String) -> Result<(CudaFunction, usize)> {
         if let Some(f) = self.kernels.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
             return Ok(f.clone());
         }
@@ -139,7 +141,9 @@ impl Dev {
         let bin = nvrtc::cubin(&src, self.arch)?;
         let module = self.ctx.load_module(cudarc::nvrtc::Ptx::from_binary(bin)).map_err(driver_err)?;
         let f = module.load_function(name).map_err(driver_err)?;
-        self.kernels.lock().unwrap_or_else(|e| e.into_inner()).insert(key, f.clone());
-        Ok(f)
+        let per_sm = f.occupancy_max_active_blocks_per_multiprocessor(256, 0, None).map_err(driver_err)?;
+        let k = (f, self.sms * per_sm.max(1) as usize);
+        self.kernels.lock().unwrap_or_else(|e| e.into_inner()).insert(key, k.clone());
+        Ok(k)
     }
 }

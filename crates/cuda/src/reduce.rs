@@ -64,43 +64,54 @@ impl CudaStorage {
         let (kix, _) = idx(&[&ok, &kl], false)?;
         let (rix, _) = idx(&[&rl, &rl], false)?;
         let run = rix.nd == 1;
-        let key = Key::new(3).dtype(self.dtype).bits(7, op as u64).flag(run);
-        let f = self
-            .dev
-            .kernel(key, "xp_k", || codegen::reduce_columns("xp_k", self.dtype, &format!("b_{}", op.name()), run))?;
+        // Kept elements contiguous: a vector of adjacent columns per thread where aligned.
+        let mut vec = if run && kix.nd == 1 && kix.st[1][0] == 1 { 16 / self.dtype.size() } else { 1 };
+        while vec > 1 && !(nk % vec == 0 && kix.off[1] % vec as i64 == 0 && rix.st[1][0] % vec as i64 == 0) {
+            vec /= 2;
+        }
+        let key = Key::new(3).dtype(self.dtype).bits(7, op as u64).flag(run).bits(5, vec as u64);
+        let (f, _) = self.dev.kernel(key, "xp_k", || {
+            codegen::reduce_columns("xp_k", self.dtype, &format!("b_{}", op.name()), run, vec)
+        })?;
         let (c, p) = (chunks as i64, per as i64);
         let s = self.dev.current();
         before(&s, &[self])?;
         let mut b = s.launch_builder(&f);
         b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&rix).arg(&c).arg(&p);
-        // SAFETY: parameters match the generated kernel; offsets stay inside the input.
-        unsafe { b.launch(cfg((nk * chunks) as i64)) }.map_err(driver_err)?;
+        // SAFETY: parameters match the generated kernel; offsets stay inside the input (vector
+        // accesses only where every start is aligned to them).
+        unsafe { b.launch(cfg((nk / vec * chunks) as i64)) }.map_err(driver_err)?;
         after(&s, &[self])?;
         Ok(out)
     }
     /// Stage one of a reduction: `chunks` partial results per output (C-contiguous, the part
-    /// index fastest), each over a contiguous range of the reduced positions.
-    fn reduce_parts(&self, l: &Layout, op: BinaryOp, axes: &[usize], chunks: usize, per: usize) -> Result<CudaStorage> {
+    /// index fastest), each over a contiguous range of `per` reduced positions, where
+    /// `(chunks, per) = plan(blocks that fill the device)`; `per` must be a multiple of 16 when
+    /// `chunks > 1`. Returns the partials and `chunks`.
+    fn reduce_parts(
+        &self,
+        l: &Layout,
+        op: BinaryOp,
+        axes: &[usize],
+        plan: impl FnOnce(usize) -> (usize, usize),
+    ) -> Result<(CudaStorage, usize)> {
         let (kl, rl) = split(l, axes);
         let nk = kl.numel();
         let ordered = !op.is_reorderable();
-        let mut out = CudaStorage::alloc(&self.dev, self.dtype, nk * chunks)?;
-        if nk == 0 {
-            return Ok(out);
-        }
         let ok = Layout::contiguous(kl.shape());
         let (kix, _) = idx(&[&ok, &kl], false)?;
         let (rix, _) = idx(&[&rl, &rl], false)?;
         let run = rix.nd == 1;
-        let vec = if ordered || !run {
-            1
-        } else {
-            vec_width(self.dtype, &kix, if chunks > 1 { per } else { 0 }, rix.st[1][0] == 1)
-        };
+        let vec = if ordered || !run { 1 } else { vec_width(self.dtype, &kix, 0, rix.st[1][0] == 1) };
         let key = Key::new(4).dtype(self.dtype).bits(7, op as u64).flag(ordered).flag(run).bits(5, vec as u64);
-        let f = self.dev.kernel(key, "xp_k", || {
+        let (f, fill) = self.dev.kernel(key, "xp_k", || {
             codegen::reduce("xp_k", self.dtype, &format!("b_{}", op.name()), ordered, run, vec)
         })?;
+        let (chunks, per) = plan(fill);
+        let mut out = CudaStorage::alloc(&self.dev, self.dtype, nk * chunks)?;
+        if nk == 0 {
+            return Ok((out, chunks));
+        }
         let (c, p) = (chunks as i64, per as i64);
         let s = self.dev.current();
         before(&s, &[self])?;
@@ -109,7 +120,7 @@ impl CudaStorage {
         // SAFETY: parameters match the generated kernel; offsets stay inside the input.
         unsafe { b.launch(blocks_cfg((nk * chunks) as i64)) }.map_err(driver_err)?;
         after(&s, &[self])?;
-        Ok(out)
+        Ok((out, chunks))
     }
 
     pub(crate) fn reduce_impl(&self, l: &Layout, op: BinaryOp, axes: &[usize]) -> Result<CudaStorage> {
@@ -140,10 +151,14 @@ impl CudaStorage {
             return parts.reduce(&Layout::contiguous(&shape), op, &[0]);
         }
         // Few outputs over many elements: spread each output over enough blocks to fill the
-        // device (8 blocks of 256 threads per SM), then reduce the partials.
-        let fill = 8 * self.dev.sms;
-        let (chunks, per) = if !reorder || nk >= fill { (1, nr.max(1)) } else { plan(nr, fill / nk, 2048) };
-        let out = self.reduce_parts(l, op, axes, chunks, per)?;
+        // device in one wave (as many as are resident at once), then reduce the partials.
+        let (out, chunks) = self.reduce_parts(l, op, axes, |fill| {
+            if !reorder || nk >= fill {
+                (1, nr.max(1))
+            } else {
+                plan(nr, fill / nk, 2048)
+            }
+        })?;
         if chunks == 1 {
             return Ok(out);
         }
@@ -152,8 +167,6 @@ impl CudaStorage {
     pub(crate) fn arg_reduce_impl(&self, l: &Layout, op: ArgReduceOp, axis: usize) -> Result<CudaStorage> {
         let (kl, _) = split(l, &[axis]);
         let (nk, n) = (kl.numel(), l.shape()[axis]);
-        let fill = 8 * self.dev.sms;
-        let (chunks, per) = if nk >= fill { (1, n.max(1)) } else { plan(n, fill / nk.max(1), 2048) };
         if nk == 0 {
             return CudaStorage::alloc(&self.dev, DType::I64, 0);
         }
@@ -163,9 +176,10 @@ impl CudaStorage {
             ArgReduceOp::ArgMax => "gt",
             ArgReduceOp::ArgMin => "lt",
         };
-        let vec = vec_width(self.dtype, &kix, if chunks > 1 { per } else { 0 }, l.strides()[axis] == 1);
+        let vec = vec_width(self.dtype, &kix, 0, l.strides()[axis] == 1);
         let key = Key::new(5).dtype(self.dtype).flag(better == "gt").bits(5, vec as u64);
-        let f = self.dev.kernel(key, "xp_k", || codegen::arg_reduce("xp_k", self.dtype, better, vec))?;
+        let (f, fill) = self.dev.kernel(key, "xp_k", || codegen::arg_reduce("xp_k", self.dtype, better, vec))?;
+        let (chunks, per) = if nk >= fill { (1, n.max(1)) } else { plan(n, fill / nk, 2048) };
         let (nn, s) = (n as i64, l.strides()[axis] as i64);
         let st = self.dev.current();
         before(&st, &[self])?;
@@ -203,7 +217,7 @@ impl CudaStorage {
         // Lines longer than a tile, op with an identity: the single-pass look-back scan.
         if let Some(id) = identity(op, self.dtype).filter(|_| op.is_reorderable() && len > codegen::SCAN_TILE) {
             let key = Key::new(6).dtype(self.dtype).bits(7, op as u64);
-            let f = self.dev.kernel(key, "xp_k", || codegen::scan_lookback("xp_k", self.dtype, &opn, &id))?;
+            let (f, _) = self.dev.kernel(key, "xp_k", || codegen::scan_lookback("xp_k", self.dtype, &opn, &id))?;
             let tpl = len.div_ceil(codegen::SCAN_TILE);
             let tiles = nk * tpl;
             // Scratch: the tile counter, a status flag and two values per tile.
@@ -240,7 +254,7 @@ impl CudaStorage {
         let (chunks, per) =
             if !op.is_reorderable() || nk >= fill { (1, len.max(1)) } else { plan(len, fill / nk, 256) };
         let pre = if chunks > 1 {
-            let parts = self.reduce_parts(l, op, &[axis], chunks, per)?;
+            let (parts, _) = self.reduce_parts(l, op, &[axis], |_| (chunks, per))?;
             Some(parts.scan(&Layout::contiguous(&[nk, chunks]), op, 1)?)
         } else {
             None
@@ -249,7 +263,7 @@ impl CudaStorage {
         // per line walks it in order.
         let blocks = chunks > 1;
         let key = Key::new(7).dtype(self.dtype).bits(7, op as u64).flag(blocks);
-        let f = self.dev.kernel(key, "xp_k", || {
+        let (f, _) = self.dev.kernel(key, "xp_k", || {
             if blocks {
                 codegen::scan_blocks("xp_k", self.dtype, &opn)
             } else {

@@ -175,7 +175,7 @@ impl CudaStorage {
         let key = ins
             .iter()
             .fold(Key::new(1).bits(8, expr.id()).dtype(out.dtype).flag(take.is_some()), |k, s| k.dtype(s.dtype));
-        let f = self.dev.kernel(key, "xp_k", || {
+        let (f, _) = self.dev.kernel(key, "xp_k", || {
             let dts: Vec<DType> = ins.iter().map(|s| s.dtype).collect();
             codegen::elementwise("xp_k", out.dtype, &dts, &expr.code(out.dtype), take.is_some())
         })?;
@@ -218,7 +218,7 @@ impl CudaStorage {
         let key = ins
             .iter()
             .fold(Key::new(2).bits(8, expr.id()).dtype(out.dtype).bits(5, v as u64), |k, (x, _)| k.dtype(x.dtype));
-        let f = self.dev.kernel(key, "xp_k", || {
+        let (f, _) = self.dev.kernel(key, "xp_k", || {
             let dts: Vec<DType> = ins.iter().map(|(x, _)| x.dtype).collect();
             codegen::dense("xp_k", out.dtype, &dts, &expr.code(out.dtype), v)
         })?;

@@ -20,3 +20,5 @@ template <class T> T __shfl_down_sync(unsigned, T v, int) { return v; }
 template <class T> T __shfl_up_sync(unsigned, T v, int) { return v; }
 inline void __threadfence() {}
 inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) { return *p += v; }
+inline unsigned __ballot_sync(unsigned, bool b) { return b; }
+inline int __ffs(unsigned x) { return x ? __builtin_ffs(x) : 0; }
