@@ -427,8 +427,20 @@ pub(crate) const SCAN_TILE: usize = 2048;
 /// tiles of its line, 32 at a time, adding aggregates until it meets an inclusive prefix (the
 /// nearest one in the window), publishes its own inclusive prefix and the block writes its
 /// outputs. Reads 1x, writes 1x. The op must be commutative (every reorderable op is).
-pub(crate) fn scan_lookback(name: &str, d: DType, op: &str, id: &str) -> String {
+///
+/// With `lookback == false` the same tile scan starts instead from `incls[tile - 1]`, the inclusive
+/// totals of the tiles before it computed by earlier launches (reduce, then scan the totals).
+pub(crate) fn scan_lookback(name: &str, d: DType, op: &str, id: &str, lookback: bool) -> String {
     let (st, ct) = (storage_ty(d), compute_ty(d));
+    let (tile, mode) = if lookback {
+        ("if (t == 0) tile_id = (i64)atomicAdd(counter, 1ull);", "if (w == 0) {")
+    } else {
+        (
+            "if (t == 0) tile_id = blockIdx.x;",
+            "if (t == 0) { tile_excl = part == 0 ? {id} : ld(((const {st}*)incls)[tile_id - 1]); } if (false) {",
+        )
+    };
+    let mode = mode.replace("{id}", id).replace("{st}", st);
     format!(
         "{PRELUDE}
 template <class T> __device__ __forceinline__ T ld_volatile(const T* p) {{
@@ -443,7 +455,7 @@ template <class T> __device__ __forceinline__ T ld_volatile(const T* p) {{
 extern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict__ a, Idx k, i64 len, i64 sa, i64 so, i64 tpl, u64* counter, int* flags, {ct}* aggs, {ct}* incls) {{
   __shared__ {ct} sh[2048]; __shared__ {ct} wsum[8]; __shared__ {ct} tile_excl; __shared__ i64 tile_id;
   const int t = threadIdx.x, lane = t & 31, w = t >> 5;
-  if (t == 0) tile_id = (i64)atomicAdd(counter, 1ull);
+  {tile}
   __syncthreads();
   const i64 ti = tile_id, line = ti / tpl, part = ti % tpl, lo = part * 2048;
   const i64 n = len - lo < 2048 ? len - lo : 2048;
@@ -462,7 +474,7 @@ extern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict
   __syncthreads();
   {ct} wpre = {id};
   for (int q = 0; q < w; ++q) wpre = {op}(wpre, wsum[q]);
-  if (w == 0) {{
+  {mode}
     // Warp 0 publishes the tile's aggregate, then looks back 32 tiles at a time.
     {ct} agg = {id};
     for (int q = 0; q < 8; ++q) agg = {op}(agg, wsum[q]);
@@ -476,7 +488,7 @@ extern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict
       for (i64 j = ti - 1 - lane;; j -= 32) {{
         int f = 2; {ct} v = {id};
         if (j >= first) {{
-          do {{ f = vf[j]; }} while (f == 0);
+          while ((f = vf[j]) == 0) __nanosleep(32);
           __threadfence();
           v = f == 2 ? ld_volatile(&incls[j]) : ld_volatile(&aggs[j]);
         }}
@@ -580,7 +592,10 @@ mod tests {
             src += &scan("sc", d, op).replace(PRELUDE, "");
             src += &scan_blocks("sb", d, op).replace(PRELUDE, "");
             let add = if d == DType::Bool { "b_logical_or" } else { "b_add" };
-            src += &scan_lookback("sl", d, add, &format!("cv<{}>((i64)0)", compute_ty(d))).replace(PRELUDE, "");
+            for (i, lb) in [(0, true), (1, false)] {
+                let id = format!("cv<{}>((i64)0)", compute_ty(d));
+                syntax_check(&format!("{}-scan{i}", d.name()), &scan_lookback("sl", d, add, &id, lb));
+            }
             if d != DType::Bool {
                 src += &arg_reduce("ar", d, "gt", 1).replace(PRELUDE, "");
                 syntax_check(&format!("{}-argvec", d.name()), &arg_reduce("av", d, "lt", 2));

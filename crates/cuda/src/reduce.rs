@@ -214,10 +214,14 @@ impl CudaStorage {
         let (ln, sa, so) = (len as i64, l.strides()[axis] as i64, ol.strides()[axis] as i64);
         let opn = format!("b_{}", op.name());
         let s = self.dev.current();
-        // Lines longer than a tile, op with an identity: the single-pass look-back scan.
+        // Lines longer than a tile, op with an identity: tile scans in shared memory, each tile
+        // starting from the total before it: found by decoupled look-back in the same pass, or
+        // (XP_SCAN=tiles) from the tiles' totals reduced and scanned by earlier launches.
         if let Some(id) = identity(op, self.dtype).filter(|_| op.is_reorderable() && len > codegen::SCAN_TILE) {
-            let key = Key::new(6).dtype(self.dtype).bits(7, op as u64);
-            let (f, _) = self.dev.kernel(key, "xp_k", || codegen::scan_lookback("xp_k", self.dtype, &opn, &id))?;
+            let lookback = std::env::var("XP_SCAN").map_or(true, |v| v != "tiles");
+            let key = Key::new(6).dtype(self.dtype).bits(7, op as u64).flag(lookback);
+            let (f, _) =
+                self.dev.kernel(key, "xp_k", || codegen::scan_lookback("xp_k", self.dtype, &opn, &id, lookback))?;
             let tpl = len.div_ceil(codegen::SCAN_TILE);
             let tiles = nk * tpl;
             // Scratch: the tile counter, a status flag and two values per tile.
@@ -225,12 +229,19 @@ impl CudaStorage {
             let flags_at = 16;
             let aggs_at = (flags_at + 4 * tiles).next_multiple_of(16);
             let incls_at = aggs_at + cs * tiles;
-            let scratch = CudaStorage::alloc(&self.dev, DType::U8, incls_at + cs * tiles)?;
+            let scratch = CudaStorage::alloc(&self.dev, DType::U8, if lookback { incls_at + cs * tiles } else { 16 })?;
             let base = scratch.ptr(&s, 0);
-            // SAFETY: zeroes the counter and flags, inside the scratch buffer just allocated.
-            unsafe { cudarc::driver::result::memset_d8_async(base, 0, aggs_at, s.cu_stream()) }.map_err(driver_err)?;
-            let (counter, flags, aggs, incls) =
-                (base, base + flags_at as u64, base + aggs_at as u64, base + incls_at as u64);
+            let totals = if lookback {
+                // SAFETY: zeroes the counter and flags, inside the scratch buffer just allocated.
+                unsafe { cudarc::driver::result::memset_d8_async(base, 0, aggs_at, s.cu_stream()) }
+                    .map_err(driver_err)?;
+                None
+            } else {
+                let (parts, _) = self.reduce_parts(l, op, &[axis], |_| (tpl, codegen::SCAN_TILE))?;
+                Some(parts.scan(&Layout::contiguous(&[nk, tpl]), op, 1)?)
+            };
+            let (counter, flags, aggs) = (base, base + flags_at as u64, base + aggs_at as u64);
+            let incls = totals.as_ref().map_or(base + incls_at as u64, |t| t.ptr(&s, 0));
             let tp = tpl as i64;
             before(&s, &[self])?;
             let mut b = s.launch_builder(&f);
@@ -242,7 +253,8 @@ impl CudaStorage {
                 shared_mem_bytes: 0,
             };
             // SAFETY: parameters match the generated kernel; one block per tile; the scratch holds
-            // `tiles` flags and values, zeroed flags and counter; offsets stay inside the buffers.
+            // `tiles` flags and values, zeroed flags and counter (look-back), or `incls` the tiles'
+            // inclusive totals; offsets stay inside the buffers.
             unsafe { b.launch(grid) }.map_err(driver_err)?;
             after(&s, &[self])?;
             return Ok(out);

@@ -3,7 +3,7 @@
 //! ([`Pinned`]), asynchronous on the current stream.
 use crate::device::driver_err;
 use crate::storage::{after, before, CudaStorage};
-use cudarc::driver::{result, DevicePtr, DevicePtrMut, PinnedHostSlice};
+use cudarc::driver::{result, CudaEvent, DevicePtr, DevicePtrMut, PinnedHostSlice};
 use std::marker::PhantomData;
 use xp_core::{BackendStorage, Element, Error, Layout, Result};
 
@@ -101,7 +101,9 @@ impl CudaStorage {
         let s = self.dev.current();
         before(&s, &[&src])?;
         let view = src.buf.slice(0..l.numel() * self.dtype.size());
+        s.wait(&dst.done).map_err(driver_err)?;
         s.memcpy_dtoh(&view, &mut dst.buf).map_err(driver_err)?;
+        dst.done.record(&s).map_err(driver_err)?;
         after(&s, &[&src])
     }
 }
@@ -111,7 +113,12 @@ impl crate::CudaDevice {
     pub fn upload_pinned<T: Element>(&self, src: &Pinned<T>) -> Result<CudaStorage> {
         let mut out = CudaStorage::alloc(&self.dev, T::DTYPE, src.len)?;
         if src.len > 0 {
-            self.dev.current().memcpy_htod(&src.buf, &mut out.buf).map_err(driver_err)?;
+            let s = self.dev.current();
+            // After earlier copies into the buffer (possibly on other streams); later host writes
+            // and the free wait for this one.
+            s.wait(&src.done).map_err(driver_err)?;
+            s.memcpy_htod(&src.buf, &mut out.buf).map_err(driver_err)?;
+            src.done.record(&s).map_err(driver_err)?;
         }
         Ok(out)
     }
@@ -130,8 +137,18 @@ impl crate::CudaDevice {
 /// ```
 pub struct Pinned<T: Element> {
     buf: PinnedHostSlice<u8>,
+    /// recorded after every copy queued on the buffer: host access and the free wait for it
+    /// (cudarc records its own only under its event tracking, which xp turns off)
+    done: CudaEvent,
     len: usize,
     _t: PhantomData<T>,
+}
+
+impl<T: Element> Drop for Pinned<T> {
+    fn drop(&mut self) {
+        // The memory is freed (when `buf` drops) only once no copy uses it.
+        let _ = self.done.synchronize();
+    }
 }
 
 impl<T: Element> std::fmt::Debug for Pinned<T> {
@@ -160,7 +177,8 @@ impl<T: Element> Pinned<T> {
             _ => driver_err(e),
         })?;
         buf.as_mut_slice().map_err(driver_err)?.fill(0);
-        Ok(Pinned { buf, len, _t: PhantomData })
+        let done = dev.ctx.new_event(None).map_err(driver_err)?;
+        Ok(Pinned { buf, done, len, _t: PhantomData })
     }
     /// A pinned copy of `data`.
     pub fn from_slice(data: &[T]) -> Result<Pinned<T>> {
@@ -178,6 +196,7 @@ impl<T: Element> Pinned<T> {
     }
     /// The elements, once the copies queued on the buffer have finished.
     pub fn as_slice(&self) -> Result<&[T]> {
+        self.done.synchronize().map_err(driver_err)?;
         let b = self.buf.as_slice().map_err(driver_err)?;
         // SAFETY: page-aligned memory of `len * size_of::<T>()` initialised bytes, written only
         // with valid values of `T` (zeros, host writes of `T`, or device data of dtype `T`).
@@ -186,6 +205,7 @@ impl<T: Element> Pinned<T> {
     /// The elements for writing, once the copies queued on the buffer have finished.
     pub fn as_mut_slice(&mut self) -> Result<&mut [T]> {
         let len = self.len;
+        self.done.synchronize().map_err(driver_err)?;
         let b = self.buf.as_mut_slice().map_err(driver_err)?;
         // SAFETY: as for `as_slice`; the borrow of `self` is exclusive.
         Ok(unsafe { std::slice::from_raw_parts_mut(b.as_mut_ptr() as *mut T, len) })

@@ -173,6 +173,13 @@ fn pinned_uploads_are_ordered_with_host_writes() {
         // Writing the buffer again waits for the upload above to finish.
         p.as_mut_slice().unwrap().fill(-1.0);
         assert_eq!(a.sum(None, false).unwrap().item::<f64>().unwrap(), round as f64 * n as f64);
+        // A download that follows a long chain: reading the buffer waits for it.
+        let mut x = xp::on(dev).full(&[n], round as f64, DType::F32).unwrap();
+        for _ in 0..20 {
+            x = x.add(1.0).unwrap();
+        }
+        x.to_pinned(&mut p).unwrap();
+        assert!(p.as_slice().unwrap().iter().all(|&v| v == round as f32 + 20.0), "round {round}");
     }
 }
 

@@ -22,3 +22,4 @@ inline void __threadfence() {}
 inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) { return *p += v; }
 inline unsigned __ballot_sync(unsigned, bool b) { return b; }
 inline int __ffs(unsigned x) { return x ? __builtin_ffs(x) : 0; }
+inline void __nanosleep(unsigned) {}
