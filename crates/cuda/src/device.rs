@@ -48,6 +48,9 @@ impl std::hash::Hasher for KeyHasher {
     fn write_u64(&mut self, x: u64) {
         self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
     fn write_u32(&mut self, x: u32) {
         self.write_u64(x as u64);
     }
@@ -74,6 +77,8 @@ pub struct Dev {
     /// bytes held by xp arrays, and the most they may hold
     pub(crate) used: AtomicUsize,
     pub(crate) limit: AtomicUsize,
+    /// freed small blocks, per stream
+    pub(crate) cache: Mutex<crate::memory::Cache>,
     /// set once a [`crate::Stream`] exists on the device: buffers then order cross-stream uses
     pub(crate) multi: AtomicBool,
     kernels: Mutex<KernelMap>,
@@ -118,8 +123,23 @@ pub(crate) fn get(ordinal: usize) -> Result<Arc<Dev>> {
         used: AtomicUsize::new(0),
         limit: AtomicUsize::new(usize::MAX),
         multi: AtomicBool::new(false),
+        cache: Mutex::new(Default::default()),
         kernels: Mutex::new(KernelMap::default()),
     });
+    // Keep memory freed to the driver's pool in the pool (as CuPy keeps its blocks) instead of
+    // returning it to the OS at every synchronisation; `memory::free_all_blocks` trims it.
+    let pool = crate::memory::default_pool(&d)?;
+    let keep = u64::MAX;
+    // SAFETY: sets one u64 attribute of the device's valid default pool.
+    unsafe {
+        cudarc::driver::sys::cuMemPoolSetAttribute(
+            pool,
+            cudarc::driver::sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+            &keep as *const u64 as *mut std::ffi::c_void,
+        )
+    }
+    .result()
+    .map_err(driver_err)?;
     map.insert(ordinal, d.clone());
     Ok(d)
 }

@@ -1,10 +1,97 @@
 //! Device memory: what xp's arrays hold, a settable limit, and the driver's stream-ordered pool
-//! (`cuMemAllocAsync`) behind it. A request over the limit fails with `Error::OutOfMemory`; a
-//! driver out-of-memory first returns the pool's cached blocks to the driver and retries once.
-use crate::device::{driver_err, Dev};
-use cudarc::driver::sys;
+//! (`cuMemAllocAsync`) behind it, fronted by a cache of small blocks per stream (as CuPy's pool:
+//! an op on small arrays then makes no allocation call to the driver). A request over the limit
+//! fails with `Error::OutOfMemory`; a driver out-of-memory first returns the cached blocks to the
+//! driver and retries once.
+use crate::device::{driver_err, Dev, KeyHasher};
+use cudarc::driver::{result, sys, CudaStream};
+use std::collections::HashMap;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use xp_core::{Device, Error, Result};
+
+/// Blocks up to this size are cached per stream when freed, in classes of [`CLASS`] bytes.
+const SMALL: usize = 1 << 20;
+const CLASS: usize = 512;
+/// The most bytes the small-block cache of one device keeps.
+const CACHE_LIMIT: usize = 256 << 20;
+
+/// A device allocation: its address, its size, and the stream its uses are ordered on.
+pub(crate) struct Block {
+    pub(crate) ptr: u64,
+    pub(crate) bytes: usize,
+    pub(crate) stream: Arc<CudaStream>,
+}
+
+/// Free blocks of one size on one stream (the stream is held so that its handle stays unique).
+type Bin = (Arc<CudaStream>, Vec<u64>);
+
+/// Freed small blocks, by (stream handle, size): reusable on that stream without any
+/// synchronisation.
+#[derive(Default)]
+pub(crate) struct Cache {
+    free: HashMap<(usize, usize), Bin, std::hash::BuildHasherDefault<KeyHasher>>,
+    bytes: usize,
+}
+
+fn class(bytes: usize) -> usize {
+    if bytes <= SMALL {
+        bytes.max(1).next_multiple_of(CLASS)
+    } else {
+        bytes
+    }
+}
+
+/// A block of at least `bytes` on `d`'s current stream: from the cache, else from the driver.
+pub(crate) fn alloc(d: &Dev, bytes: usize) -> Result<Block> {
+    let stream = d.current();
+    let bytes = class(bytes);
+    let ptr = reserve(d, bytes, || {
+        if bytes <= SMALL {
+            let mut c = d.cache.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(p) = c.free.get_mut(&(stream.cu_stream() as usize, bytes)).and_then(|e| e.1.pop()) {
+                c.bytes -= bytes;
+                return Ok(p);
+            }
+        }
+        d.ctx.bind_to_thread()?;
+        // SAFETY: allocates on a live stream of this (bound) context.
+        unsafe { result::malloc_async(stream.cu_stream(), bytes) }
+    })?;
+    Ok(Block { ptr, bytes, stream })
+}
+
+/// Give a block back: small ones to the cache of their stream (later uses on that stream are
+/// ordered after everything queued before), large ones to the driver, on their stream.
+pub(crate) fn release(d: &Dev, b: &Block) {
+    d.used.fetch_sub(b.bytes, Ordering::Relaxed);
+    if b.bytes <= SMALL {
+        let mut c = d.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if c.bytes + b.bytes <= CACHE_LIMIT {
+            c.bytes += b.bytes;
+            let e =
+                c.free.entry((b.stream.cu_stream() as usize, b.bytes)).or_insert_with(|| (b.stream.clone(), vec![]));
+            e.1.push(b.ptr);
+            return;
+        }
+    }
+    d.ctx.record_err(d.ctx.bind_to_thread());
+    // SAFETY: the block is no longer referenced by any array; the free is ordered on its stream.
+    d.ctx.record_err(unsafe { result::free_async(b.ptr, b.stream.cu_stream()) });
+}
+
+/// Return every cached small block to the driver (each freed on its own stream).
+fn drain(d: &Dev) -> Result<()> {
+    let free = std::mem::take(&mut *d.cache.lock().unwrap_or_else(|e| e.into_inner()));
+    d.ctx.bind_to_thread().map_err(driver_err)?;
+    for (_, (s, ptrs)) in free.free {
+        for p in ptrs {
+            // SAFETY: cached blocks are referenced by nothing.
+            unsafe { result::free_async(p, s.cu_stream()) }.map_err(driver_err)?;
+        }
+    }
+    Ok(())
+}
 
 /// Bytes held by xp arrays on device `ordinal` now.
 pub fn used_bytes(ordinal: usize) -> Result<usize> {
@@ -39,12 +126,12 @@ pub fn limit(ordinal: usize) -> Result<usize> {
     Ok(crate::device::get(ordinal)?.limit.load(Ordering::Relaxed))
 }
 
-/// Return the pool's cached (unused) blocks of device `ordinal` to the driver.
+/// Return xp's and the driver pool's cached (unused) blocks of device `ordinal` to the driver.
 pub fn free_all_blocks(ordinal: usize) -> Result<()> {
     trim(&*crate::device::get(ordinal)?)
 }
 
-fn default_pool(d: &Dev) -> Result<sys::CUmemoryPool> {
+pub(crate) fn default_pool(d: &Dev) -> Result<sys::CUmemoryPool> {
     let mut pool: sys::CUmemoryPool = std::ptr::null_mut();
     // SAFETY: writes one pool handle for a valid device.
     unsafe { sys::cuDeviceGetDefaultMemPool(&mut pool, d.ctx.cu_device()) }.result().map_err(driver_err)?;
@@ -52,6 +139,7 @@ fn default_pool(d: &Dev) -> Result<sys::CUmemoryPool> {
 }
 
 fn trim(d: &Dev) -> Result<()> {
+    drain(d)?;
     d.ctx.synchronize().map_err(driver_err)?;
     // SAFETY: trimming only releases blocks no allocation holds.
     unsafe { sys::cuMemPoolTrimTo(default_pool(d)?, 0) }.result().map_err(driver_err)
@@ -59,7 +147,7 @@ fn trim(d: &Dev) -> Result<()> {
 
 /// Account for `bytes` more on `d`, allocating with `alloc`; over the limit, or out of device
 /// memory after a trim and a retry, a typed error with what is free.
-pub(crate) fn reserve<T>(
+fn reserve<T>(
     d: &Dev,
     bytes: usize,
     mut alloc: impl FnMut() -> std::result::Result<T, cudarc::driver::DriverError>,

@@ -4,7 +4,7 @@
 use crate::codegen;
 use crate::device::{driver_err, Key};
 use crate::storage::{after, before, blocks_cfg, cfg, idx, split, CudaStorage, Idx};
-use cudarc::driver::{CudaSlice, PushKernelArg};
+use cudarc::driver::PushKernelArg;
 use xp_core::{ArgReduceOp, BackendStorage, BinaryOp, DType, Layout, Result, Scalar};
 
 /// Chunks of at least `min` positions splitting `n` into about `want` parts: (chunks, per), with
@@ -59,7 +59,7 @@ impl CudaStorage {
     ) -> Result<CudaStorage> {
         let (kl, rl) = split(l, axes);
         let nk = kl.numel();
-        let mut out = CudaStorage::alloc(&self.dev, self.dtype, nk * chunks)?;
+        let out = CudaStorage::alloc(&self.dev, self.dtype, nk * chunks)?;
         let ok = Layout::contiguous(kl.shape());
         let (kix, _) = idx(&[&ok, &kl], false)?;
         let (rix, _) = idx(&[&rl, &rl], false)?;
@@ -77,7 +77,7 @@ impl CudaStorage {
         let s = self.dev.current();
         before(&s, &[self])?;
         let mut b = s.launch_builder(&f);
-        b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&rix).arg(&c).arg(&p);
+        b.arg(&out.buf.ptr).arg(&self.buf.ptr).arg(&kix).arg(&rix).arg(&c).arg(&p);
         // SAFETY: parameters match the generated kernel; offsets stay inside the input (vector
         // accesses only where every start is aligned to them).
         unsafe { b.launch(cfg((nk / vec * chunks) as i64)) }.map_err(driver_err)?;
@@ -108,7 +108,7 @@ impl CudaStorage {
             codegen::reduce("xp_k", self.dtype, &format!("b_{}", op.name()), ordered, run, vec)
         })?;
         let (chunks, per) = plan(fill);
-        let mut out = CudaStorage::alloc(&self.dev, self.dtype, nk * chunks)?;
+        let out = CudaStorage::alloc(&self.dev, self.dtype, nk * chunks)?;
         if nk == 0 {
             return Ok((out, chunks));
         }
@@ -116,7 +116,7 @@ impl CudaStorage {
         let s = self.dev.current();
         before(&s, &[self])?;
         let mut b = s.launch_builder(&f);
-        b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&rix).arg(&c).arg(&p);
+        b.arg(&out.buf.ptr).arg(&self.buf.ptr).arg(&kix).arg(&rix).arg(&c).arg(&p);
         // SAFETY: parameters match the generated kernel; offsets stay inside the input.
         unsafe { b.launch(blocks_cfg((nk * chunks) as i64)) }.map_err(driver_err)?;
         after(&s, &[self])?;
@@ -183,26 +183,34 @@ impl CudaStorage {
         let (nn, s) = (n as i64, l.strides()[axis] as i64);
         let st = self.dev.current();
         before(&st, &[self])?;
-        let launch = |out: &mut CudaStorage, chunks: i64, per: i64, cand: &CudaSlice<u8>, ncand: i64| -> Result<()> {
+        let launch = |out: &mut CudaStorage, chunks: i64, per: i64, cand: &u64, ncand: i64| -> Result<()> {
             let mut b = st.launch_builder(&f);
-            b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&nn).arg(&s).arg(&chunks).arg(&per).arg(cand).arg(&ncand);
+            b.arg(&out.buf.ptr)
+                .arg(&self.buf.ptr)
+                .arg(&kix)
+                .arg(&nn)
+                .arg(&s)
+                .arg(&chunks)
+                .arg(&per)
+                .arg(cand)
+                .arg(&ncand);
             // SAFETY: parameters match the generated kernel; offsets and candidate indices stay
             // inside the input.
             unsafe { b.launch(blocks_cfg(nk as i64 * chunks)) }.map_err(driver_err).map(|_| ())
         };
         let mut first = CudaStorage::alloc(&self.dev, DType::I64, nk * chunks)?;
-        launch(&mut first, chunks as i64, per as i64, &self.buf, 0)?;
+        launch(&mut first, chunks as i64, per as i64, &self.buf.ptr, 0)?;
         after(&st, &[self])?;
         if chunks == 1 {
             return Ok(first);
         }
         let mut out = CudaStorage::alloc(&self.dev, DType::I64, nk)?;
-        launch(&mut out, 1, nn, &first.buf, chunks as i64)?;
+        launch(&mut out, 1, nn, &first.buf.ptr, chunks as i64)?;
         Ok(out)
     }
     pub(crate) fn scan_impl(&self, l: &Layout, op: BinaryOp, axis: usize) -> Result<CudaStorage> {
         let n = l.numel();
-        let mut out = CudaStorage::alloc(&self.dev, self.dtype, n)?;
+        let out = CudaStorage::alloc(&self.dev, self.dtype, n)?;
         if n == 0 {
             return Ok(out);
         }
@@ -215,10 +223,11 @@ impl CudaStorage {
         let opn = format!("b_{}", op.name());
         let s = self.dev.current();
         // Lines longer than a tile, op with an identity: tile scans in shared memory, each tile
-        // starting from the total before it: found by decoupled look-back in the same pass, or
-        // (XP_SCAN=tiles) from the tiles' totals reduced and scanned by earlier launches.
+        // starting from the total before it: from the tiles' totals reduced and scanned by
+        // earlier launches (reads the input twice), or with `XP_SCAN=lookback` found by decoupled
+        // look-back in a single pass (reads it once; slower on the H100 so far: see RESULTS.md).
         if let Some(id) = identity(op, self.dtype).filter(|_| op.is_reorderable() && len > codegen::SCAN_TILE) {
-            let lookback = std::env::var("XP_SCAN").map_or(true, |v| v != "tiles");
+            let lookback = std::env::var("XP_SCAN").is_ok_and(|v| v == "lookback");
             let key = Key::new(6).dtype(self.dtype).bits(7, op as u64).flag(lookback);
             let (f, _) =
                 self.dev.kernel(key, "xp_k", || codegen::scan_lookback("xp_k", self.dtype, &opn, &id, lookback))?;
@@ -230,7 +239,7 @@ impl CudaStorage {
             let aggs_at = (flags_at + 4 * tiles).next_multiple_of(16);
             let incls_at = aggs_at + cs * tiles;
             let scratch = CudaStorage::alloc(&self.dev, DType::U8, if lookback { incls_at + cs * tiles } else { 16 })?;
-            let base = scratch.ptr(&s, 0);
+            let base = scratch.ptr(0);
             let totals = if lookback {
                 // SAFETY: zeroes the counter and flags, inside the scratch buffer just allocated.
                 unsafe { cudarc::driver::result::memset_d8_async(base, 0, aggs_at, s.cu_stream()) }
@@ -241,11 +250,11 @@ impl CudaStorage {
                 Some(parts.scan(&Layout::contiguous(&[nk, tpl]), op, 1)?)
             };
             let (counter, flags, aggs) = (base, base + flags_at as u64, base + aggs_at as u64);
-            let incls = totals.as_ref().map_or(base + incls_at as u64, |t| t.ptr(&s, 0));
+            let incls = totals.as_ref().map_or(base + incls_at as u64, |t| t.ptr(0));
             let tp = tpl as i64;
             before(&s, &[self])?;
             let mut b = s.launch_builder(&f);
-            b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&ln).arg(&sa).arg(&so).arg(&tp);
+            b.arg(&out.buf.ptr).arg(&self.buf.ptr).arg(&kix).arg(&ln).arg(&sa).arg(&so).arg(&tp);
             b.arg(&counter).arg(&flags).arg(&aggs).arg(&incls);
             let grid = cudarc::driver::LaunchConfig {
                 grid_dim: (tiles as u32, 1, 1),
@@ -283,10 +292,10 @@ impl CudaStorage {
             }
         })?;
         let (c, p) = (chunks as i64, per as i64);
-        let pre_buf = pre.as_ref().map_or(&self.buf, |p| &p.buf);
+        let pre_buf = pre.as_ref().map_or(&self.buf.ptr, |p| &p.buf.ptr);
         before(&s, &[self])?;
         let mut b = s.launch_builder(&f);
-        b.arg(&mut out.buf).arg(&self.buf).arg(&kix).arg(&ln).arg(&sa).arg(&so).arg(&c).arg(&p).arg(pre_buf);
+        b.arg(&out.buf.ptr).arg(&self.buf.ptr).arg(&kix).arg(&ln).arg(&sa).arg(&so).arg(&c).arg(&p).arg(pre_buf);
         let launch = if blocks { blocks_cfg(nk as i64 * c) } else { cfg(nk as i64 * c) };
         // SAFETY: as for reduce; `pre` is read only when chunks > 1, where it holds nk * chunks totals.
         unsafe { b.launch(launch) }.map_err(driver_err)?;

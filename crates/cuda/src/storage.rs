@@ -4,7 +4,7 @@
 use crate::codegen;
 use crate::device::{driver_err, Dev, Key};
 use crate::stream::Uses;
-use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg};
+use cudarc::driver::{result, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg};
 use std::sync::Arc;
 use xp_core::{
     collapse, with_buffer, ArgReduceOp, BackendStorage, BinaryOp, DType, Device, Element, Error, HostBuffer, Layout,
@@ -17,7 +17,7 @@ const BLOCK: u32 = 256;
 /// A buffer in the memory of one CUDA device.
 pub struct CudaStorage {
     pub(crate) dev: Arc<Dev>,
-    pub(crate) buf: CudaSlice<u8>,
+    pub(crate) buf: crate::memory::Block,
     pub(crate) dtype: DType,
     pub(crate) len: usize,
     /// cross-stream ordering (used only once the device has several streams)
@@ -29,7 +29,7 @@ pub struct CudaStorage {
 pub(crate) fn before(s: &Arc<CudaStream>, bufs: &[&CudaStorage]) -> Result<()> {
     for b in bufs {
         if b.dev.multi.load(std::sync::atomic::Ordering::Relaxed) {
-            b.uses.before(b.buf.stream(), s)?;
+            b.uses.before(&b.buf.stream, s)?;
         }
     }
     Ok(())
@@ -39,7 +39,7 @@ pub(crate) fn before(s: &Arc<CudaStream>, bufs: &[&CudaStorage]) -> Result<()> {
 pub(crate) fn after(s: &Arc<CudaStream>, bufs: &[&CudaStorage]) -> Result<()> {
     for b in bufs {
         if b.dev.multi.load(std::sync::atomic::Ordering::Relaxed) {
-            b.uses.after(b.buf.stream(), s)?;
+            b.uses.after(&b.buf.stream, s)?;
         }
     }
     Ok(())
@@ -137,28 +137,22 @@ impl CudaStorage {
     pub(crate) fn alloc(dev: &Arc<Dev>, dtype: DType, len: usize) -> Result<CudaStorage> {
         let bytes = (len * dtype.size()).max(1);
         // SAFETY: every kernel writes each element of its output before anything reads it.
-        let s = dev.current();
-        let buf = crate::memory::reserve(dev, bytes, || unsafe { s.alloc::<u8>(bytes) })?;
+        let buf = crate::memory::alloc(dev, bytes)?;
         Ok(CudaStorage { dev: dev.clone(), buf, dtype, len, uses: Uses::default() })
     }
     pub(crate) fn upload(dev: &Arc<Dev>, host: &HostBuffer) -> Result<CudaStorage> {
         let bytes: &[u8] = with_buffer!(host, v => bytes_of(v));
-        let n = bytes.len().max(1);
-        let s = dev.current();
-        let buf = crate::memory::reserve(dev, n, || {
-            if bytes.is_empty() {
-                // SAFETY: a one-byte placeholder that nothing reads.
-                unsafe { s.alloc::<u8>(1) }
-            } else {
-                s.clone_htod(bytes)
-            }
-        })?;
-        Ok(CudaStorage { dev: dev.clone(), buf, dtype: host.dtype(), len: host.len(), uses: Uses::default() })
+        let out = CudaStorage::alloc(dev, host.dtype(), host.len())?;
+        if !bytes.is_empty() {
+            // SAFETY: the block holds at least `bytes.len()` bytes; the copy from pageable memory
+            // has read `bytes` when the call returns.
+            unsafe { result::memcpy_htod_async(out.buf.ptr, bytes, out.buf.stream.cu_stream()) }.map_err(driver_err)?;
+        }
+        Ok(out)
     }
     /// The device address of element `off` (no event is involved: xp orders streams itself).
-    pub(crate) fn ptr(&self, s: &CudaStream, off: usize) -> u64 {
-        let (p, _no_sync) = cudarc::driver::DevicePtr::device_ptr(&self.buf, s);
-        p + (off * self.dtype.size()) as u64
+    pub(crate) fn ptr(&self, off: usize) -> u64 {
+        self.buf.ptr + (off * self.dtype.size()) as u64
     }
     /// Launch the strided elementwise kernel `o = expr(inputs)` over `ix` (the output first).
     fn launch_ew(
@@ -183,9 +177,9 @@ impl CudaStorage {
         before(&s, ins)?;
         before(&s, &[&*out])?;
         let mut b = s.launch_builder(&f);
-        b.arg(&mut out.buf);
+        b.arg(&out.buf.ptr);
         for s in ins {
-            b.arg(&s.buf);
+            b.arg(&s.buf.ptr);
         }
         if let Some((tk, tax)) = &take {
             b.arg(*tk);
@@ -205,9 +199,9 @@ impl CudaStorage {
         let s = self.dev.current();
         let mut ptrs = [0u64; 4];
         let mut sizes = [out.dtype.size(); 4];
-        ptrs[0] = out.ptr(&s, 0);
+        ptrs[0] = out.ptr(0);
         for (k, (x, off)) in ins.iter().enumerate() {
-            ptrs[k + 1] = x.ptr(&s, *off);
+            ptrs[k + 1] = x.ptr(*off);
             sizes[k + 1] = x.dtype.size();
         }
         let m = ins.len() + 1;
@@ -298,9 +292,9 @@ impl Expr {
 
 impl Drop for CudaStorage {
     fn drop(&mut self) {
-        // The buffer is freed on its own stream (when `buf` drops): after every foreign use.
-        self.uses.release(self.buf.stream());
-        self.dev.used.fetch_sub(self.buf.len(), std::sync::atomic::Ordering::Relaxed);
+        // The block is reused or freed on its own stream: after every foreign use.
+        self.uses.release(&self.buf.stream);
+        crate::memory::release(&self.dev, &self.buf);
     }
 }
 
@@ -329,9 +323,10 @@ impl BackendStorage for CudaStorage {
         if n > 0 {
             let s = self.dev.current();
             before(&s, &[&src])?;
-            let view = src.buf.slice(0..n * self.dtype.size());
             let dst: &mut [u8] = with_buffer!(&mut host, v => bytes_of_mut(v));
-            s.memcpy_dtoh(&view, dst).map_err(driver_err)?;
+            // SAFETY: `dst` holds n elements, the block at least as many; the stream is
+            // synchronised before `dst` is used.
+            unsafe { result::memcpy_dtoh_async(dst, src.buf.ptr, s.cu_stream()) }.map_err(driver_err)?;
             s.synchronize().map_err(driver_err)?;
         }
         Ok(host)

@@ -3,7 +3,7 @@
 //! ([`Pinned`]), asynchronous on the current stream.
 use crate::device::driver_err;
 use crate::storage::{after, before, CudaStorage};
-use cudarc::driver::{result, CudaEvent, DevicePtr, DevicePtrMut, PinnedHostSlice};
+use cudarc::driver::{result, CudaEvent, PinnedHostSlice};
 use std::marker::PhantomData;
 use xp_core::{BackendStorage, Element, Error, Layout, Result};
 
@@ -49,7 +49,17 @@ impl CudaStorage {
         }
         let s = self.dev.current();
         before(&s, &[self, &*dst])?;
-        s.memcpy_dtod(&self.buf.slice(src), &mut dst.buf.slice_mut(to)).map_err(driver_err)?;
+        // SAFETY: both ranges lie inside their blocks (contiguous runs of validated layouts); the
+        // copy is ordered on `s` after both buffers' earlier work.
+        unsafe {
+            result::memcpy_dtod_async(
+                dst.buf.ptr + to.start as u64,
+                self.buf.ptr + src.start as u64,
+                src.len(),
+                s.cu_stream(),
+            )
+        }
+        .map_err(driver_err)?;
         after(&s, &[self, &*dst])?;
         Ok(true)
     }
@@ -76,9 +86,14 @@ impl CudaStorage {
         // the destination stream waits for the source's work, and the source stream waits for the
         // copy (below) before anything later there can free or overwrite the source.
         unsafe {
-            let (dp, _d) = out.buf.device_ptr_mut(&ds);
-            let (sp, _s) = src.buf.device_ptr(&ss);
-            result::memcpy_peer_async(target.ctx.cu_ctx(), dp, self.dev.ctx.cu_ctx(), sp, bytes, ds.cu_stream())
+            result::memcpy_peer_async(
+                target.ctx.cu_ctx(),
+                out.buf.ptr,
+                self.dev.ctx.cu_ctx(),
+                src.buf.ptr,
+                bytes,
+                ds.cu_stream(),
+            )
         }
         .map_err(driver_err)?;
         ss.join(&ds).map_err(driver_err)?;
@@ -100,9 +115,13 @@ impl CudaStorage {
         let src = self.dense(l)?;
         let s = self.dev.current();
         before(&s, &[&src])?;
-        let view = src.buf.slice(0..l.numel() * self.dtype.size());
+        let bytes = l.numel() * self.dtype.size();
         s.wait(&dst.done).map_err(driver_err)?;
-        s.memcpy_dtoh(&view, &mut dst.buf).map_err(driver_err)?;
+        let p = dst.buf.as_mut_ptr().map_err(driver_err)?;
+        // SAFETY: the pinned buffer holds `bytes` bytes and stays alive until `done` has
+        // completed (its drop and host access wait for it).
+        unsafe { result::memcpy_dtoh_async(std::slice::from_raw_parts_mut(p, bytes), src.buf.ptr, s.cu_stream()) }
+            .map_err(driver_err)?;
         dst.done.record(&s).map_err(driver_err)?;
         after(&s, &[&src])
     }
@@ -111,13 +130,17 @@ impl CudaStorage {
 impl crate::CudaDevice {
     /// An asynchronous upload of a pinned host buffer on this device's current stream; writing to `src` from the host waits for it.
     pub fn upload_pinned<T: Element>(&self, src: &Pinned<T>) -> Result<CudaStorage> {
-        let mut out = CudaStorage::alloc(&self.dev, T::DTYPE, src.len)?;
+        let out = CudaStorage::alloc(&self.dev, T::DTYPE, src.len)?;
         if src.len > 0 {
             let s = self.dev.current();
             // After earlier copies into the buffer (possibly on other streams); later host writes
             // and the free wait for this one.
             s.wait(&src.done).map_err(driver_err)?;
-            s.memcpy_htod(&src.buf, &mut out.buf).map_err(driver_err)?;
+            let p = src.buf.as_ptr().map_err(driver_err)?;
+            let bytes = src.len * std::mem::size_of::<T>();
+            // SAFETY: as for the download: the pinned memory outlives the copy (`done`).
+            unsafe { result::memcpy_htod_async(out.buf.ptr, std::slice::from_raw_parts(p, bytes), s.cu_stream()) }
+                .map_err(driver_err)?;
             src.done.record(&s).map_err(driver_err)?;
         }
         Ok(out)
