@@ -297,6 +297,11 @@ fn main() {
         println!("{:<28} {:>8} {:>12} {:>12} {:>8}", "workload", "device", "xp", refname, "ratio");
     }
     bandwidth(&results);
+    if let Device::Cuda(i) = args.device {
+        if let Ok((issue, run)) = xp::cuda::launch_floor_us(i, 10_000) {
+            println!("empty kernel launches: {issue:.2} us/op to enqueue, {run:.2} us/op until run (the per-op floor)");
+        }
+    }
     for (name, unit, m) in results {
         let r = refs.as_ref().and_then(|r| r.get(&name)).copied();
         if args.json {

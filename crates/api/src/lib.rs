@@ -105,6 +105,10 @@ pub mod cuda {
     pub fn warmup(ordinal: usize, dtypes: &[crate::DType]) -> crate::Result<usize> {
         crate::warmup::run(crate::Device::Cuda(ordinal), dtypes)
     }
+    /// `n` launches of an empty kernel on device `ordinal`, in µs per launch: (host time to enqueue
+    /// them, time until all have run) — the floor under any per-op time (see `xp_cuda`).
+    #[cfg(xp_cuda)]
+    pub use xp_cuda::launch_floor_us;
     /// Wait until all work queued on CUDA device `ordinal` has finished.
     pub fn synchronize(ordinal: usize) -> crate::Result<()> {
         #[cfg(xp_cuda)]

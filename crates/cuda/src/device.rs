@@ -145,6 +145,10 @@ pub(crate) fn get(ordinal: usize) -> Result<Arc<Dev>> {
 }
 
 impl Dev {
+    /// Make this device's context the calling thread's current one (raw driver calls need it).
+    pub(crate) fn bind(&self) -> Result<()> {
+        self.ctx.bind_to_thread().map_err(driver_err)
+    }
     /// The calling thread's current stream on this device.
     pub(crate) fn current(&self) -> Arc<CudaStream> {
         crate::stream::current(self)

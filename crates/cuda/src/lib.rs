@@ -83,6 +83,30 @@ impl CudaDevice {
     }
 }
 
+/// The floor under any per-op time on device `ordinal`: `n` launches of an empty kernel back to
+/// back on the current stream, in microseconds per launch, as (host time to enqueue them, time
+/// until all have run). xp's small-op figures are judged against it.
+pub fn launch_floor_us(ordinal: usize, n: usize) -> Result<(f64, f64)> {
+    let dev = CudaDevice::new(ordinal)?.dev;
+    let (f, _) = dev.kernel(device::Key::new(15), "xp_k", || "extern \"C\" __global__ void xp_k() {}\n".into())?;
+    let s = dev.current();
+    s.synchronize().map_err(device::driver_err)?;
+    dev.bind()?;
+    let t = std::time::Instant::now();
+    for _ in 0..n {
+        // SAFETY: an empty kernel without parameters.
+        unsafe {
+            cudarc::driver::result::launch_kernel(f.cu_function(), (1, 1, 1), (32, 1, 1), 0, s.cu_stream(), &mut [])
+        }
+        .map_err(device::driver_err)?;
+    }
+    let issue = t.elapsed().as_secs_f64();
+    s.synchronize().map_err(device::driver_err)?;
+    let total = t.elapsed().as_secs_f64();
+    let per = |x: f64| x * 1e6 / n.max(1) as f64;
+    Ok((per(issue), per(total)))
+}
+
 impl BackendDevice for CudaDevice {
     type Storage = CudaStorage;
     fn device(&self) -> Device {

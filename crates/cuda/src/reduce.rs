@@ -241,6 +241,7 @@ impl CudaStorage {
             let scratch = CudaStorage::alloc(&self.dev, DType::U8, if lookback { incls_at + cs * tiles } else { 16 })?;
             let base = scratch.ptr(0);
             let totals = if lookback {
+                self.dev.bind()?;
                 // SAFETY: zeroes the counter and flags, inside the scratch buffer just allocated.
                 unsafe { cudarc::driver::result::memset_d8_async(base, 0, aggs_at, s.cu_stream()) }
                     .map_err(driver_err)?;

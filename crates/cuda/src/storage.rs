@@ -144,6 +144,7 @@ impl CudaStorage {
         let bytes: &[u8] = with_buffer!(host, v => bytes_of(v));
         let out = CudaStorage::alloc(dev, host.dtype(), host.len())?;
         if !bytes.is_empty() {
+            dev.bind()?;
             // SAFETY: the block holds at least `bytes.len()` bytes; the copy from pageable memory
             // has read `bytes` when the call returns.
             unsafe { result::memcpy_htod_async(out.buf.ptr, bytes, out.buf.stream.cu_stream()) }.map_err(driver_err)?;
@@ -221,15 +222,20 @@ impl CudaStorage {
         }
         before(&s, &[&*out])?;
         let nn = n as i64;
-        let mut b = s.launch_builder(&f);
-        for p in &ptrs[..m] {
-            b.arg(p);
+        let mut params: [*mut std::ffi::c_void; 5] = [std::ptr::null_mut(); 5];
+        for (k, p) in ptrs[..m].iter().enumerate() {
+            params[k] = p as *const u64 as *mut std::ffi::c_void;
         }
-        b.arg(&nn);
-        // SAFETY: the kernel takes `m` pointers and the count; each pointer addresses `n` elements
-        // of its operand's dtype inside its buffer (contiguous layouts validated by xp), and `v`
-        // divides each pointer's alignment.
-        unsafe { b.launch(cfg(n.div_ceil(v) as i64)) }.map_err(driver_err)?;
+        params[m] = &nn as *const i64 as *mut std::ffi::c_void;
+        let grid = cfg(n.div_ceil(v) as i64);
+        self.dev.bind()?;
+        // SAFETY: the kernel takes `m` pointers and the count (the parameters point at live locals);
+        // each pointer addresses `n` elements of its operand's dtype inside its buffer (contiguous
+        // layouts validated by xp), and `v` divides each pointer's alignment.
+        unsafe {
+            result::launch_kernel(f.cu_function(), grid.grid_dim, grid.block_dim, 0, s.cu_stream(), &mut params[..=m])
+        }
+        .map_err(driver_err)?;
         for (x, _) in ins {
             after(&s, &[x])?;
         }
@@ -324,6 +330,7 @@ impl BackendStorage for CudaStorage {
             let s = self.dev.current();
             before(&s, &[&src])?;
             let dst: &mut [u8] = with_buffer!(&mut host, v => bytes_of_mut(v));
+            self.dev.bind()?;
             // SAFETY: `dst` holds n elements, the block at least as many; the stream is
             // synchronised before `dst` is used.
             unsafe { result::memcpy_dtoh_async(dst, src.buf.ptr, s.cu_stream()) }.map_err(driver_err)?;

@@ -49,6 +49,7 @@ impl CudaStorage {
         }
         let s = self.dev.current();
         before(&s, &[self, &*dst])?;
+        self.dev.bind()?;
         // SAFETY: both ranges lie inside their blocks (contiguous runs of validated layouts); the
         // copy is ordered on `s` after both buffers' earlier work.
         unsafe {
@@ -82,6 +83,7 @@ impl CudaStorage {
         let (ss, ds) = (self.dev.current(), target.current());
         before(&ss, &[&src])?;
         ds.join(&ss).map_err(driver_err)?;
+        target.bind()?;
         // SAFETY: both pointers are live allocations of at least `bytes` bytes in their contexts;
         // the destination stream waits for the source's work, and the source stream waits for the
         // copy (below) before anything later there can free or overwrite the source.
@@ -118,6 +120,7 @@ impl CudaStorage {
         let bytes = l.numel() * self.dtype.size();
         s.wait(&dst.done).map_err(driver_err)?;
         let p = dst.buf.as_mut_ptr().map_err(driver_err)?;
+        self.dev.bind()?;
         // SAFETY: the pinned buffer holds `bytes` bytes and stays alive until `done` has
         // completed (its drop and host access wait for it).
         unsafe { result::memcpy_dtoh_async(std::slice::from_raw_parts_mut(p, bytes), src.buf.ptr, s.cu_stream()) }
@@ -138,6 +141,7 @@ impl crate::CudaDevice {
             s.wait(&src.done).map_err(driver_err)?;
             let p = src.buf.as_ptr().map_err(driver_err)?;
             let bytes = src.len * std::mem::size_of::<T>();
+            self.dev.bind()?;
             // SAFETY: as for the download: the pinned memory outlives the copy (`done`).
             unsafe { result::memcpy_htod_async(out.buf.ptr, std::slice::from_raw_parts(p, bytes), s.cu_stream()) }
                 .map_err(driver_err)?;
