@@ -301,6 +301,10 @@ fn main() {
         if let Ok((issue, run)) = xp::cuda::launch_floor_us(i, 10_000) {
             println!("empty kernel launches: {issue:.2} us/op to enqueue, {run:.2} us/op until run (the per-op floor)");
         }
+        let own = xp::cuda::Stream::new(i).and_then(|s| s.scope(|| xp::cuda::launch_floor_us(i, 10_000)));
+        if let Ok((issue, run)) = own {
+            println!("  on a non-blocking stream: {issue:.2} us/op to enqueue, {run:.2} us/op until run");
+        }
     }
     for (name, unit, m) in results {
         let r = refs.as_ref().and_then(|r| r.get(&name)).copied();
