@@ -171,3 +171,29 @@ impl Dev {
         Ok(k)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_differ_when_any_field_differs() {
+        let base = || Key::new(4).dtype(DType::F32).bits(7, 3).flag(true).bits(5, 4);
+        let variants = [
+            Key::new(5).dtype(DType::F32).bits(7, 3).flag(true).bits(5, 4),
+            Key::new(4).dtype(DType::F64).bits(7, 3).flag(true).bits(5, 4),
+            Key::new(4).dtype(DType::F32).bits(7, 2).flag(true).bits(5, 4),
+            Key::new(4).dtype(DType::F32).bits(7, 3).flag(false).bits(5, 4),
+            Key::new(4).dtype(DType::F32).bits(7, 3).flag(true).bits(5, 2),
+            Key::new(4).dtype(DType::F32).bits(7, 3).flag(true),
+        ];
+        assert_eq!(base(), base());
+        for (i, v) in variants.iter().enumerate() {
+            assert_ne!(*v, base(), "variant {i}");
+        }
+        // Every dtype fits its field.
+        for d in DType::ALL {
+            assert!((d as u64) < 16, "{d}");
+        }
+    }
+}

@@ -304,3 +304,43 @@ impl CudaStorage {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plans_cover_every_position_without_empty_chunks() {
+        for n in [1usize, 15, 16, 17, 2047, 2048, 4096, 10_000, 1 << 20, 10_000_000] {
+            for want in [1usize, 2, 7, 1056, 4224] {
+                for min in [1usize, 256, 2048] {
+                    let (chunks, per) = plan(n, want, min);
+                    assert!(chunks >= 1 && chunks * per >= n, "{n} {want} {min}: {chunks} x {per}");
+                    assert!((chunks - 1) * per < n, "an empty chunk: {n} {want} {min}: {chunks} x {per}");
+                    if chunks > 1 {
+                        assert_eq!(per % 16, 0, "{n} {want} {min}: per {per}");
+                        assert!(chunks <= want, "{n} {want} {min}: {chunks} chunks");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn vector_width_needs_unit_stride_and_aligned_starts() {
+        let l = Layout::new(vec![8, 64], vec![64, 1], 0);
+        let (kl, _) = split(&l, &[1]);
+        let ok = Layout::contiguous(kl.shape());
+        let (kix, _) = idx(&[&ok, &kl], false).unwrap();
+        assert_eq!(vec_width(DType::F32, &kix, 0, true), 4);
+        assert_eq!(vec_width(DType::F64, &kix, 0, true), 2);
+        assert_eq!(vec_width(DType::C128, &kix, 0, true), 1);
+        assert_eq!(vec_width(DType::F32, &kix, 0, false), 1, "strided runs load scalars");
+        assert_eq!(vec_width(DType::F32, &kix, 6, true), 2, "chunk starts at multiples of 6");
+        // Rows starting at odd offsets.
+        let l = Layout::new(vec![8, 63], vec![63, 1], 1);
+        let (kl, _) = split(&l, &[1]);
+        let (kix, _) = idx(&[&Layout::contiguous(kl.shape()), &kl], false).unwrap();
+        assert_eq!(vec_width(DType::F32, &kix, 0, true), 1);
+    }
+}
