@@ -139,7 +139,7 @@ fn gpu_streams(host: &Array) -> Result<()> {
     end.synchronize()?;
     let want = softmax(host, -1)?.max(Some(&[-1]), false)?.to_vec::<f32>()?;
     let worst = output.as_slice()?.iter().zip(&want).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
-    assert!(worst < 1e-5, "the stream's result disagrees with the CPU: {worst}");
+    assert!(worst < 1e-4, "the stream's result disagrees with the CPU: {worst}");
     println!(
         "
 on a stream of its own, pinned in and out: {:.2} ms, agrees with the CPU",
