@@ -4,6 +4,57 @@ use serde_json::Value;
 use xp::{BinaryOp, Complex64, DType, HostBuffer, Scalar, UnaryOp};
 use xp_testing::Expected;
 
+/// A case file's test is split over this many test functions (`part_0` ..), each running the
+/// cases whose index is its number modulo `PARTS`, so that a slow run (under compute-sanitizer)
+/// spreads them over threads.
+pub const PARTS: usize = 8;
+
+/// The cases of `part` (see [`PARTS`]).
+pub fn part(cases: &[Value], part: usize) -> impl Iterator<Item = &Value> {
+    cases.iter().skip(part).step_by(PARTS)
+}
+
+/// Tests `$body::part_0` .. `part_7` calling `$body(k)`.
+macro_rules! split_cases {
+    ($body:ident) => {
+        mod $body {
+            #[test]
+            fn part_0() {
+                super::$body(0)
+            }
+            #[test]
+            fn part_1() {
+                super::$body(1)
+            }
+            #[test]
+            fn part_2() {
+                super::$body(2)
+            }
+            #[test]
+            fn part_3() {
+                super::$body(3)
+            }
+            #[test]
+            fn part_4() {
+                super::$body(4)
+            }
+            #[test]
+            fn part_5() {
+                super::$body(5)
+            }
+            #[test]
+            fn part_6() {
+                super::$body(6)
+            }
+            #[test]
+            fn part_7() {
+                super::$body(7)
+            }
+        }
+    };
+}
+pub(crate) use split_cases;
+
 pub fn load(name: &str) -> Vec<Value> {
     let path = format!("{}/data/{name}.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));

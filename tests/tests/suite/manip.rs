@@ -133,13 +133,14 @@ fn run(op: &str, x: &[Array], a: &Value, mods: &ArrayModule) -> Result<Vec<Array
     }
 }
 
-#[test]
-fn manipulation_creation_and_casts_match_numpy() {
+common::split_cases!(manipulation_creation_and_casts_match_numpy);
+
+fn manipulation_creation_and_casts_match_numpy(part: usize) {
     let cases = common::load("manip");
     let mut f = Failures::default();
     for dev in devices() {
         let mods = xp::on(dev);
-        for case in &cases {
+        for case in common::part(&cases, part) {
             let op = case["op"].as_str().unwrap();
             let inputs: Vec<_> = case["inputs"].as_array().unwrap().iter().map(common::array).collect();
             let want: std::result::Result<Vec<Expected>, String> = if let Some(r) = case.get("results") {

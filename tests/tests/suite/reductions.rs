@@ -30,35 +30,14 @@ fn run(op: &str, a: &Array, axes: Option<&[isize]>, keepdims: bool) -> Result<Ar
     }
 }
 
-/// The cases are split into this many test functions, so that a slow run (under
-/// compute-sanitizer) spreads them over threads.
-const PARTS: usize = 8;
+common::split_cases!(reductions_match_numpy);
 
-macro_rules! parts {
-    ($($name:ident = $k:expr),*) => {
-        $(#[test]
-        fn $name() {
-            reductions_match_numpy($k)
-        })*
-    };
-}
-parts!(
-    reductions_match_numpy_0 = 0,
-    reductions_match_numpy_1 = 1,
-    reductions_match_numpy_2 = 2,
-    reductions_match_numpy_3 = 3,
-    reductions_match_numpy_4 = 4,
-    reductions_match_numpy_5 = 5,
-    reductions_match_numpy_6 = 6,
-    reductions_match_numpy_7 = 7
-);
-
-/// Every case whose index is `part` modulo [`PARTS`].
+/// The cases of `part` (see `common::PARTS`).
 fn reductions_match_numpy(part: usize) {
     let cases = common::load("reductions");
     let mut f = Failures::default();
     for dev in devices() {
-        for case in cases.iter().skip(part).step_by(PARTS) {
+        for case in common::part(&cases, part) {
             let op = case["op"].as_str().unwrap();
             let axes: Option<Vec<isize>> = match &case["axis"] {
                 serde_json::Value::Null => None,

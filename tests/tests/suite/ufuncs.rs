@@ -4,12 +4,13 @@ use super::common;
 use common::{binary_op, unary_op};
 use xp_testing::{check, devices, layouts, Failures};
 
-#[test]
-fn unary_ufuncs_match_numpy() {
+common::split_cases!(unary_ufuncs_match_numpy);
+
+fn unary_ufuncs_match_numpy(part: usize) {
     let cases = common::load("unary");
     let mut f = Failures::default();
     for dev in devices() {
-        for case in &cases {
+        for case in common::part(&cases, part) {
             let op = unary_op(case["op"].as_str().unwrap());
             let (buf, shape) = common::array(&case["inputs"][0]);
             let want = common::expected(case);
@@ -22,12 +23,13 @@ fn unary_ufuncs_match_numpy() {
     f.finish();
 }
 
-#[test]
-fn binary_ufuncs_match_numpy() {
+common::split_cases!(binary_ufuncs_match_numpy);
+
+fn binary_ufuncs_match_numpy(part: usize) {
     let cases = common::load("binary");
     let mut f = Failures::default();
     for dev in devices() {
-        for case in &cases {
+        for case in common::part(&cases, part) {
             let op = binary_op(case["op"].as_str().unwrap());
             let (ba, sa) = common::array(&case["inputs"][0]);
             let (bb, sb) = common::array(&case["inputs"][1]);
@@ -43,12 +45,13 @@ fn binary_ufuncs_match_numpy() {
     f.finish();
 }
 
-#[test]
-fn weak_scalars_match_numpy() {
+common::split_cases!(weak_scalars_match_numpy);
+
+fn weak_scalars_match_numpy(part: usize) {
     let cases = common::load("weak");
     let mut f = Failures::default();
     for dev in devices() {
-        for case in &cases {
+        for case in common::part(&cases, part) {
             let op = binary_op(case["op"].as_str().unwrap());
             let (ba, sa) = common::array(&case["inputs"][0]);
             let s = common::weak_scalar(&case["scalar"]);
