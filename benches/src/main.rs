@@ -47,6 +47,17 @@ fn sync(a: &Array) -> Result<()> {
     }
 }
 
+/// A small-op workload: 10^4 back-to-back calls of `op`, then one wait.
+fn small(op: impl Fn() -> Result<Array> + 'static) -> Timed {
+    Box::new(move || {
+        let mut last = None;
+        for _ in 0..10_000 {
+            last = Some(op()?);
+        }
+        sync(&last.expect("ran"))
+    })
+}
+
 fn standardize(x: &Array) -> Result<Array> {
     let mods = xp::get_array_module(x);
     let eps = mods.full(&[], 1e-12, x.dtype())?;
@@ -100,35 +111,17 @@ fn workloads(gpu: bool) -> Vec<Workload> {
     });
     wl!("small_add_1024".to_string(), "us/op", |d| {
         let (a, b) = (rand(1024, &[1024], d)?, rand(1024, &[1024], d)?);
-        Ok(Box::new(move || {
-            let mut last = None;
-            for _ in 0..10_000 {
-                last = Some(a.add(&b)?);
-            }
-            sync(&last.expect("ran"))
-        }))
+        Ok(small(move || a.add(&b)))
     });
     if gpu {
         transfers(&mut w, n);
         wl!("small_copy_1024".to_string(), "us/op", |d| {
             let a = rand(1024, &[1024], d)?;
-            Ok(Box::new(move || {
-                let mut last = None;
-                for _ in 0..10_000 {
-                    last = Some(a.copy()?);
-                }
-                sync(&last.expect("ran"))
-            }))
+            Ok(small(move || a.copy()))
         });
         wl!("small_sum_1024".to_string(), "us/op", |d| {
             let a = rand(1024, &[1024], d)?;
-            Ok(Box::new(move || {
-                let mut last = None;
-                for _ in 0..10_000 {
-                    last = Some(a.sum(None, false)?);
-                }
-                sync(&last.expect("ran"))
-            }))
+            Ok(small(move || a.sum(None, false)))
         });
     }
     w

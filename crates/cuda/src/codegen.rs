@@ -432,15 +432,47 @@ pub(crate) const SCAN_TILE: usize = 2048;
 /// totals of the tiles before it computed by earlier launches (reduce, then scan the totals).
 pub(crate) fn scan_lookback(name: &str, d: DType, op: &str, id: &str, lookback: bool) -> String {
     let (st, ct) = (storage_ty(d), compute_ty(d));
-    let (tile, mode) = if lookback {
-        ("if (t == 0) tile_id = (i64)atomicAdd(counter, 1ull);", "if (w == 0) {")
+    let (tile, prefix) = if lookback {
+        (
+            "if (t == 0) tile_id = (i64)atomicAdd(counter, 1ull);",
+            format!(
+                "if (w == 0) {{
+    // Warp 0 publishes the tile's aggregate, then looks back 32 tiles at a time.
+    {ct} agg = {id};
+    for (int q = 0; q < 8; ++q) agg = {op}(agg, wsum[q]);
+    {ct} excl = {id};
+    volatile int* vf = flags;
+    if (part == 0) {{
+      if (lane == 0) {{ incls[ti] = agg; __threadfence(); vf[ti] = 2; }}
+    }} else {{
+      if (lane == 0) {{ aggs[ti] = agg; __threadfence(); vf[ti] = 1; }}
+      const i64 first = ti - part;
+      for (i64 j = ti - 1 - lane;; j -= 32) {{
+        int f = 2; {ct} v = {id};
+        if (j >= first) {{
+          while ((f = vf[j]) == 0) __nanosleep(32);
+          __threadfence();
+          v = f == 2 ? ld_volatile(&incls[j]) : ld_volatile(&aggs[j]);
+        }}
+        const unsigned m = __ballot_sync(0xffffffffu, f == 2);
+        const int stop = m ? __ffs(m) - 1 : 32;
+        {ct} y = lane <= stop ? v : {id};
+        for (int of = 16; of > 0; of >>= 1) y = {op}(y, shfl_down(y, of));
+        excl = {op}(y, excl);
+        if (m) break;
+      }}
+      if (lane == 0) {{ incls[ti] = {op}(excl, agg); __threadfence(); vf[ti] = 2; }}
+    }}
+    if (lane == 0) tile_excl = excl;
+  }}"
+            ),
+        )
     } else {
         (
             "if (t == 0) tile_id = blockIdx.x;",
-            "if (t == 0) { tile_excl = part == 0 ? {id} : ld(((const {st}*)incls)[tile_id - 1]); } if (false) {",
+            format!("if (t == 0) tile_excl = part == 0 ? {id} : ld(((const {st}*)incls)[ti - 1]);"),
         )
     };
-    let mode = mode.replace("{id}", id).replace("{st}", st);
     format!(
         "{PRELUDE}
 template <class T> __device__ __forceinline__ T ld_volatile(const T* p) {{
@@ -474,35 +506,7 @@ extern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict
   __syncthreads();
   {ct} wpre = {id};
   for (int q = 0; q < w; ++q) wpre = {op}(wpre, wsum[q]);
-  {mode}
-    // Warp 0 publishes the tile's aggregate, then looks back 32 tiles at a time.
-    {ct} agg = {id};
-    for (int q = 0; q < 8; ++q) agg = {op}(agg, wsum[q]);
-    {ct} excl = {id};
-    volatile int* vf = flags;
-    if (part == 0) {{
-      if (lane == 0) {{ incls[ti] = agg; __threadfence(); vf[ti] = 2; }}
-    }} else {{
-      if (lane == 0) {{ aggs[ti] = agg; __threadfence(); vf[ti] = 1; }}
-      const i64 first = ti - part;
-      for (i64 j = ti - 1 - lane;; j -= 32) {{
-        int f = 2; {ct} v = {id};
-        if (j >= first) {{
-          while ((f = vf[j]) == 0) __nanosleep(32);
-          __threadfence();
-          v = f == 2 ? ld_volatile(&incls[j]) : ld_volatile(&aggs[j]);
-        }}
-        const unsigned m = __ballot_sync(0xffffffffu, f == 2);
-        const int stop = m ? __ffs(m) - 1 : 32;
-        {ct} y = lane <= stop ? v : {id};
-        for (int of = 16; of > 0; of >>= 1) y = {op}(y, shfl_down(y, of));
-        excl = {op}(y, excl);
-        if (m) break;
-      }}
-      if (lane == 0) {{ incls[ti] = {op}(excl, agg); __threadfence(); vf[ti] = 2; }}
-    }}
-    if (lane == 0) tile_excl = excl;
-  }}
+  {prefix}
   __syncthreads();
   const {ct} pre = {op}(tile_excl, {op}(wpre, texcl));
 #pragma unroll

@@ -126,20 +126,7 @@ pub(crate) fn get(ordinal: usize) -> Result<Arc<Dev>> {
         cache: Mutex::new(Default::default()),
         kernels: Mutex::new(KernelMap::default()),
     });
-    // Keep memory freed to the driver's pool in the pool (as CuPy keeps its blocks) instead of
-    // returning it to the OS at every synchronisation; `memory::free_all_blocks` trims it.
-    let pool = crate::memory::default_pool(&d)?;
-    let keep = u64::MAX;
-    // SAFETY: sets one u64 attribute of the device's valid default pool.
-    unsafe {
-        cudarc::driver::sys::cuMemPoolSetAttribute(
-            pool,
-            cudarc::driver::sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
-            &keep as *const u64 as *mut std::ffi::c_void,
-        )
-    }
-    .result()
-    .map_err(driver_err)?;
+    crate::memory::keep_freed_memory(&d)?;
     map.insert(ordinal, d.clone());
     Ok(d)
 }

@@ -115,6 +115,22 @@ pub fn total_bytes(ordinal: usize) -> Result<usize> {
     Ok(v as usize)
 }
 
+/// Keep memory freed to the driver's pool in the pool (as CuPy keeps its blocks) instead of
+/// returning it to the OS at every synchronisation; [`free_all_blocks`] trims it.
+pub(crate) fn keep_freed_memory(d: &Dev) -> Result<()> {
+    let keep = u64::MAX;
+    // SAFETY: sets one u64 attribute of the device's valid default pool.
+    unsafe {
+        sys::cuMemPoolSetAttribute(
+            default_pool(d)?,
+            sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+            &keep as *const u64 as *mut std::ffi::c_void,
+        )
+    }
+    .result()
+    .map_err(driver_err)
+}
+
 /// Set the most bytes xp arrays may hold on device `ordinal` (`usize::MAX`: no limit).
 pub fn set_limit(ordinal: usize, bytes: usize) -> Result<()> {
     crate::device::get(ordinal)?.limit.store(bytes, Ordering::Relaxed);
@@ -131,7 +147,7 @@ pub fn free_all_blocks(ordinal: usize) -> Result<()> {
     trim(&*crate::device::get(ordinal)?)
 }
 
-pub(crate) fn default_pool(d: &Dev) -> Result<sys::CUmemoryPool> {
+fn default_pool(d: &Dev) -> Result<sys::CUmemoryPool> {
     let mut pool: sys::CUmemoryPool = std::ptr::null_mut();
     // SAFETY: writes one pool handle for a valid device.
     unsafe { sys::cuDeviceGetDefaultMemPool(&mut pool, d.ctx.cu_device()) }.result().map_err(driver_err)?;

@@ -3,7 +3,7 @@
 //! scans.
 use crate::codegen;
 use crate::device::{driver_err, Key};
-use crate::storage::{after, before, blocks_cfg, cfg, idx, split, CudaStorage, Idx};
+use crate::storage::{after, before, blocks_cfg, cfg, idx, split, vector_width, CudaStorage, Idx};
 use cudarc::driver::PushKernelArg;
 use xp_core::{ArgReduceOp, BackendStorage, BinaryOp, DType, Layout, Result, Scalar};
 
@@ -23,18 +23,20 @@ fn plan(n: usize, want: usize, min: usize) -> (usize, usize) {
 /// `kix`'s operand 1 plus multiples of `per`: the widest width that divides all of them (1: scalar
 /// loads).
 fn vec_width(d: DType, kix: &Idx, per: usize, unit: bool) -> usize {
-    let mut v = 16 / d.size();
-    if !unit || v < 2 {
+    if !unit {
         return 1;
     }
-    let ok = |v: usize| {
+    vector_width(16 / d.size(), |v| {
         let v = v as i64;
         kix.off[1] % v == 0 && (per as i64) % v == 0 && (0..kix.nd as usize).all(|a| kix.st[1][a] % v == 0)
-    };
-    while v > 1 && !ok(v) {
-        v /= 2;
-    }
-    v
+    })
+}
+
+/// Whether long scans find each tile's start by decoupled look-back (`XP_SCAN=lookback`, read
+/// once) instead of from tile totals.
+fn lookback_scan() -> bool {
+    static LOOKBACK: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *LOOKBACK.get_or_init(|| std::env::var("XP_SCAN").is_ok_and(|v| v == "lookback"))
 }
 
 /// A CUDA expression of `op`'s identity in `d`'s compute type.
@@ -61,14 +63,18 @@ impl CudaStorage {
         let nk = kl.numel();
         let out = CudaStorage::alloc(&self.dev, self.dtype, nk * chunks)?;
         let ok = Layout::contiguous(kl.shape());
-        let (kix, _) = idx(&[&ok, &kl], false)?;
-        let (rix, _) = idx(&[&rl, &rl], false)?;
+        let kix = idx(&[&ok, &kl], false)?;
+        let rix = idx(&[&rl, &rl], false)?;
         let run = rix.nd == 1;
         // Kept elements contiguous: a vector of adjacent columns per thread where aligned.
-        let mut vec = if run && kix.nd == 1 && kix.st[1][0] == 1 { 16 / self.dtype.size() } else { 1 };
-        while vec > 1 && !(nk % vec == 0 && kix.off[1] % vec as i64 == 0 && rix.st[1][0] % vec as i64 == 0) {
-            vec /= 2;
-        }
+        let columns = run && kix.nd == 1 && kix.st[1][0] == 1;
+        let vec = if !columns {
+            1
+        } else {
+            vector_width(16 / self.dtype.size(), |v| {
+                nk % v == 0 && kix.off[1] % v as i64 == 0 && rix.st[1][0] % v as i64 == 0
+            })
+        };
         let key = Key::new(3).dtype(self.dtype).bits(7, op as u64).flag(run).bits(5, vec as u64);
         let (f, _) = self.dev.kernel(key, "xp_k", || {
             codegen::reduce_columns("xp_k", self.dtype, &format!("b_{}", op.name()), run, vec)
@@ -99,8 +105,8 @@ impl CudaStorage {
         let nk = kl.numel();
         let ordered = !op.is_reorderable();
         let ok = Layout::contiguous(kl.shape());
-        let (kix, _) = idx(&[&ok, &kl], false)?;
-        let (rix, _) = idx(&[&rl, &rl], false)?;
+        let kix = idx(&[&ok, &kl], false)?;
+        let rix = idx(&[&rl, &rl], false)?;
         let run = rix.nd == 1;
         let vec = if ordered || !run { 1 } else { vec_width(self.dtype, &kix, 0, rix.st[1][0] == 1) };
         let key = Key::new(4).dtype(self.dtype).bits(7, op as u64).flag(ordered).flag(run).bits(5, vec as u64);
@@ -171,7 +177,7 @@ impl CudaStorage {
             return CudaStorage::alloc(&self.dev, DType::I64, 0);
         }
         let ok = Layout::contiguous(kl.shape());
-        let (kix, _) = idx(&[&ok, &kl], false)?;
+        let kix = idx(&[&ok, &kl], false)?;
         let better = match op {
             ArgReduceOp::ArgMax => "gt",
             ArgReduceOp::ArgMin => "lt",
@@ -217,7 +223,7 @@ impl CudaStorage {
         let ol = Layout::contiguous(l.shape());
         let (kl, _) = split(l, &[axis]);
         let (okl, _) = split(&ol, &[axis]);
-        let (kix, _) = idx(&[&okl, &kl], false)?;
+        let kix = idx(&[&okl, &kl], false)?;
         let (nk, len) = (kl.numel(), l.shape()[axis]);
         let (ln, sa, so) = (len as i64, l.strides()[axis] as i64, ol.strides()[axis] as i64);
         let opn = format!("b_{}", op.name());
@@ -227,31 +233,34 @@ impl CudaStorage {
         // earlier launches (reads the input twice), or with `XP_SCAN=lookback` found by decoupled
         // look-back in a single pass (reads it once; slower on the H100 so far: see RESULTS.md).
         if let Some(id) = identity(op, self.dtype).filter(|_| op.is_reorderable() && len > codegen::SCAN_TILE) {
-            let lookback = std::env::var("XP_SCAN").is_ok_and(|v| v == "lookback");
+            let lookback = lookback_scan();
             let key = Key::new(6).dtype(self.dtype).bits(7, op as u64).flag(lookback);
             let (f, _) =
                 self.dev.kernel(key, "xp_k", || codegen::scan_lookback("xp_k", self.dtype, &opn, &id, lookback))?;
             let tpl = len.div_ceil(codegen::SCAN_TILE);
             let tiles = nk * tpl;
-            // Scratch: the tile counter, a status flag and two values per tile.
-            let cs = codegen::compute_size(self.dtype);
-            let flags_at = 16;
-            let aggs_at = (flags_at + 4 * tiles).next_multiple_of(16);
-            let incls_at = aggs_at + cs * tiles;
-            let scratch = CudaStorage::alloc(&self.dev, DType::U8, if lookback { incls_at + cs * tiles } else { 16 })?;
-            let base = scratch.ptr(0);
-            let totals = if lookback {
+            // Look-back: scratch for the tile counter, a status flag and two values per tile.
+            // Otherwise the tiles' inclusive totals: the input reduced per tile, then scanned.
+            // (`_buf` holds the scratch or the totals until the launch below is queued.)
+            let (_buf, counter, flags, aggs, incls) = if lookback {
+                let cs = codegen::compute_size(self.dtype);
+                let flags_at = 16;
+                let aggs_at = (flags_at + 4 * tiles).next_multiple_of(16);
+                let incls_at = aggs_at + cs * tiles;
+                let scratch = CudaStorage::alloc(&self.dev, DType::U8, incls_at + cs * tiles)?;
+                let base = scratch.ptr(0);
                 self.dev.bind()?;
                 // SAFETY: zeroes the counter and flags, inside the scratch buffer just allocated.
                 unsafe { cudarc::driver::result::memset_d8_async(base, 0, aggs_at, s.cu_stream()) }
                     .map_err(driver_err)?;
-                None
+                let at = |k: usize| base + k as u64;
+                (scratch, base, at(flags_at), at(aggs_at), at(incls_at))
             } else {
                 let (parts, _) = self.reduce_parts(l, op, &[axis], |_| (tpl, codegen::SCAN_TILE))?;
-                Some(parts.scan(&Layout::contiguous(&[nk, tpl]), op, 1)?)
+                let totals = parts.scan(&Layout::contiguous(&[nk, tpl]), op, 1)?;
+                let p = totals.ptr(0);
+                (totals, 0, 0, 0, p)
             };
-            let (counter, flags, aggs) = (base, base + flags_at as u64, base + aggs_at as u64);
-            let incls = totals.as_ref().map_or(base + incls_at as u64, |t| t.ptr(0));
             let tp = tpl as i64;
             before(&s, &[self])?;
             let mut b = s.launch_builder(&f);
@@ -331,7 +340,7 @@ mod tests {
         let l = Layout::new(vec![8, 64], vec![64, 1], 0);
         let (kl, _) = split(&l, &[1]);
         let ok = Layout::contiguous(kl.shape());
-        let (kix, _) = idx(&[&ok, &kl], false).unwrap();
+        let kix = idx(&[&ok, &kl], false).unwrap();
         assert_eq!(vec_width(DType::F32, &kix, 0, true), 4);
         assert_eq!(vec_width(DType::F64, &kix, 0, true), 2);
         assert_eq!(vec_width(DType::C128, &kix, 0, true), 1);
@@ -340,7 +349,7 @@ mod tests {
         // Rows starting at odd offsets.
         let l = Layout::new(vec![8, 63], vec![63, 1], 1);
         let (kl, _) = split(&l, &[1]);
-        let (kix, _) = idx(&[&Layout::contiguous(kl.shape()), &kl], false).unwrap();
+        let kix = idx(&[&Layout::contiguous(kl.shape()), &kl], false).unwrap();
         assert_eq!(vec_width(DType::F32, &kix, 0, true), 1);
     }
 }

@@ -66,8 +66,7 @@ pub(crate) struct Idx {
 unsafe impl DeviceRepr for Idx {}
 
 /// The index space of same-shaped layouts (the output first). Collapsed unless `keep_dims`.
-/// Returns it and whether every operand is contiguous (the kernel then skips index arithmetic).
-pub(crate) fn idx(layouts: &[&Layout], keep_dims: bool) -> Result<(Idx, bool)> {
+pub(crate) fn idx(layouts: &[&Layout], keep_dims: bool) -> Result<Idx> {
     let (shape, strides) = if keep_dims {
         let s = layouts[0].shape().to_vec();
         (
@@ -96,8 +95,7 @@ pub(crate) fn idx(layouts: &[&Layout], keep_dims: bool) -> Result<(Idx, bool)> {
             ix.st[k][d] = s as i64;
         }
     }
-    let contiguous = !keep_dims && shape.len() == 1 && strides.iter().all(|s| s[0] == 1);
-    Ok((ix, contiguous))
+    Ok(ix)
 }
 
 pub(crate) fn cfg(n: i64) -> LaunchConfig {
@@ -111,6 +109,15 @@ pub(crate) fn blocks_cfg(n: i64) -> LaunchConfig {
         block_dim: (BLOCK, 1, 1),
         shared_mem_bytes: 0,
     }
+}
+
+/// The widest vector width, halving from `v` (a power of two), for which `aligned(width)` holds;
+/// 1 (scalar accesses) at worst.
+pub(crate) fn vector_width(mut v: usize, aligned: impl Fn(usize) -> bool) -> usize {
+    while v > 1 && !aligned(v) {
+        v /= 2;
+    }
+    v.max(1)
 }
 
 pub(crate) fn split(l: &Layout, axes: &[usize]) -> (Layout, Layout) {
@@ -135,9 +142,8 @@ fn bytes_of_mut<T: Element>(v: &mut [T]) -> &mut [u8] {
 
 impl CudaStorage {
     pub(crate) fn alloc(dev: &Arc<Dev>, dtype: DType, len: usize) -> Result<CudaStorage> {
-        let bytes = (len * dtype.size()).max(1);
-        // SAFETY: every kernel writes each element of its output before anything reads it.
-        let buf = crate::memory::alloc(dev, bytes)?;
+        // Uninitialised: every kernel writes each element of its output before anything reads it.
+        let buf = crate::memory::alloc(dev, (len * dtype.size()).max(1))?;
         Ok(CudaStorage { dev: dev.clone(), buf, dtype, len, uses: Uses::default() })
     }
     pub(crate) fn upload(dev: &Arc<Dev>, host: &HostBuffer) -> Result<CudaStorage> {
@@ -206,10 +212,8 @@ impl CudaStorage {
             sizes[k + 1] = x.dtype.size();
         }
         let m = ins.len() + 1;
-        let mut v = 16 / sizes[..m].iter().max().copied().unwrap_or(1);
-        while v > 1 && (0..m).any(|k| ptrs[k] % (v * sizes[k]) as u64 != 0) {
-            v /= 2;
-        }
+        let widest = sizes[..m].iter().max().copied().unwrap_or(1);
+        let v = vector_width(16 / widest, |v| (0..m).all(|k| ptrs[k] % (v * sizes[k]) as u64 == 0));
         let key = ins
             .iter()
             .fold(Key::new(2).bits(8, expr.id()).dtype(out.dtype).bits(5, v as u64), |k, (x, _)| k.dtype(x.dtype));
@@ -260,7 +264,7 @@ impl CudaStorage {
         let ol = Layout::contiguous(shape);
         let mut ls = vec![&ol];
         ls.extend(ins.iter().map(|(_, l)| *l));
-        let (ix, _) = idx(&ls, false)?;
+        let ix = idx(&ls, false)?;
         let stores: Vec<&CudaStorage> = ins.iter().map(|(s, _)| *s).collect();
         self.launch_ew(expr, &mut out, &stores, ix, None)?;
         Ok(out)
@@ -357,11 +361,8 @@ impl BackendStorage for CudaStorage {
         self.map(&[(self, l), (t, tl), (f, fl)], t.dtype, Expr::Where)
     }
     fn cast(&self, l: &Layout, dtype: DType) -> Result<Self> {
-        if dtype == self.dtype && l.is_contiguous() {
-            let mut out = CudaStorage::alloc(&self.dev, dtype, l.numel())?;
-            if l.numel() == 0 || self.copy_run(l, &mut out, &Layout::contiguous(l.shape()))? {
-                return Ok(out);
-            }
+        if dtype == self.dtype {
+            return self.contiguous_copy(l);
         }
         self.map(&[(self, l)], dtype, Expr::Cast)
     }
@@ -370,7 +371,7 @@ impl BackendStorage for CudaStorage {
         if self.copy_run(l, dst, dl)? {
             return Ok(());
         }
-        let (ix, _) = idx(&[dl, l], false)?;
+        let ix = idx(&[dl, l], false)?;
         self.launch_ew(Expr::Cast, dst, &[self], ix, None)
     }
     fn reduce(&self, l: &Layout, op: BinaryOp, axes: &[usize]) -> Result<Self> {
@@ -392,7 +393,7 @@ impl BackendStorage for CudaStorage {
         }
         let ol = Layout::contiguous(&shape);
         let il = Layout::new(shape.clone(), l.strides().to_vec(), l.offset());
-        let (ix, _) = idx(&[&ol, &il], true)?;
+        let ix = idx(&[&ol, &il], true)?;
         let tk: Vec<i64> = indices.iter().map(|&i| i as i64).collect();
         let tk = self.dev.current().clone_htod(&tk).map_err(driver_err)?;
         self.launch_ew(Expr::Cast, &mut out, &[self], ix, Some((&tk, axis as i32)))?;

@@ -34,9 +34,13 @@ impl CudaStorage {
         if l.is_contiguous() && l.offset() == 0 && l.numel() == self.len {
             return Ok(Dense::Same(self));
         }
+        Ok(Dense::Copy(self.contiguous_copy(l)?))
+    }
+    /// A C-contiguous copy of `l` on this device (the copy engine for a contiguous run).
+    pub(crate) fn contiguous_copy(&self, l: &Layout) -> Result<CudaStorage> {
         let mut out = CudaStorage::alloc(&self.dev, self.dtype, l.numel())?;
         self.copy_into(l, &mut out, &Layout::contiguous(l.shape()))?;
-        Ok(Dense::Copy(out))
+        Ok(out)
     }
     /// Copy contiguous `l` into contiguous `dl` of the same shape and dtype with the copy engine.
     /// Returns false (nothing done) when either is not a contiguous run.
@@ -70,11 +74,10 @@ impl CudaStorage {
     /// ordered after the source's queued work; the source is freed only after the copy.
     pub fn to_device(&self, l: &Layout, ordinal: usize) -> Result<CudaStorage> {
         let target = crate::CudaDevice::new(ordinal)?.dev;
-        let mut out = CudaStorage::alloc(&target, self.dtype, l.numel())?;
         if ordinal == self.dev.ordinal {
-            self.copy_into(l, &mut out, &Layout::contiguous(l.shape()))?;
-            return Ok(out);
+            return self.contiguous_copy(l);
         }
+        let out = CudaStorage::alloc(&target, self.dtype, l.numel())?;
         let src = self.dense(l)?;
         let bytes = l.numel() * self.dtype.size();
         if bytes == 0 {

@@ -17,39 +17,14 @@ pub fn part(cases: &[Value], part: usize) -> impl Iterator<Item = &Value> {
 /// Tests `$body::part_0` .. `part_7` calling `$body(k)`.
 macro_rules! split_cases {
     ($body:ident) => {
+        $crate::common::split_cases!(@ $body, part_0 0, part_1 1, part_2 2, part_3 3, part_4 4, part_5 5, part_6 6, part_7 7);
+    };
+    (@ $body:ident, $($test:ident $k:literal),*) => {
         mod $body {
-            #[test]
-            fn part_0() {
-                super::$body(0)
-            }
-            #[test]
-            fn part_1() {
-                super::$body(1)
-            }
-            #[test]
-            fn part_2() {
-                super::$body(2)
-            }
-            #[test]
-            fn part_3() {
-                super::$body(3)
-            }
-            #[test]
-            fn part_4() {
-                super::$body(4)
-            }
-            #[test]
-            fn part_5() {
-                super::$body(5)
-            }
-            #[test]
-            fn part_6() {
-                super::$body(6)
-            }
-            #[test]
-            fn part_7() {
-                super::$body(7)
-            }
+            $(#[test]
+            fn $test() {
+                super::$body($k)
+            })*
         }
     };
 }
