@@ -230,6 +230,33 @@ fn reference(device: Device, reps: usize, names: &[String]) -> Option<std::colle
     Some(m)
 }
 
+/// The per-op floor on a GPU: empty-kernel launches, 10^4 back to back (the queue fills, so the
+/// host waits for the device) and in bursts of 100 after a wait (the host's own enqueue cost,
+/// the launch queue never full); then xp's small ops timed the same two ways.
+fn launch_costs(i: usize) -> Result<()> {
+    let (issue, run) = xp::cuda::launch_floor_us(i, 10_000)?;
+    println!("empty kernel launches: {issue:.2} us/op to enqueue, {run:.2} us/op until run (the per-op floor)");
+    let (issue, run) = xp::cuda::Stream::new(i)?.scope(|| xp::cuda::launch_floor_us(i, 10_000))?;
+    println!("  on a non-blocking stream: {issue:.2} us/op to enqueue, {run:.2} us/op until run");
+    let bursts =
+        |f: &dyn Fn() -> Result<f64>| -> Result<f64> { (0..30).map(|_| f()).collect::<Result<Vec<_>>>().map(median) };
+    let empty = bursts(&|| Ok(xp::cuda::launch_floor_us(i, 100)?.0))?;
+    let a = rand(1024, &[1024], Device::Cuda(i))?;
+    let host = |op: &dyn Fn() -> Result<Array>| {
+        bursts(&|| {
+            xp::cuda::synchronize(i)?;
+            let t = Instant::now();
+            for _ in 0..100 {
+                op()?;
+            }
+            Ok(t.elapsed().as_secs_f64() * 1e6 / 100.0)
+        })
+    };
+    let (add, sum) = (host(&|| a.add(&a))?, host(&|| a.sum(None, false))?);
+    println!("host enqueue cost per op, bursts of 100 after a wait: empty kernel {empty:.2} us, small add {add:.2} us, small sum {sum:.2} us");
+    Ok(())
+}
+
 fn main() {
     let args = match parse() {
         Ok(a) => a,
@@ -291,12 +318,8 @@ fn main() {
     }
     bandwidth(&results);
     if let Device::Cuda(i) = args.device {
-        if let Ok((issue, run)) = xp::cuda::launch_floor_us(i, 10_000) {
-            println!("empty kernel launches: {issue:.2} us/op to enqueue, {run:.2} us/op until run (the per-op floor)");
-        }
-        let own = xp::cuda::Stream::new(i).and_then(|s| s.scope(|| xp::cuda::launch_floor_us(i, 10_000)));
-        if let Ok((issue, run)) = own {
-            println!("  on a non-blocking stream: {issue:.2} us/op to enqueue, {run:.2} us/op until run");
+        if let Err(e) = launch_costs(i) {
+            eprintln!("xp-bench: launch costs: {e}");
         }
     }
     for (name, unit, m) in results {
