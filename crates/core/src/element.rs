@@ -235,67 +235,22 @@ macro_rules! with_buffer {
 #[macro_export]
 macro_rules! with_dtype {
     ($dtype:expr, $T:ident => $body:expr) => {
+        $crate::__dtype_arms!($dtype, $T, $body; Bool bool, I8 i8, I16 i16, I32 i32, I64 i64, U8 u8,
+            U16 u16, U32 u32, U64 u64, F16 $crate::f16, BF16 $crate::bf16, F32 f32, F64 f64,
+            C64 $crate::Complex32, C128 $crate::Complex64)
+    };
+}
+
+/// The match behind [`with_dtype!`]: one arm per (variant, element type) pair.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dtype_arms {
+    ($dtype:expr, $T:ident, $body:expr; $($v:ident $ty:ty),*) => {
         match $dtype {
-            $crate::DType::Bool => {
-                type $T = bool;
+            $($crate::DType::$v => {
+                type $T = $ty;
                 $body
-            }
-            $crate::DType::I8 => {
-                type $T = i8;
-                $body
-            }
-            $crate::DType::I16 => {
-                type $T = i16;
-                $body
-            }
-            $crate::DType::I32 => {
-                type $T = i32;
-                $body
-            }
-            $crate::DType::I64 => {
-                type $T = i64;
-                $body
-            }
-            $crate::DType::U8 => {
-                type $T = u8;
-                $body
-            }
-            $crate::DType::U16 => {
-                type $T = u16;
-                $body
-            }
-            $crate::DType::U32 => {
-                type $T = u32;
-                $body
-            }
-            $crate::DType::U64 => {
-                type $T = u64;
-                $body
-            }
-            $crate::DType::F16 => {
-                type $T = $crate::f16;
-                $body
-            }
-            $crate::DType::BF16 => {
-                type $T = $crate::bf16;
-                $body
-            }
-            $crate::DType::F32 => {
-                type $T = f32;
-                $body
-            }
-            $crate::DType::F64 => {
-                type $T = f64;
-                $body
-            }
-            $crate::DType::C64 => {
-                type $T = $crate::Complex32;
-                $body
-            }
-            $crate::DType::C128 => {
-                type $T = $crate::Complex64;
-                $body
-            }
+            })*
         }
     };
 }

@@ -1,8 +1,8 @@
 //! Loading the NumPy reference data of `tests/data` (made by `scripts/gen_reference.py`).
 #![allow(dead_code)]
 use serde_json::Value;
-use xp::{BinaryOp, Complex64, DType, HostBuffer, Scalar, UnaryOp};
-use xp_testing::Expected;
+use xp::{BinaryOp, Complex64, DType, Device, HostBuffer, Scalar, UnaryOp};
+use xp_testing::{devices, Expected, Failures};
 
 /// A case file's test is split over this many test functions (`part_0` ..), each running the
 /// cases whose index is its number modulo `PARTS`, so that a slow run (under compute-sanitizer)
@@ -14,21 +14,35 @@ pub fn part(cases: &[Value], part: usize) -> impl Iterator<Item = &Value> {
     cases.iter().skip(part).step_by(PARTS)
 }
 
-/// Tests `$body::part_0` .. `part_7` calling `$body(k)`.
+/// Tests `$body::part_0` .. `part_7`, each running `$body(failures, device, case)` through
+/// [`each_case`] on its part of the cases of `tests/data/$file.json`.
 macro_rules! split_cases {
-    ($body:ident) => {
-        $crate::common::split_cases!(@ $body, part_0 0, part_1 1, part_2 2, part_3 3, part_4 4, part_5 5, part_6 6, part_7 7);
+    ($body:ident, $file:literal) => {
+        $crate::common::split_cases!(@ $body, $file, part_0 0, part_1 1, part_2 2, part_3 3, part_4 4, part_5 5, part_6 6, part_7 7);
     };
-    (@ $body:ident, $($test:ident $k:literal),*) => {
+    (@ $body:ident, $file:literal, $($test:ident $k:literal),*) => {
         mod $body {
             $(#[test]
             fn $test() {
-                super::$body($k)
+                $crate::common::each_case($file, $k, super::$body)
             })*
         }
     };
 }
 pub(crate) use split_cases;
+
+/// Runs `body` on every case of `tests/data/{file}.json` in part `k` (see [`PARTS`]), on every
+/// device, collecting every mismatch before failing once with all of them.
+pub fn each_case(file: &str, k: usize, body: fn(&mut Failures, Device, &Value)) {
+    let cases = load(file);
+    let mut f = Failures::default();
+    for dev in devices() {
+        for case in part(&cases, k) {
+            body(&mut f, dev, case);
+        }
+    }
+    f.finish();
+}
 
 pub fn load(name: &str) -> Vec<Value> {
     let path = format!("{}/data/{name}.json", env!("CARGO_MANIFEST_DIR"));

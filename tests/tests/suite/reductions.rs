@@ -2,7 +2,7 @@
 //! keepdims, every device, every layout variant.
 use super::common;
 use xp::{Array, Result};
-use xp_testing::{check, devices, layouts, tolerance, Failures, Tolerance};
+use xp_testing::{check, layouts, tolerance, Failures, Tolerance};
 
 fn run(op: &str, a: &Array, axes: Option<&[isize]>, keepdims: bool) -> Result<Array> {
     let one = || axes.map(|a| a[0]);
@@ -30,39 +30,31 @@ fn run(op: &str, a: &Array, axes: Option<&[isize]>, keepdims: bool) -> Result<Ar
     }
 }
 
-common::split_cases!(reductions_match_numpy);
+common::split_cases!(reductions_match_numpy, "reductions");
 
-/// The cases of `part` (see `common::PARTS`).
-fn reductions_match_numpy(part: usize) {
-    let cases = common::load("reductions");
-    let mut f = Failures::default();
-    for dev in devices() {
-        for case in common::part(&cases, part) {
-            let op = case["op"].as_str().unwrap();
-            let axes: Option<Vec<isize>> = match &case["axis"] {
-                serde_json::Value::Null => None,
-                serde_json::Value::Array(v) => Some(v.iter().map(|x| x.as_i64().unwrap() as isize).collect()),
-                v => Some(vec![v.as_i64().unwrap() as isize]),
-            };
-            let keepdims = case["keepdims"].as_bool().unwrap();
-            let (buf, shape) = common::array(&case["inputs"][0]);
-            let mut want = common::expected(case);
-            // Sums of float16 round once at the end in xp (float32 accumulation), and NumPy's
-            // float16 var/std go through other intermediate roundings: allow a few ulps.
-            if let Ok(e) = &mut want {
-                if buf.dtype() == xp::DType::F16 && e.dtype == xp::DType::F16 {
-                    e.tol = Tolerance { rtol: 4e-3, atol: 2e-3 };
-                } else if e.dtype.is_inexact() {
-                    let t = tolerance(e.dtype);
-                    e.tol = Tolerance { rtol: t.rtol * 10.0, atol: t.atol * 10.0 };
-                }
-            }
-            for (lname, a) in layouts(&buf, &shape, dev).unwrap() {
-                let ctx =
-                    format!("{op}({} {shape:?}, axis={axes:?}, keepdims={keepdims}) on {dev}, {lname}", buf.dtype());
-                f.add(check(&run(op, &a, axes.as_deref(), keepdims), &want, &ctx));
-            }
+/// One reduction case on one device, in every layout variant.
+fn reductions_match_numpy(f: &mut Failures, dev: xp::Device, case: &serde_json::Value) {
+    let op = case["op"].as_str().unwrap();
+    let axes: Option<Vec<isize>> = match &case["axis"] {
+        serde_json::Value::Null => None,
+        serde_json::Value::Array(v) => Some(v.iter().map(|x| x.as_i64().unwrap() as isize).collect()),
+        v => Some(vec![v.as_i64().unwrap() as isize]),
+    };
+    let keepdims = case["keepdims"].as_bool().unwrap();
+    let (buf, shape) = common::array(&case["inputs"][0]);
+    let mut want = common::expected(case);
+    // Sums of float16 round once at the end in xp (float32 accumulation), and NumPy's
+    // float16 var/std go through other intermediate roundings: allow a few ulps.
+    if let Ok(e) = &mut want {
+        if buf.dtype() == xp::DType::F16 && e.dtype == xp::DType::F16 {
+            e.tol = Tolerance { rtol: 4e-3, atol: 2e-3 };
+        } else if e.dtype.is_inexact() {
+            let t = tolerance(e.dtype);
+            e.tol = Tolerance { rtol: t.rtol * 10.0, atol: t.atol * 10.0 };
         }
     }
-    f.finish();
+    for (lname, a) in layouts(&buf, &shape, dev).unwrap() {
+        let ctx = format!("{op}({} {shape:?}, axis={axes:?}, keepdims={keepdims}) on {dev}, {lname}", buf.dtype());
+        f.add(check(&run(op, &a, axes.as_deref(), keepdims), &want, &ctx));
+    }
 }
