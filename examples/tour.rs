@@ -9,15 +9,15 @@ use xp::{s, Array, DType, Device, Result};
 
 /// Written once: runs wherever x lives.
 fn softmax(x: &Array, axis: isize) -> Result<Array> {
-    let m = x.max(Some(&[axis]), true)?; // keepdims
+    let m = x.max_keepdim(axis)?; // the reduced axis kept with length 1
     let e = x.sub(&m)?.exp()?;
-    e.div(&e.sum(Some(&[axis]), true)?)
+    e.div(&e.sum_keepdim(axis)?)
 }
 
 fn standardize(x: &Array) -> Result<Array> {
     let mods = xp::get_array_module(x); // the namespace of x's device
     let eps = mods.full(&[], 1e-12, x.dtype())?; // allocated where x lives
-    x.sub(&x.mean(Some(&[0]), true)?)?.div(&x.std(Some(&[0]), true, 0)?.add(&eps)?)
+    x.sub(&x.mean_keepdim(0)?)?.div(&x.std_keepdim(0, 0)?.add(&eps)?)
 }
 
 /// A few more NumPy-style computations: a moving average, a histogram-like count, a distance
@@ -25,13 +25,13 @@ fn standardize(x: &Array) -> Result<Array> {
 fn more(x: &Array) -> Result<Vec<Array>> {
     let mods = xp::get_array_module(x);
     let v = x.slice(s![.., 0])?; // first column, a view
-    let c = v.cumsum(None)?;
+    let c = v.cumsum(..)?;
     let w = 8;
     let moving = c.slice(s![w..])?.sub(&c.slice(s![..-w])?)?.div(w as f64)?;
     let edges = mods.linspace(-3.0, 3.0, 7, true, Some(DType::F32))?;
-    let counts = v.expand_dims(1)?.lt(&edges)?.sum(Some(&[0]), false)?;
+    let counts = v.expand_dims(1)?.lt(&edges)?.sum(0)?;
     let p = x.slice(s![..16, ..])?;
-    let d = p.expand_dims(1)?.sub(&p.expand_dims(0)?)?.square()?.sum(Some(&[-1]), false)?.sqrt()?;
+    let d = p.expand_dims(1)?.sub(&p.expand_dims(0)?)?.square()?.sum(-1)?.sqrt()?;
     Ok(vec![moving, counts, d])
 }
 
@@ -57,7 +57,7 @@ fn time_it(f: impl Fn() -> Result<Array>) -> Result<(Array, f64)> {
 
 fn max_abs_diff(a: &Array, b: &Array) -> Result<f64> {
     let d = a.to_host()?.astype(DType::F64)?.sub(&b.to_host()?.astype(DType::F64)?)?.abs()?;
-    Ok(if d.size() == 0 { 0.0 } else { d.max(None, false)?.item::<f64>()? })
+    Ok(if d.size() == 0 { 0.0 } else { d.max(..)?.item::<f64>()? })
 }
 
 fn main() -> Result<()> {
@@ -106,13 +106,13 @@ fn main() -> Result<()> {
         }
     }
     let r = reference.expect("the CPU always runs");
-    let rows = r[0].sum(Some(&[-1]), false)?;
-    println!("\nsoftmax rows sum to 1: max |sum - 1| = {:.2e}", rows.sub(1.0)?.abs()?.max(None, false)?.item::<f64>()?);
+    let rows = r[0].sum(-1)?;
+    println!("\nsoftmax rows sum to 1: max |sum - 1| = {:.2e}", rows.sub(1.0)?.abs()?.max(..)?.item::<f64>()?);
     let z = &r[1];
     println!(
         "standardized columns: |mean| <= {:.1e}, |std - 1| <= {:.1e}",
-        z.mean(Some(&[0]), false)?.abs()?.max(None, false)?.item::<f64>()?,
-        z.std(Some(&[0]), false, 0)?.sub(1.0)?.abs()?.max(None, false)?.item::<f64>()?
+        z.mean(0)?.abs()?.max(..)?.item::<f64>()?,
+        z.std(0, 0)?.sub(1.0)?.abs()?.max(..)?.item::<f64>()?
     );
     println!("values below each edge of linspace(-3, 3, 7) in column 0: {}", r[3]);
     println!("distance matrix of the first 16 rows, top-left corner:\n{}", r[4].slice(s![..3, ..3])?);
@@ -133,11 +133,11 @@ fn gpu_streams(host: &Array) -> Result<()> {
     let start = s.record()?;
     s.scope(|| -> Result<()> {
         let x = Array::from_pinned(&input, host.shape(), Device::Cuda(0))?;
-        softmax(&x, -1)?.max(Some(&[-1]), false)?.to_pinned(&mut output)
+        softmax(&x, -1)?.max(-1)?.to_pinned(&mut output)
     })?;
     let end = s.record()?;
     end.synchronize()?;
-    let want = softmax(host, -1)?.max(Some(&[-1]), false)?.to_vec::<f32>()?;
+    let want = softmax(host, -1)?.max(-1)?.to_vec::<f32>()?;
     let worst = output.as_slice()?.iter().zip(&want).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
     assert!(worst < 1e-4, "the stream's result disagrees with the CPU: {worst}");
     println!(

@@ -61,7 +61,7 @@ fn small(op: impl Fn() -> Result<Array> + 'static) -> Timed {
 fn standardize(x: &Array) -> Result<Array> {
     let mods = xp::get_array_module(x);
     let eps = mods.full(&[], 1e-12, x.dtype())?;
-    x.sub(&x.mean(Some(&[0]), true)?)?.div(&x.std(Some(&[0]), true, 0)?.add(&eps)?)
+    x.sub(&x.mean_keepdim(0)?)?.div(&x.std_keepdim(0, 0)?.add(&eps)?)
 }
 
 fn workloads(gpu: bool) -> Vec<Workload> {
@@ -79,7 +79,7 @@ fn workloads(gpu: bool) -> Vec<Workload> {
     });
     wl!(format!("sum_f32_2^{lg}"), "ms", |d| {
         let a = rand(n, &[n], d)?;
-        Ok(Box::new(move || sync(&a.sum(None, false)?)))
+        Ok(Box::new(move || sync(&a.sum(..)?)))
     });
     wl!(format!("tanh_sin_f32_2^{lg}"), "ms", |d| {
         let a = rand(n, &[n], d)?;
@@ -87,11 +87,11 @@ fn workloads(gpu: bool) -> Vec<Workload> {
     });
     wl!(format!("sum_axis0_{r}x{c}"), "ms", |d| {
         let a = rand(r * c, &[r, c], d)?;
-        Ok(Box::new(move || sync(&a.sum(Some(&[0]), false)?)))
+        Ok(Box::new(move || sync(&a.sum(0)?)))
     });
     wl!(format!("sum_axis1_{r}x{c}"), "ms", |d| {
         let a = rand(r * c, &[r, c], d)?;
-        Ok(Box::new(move || sync(&a.sum(Some(&[1]), false)?)))
+        Ok(Box::new(move || sync(&a.sum(1)?)))
     });
     wl!(format!("transpose_copy_{r}x{c}"), "ms", |d| {
         let a = rand(r * c, &[r, c], d)?;
@@ -103,11 +103,11 @@ fn workloads(gpu: bool) -> Vec<Workload> {
     });
     wl!("cumsum_f32_1e7".to_string(), "ms", |d| {
         let a = rand(10_000_000, &[10_000_000], d)?;
-        Ok(Box::new(move || sync(&a.cumsum(None)?)))
+        Ok(Box::new(move || sync(&a.cumsum(..)?)))
     });
     wl!(format!("argmax_f32_2^{lg}"), "ms", |d| {
         let a = rand(n, &[n], d)?;
-        Ok(Box::new(move || sync(&a.argmax(None, false)?)))
+        Ok(Box::new(move || sync(&a.argmax(..)?)))
     });
     wl!("small_add_1024".to_string(), "us/op", |d| {
         let (a, b) = (rand(1024, &[1024], d)?, rand(1024, &[1024], d)?);
@@ -121,7 +121,7 @@ fn workloads(gpu: bool) -> Vec<Workload> {
         });
         wl!("small_sum_1024".to_string(), "us/op", |d| {
             let a = rand(1024, &[1024], d)?;
-            Ok(small(move || a.sum(None, false)))
+            Ok(small(move || a.sum(..)))
         });
     }
     w
@@ -252,7 +252,7 @@ fn launch_costs(i: usize) -> Result<()> {
             Ok(t.elapsed().as_secs_f64() * 1e6 / 100.0)
         })
     };
-    let (add, sum) = (host(&|| a.add(&a))?, host(&|| a.sum(None, false))?);
+    let (add, sum) = (host(&|| a.add(&a))?, host(&|| a.sum(..))?);
     println!("host enqueue cost per op, bursts of 100 after a wait: empty kernel {empty:.2} us, small add {add:.2} us, small sum {sum:.2} us");
     Ok(())
 }

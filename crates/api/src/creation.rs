@@ -5,7 +5,7 @@
 //! fn centered(x: &xp::Array) -> xp::Result<xp::Array> {
 //!     let mods = xp::get_array_module(x);          // allocates where x lives
 //!     let n = mods.full(&[], x.size() as f64, x.dtype())?;
-//!     x.sub(&x.sum(None, false)?.div(&n)?)
+//!     x.sub(&x.sum(..)?.div(&n)?)
 //! }
 //! let x = xp::linspace(0.0, 1.0, 5, true, None).unwrap();
 //! assert_eq!(centered(&x).unwrap().to_vec::<f64>().unwrap(), vec![-0.5, -0.25, 0.0, 0.25, 0.5]);

@@ -9,19 +9,20 @@
 //! ```
 //! /// Written once: runs wherever x lives.
 //! fn softmax(x: &xp::Array, axis: isize) -> xp::Result<xp::Array> {
-//!     let m = x.max(Some(&[axis]), true)?;
+//!     let m = x.max_keepdim(axis)?;
 //!     let e = x.sub(&m)?.exp()?;
-//!     e.div(&e.sum(Some(&[axis]), true)?)
+//!     e.div(&e.sum_keepdim(axis)?)
 //! }
 //! let x = xp::Array::from_vec(vec![1.0f32, 2.0, 3.0, 1.0, 1.0, 1.0], &[2, 3]).unwrap();
 //! let p = softmax(&x, -1).unwrap();
-//! let row = p.sum(Some(&[-1]), false).unwrap().to_vec::<f32>().unwrap();
+//! let row = p.sum(-1).unwrap().to_vec::<f32>().unwrap();
 //! assert!(row.iter().all(|s| (s - 1.0).abs() < 1e-6));
 //! println!("{p}");
 //! ```
 #![warn(missing_docs)]
 
 mod array;
+mod axes;
 mod backend;
 mod creation;
 mod display;
@@ -35,6 +36,7 @@ pub mod ufunc;
 mod warmup;
 
 pub use array::Array;
+pub use axes::{Axes, IntoAxes};
 pub(crate) use creation::full_on;
 pub use creation::{
     arange, empty, empty_like, eye, full, full_like, get_array_module, identity, linspace, logspace, meshgrid, on,
@@ -43,7 +45,6 @@ pub use creation::{
 pub use manip::{
     array_split, broadcast_arrays, concatenate, hstack, split, stack, vstack, PadMode, Sections, ELLIPSIS, NEW_AXIS,
 };
-pub use reductions::Axes;
 pub use ufunc::*;
 pub use xp_core::{
     bf16, can_cast_safe, f16, promote_types, promote_weak, ArgReduceOp, BinaryOp, Complex32, Complex64, DType, Device,

@@ -9,12 +9,12 @@
 //! v.slice(s![0, ..]).unwrap().assign(0).unwrap();     // writes through to `a`
 //! assert_eq!(a.slice(s![1, ..]).unwrap().to_vec::<i64>().unwrap(), vec![0, 0, 0, 0]);
 //! ```
+use crate::axes::{Axes, IntoAxes};
 use crate::backend::on_storage;
 use crate::ufunc::{materialize, Operand};
 use crate::Array;
 use xp_core::{
-    broadcast_shapes, normalize_axes, normalize_axis, numel, promote_types, BackendStorage, Error, Layout, Result,
-    SliceElem,
+    broadcast_shapes, normalize_axis, numel, promote_types, BackendStorage, Error, Layout, Result, SliceElem,
 };
 
 /// Build a basic index: `s![1.., ..;-1, 0, xp::NEW_AXIS, xp::ELLIPSIS]` (NumPy's
@@ -85,15 +85,15 @@ impl Array {
         let perm: Vec<usize> = (0..self.ndim()).rev().collect();
         Ok(self.with_layout(self.layout.permute(&perm)?))
     }
-    /// Permute the axes (None: reverse them), a view (NumPy `transpose`).
-    pub fn transpose(&self, axes: Option<&[isize]>) -> Result<Array> {
-        let Some(axes) = axes else { return self.t() };
+    /// Permute the axes (`..`: reverse them; a list: the new order), a view (NumPy `transpose`).
+    pub fn transpose(&self, axes: impl IntoAxes) -> Result<Array> {
+        let Axes::List(axes) = axes.into_axes() else { return self.t() };
         let perm = axes.iter().map(|&a| normalize_axis("transpose", a, self.ndim())).collect::<Result<Vec<_>>>()?;
         Ok(self.with_layout(self.layout.permute(&perm)?))
     }
     /// Permute the axes, a view (array API `permute_dims`).
     pub fn permute_dims(&self, axes: &[isize]) -> Result<Array> {
-        self.transpose(Some(axes))
+        self.transpose(axes)
     }
     /// Exchange two axes, a view.
     pub fn swapaxes(&self, a: isize, b: isize) -> Result<Array> {
@@ -114,12 +114,12 @@ impl Array {
         let a = normalize_axis("expand_dims", axis, self.ndim() + 1)?;
         Ok(self.with_layout(self.layout.insert_axis(a)))
     }
-    /// Remove length-1 axes (None: all of them), a view; naming an axis whose length is not 1 is
+    /// Remove length-1 axes (`..`: all of them), a view; naming an axis whose length is not 1 is
     /// an error.
-    pub fn squeeze(&self, axes: Option<&[isize]>) -> Result<Array> {
-        let ax = match axes {
-            None => (0..self.ndim()).filter(|&i| self.shape()[i] == 1).collect(),
-            Some(_) => normalize_axes("squeeze", axes, self.ndim())?,
+    pub fn squeeze(&self, axes: impl IntoAxes) -> Result<Array> {
+        let ax = match axes.into_axes() {
+            Axes::All => (0..self.ndim()).filter(|&i| self.shape()[i] == 1).collect(),
+            axes => axes.normalize("squeeze", self.ndim())?,
         };
         if let Some(&bad) = ax.iter().find(|&&i| self.shape()[i] != 1) {
             return Err(Error::invalid(
@@ -168,9 +168,9 @@ impl Array {
     pub fn set<'a>(&self, index: impl AsRef<[SliceElem]>, value: impl Into<Operand<'a>>) -> Result<()> {
         self.slice(index)?.assign(value)
     }
-    /// Reverse the order of elements along `axes` (None: all), a view.
-    pub fn flip(&self, axes: Option<&[isize]>) -> Result<Array> {
-        let ax = normalize_axes("flip", axes, self.ndim())?;
+    /// Reverse the order of elements along `axes` (`..`: all), a view.
+    pub fn flip(&self, axes: impl IntoAxes) -> Result<Array> {
+        let ax = axes.into_axes().normalize("flip", self.ndim())?;
         let idx: Vec<SliceElem> = (0..self.ndim())
             .map(|i| if ax.contains(&i) { SliceElem::FULL.step(-1) } else { SliceElem::FULL })
             .collect();
@@ -196,9 +196,21 @@ impl Array {
         let s = on_storage!(&*self.read(), s => s.take(&self.layout, ax, &idx))?;
         Ok(Array::from_storage(s, &shape))
     }
-    /// Roll elements by `shift` along `axis` (None: over the flattened array, shape kept).
-    pub fn roll(&self, shift: isize, axis: Option<isize>) -> Result<Array> {
-        let Some(axis) = axis else { return self.ravel()?.roll(shift, Some(0))?.reshape_exact(self.shape()) };
+    /// Roll elements by `shift` along each of `axes` (`..`: over the flattened array, shape kept).
+    pub fn roll(&self, shift: isize, axes: impl IntoAxes) -> Result<Array> {
+        let Axes::List(axes) = axes.into_axes() else {
+            return self.ravel()?.roll(shift, 0)?.reshape_exact(self.shape());
+        };
+        let mut r = self.clone();
+        for &axis in &axes {
+            r = r.roll_one(shift, axis)?;
+        }
+        if axes.is_empty() {
+            r = r.copy()?;
+        }
+        Ok(r)
+    }
+    fn roll_one(&self, shift: isize, axis: isize) -> Result<Array> {
         let ax = normalize_axis("roll", axis, self.ndim())?;
         let n = self.shape()[ax] as isize;
         if n == 0 {

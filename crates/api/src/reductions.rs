@@ -1,22 +1,21 @@
-//! Reductions with NumPy's axis handling (None, an axis, negative axes, several axes), keepdims
-//! and result dtypes: integer sums in int64/uint64, float16 accumulated in float32, means of
-//! integers in float64; pairwise-accurate float sums.
+//! Reductions with NumPy's axis handling (all axes, one, negative, several; see [`crate::Axes`]),
+//! result dtypes (integer sums in int64/uint64, float16 accumulated in float32, means of integers
+//! in float64) and pairwise-accurate float sums. Each reduction has a `_keepdim` twin that keeps
+//! the reduced axes with length 1 (NumPy's `keepdims=True`).
 //!
 //! ```
 //! let a = xp::Array::from_vec(vec![1i8, 2, 3, 4, 5, 6], &[2, 3]).unwrap();
-//! let s = a.sum(Some(&[-1]), true).unwrap();
+//! let s = a.sum_keepdim(-1).unwrap();
 //! assert_eq!((s.shape(), s.dtype()), (&[2usize, 1][..], xp::DType::I64));
-//! assert_eq!(a.mean(None, false).unwrap().item::<f64>().unwrap(), 3.5);
-//! assert_eq!(a.argmax(Some(0), false).unwrap().to_vec::<i64>().unwrap(), vec![1, 1, 1]);
-//! assert!(xp::zeros(&[0], xp::DType::F32).unwrap().max(None, false).is_err());
+//! assert_eq!(a.mean(..).unwrap().item::<f64>().unwrap(), 3.5);
+//! assert_eq!(a.argmax(0).unwrap().to_vec::<i64>().unwrap(), vec![1, 1, 1]);
+//! assert!(xp::zeros(&[0], xp::DType::F32).unwrap().max(..).is_err());
 //! ```
+use crate::axes::{Axes, IntoAxes};
 use crate::backend::on_storage;
 use crate::ufunc::{acc_dtype, reduce_raw, reduced_shape, sum_dtype};
 use crate::Array;
-use xp_core::{normalize_axes, normalize_axis, ArgReduceOp, BackendStorage, BinaryOp, DType, Error, Kind, Result};
-
-/// Axes to reduce: None for all, or a list (negative counts from the end).
-pub type Axes<'a> = Option<&'a [isize]>;
+use xp_core::{normalize_axis, ArgReduceOp, BackendStorage, BinaryOp, DType, Error, Kind, Result};
 
 fn mean_dtypes(d: DType) -> (DType, DType) {
     match d.kind() {
@@ -25,97 +24,144 @@ fn mean_dtypes(d: DType) -> (DType, DType) {
     }
 }
 
+/// Generates each reduction's pair of public methods (`name`, `name_keepdim`) over its
+/// `fn(&Array, &Axes, keepdims) -> Result<Array>` implementation.
+macro_rules! reductions {
+    ($($(#[$m:meta])* $name:ident / $keep:ident => $imp:ident;)*) => {
+        impl Array {$(
+            $(#[$m])*
+            pub fn $name(&self, axes: impl IntoAxes) -> Result<Array> {
+                self.$imp(&axes.into_axes(), false)
+            }
+            #[doc = concat!("[`Array::", stringify!($name), "`] keeping the reduced axes with length 1 (NumPy's `keepdims=True`).")]
+            pub fn $keep(&self, axes: impl IntoAxes) -> Result<Array> {
+                self.$imp(&axes.into_axes(), true)
+            }
+        )*}
+    };
+}
+
+reductions! {
+    /// Sum (bool and signed integers in int64, unsigned in uint64).
+    sum / sum_keepdim => sum_impl;
+    /// Product (integer dtypes as for `sum`).
+    prod / prod_keepdim => prod_impl;
+    /// Arithmetic mean (float64 for integers; float16 accumulated in float32).
+    mean / mean_keepdim => mean_impl;
+    /// Maximum (NaN-propagating); an error for empty reductions.
+    max / max_keepdim => max_impl;
+    /// Minimum (NaN-propagating); an error for empty reductions.
+    min / min_keepdim => min_impl;
+    /// Maximum ignoring NaN (NaN only where a slice is all NaN).
+    nanmax / nanmax_keepdim => nanmax_impl;
+    /// Minimum ignoring NaN (NaN only where a slice is all NaN).
+    nanmin / nanmin_keepdim => nanmin_impl;
+    /// Range `max - min` (NumPy `ptp`).
+    ptp / ptp_keepdim => ptp_impl;
+    /// Sum treating NaN as zero.
+    nansum / nansum_keepdim => nansum_impl;
+    /// Mean of the non-NaN elements.
+    nanmean / nanmean_keepdim => nanmean_impl;
+    /// True when every element is nonzero.
+    all / all_keepdim => all_impl;
+    /// True when any element is nonzero.
+    any / any_keepdim => any_impl;
+    /// Number of nonzero elements (int64).
+    count_nonzero / count_nonzero_keepdim => count_nonzero_impl;
+}
+
 impl Array {
-    fn count(&self, axes: Axes) -> Result<usize> {
-        let ax = normalize_axes("count", axes, self.ndim())?;
+    fn count(&self, axes: &Axes) -> Result<usize> {
+        let ax = axes.normalize("count", self.ndim())?;
         Ok(ax.iter().map(|&i| self.shape()[i]).product())
     }
-    /// Sum (bool and signed integers in int64, unsigned in uint64).
-    pub fn sum(&self, axes: Axes, keepdims: bool) -> Result<Array> {
+    fn sum_impl(&self, axes: &Axes, keepdims: bool) -> Result<Array> {
         let d = sum_dtype(self.dtype());
-        reduce_raw(BinaryOp::Add, "sum", self, axes, keepdims, acc_dtype(d), d)
+        reduce_raw(BinaryOp::Add, "sum", self, axes.as_option(), keepdims, acc_dtype(d), d)
     }
-    /// Product (integer dtypes as for `sum`).
-    pub fn prod(&self, axes: Axes, keepdims: bool) -> Result<Array> {
+    fn prod_impl(&self, axes: &Axes, keepdims: bool) -> Result<Array> {
         let d = sum_dtype(self.dtype());
-        reduce_raw(BinaryOp::Mul, "prod", self, axes, keepdims, acc_dtype(d), d)
+        reduce_raw(BinaryOp::Mul, "prod", self, axes.as_option(), keepdims, acc_dtype(d), d)
     }
-    /// Arithmetic mean (float64 for integers; float16 accumulated in float32).
-    pub fn mean(&self, axes: Axes, keepdims: bool) -> Result<Array> {
+    fn mean_impl(&self, axes: &Axes, keepdims: bool) -> Result<Array> {
         let (acc, out) = mean_dtypes(self.dtype());
-        let s = reduce_raw(BinaryOp::Add, "mean", self, axes, keepdims, acc, acc)?;
+        let s = reduce_raw(BinaryOp::Add, "mean", self, axes.as_option(), keepdims, acc, acc)?;
         s.div(self.count(axes)? as f64)?.cast_if(out)
     }
-    /// Variance with `ddof` delta degrees of freedom (real dtype for complex input).
-    pub fn var(&self, axes: Axes, keepdims: bool, ddof: usize) -> Result<Array> {
+    fn var_impl(&self, axes: &Axes, keepdims: bool, ddof: usize) -> Result<Array> {
         let (acc, out) = mean_dtypes(self.dtype());
         let x = self.cast_if(acc)?;
-        let m = x.mean(axes, true)?;
+        let m = x.mean_impl(axes, true)?;
         let d = x.sub(&m)?;
         let sq = if d.dtype().is_complex() { d.real()?.square()?.add(&d.imag()?.square()?)? } else { d.square()? };
         let n = self.count(axes)?;
-        let s = reduce_raw(BinaryOp::Add, "var", &sq, axes, keepdims, sq.dtype(), sq.dtype())?;
+        let s = reduce_raw(BinaryOp::Add, "var", &sq, axes.as_option(), keepdims, sq.dtype(), sq.dtype())?;
         s.div(n.saturating_sub(ddof) as f64)?.cast_if(out.to_real())
     }
-    /// Standard deviation with `ddof` delta degrees of freedom.
-    pub fn std(&self, axes: Axes, keepdims: bool, ddof: usize) -> Result<Array> {
+    fn std_impl(&self, axes: &Axes, keepdims: bool, ddof: usize) -> Result<Array> {
         let (acc, out) = mean_dtypes(self.dtype());
-        self.cast_if(acc)?.var(axes, keepdims, ddof)?.sqrt()?.cast_if(out.to_real())
+        self.cast_if(acc)?.var_impl(axes, keepdims, ddof)?.sqrt()?.cast_if(out.to_real())
     }
-    /// Maximum (NaN-propagating); an error for empty reductions.
-    pub fn max(&self, axes: Axes, keepdims: bool) -> Result<Array> {
+    /// Variance with `ddof` delta degrees of freedom (real dtype for complex input).
+    pub fn var(&self, axes: impl IntoAxes, ddof: usize) -> Result<Array> {
+        self.var_impl(&axes.into_axes(), false, ddof)
+    }
+    /// [`Array::var`] keeping the reduced axes with length 1.
+    pub fn var_keepdim(&self, axes: impl IntoAxes, ddof: usize) -> Result<Array> {
+        self.var_impl(&axes.into_axes(), true, ddof)
+    }
+    /// Standard deviation with `ddof` delta degrees of freedom.
+    pub fn std(&self, axes: impl IntoAxes, ddof: usize) -> Result<Array> {
+        self.std_impl(&axes.into_axes(), false, ddof)
+    }
+    /// [`Array::std`] keeping the reduced axes with length 1.
+    pub fn std_keepdim(&self, axes: impl IntoAxes, ddof: usize) -> Result<Array> {
+        self.std_impl(&axes.into_axes(), true, ddof)
+    }
+    fn max_impl(&self, axes: &Axes, keepdims: bool) -> Result<Array> {
         let d = self.dtype();
-        reduce_raw(BinaryOp::Max, "max", self, axes, keepdims, d, d)
+        reduce_raw(BinaryOp::Max, "max", self, axes.as_option(), keepdims, d, d)
     }
-    /// Minimum (NaN-propagating); an error for empty reductions.
-    pub fn min(&self, axes: Axes, keepdims: bool) -> Result<Array> {
+    fn min_impl(&self, axes: &Axes, keepdims: bool) -> Result<Array> {
         let d = self.dtype();
-        reduce_raw(BinaryOp::Min, "min", self, axes, keepdims, d, d)
+        reduce_raw(BinaryOp::Min, "min", self, axes.as_option(), keepdims, d, d)
     }
-    /// Maximum ignoring NaN (NaN only where a slice is all NaN).
-    pub fn nanmax(&self, axes: Axes, keepdims: bool) -> Result<Array> {
+    fn nanmax_impl(&self, axes: &Axes, keepdims: bool) -> Result<Array> {
         let d = self.dtype();
-        reduce_raw(BinaryOp::Fmax, "nanmax", self, axes, keepdims, d, d)
+        reduce_raw(BinaryOp::Fmax, "nanmax", self, axes.as_option(), keepdims, d, d)
     }
-    /// Minimum ignoring NaN (NaN only where a slice is all NaN).
-    pub fn nanmin(&self, axes: Axes, keepdims: bool) -> Result<Array> {
+    fn nanmin_impl(&self, axes: &Axes, keepdims: bool) -> Result<Array> {
         let d = self.dtype();
-        reduce_raw(BinaryOp::Fmin, "nanmin", self, axes, keepdims, d, d)
+        reduce_raw(BinaryOp::Fmin, "nanmin", self, axes.as_option(), keepdims, d, d)
     }
-    /// Range `max - min` (NumPy `ptp`).
-    pub fn ptp(&self, axes: Axes, keepdims: bool) -> Result<Array> {
-        let r = self.max(axes, keepdims)?.sub(&self.min(axes, keepdims)?)?;
+    fn ptp_impl(&self, axes: &Axes, keepdims: bool) -> Result<Array> {
+        let r = self.max_impl(axes, keepdims)?.sub(&self.min_impl(axes, keepdims)?)?;
         r.cast_if(self.dtype())
     }
-    /// Sum treating NaN as zero.
-    pub fn nansum(&self, axes: Axes, keepdims: bool) -> Result<Array> {
+    fn nansum_impl(&self, axes: &Axes, keepdims: bool) -> Result<Array> {
         if !self.dtype().is_inexact() {
-            return self.sum(axes, keepdims);
+            return self.sum_impl(axes, keepdims);
         }
-        crate::where_(&self.isnan()?, 0, self)?.sum(axes, keepdims)
+        crate::where_(&self.isnan()?, 0, self)?.sum_impl(axes, keepdims)
     }
-    /// Mean of the non-NaN elements.
-    pub fn nanmean(&self, axes: Axes, keepdims: bool) -> Result<Array> {
+    fn nanmean_impl(&self, axes: &Axes, keepdims: bool) -> Result<Array> {
         if !self.dtype().is_inexact() {
-            return self.mean(axes, keepdims);
+            return self.mean_impl(axes, keepdims);
         }
         let (acc, out) = mean_dtypes(self.dtype());
         let x = self.cast_if(acc)?;
-        let s = x.nansum(axes, keepdims)?;
-        let n = self.isnan()?.logical_not()?.sum(axes, keepdims)?;
+        let s = x.nansum_impl(axes, keepdims)?;
+        let n = self.isnan()?.logical_not()?.sum_impl(axes, keepdims)?;
         s.div(&n)?.cast_if(out)
     }
-    /// True when every element is nonzero.
-    pub fn all(&self, axes: Axes, keepdims: bool) -> Result<Array> {
-        reduce_raw(BinaryOp::LogicalAnd, "all", self, axes, keepdims, DType::Bool, DType::Bool)
+    fn all_impl(&self, axes: &Axes, keepdims: bool) -> Result<Array> {
+        reduce_raw(BinaryOp::LogicalAnd, "all", self, axes.as_option(), keepdims, DType::Bool, DType::Bool)
     }
-    /// True when any element is nonzero.
-    pub fn any(&self, axes: Axes, keepdims: bool) -> Result<Array> {
-        reduce_raw(BinaryOp::LogicalOr, "any", self, axes, keepdims, DType::Bool, DType::Bool)
+    fn any_impl(&self, axes: &Axes, keepdims: bool) -> Result<Array> {
+        reduce_raw(BinaryOp::LogicalOr, "any", self, axes.as_option(), keepdims, DType::Bool, DType::Bool)
     }
-    /// Number of nonzero elements (int64).
-    pub fn count_nonzero(&self, axes: Axes, keepdims: bool) -> Result<Array> {
-        self.cast_if(DType::Bool)?.sum(axes, keepdims)
+    fn count_nonzero_impl(&self, axes: &Axes, keepdims: bool) -> Result<Array> {
+        self.cast_if(DType::Bool)?.sum_impl(axes, keepdims)
     }
     fn arg_reduce(&self, op: ArgReduceOp, axis: Option<isize>, keepdims: bool) -> Result<Array> {
         let (a, ax) = match axis {
@@ -139,27 +185,35 @@ impl Array {
             Some(_) => r.reshape_exact(&reduced_shape(a.shape(), &[ax], true)),
         }
     }
-    /// Index of the first maximum (None: in the flattened array), int64.
-    pub fn argmax(&self, axis: Option<isize>, keepdims: bool) -> Result<Array> {
-        self.arg_reduce(ArgReduceOp::ArgMax, axis, keepdims)
+    /// Index of the first maximum along one axis (`..`: in the flattened array), int64.
+    pub fn argmax(&self, axis: impl IntoAxes) -> Result<Array> {
+        self.arg_reduce(ArgReduceOp::ArgMax, axis.into_axes().single("argmax")?, false)
     }
-    /// Index of the first minimum (None: in the flattened array), int64.
-    pub fn argmin(&self, axis: Option<isize>, keepdims: bool) -> Result<Array> {
-        self.arg_reduce(ArgReduceOp::ArgMin, axis, keepdims)
+    /// [`Array::argmax`] keeping the reduced axis with length 1.
+    pub fn argmax_keepdim(&self, axis: impl IntoAxes) -> Result<Array> {
+        self.arg_reduce(ArgReduceOp::ArgMax, axis.into_axes().single("argmax")?, true)
     }
-    fn cumulative(&self, op: BinaryOp, axis: Option<isize>) -> Result<Array> {
-        let (a, ax) = match axis {
+    /// Index of the first minimum along one axis (`..`: in the flattened array), int64.
+    pub fn argmin(&self, axis: impl IntoAxes) -> Result<Array> {
+        self.arg_reduce(ArgReduceOp::ArgMin, axis.into_axes().single("argmin")?, false)
+    }
+    /// [`Array::argmin`] keeping the reduced axis with length 1.
+    pub fn argmin_keepdim(&self, axis: impl IntoAxes) -> Result<Array> {
+        self.arg_reduce(ArgReduceOp::ArgMin, axis.into_axes().single("argmin")?, true)
+    }
+    fn cumulative(&self, op: BinaryOp, name: &'static str, axis: Axes) -> Result<Array> {
+        let (a, ax) = match axis.single(name)? {
             None => (self.ravel()?, 0),
             Some(ax) => (self.clone(), ax),
         };
         crate::BinaryUfunc::accumulate(op, &a, ax)
     }
-    /// Running sum along `axis` (None: flattened); integer dtypes as for `sum`.
-    pub fn cumsum(&self, axis: Option<isize>) -> Result<Array> {
-        self.cumulative(BinaryOp::Add, axis)
+    /// Running sum along one axis (`..`: over the flattened array); integer dtypes as for `sum`.
+    pub fn cumsum(&self, axis: impl IntoAxes) -> Result<Array> {
+        self.cumulative(BinaryOp::Add, "cumsum", axis.into_axes())
     }
-    /// Running product along `axis` (None: flattened); integer dtypes as for `prod`.
-    pub fn cumprod(&self, axis: Option<isize>) -> Result<Array> {
-        self.cumulative(BinaryOp::Mul, axis)
+    /// Running product along one axis (`..`: flattened); integer dtypes as for `prod`.
+    pub fn cumprod(&self, axis: impl IntoAxes) -> Result<Array> {
+        self.cumulative(BinaryOp::Mul, "cumprod", axis.into_axes())
     }
 }

@@ -9,11 +9,12 @@
 //! assert_eq!(b.dtype(), DType::U8);
 //! assert_eq!(b.to_vec::<u8>().unwrap(), vec![11, 12, 4]);
 //! assert_eq!(a.add(1.5).unwrap().dtype(), DType::F64);
-//! let m = BinaryOp::Max.reduce(&a, None, false).unwrap();
+//! let m = BinaryOp::Max.reduce(&a, ..).unwrap();
 //! assert_eq!(m.item::<u8>().unwrap(), 250);
 //! let o = BinaryOp::Mul.outer(&a, &a).unwrap();
 //! assert_eq!(o.shape(), &[3, 3]);
 //! ```
+use crate::axes::{Axes, IntoAxes};
 use crate::backend::{on_pair, on_storage};
 use crate::Array;
 use xp_core::{
@@ -113,7 +114,7 @@ pub fn binary<'a, 'b>(op: BinaryOp, a: impl Into<Operand<'a>>, b: impl Into<Oper
     let (x, y) = (materialize(&a, loop_dtype, device)?, materialize(&b, loop_dtype, device)?);
     let shape = broadcast_shapes(op.name(), x.shape(), y.shape())?;
     let (lx, ly) = (x.layout.broadcast_to(op.name(), &shape)?, y.layout.broadcast_to(op.name(), &shape)?);
-    if op == BinaryOp::Pow && loop_dtype.kind() == Kind::Int && y.lt(0)?.any(None, false)?.item::<bool>()? {
+    if op == BinaryOp::Pow && loop_dtype.kind() == Kind::Int && y.lt(0)?.any(..)?.item::<bool>()? {
         return Err(Error::invalid("power", "integers to negative integer powers are not allowed"));
     }
     let s = if x.shares_storage(&y) {
@@ -241,8 +242,11 @@ pub(crate) fn reduce_raw(
 pub trait BinaryUfunc {
     /// Apply the op elementwise: `np.<op>(a, b)`.
     fn call<'a, 'b>(self, a: impl Into<Operand<'a>>, b: impl Into<Operand<'b>>) -> Result<Array>;
-    /// Reduce over `axes` (None: all); `add` and `multiply` widen small integers to 64 bits.
-    fn reduce(self, a: &Array, axes: Option<&[isize]>, keepdims: bool) -> Result<Array>;
+    /// Reduce over `axes` (`..`: all; see [`crate::Axes`]); `add` and `multiply` widen small
+    /// integers to 64 bits.
+    fn reduce(self, a: &Array, axes: impl IntoAxes) -> Result<Array>;
+    /// [`BinaryUfunc::reduce`] keeping the reduced axes with length 1 (NumPy's `keepdims=True`).
+    fn reduce_keepdim(self, a: &Array, axes: impl IntoAxes) -> Result<Array>;
     /// Inclusive running application along `axis`.
     fn accumulate(self, a: &Array, axis: isize) -> Result<Array>;
     /// `op(a[i, j, ...], b[k, l, ...])` for every pair: shape `a.shape + b.shape`.
@@ -276,22 +280,29 @@ fn check_int_power(op: BinaryOp, a: &Array, loop_dtype: DType, axis: usize) -> R
     }
     let mut idx = vec![xp_core::SliceElem::FULL; a.ndim()];
     idx[axis] = xp_core::SliceElem::from(1..);
-    if a.slice(idx)?.lt(0)?.any(None, false)?.item::<bool>()? {
+    if a.slice(idx)?.lt(0)?.any(..)?.item::<bool>()? {
         return Err(Error::invalid("power", "integers to negative integer powers are not allowed"));
     }
     Ok(())
+}
+
+fn ufunc_reduce(op: BinaryOp, a: &Array, axes: &Axes, keepdims: bool) -> Result<Array> {
+    let (l, out) = reduce_dtypes(op, a.dtype())?;
+    for ax in axes.normalize(op.name(), a.ndim())? {
+        check_int_power(op, a, l, ax)?;
+    }
+    reduce_raw(op, op.name(), a, axes.as_option(), keepdims, l, out)
 }
 
 impl BinaryUfunc for BinaryOp {
     fn call<'a, 'b>(self, a: impl Into<Operand<'a>>, b: impl Into<Operand<'b>>) -> Result<Array> {
         binary(self, a, b)
     }
-    fn reduce(self, a: &Array, axes: Option<&[isize]>, keepdims: bool) -> Result<Array> {
-        let (l, out) = reduce_dtypes(self, a.dtype())?;
-        for ax in normalize_axes(self.name(), axes, a.ndim())? {
-            check_int_power(self, a, l, ax)?;
-        }
-        reduce_raw(self, self.name(), a, axes, keepdims, l, out)
+    fn reduce(self, a: &Array, axes: impl IntoAxes) -> Result<Array> {
+        ufunc_reduce(self, a, &axes.into_axes(), false)
+    }
+    fn reduce_keepdim(self, a: &Array, axes: impl IntoAxes) -> Result<Array> {
+        ufunc_reduce(self, a, &axes.into_axes(), true)
     }
     fn accumulate(self, a: &Array, axis: isize) -> Result<Array> {
         let (l, out) = reduce_dtypes(self, a.dtype())?;

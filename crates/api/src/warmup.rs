@@ -27,13 +27,13 @@ pub(crate) fn run(device: Device, dtypes: &[DType]) -> Result<usize> {
             for &to in dtypes {
                 a.astype(to)?;
             }
-            a.sum(None, false)?;
-            a.max(None, false)?;
-            a.min(None, false)?;
-            a.argmax(None, false)?;
-            a.cumsum(None)?;
+            a.sum(..)?;
+            a.max(..)?;
+            a.min(..)?;
+            a.argmax(..)?;
+            a.cumsum(..)?;
             if d.is_inexact() {
-                a.mean(None, false)?;
+                a.mean(..)?;
             }
         }
     }

@@ -1,5 +1,5 @@
 //! The typed errors of xp. Every user mistake comes back as one of these, naming what was wrong.
-use crate::{DType, Device};
+use crate::{DType, Device, LinAlgKind};
 use thiserror::Error;
 
 /// Result with xp's [`Error`].
@@ -136,6 +136,15 @@ pub enum Error {
         /// bytes free
         free: usize,
     },
+    /// A linear-algebra routine failed on its input (NumPy's `LinAlgError`): a singular or not
+    /// positive-definite matrix, no convergence, or a shape that is not a (square) matrix.
+    #[error("{op}: {kind}")]
+    LinAlg {
+        /// the operation
+        op: &'static str,
+        /// what went wrong, with the position in the stack where one is involved
+        kind: LinAlgKind,
+    },
     /// An error from the CUDA driver, NVRTC or a CUDA library.
     #[error("CUDA: {0}")]
     Cuda(String),
@@ -145,5 +154,15 @@ impl Error {
     /// Shorthand for [`Error::InvalidArgument`].
     pub fn invalid(op: &'static str, msg: impl Into<String>) -> Self {
         Error::InvalidArgument { op, msg: msg.into() }
+    }
+    /// The same error reported under the name `op` (a routine built on another, such as `inv`
+    /// on `solve`, reports its own name). Errors without an operation name are unchanged.
+    pub fn in_op(self, op: &'static str) -> Self {
+        match self {
+            Error::LinAlg { kind, .. } => Error::LinAlg { op, kind },
+            Error::InvalidDType { dtype, .. } => Error::InvalidDType { op, dtype },
+            Error::ShapeMismatch { lhs, rhs, .. } => Error::ShapeMismatch { op, lhs, rhs },
+            e => e,
+        }
     }
 }

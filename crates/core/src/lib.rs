@@ -15,10 +15,14 @@ mod dtype;
 mod element;
 mod error;
 mod layout;
+pub mod linalg;
 mod op;
 mod promote;
 
-pub use backend::{BackendDevice, BackendStorage};
+pub use backend::{
+    BackendDevice, BackendStorage, Distribution, FftKind, FftNorm, FftStorage, LinalgStorage, RandomDevice, SortSpec,
+    SortStorage,
+};
 pub use device::Device;
 pub use dtype::{DType, Kind};
 pub use element::{Element, HostBuffer, Scalar};
@@ -28,6 +32,7 @@ pub use layout::{
     broadcast_shapes, collapse, contiguous_strides, normalize_axes, normalize_axis, numel, resolve_slice, Layout,
     SliceElem,
 };
+pub use linalg::LinAlgKind;
 pub use num_complex::{Complex32, Complex64};
 pub use op::{ArgReduceOp, BinaryOp, Loops, OutRule, UnaryOp, LOOP_ORDER};
 pub use promote::{can_cast_safe, default_dtype, promote_types, promote_weak, scalar_fits};

@@ -17,6 +17,7 @@
 mod fastmath;
 pub mod iter;
 pub mod kernel;
+mod linalg;
 pub mod pool;
 mod reduce;
 

@@ -203,8 +203,8 @@ pub fn layouts(data: &HostBuffer, shape: &[usize], device: Device) -> xp::Result
         w.slice(&idx)?.assign(&base)?;
         out.push(("stepped", w.slice(&idx)?));
         // reversed: stored back to front along axis 0, viewed through a negative stride.
-        let r = base.flip(Some(&[0]))?.copy()?;
-        out.push(("reversed", r.flip(Some(&[0]))?));
+        let r = base.flip(0)?.copy()?;
+        out.push(("reversed", r.flip(0)?));
         // offset: the array starts one element into a larger buffer.
         let mut bigger = shape.to_vec();
         bigger[0] += 1;

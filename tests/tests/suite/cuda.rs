@@ -24,7 +24,7 @@ fn out_of_memory_is_a_typed_error_and_the_process_goes_on() {
     assert!(matches!(e, Error::OutOfMemory { .. }), "{e:?}");
     assert!(e.to_string().contains("requested"), "{e}");
     // The input is untouched and the next operation works.
-    let s = a.sum(None, false).unwrap().item::<f64>().unwrap();
+    let s = a.sum(..).unwrap().item::<f64>().unwrap();
     assert_eq!(s, 499_500.0);
     assert!(xp::cuda::memory::used_bytes(i).unwrap() >= 4000);
     assert!(xp::cuda::memory::total_bytes(i).unwrap() >= xp::cuda::memory::used_bytes(i).unwrap());
@@ -37,7 +37,7 @@ fn arrays_are_send_and_sync() {
     assert_send_sync::<Array>();
     let Some((dev, _)) = gpu() else { return };
     let a = xp::on(dev).ones(&[10], DType::F32).unwrap();
-    let b = std::thread::spawn(move || a.sum(None, false).unwrap().item::<f32>().unwrap()).join().unwrap();
+    let b = std::thread::spawn(move || a.sum(..).unwrap().item::<f32>().unwrap()).join().unwrap();
     assert_eq!(b, 10.0);
 }
 
@@ -48,9 +48,9 @@ fn warmup_compiles_ahead_of_use() {
     // Counted per thread: other tests compiling meanwhile do not disturb the check.
     let before = xp::cuda::kernels_compiled_on_this_thread();
     let a = xp::on(dev).arange(0, 8, 1, Some(DType::F16)).unwrap();
-    let r = a.exp().unwrap().add(&a).unwrap().sum(None, false).unwrap();
-    let t = a.slice(xp::s![..;2]).unwrap().tanh().unwrap().max(None, false).unwrap();
-    let c = a.astype(DType::I32).unwrap().cumsum(None).unwrap();
+    let r = a.exp().unwrap().add(&a).unwrap().sum(..).unwrap();
+    let t = a.slice(xp::s![..;2]).unwrap().tanh().unwrap().max(..).unwrap();
+    let c = a.astype(DType::I32).unwrap().cumsum(..).unwrap();
     assert!(r.item::<f64>().unwrap() > 0.0 && t.item::<f64>().unwrap() > 0.0);
     assert_eq!(c.to_vec::<i64>().unwrap(), vec![0, 1, 3, 6, 10, 15, 21, 28]);
     assert_eq!(xp::cuda::kernels_compiled_on_this_thread(), before, "warmed-up operations compile nothing");

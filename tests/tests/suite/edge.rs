@@ -26,14 +26,14 @@ fn zero_d_empty_and_size_one_match_numpy() {
                 "unary" => xp::ufunc::unary(common::unary_op(op), &xs[0]),
                 "binary" => xp::ufunc::binary(common::binary_op(op), &xs[0], &xs[1]),
                 _ => match op {
-                    "sum" => xs[0].sum(axes.as_deref(), false),
-                    "prod" => xs[0].prod(axes.as_deref(), false),
-                    "max" => xs[0].max(axes.as_deref(), false),
-                    "min" => xs[0].min(axes.as_deref(), false),
-                    "mean" => xs[0].mean(axes.as_deref(), false),
-                    "all" => xs[0].all(axes.as_deref(), false),
-                    "any" => xs[0].any(axes.as_deref(), false),
-                    "argmax" => xs[0].argmax(axis, false),
+                    "sum" => xs[0].sum(axes.as_deref()),
+                    "prod" => xs[0].prod(axes.as_deref()),
+                    "max" => xs[0].max(axes.as_deref()),
+                    "min" => xs[0].min(axes.as_deref()),
+                    "mean" => xs[0].mean(axes.as_deref()),
+                    "all" => xs[0].all(axes.as_deref()),
+                    "any" => xs[0].any(axes.as_deref()),
+                    "argmax" => xs[0].argmax(axis),
                     "cumsum" => xs[0].cumsum(axis),
                     _ => panic!("unknown {op}"),
                 },
@@ -94,7 +94,7 @@ fn small_constructors_and_views() {
         let z = xp::zeros_like(&b).unwrap();
         assert_eq!((z.shape(), z.dtype(), z.device()), (b.shape(), DType::F32, dev));
         assert_eq!(xp::full_like(&b, 2.5).unwrap().to_vec::<f32>().unwrap(), vec![2.5; 4]);
-        assert_eq!(xp::ones_like(&id).unwrap().sum(None, false).unwrap().item::<i64>().unwrap(), 9);
+        assert_eq!(xp::ones_like(&id).unwrap().sum(..).unwrap().item::<i64>().unwrap(), 9);
         assert_eq!(xp::empty_like(&id).unwrap().shape(), &[3, 3]);
         let c = mods.asarray(vec![1u8, 2, 3], &[3]).unwrap();
         assert!(c.scalar().is_err(), "item of a size-3 array is an error");

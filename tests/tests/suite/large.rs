@@ -58,20 +58,20 @@ fn sums_in_every_mode() {
                 let tol = if dt == DType::F32 { 1e-5 } else { 1e-12 };
                 let a = arr(&v, &[r, c], dt, dev);
                 let ctx = format!("{dt} ({r}, {c}) on {dev}");
-                close(&f64s(&a.sum(Some(&[0]), false).unwrap()), &s0, tol, &format!("{ctx} axis 0"));
-                close(&f64s(&a.sum(Some(&[1]), false).unwrap()), &s1, tol, &format!("{ctx} axis 1"));
-                close(&f64s(&a.sum(None, false).unwrap()), &[total], tol * 10.0, &format!("{ctx} all"));
+                close(&f64s(&a.sum(0).unwrap()), &s0, tol, &format!("{ctx} axis 0"));
+                close(&f64s(&a.sum(1).unwrap()), &s1, tol, &format!("{ctx} axis 1"));
+                close(&f64s(&a.sum(..).unwrap()), &[total], tol * 10.0, &format!("{ctx} all"));
                 // The same sums through a transposed view (the modes swap).
                 let t = a.t().unwrap();
-                close(&f64s(&t.sum(Some(&[1]), false).unwrap()), &s0, tol, &format!("{ctx} T axis 1"));
-                close(&f64s(&t.sum(Some(&[0]), false).unwrap()), &s1, tol, &format!("{ctx} T axis 0"));
+                close(&f64s(&t.sum(1).unwrap()), &s0, tol, &format!("{ctx} T axis 1"));
+                close(&f64s(&t.sum(0).unwrap()), &s1, tol, &format!("{ctx} T axis 0"));
             }
             // Integers: exact.
             let iv: Vec<f64> = v.iter().map(|x| (x * 1000.0).round()).collect();
             let (i0, _) = axis_sums(&iv, r, c);
             let a = arr(&iv, &[r, c], DType::I32, dev);
-            assert_eq!(f64s(&a.sum(Some(&[0]), false).unwrap()), i0, "int32 axis 0 on {dev}");
-            let m = a.max(Some(&[0]), false).unwrap();
+            assert_eq!(f64s(&a.sum(0).unwrap()), i0, "int32 axis 0 on {dev}");
+            let m = a.max(0).unwrap();
             let want: Vec<f64> = (0..c).map(|j| (0..r).map(|i| iv[i * c + j]).fold(f64::MIN, f64::max)).collect();
             assert_eq!(f64s(&m), want, "int32 max axis 0 on {dev}");
         }
@@ -85,9 +85,9 @@ fn pairwise_accuracy_beats_naive_summation() {
     let n = 1 << 25;
     for dev in devices() {
         let a = xp::on(dev).ones(&[n], DType::F32).unwrap();
-        assert_eq!(a.sum(None, false).unwrap().item::<f64>().unwrap(), n as f64, "on {dev}");
+        assert_eq!(a.sum(..).unwrap().item::<f64>().unwrap(), n as f64, "on {dev}");
         let m = a.reshape(&[1 << 23, 4]).unwrap();
-        let s = m.sum(Some(&[0]), false).unwrap().astype(DType::F64).unwrap().to_vec::<f64>().unwrap();
+        let s = m.sum(0).unwrap().astype(DType::F64).unwrap().to_vec::<f64>().unwrap();
         assert_eq!(s, vec![(1 << 23) as f64; 4], "axis 0 on {dev}");
     }
 }
@@ -101,16 +101,16 @@ fn argmax_finds_first_extreme_and_first_nan() {
         v[900_000] = 3.0; // a tie later: the first wins
         v[123] = -3.0;
         let a = arr(&v, &[n], DType::F32, dev);
-        assert_eq!(a.argmax(None, false).unwrap().item::<i64>().unwrap(), 700_001, "argmax on {dev}");
-        assert_eq!(a.argmin(None, false).unwrap().item::<i64>().unwrap(), 123, "argmin on {dev}");
+        assert_eq!(a.argmax(..).unwrap().item::<i64>().unwrap(), 700_001, "argmax on {dev}");
+        assert_eq!(a.argmin(..).unwrap().item::<i64>().unwrap(), 123, "argmin on {dev}");
         v[800_000] = f64::NAN;
         v[950_000] = f64::NAN;
         let a = arr(&v, &[n], DType::F32, dev);
-        assert_eq!(a.argmax(None, false).unwrap().item::<i64>().unwrap(), 800_000, "NaN argmax on {dev}");
-        assert_eq!(a.argmin(None, false).unwrap().item::<i64>().unwrap(), 800_000, "NaN argmin on {dev}");
+        assert_eq!(a.argmax(..).unwrap().item::<i64>().unwrap(), 800_000, "NaN argmax on {dev}");
+        assert_eq!(a.argmin(..).unwrap().item::<i64>().unwrap(), 800_000, "NaN argmin on {dev}");
         // Along an axis of a strided view.
         let m = arr(&data(600 * 500, 9), &[600, 500], DType::F64, dev);
-        let got = f64s(&m.t().unwrap().argmax(Some(1), false).unwrap());
+        let got = f64s(&m.t().unwrap().argmax(1).unwrap());
         let v = data(600 * 500, 9);
         let want: Vec<f64> = (0..500)
             .map(|j| {
@@ -136,7 +136,7 @@ fn cumsum_long_lines() {
             })
             .collect();
         for dt in [DType::I64, DType::F64] {
-            let got = f64s(&arr(&v, &[n], dt, dev).cumsum(None).unwrap());
+            let got = f64s(&arr(&v, &[n], dt, dev).cumsum(..).unwrap());
             assert_eq!(got, want, "cumsum {dt} on {dev}");
         }
         // cumprod of values near one, float64
@@ -149,10 +149,10 @@ fn cumsum_long_lines() {
                 p
             })
             .collect();
-        close(&f64s(&arr(&w, &[100_000], DType::F64, dev).cumprod(None).unwrap()), &want, 1e-12, "cumprod");
+        close(&f64s(&arr(&w, &[100_000], DType::F64, dev).cumprod(..).unwrap()), &want, 1e-12, "cumprod");
         // along axis 0 of a matrix (many lines)
         let m: Vec<f64> = data(400 * 300, 4).iter().map(|x| (x * 10.0).round()).collect();
-        let got = f64s(&arr(&m, &[400, 300], DType::I32, dev).cumsum(Some(0)).unwrap());
+        let got = f64s(&arr(&m, &[400, 300], DType::I32, dev).cumsum(0).unwrap());
         let mut want = m.clone();
         for i in 1..400 {
             for j in 0..300 {
@@ -229,7 +229,7 @@ fn reused_buffers_hold_fresh_results() {
         for k in 0..4 {
             let a = xp::on(dev).full(&[n], k as f64, DType::F32).unwrap();
             let b = a.add(1.0).unwrap();
-            let s = b.sum(None, false).unwrap().item::<f64>().unwrap();
+            let s = b.sum(..).unwrap().item::<f64>().unwrap();
             assert_eq!(s, (k as f64 + 1.0) * n as f64, "round {k} on {dev}");
         }
     }

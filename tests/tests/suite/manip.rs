@@ -123,7 +123,7 @@ fn run(op: &str, x: &[Array], a: &Value, mods: &ArrayModule) -> Result<Vec<Array
             let name = a["ufunc"].as_str().unwrap();
             let u = common::binary_op(name);
             one(match op {
-                "reduce" => u.reduce(&x[0], Some(&[isz(&a["axis"])]), false),
+                "reduce" => u.reduce(&x[0], isz(&a["axis"])),
                 "accumulate" => u.accumulate(&x[0], isz(&a["axis"])),
                 _ => u.outer(&x[0], &x[1]),
             })

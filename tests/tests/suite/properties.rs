@@ -67,11 +67,11 @@ proptest! {
         let one = axes.first().copied();
         let r = std::panic::catch_unwind(|| {
             let _ = a.add(&b);
-            let _ = a.sum(ax, true);
-            let _ = a.mean(ax, false);
-            let _ = a.std(ax, false, 1);
-            let _ = a.max(ax, false);
-            let _ = a.argmax(one, false);
+            let _ = a.sum_keepdim(ax);
+            let _ = a.mean(ax);
+            let _ = a.std(ax, 1);
+            let _ = a.max(ax);
+            let _ = a.argmax(one);
             let _ = a.cumsum(one);
             let _ = a.reshape(&target);
             let _ = a.transpose(ax);

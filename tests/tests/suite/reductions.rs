@@ -5,27 +5,35 @@ use xp::{Array, Result};
 use xp_testing::{check, layouts, tolerance, Failures, Tolerance};
 
 fn run(op: &str, a: &Array, axes: Option<&[isize]>, keepdims: bool) -> Result<Array> {
-    let one = || axes.map(|a| a[0]);
+    let one = axes.map(|a| a[0]);
+    // `name` or `name_keepdim`, as the case asks.
+    macro_rules! kd {
+        ($m:ident, $k:ident $(, $extra:expr)?) => {
+            if keepdims { a.$k(axes $(, $extra)?) } else { a.$m(axes $(, $extra)?) }
+        };
+    }
     match op {
-        "sum" => a.sum(axes, keepdims),
-        "prod" => a.prod(axes, keepdims),
-        "mean" => a.mean(axes, keepdims),
-        "var0" => a.var(axes, keepdims, 0),
-        "std1" => a.std(axes, keepdims, 1),
-        "min" => a.min(axes, keepdims),
-        "max" => a.max(axes, keepdims),
-        "ptp" => a.ptp(axes, keepdims),
-        "all" => a.all(axes, keepdims),
-        "any" => a.any(axes, keepdims),
-        "count_nonzero" => a.count_nonzero(axes, keepdims),
-        "nansum" => a.nansum(axes, keepdims),
-        "nanmean" => a.nanmean(axes, keepdims),
-        "nanmax" => a.nanmax(axes, keepdims),
-        "nanmin" => a.nanmin(axes, keepdims),
-        "argmax" => a.argmax(one(), keepdims),
-        "argmin" => a.argmin(one(), keepdims),
-        "cumsum" => a.cumsum(one()),
-        "cumprod" => a.cumprod(one()),
+        "sum" => kd!(sum, sum_keepdim),
+        "prod" => kd!(prod, prod_keepdim),
+        "mean" => kd!(mean, mean_keepdim),
+        "var0" => kd!(var, var_keepdim, 0),
+        "std1" => kd!(std, std_keepdim, 1),
+        "min" => kd!(min, min_keepdim),
+        "max" => kd!(max, max_keepdim),
+        "ptp" => kd!(ptp, ptp_keepdim),
+        "all" => kd!(all, all_keepdim),
+        "any" => kd!(any, any_keepdim),
+        "count_nonzero" => kd!(count_nonzero, count_nonzero_keepdim),
+        "nansum" => kd!(nansum, nansum_keepdim),
+        "nanmean" => kd!(nanmean, nanmean_keepdim),
+        "nanmax" => kd!(nanmax, nanmax_keepdim),
+        "nanmin" => kd!(nanmin, nanmin_keepdim),
+        "argmax" if keepdims => a.argmax_keepdim(one),
+        "argmax" => a.argmax(one),
+        "argmin" if keepdims => a.argmin_keepdim(one),
+        "argmin" => a.argmin(one),
+        "cumsum" => a.cumsum(one),
+        "cumprod" => a.cumprod(one),
         _ => panic!("unknown reduction {op}"),
     }
 }

@@ -2,12 +2,22 @@
 //!
 //! The front end validates, broadcasts and promotes; a backend receives storages plus
 //! [`Layout`]s that are already checked (same shape where an op needs it, dtypes equal to the
-//! op's loop dtype) and only computes. Operations are grouped in families; an op inside a family
-//! is a marker value ([`UnaryOp`], [`BinaryOp`], [`ArgReduceOp`]). Families a backend does not
-//! implement yet answer [`Error::Unsupported`] through the default methods.
+//! op's loop dtype) and only computes. Operations are grouped in families: the elementwise,
+//! copy, reduction and scan families of [`BackendStorage`], where an op is a marker value
+//! ([`UnaryOp`], [`BinaryOp`], [`ArgReduceOp`]), and one trait per later family
+//! ([`LinalgStorage`], [`FftStorage`], [`SortStorage`], [`RandomDevice`]) whose parameters are
+//! typed values and whose results are named structs. A family's methods have default bodies that
+//! answer [`Error::Unsupported`], so a backend that lacks a family still compiles and says so.
 use crate::{ArgReduceOp, BinaryOp, DType, Device, Error, HostBuffer, Layout, Result, Scalar, UnaryOp};
 
-fn unsupported<T>(op: &'static str, backend: &'static str) -> Result<T> {
+mod linalg;
+mod pending;
+
+pub use linalg::LinalgStorage;
+pub use pending::{Distribution, FftKind, FftNorm, FftStorage, RandomDevice, SortSpec, SortStorage};
+
+/// The answer of a family method that a backend does not implement.
+pub(crate) fn unsupported<T>(op: &'static str, backend: &'static str) -> Result<T> {
     Err(Error::Unsupported { op, backend })
 }
 
@@ -50,27 +60,6 @@ pub trait BackendStorage: Sized + Send + Sync + 'static {
     fn scan(&self, layout: &Layout, op: BinaryOp, axis: usize) -> Result<Self>;
     /// Select positions `indices` (already in range) along `axis`: NumPy's `take`.
     fn take(&self, layout: &Layout, axis: usize, indices: &[usize]) -> Result<Self>;
-
-    /// Matrix product of two stacks of matrices (`[.., m, k] @ [.., k, n]`, same batch shape).
-    fn matmul(&self, _l: &Layout, _rhs: &Self, _rl: &Layout) -> Result<Self> {
-        unsupported("matmul", Self::NAME)
-    }
-    /// Complex FFT along the last axis (inverse when `inverse`), unnormalised.
-    fn fft(&self, _l: &Layout, _inverse: bool) -> Result<Self> {
-        unsupported("fft", Self::NAME)
-    }
-    /// Sort along the last axis.
-    fn sort(&self, _l: &Layout) -> Result<Self> {
-        unsupported("sort", Self::NAME)
-    }
-    /// Decompositions (cholesky, qr, svd, eigh, solve) by name.
-    fn decompose(&self, _l: &Layout, op: &'static str) -> Result<Vec<Self>> {
-        unsupported(op, Self::NAME)
-    }
-    /// Scatter `src` into `self` at `indices` along `axis`.
-    fn scatter(&mut self, _l: &Layout, _axis: usize, _indices: &[usize], _src: &Self, _sl: &Layout) -> Result<()> {
-        unsupported("scatter", Self::NAME)
-    }
 }
 
 /// A device of one backend: makes storages.
@@ -86,8 +75,4 @@ pub trait BackendDevice: Send + Sync {
     /// `n` elements `start + i * step` converted to `dtype` (arange, linspace). Integer dtypes are
     /// computed exactly in integer arithmetic when `start` and `step` are integers.
     fn affine(&self, n: usize, start: Scalar, step: Scalar, dtype: DType) -> Result<Self::Storage>;
-    /// Fill with random numbers (uniform in [0, 1) or standard normal).
-    fn random(&self, _n: usize, _dtype: DType, _normal: bool, _seed: u64) -> Result<Self::Storage> {
-        unsupported("random", <Self::Storage as BackendStorage>::NAME)
-    }
 }

@@ -1,0 +1,62 @@
+//! The linear-algebra family: products and decompositions of stacks of matrices.
+//!
+//! Every operand is a stack: the last two axes of its [`Layout`] are the matrix (any strides:
+//! transposed, negative, zero), the leading ones the batch, which the front end has already
+//! broadcast between operands (a broadcast batch axis has stride 0). Outputs are new C-contiguous
+//! storages whose shapes follow from the inputs as documented per method. The front end has also
+//! chosen the dtype: products run on any dtype; decompositions receive float32, float64,
+//! complex64 or complex128 only. A numerical failure comes back as [`Error::LinAlg`] naming the
+//! first failing matrix of the stack.
+use super::unsupported;
+use crate::linalg::{Determinant, EigFactors, EighSpec, QrFactors, QrMode, SvdFactors, SvdSpec, Uplo};
+#[allow(unused_imports)] // for the docs
+use crate::Error;
+use crate::{BackendStorage, Layout, Result};
+
+/// The linear-algebra family of a backend's storage. Methods a backend lacks answer
+/// [`Error::Unsupported`].
+pub trait LinalgStorage: BackendStorage {
+    /// `[.., m, k] @ [.., k, n]` → `[.., m, n]`, both operands and the result of this storage's
+    /// dtype (integers wrap, bool is or-of-ands, float16 and bfloat16 accumulate in float32).
+    fn matmul(&self, _l: &Layout, _rhs: &Self, _rl: &Layout) -> Result<Self> {
+        unsupported("matmul", Self::NAME)
+    }
+    /// Solve `A X = B` for square `A` `[.., n, n]` and `B` `[.., n, k]` → `X` `[.., n, k]`.
+    /// An exact zero pivot is [`crate::LinAlgKind::Singular`].
+    fn solve(&self, _l: &Layout, _b: &Self, _bl: &Layout) -> Result<Self> {
+        unsupported("solve", Self::NAME)
+    }
+    /// The inverse of square matrices `[.., n, n]` (singular: as for [`LinalgStorage::solve`]).
+    fn inv(&self, _l: &Layout) -> Result<Self> {
+        unsupported("inv", Self::NAME)
+    }
+    /// Determinants of square matrices `[.., n, n]` → each output `[..]`.
+    fn det(&self, _l: &Layout) -> Result<Determinant<Self>> {
+        unsupported("det", Self::NAME)
+    }
+    /// The Cholesky factor of Hermitian positive-definite `[.., n, n]`, reading and returning the
+    /// triangle `uplo` (lower: `A = L L^H`; upper: `A = U^H U`), zeros in the other.
+    fn cholesky(&self, _l: &Layout, _uplo: Uplo) -> Result<Self> {
+        unsupported("cholesky", Self::NAME)
+    }
+    /// QR of `[.., m, n]` (k = min(m, n)): `Q` `[.., m, k]` or `[.., m, m]`, `R` `[.., k, n]` or
+    /// `[.., m, n]` as [`QrMode`] says.
+    fn qr(&self, _l: &Layout, _mode: QrMode) -> Result<QrFactors<Self>> {
+        unsupported("qr", Self::NAME)
+    }
+    /// SVD of `[.., m, n]`: `s` `[.., k]` (real dtype), non-increasing; `U` `[.., m, m|k]` and
+    /// `Vh` `[.., n|k, n]` when [`SvdSpec::compute_uv`].
+    fn svd(&self, _l: &Layout, _spec: SvdSpec) -> Result<SvdFactors<Self>> {
+        unsupported("svd", Self::NAME)
+    }
+    /// Eigen-decomposition of Hermitian `[.., n, n]` reading triangle [`EighSpec::uplo`]: `w`
+    /// `[.., n]` (real dtype) ascending, `v` `[.., n, n]` with eigenvectors as columns.
+    fn eigh(&self, _l: &Layout, _spec: EighSpec) -> Result<EigFactors<Self>> {
+        unsupported("eigh", Self::NAME)
+    }
+    /// Eigen-decomposition of general square `[.., n, n]`: `w` `[.., n]` and `v` `[.., n, n]`
+    /// (columns of unit norm), both of the complex dtype of the input's precision.
+    fn eig(&self, _l: &Layout, _vectors: bool) -> Result<EigFactors<Self>> {
+        unsupported("eig", Self::NAME)
+    }
+}

@@ -1,0 +1,169 @@
+//! The linear-algebra family's typed parameters and named results, shared by the front end and
+//! every backend: which triangle a routine reads ([`Uplo`]), QR's [`QrMode`], the SVD's
+//! [`SvdSpec`], the eigensolvers' [`EighSpec`], the factors each routine returns ([`QrFactors`],
+//! [`SvdFactors`], [`EigFactors`], [`Determinant`]) and what can go wrong numerically
+//! ([`LinAlgKind`], carried by [`crate::Error::LinAlg`]).
+//!
+//! Every routine works on a stack of matrices: the last two axes of a layout are the matrix, the
+//! leading ones the batch, and an error names the batch position (C order over the leading axes)
+//! of the first matrix it concerns.
+//!
+//! ```
+//! use xp_core::linalg::{QrMode, SvdSpec, Uplo};
+//! use xp_core::{Error, LinAlgKind};
+//! let spec = SvdSpec { full_matrices: false, compute_uv: true };
+//! assert_eq!(QrMode::default(), QrMode::Reduced);
+//! assert_eq!(Uplo::default(), Uplo::Lower);
+//! let e = Error::LinAlg { op: "inv", kind: LinAlgKind::Singular { index: 3 } };
+//! assert_eq!(e.to_string(), "inv: singular matrix (matrix 3 of the stack)");
+//! # let _ = spec;
+//! ```
+use std::fmt;
+
+/// Which triangle of a Hermitian matrix a routine reads (NumPy's `UPLO`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Uplo {
+    /// the lower triangle (`UPLO='L'`, NumPy's default)
+    #[default]
+    Lower,
+    /// the upper triangle (`UPLO='U'`)
+    Upper,
+}
+
+/// What `qr` returns (NumPy's `mode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum QrMode {
+    /// `Q` of shape (m, k) and `R` of shape (k, n), k = min(m, n)
+    #[default]
+    Reduced,
+    /// `Q` of shape (m, m) and `R` of shape (m, n)
+    Complete,
+    /// only `R`, of shape (k, n)
+    R,
+}
+
+/// What `svd` computes (NumPy's `full_matrices` and `compute_uv`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SvdSpec {
+    /// `U` (m, m) and `Vh` (n, n) instead of (m, k) and (k, n)
+    pub full_matrices: bool,
+    /// compute `U` and `Vh` at all (else only the singular values)
+    pub compute_uv: bool,
+}
+
+impl Default for SvdSpec {
+    /// NumPy's defaults: full matrices, with `U` and `Vh`.
+    fn default() -> Self {
+        SvdSpec { full_matrices: true, compute_uv: true }
+    }
+}
+
+/// What the Hermitian eigensolver computes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct EighSpec {
+    /// the triangle it reads
+    pub uplo: Uplo,
+    /// eigenvectors too (`eigh`), or eigenvalues only (`eigvalsh`)
+    pub vectors: bool,
+}
+
+/// `Q` (absent for [`QrMode::R`]) and `R` of a stack of QR decompositions.
+#[derive(Debug)]
+pub struct QrFactors<S> {
+    /// the orthonormal factor
+    pub q: Option<S>,
+    /// the upper-triangular factor
+    pub r: S,
+}
+
+/// The singular values of a stack of matrices, in non-increasing order, and `U`, `Vh` when asked
+/// for (`A = U diag(s) Vh`).
+#[derive(Debug)]
+pub struct SvdFactors<S> {
+    /// left singular vectors (columns)
+    pub u: Option<S>,
+    /// singular values, real
+    pub s: S,
+    /// right singular vectors, conjugate-transposed (rows)
+    pub vh: Option<S>,
+}
+
+/// Eigenvalues and, when asked for, eigenvectors (columns) of a stack of matrices.
+#[derive(Debug)]
+pub struct EigFactors<S> {
+    /// eigenvalues: real and ascending for Hermitian input, complex otherwise
+    pub w: S,
+    /// eigenvectors as columns, of unit norm
+    pub v: Option<S>,
+}
+
+/// The determinant of a stack of square matrices from one LU factorisation each: `det` directly
+/// (the product of the pivots, which may overflow as NumPy's does), and `sign`, `logabsdet` as
+/// `slogdet` returns them (`det = sign * exp(logabsdet)`, `sign = 0, logabsdet = -inf` for a
+/// singular matrix).
+#[derive(Debug)]
+pub struct Determinant<S> {
+    /// the determinant
+    pub det: S,
+    /// its sign (a unit complex number for complex input), 0 when singular
+    pub sign: S,
+    /// the natural logarithm of its absolute value (real)
+    pub logabsdet: S,
+}
+
+/// What went wrong numerically in a linear-algebra routine. `index` is the position of the
+/// first failing matrix in the stack (0 for a single matrix).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LinAlgKind {
+    /// the matrix is singular (an exact zero pivot in its LU factorisation)
+    Singular {
+        /// position in the stack
+        index: usize,
+    },
+    /// the matrix is not positive definite (its leading minor of order `order` is not)
+    NotPositiveDefinite {
+        /// position in the stack
+        index: usize,
+        /// the order of the first leading minor that is not positive
+        order: usize,
+    },
+    /// the iterative algorithm (SVD, eigensolver) did not converge
+    NoConvergence {
+        /// position in the stack
+        index: usize,
+    },
+    /// a matrix routine got an array of fewer than two dimensions
+    NotMatrix {
+        /// the number of dimensions given
+        ndim: usize,
+    },
+    /// a routine that needs square matrices got (rows, cols)
+    NotSquare {
+        /// rows of the matrices given
+        rows: usize,
+        /// columns of the matrices given
+        cols: usize,
+    },
+}
+
+impl fmt::Display for LinAlgKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            LinAlgKind::Singular { index } => write!(f, "singular matrix (matrix {index} of the stack)"),
+            LinAlgKind::NotPositiveDefinite { index, order } => write!(
+                f,
+                "matrix is not positive definite (matrix {index} of the stack: its leading minor of order {order} is not)"
+            ),
+            LinAlgKind::NoConvergence { index } => {
+                write!(f, "the algorithm did not converge (matrix {index} of the stack)")
+            }
+            LinAlgKind::NotMatrix { ndim } => write!(
+                f,
+                "{ndim}-dimensional array given; the array must be at least two-dimensional (a stack of matrices)"
+            ),
+            LinAlgKind::NotSquare { rows, cols } => {
+                write!(f, "last 2 dimensions of the array must be square, got ({rows}, {cols})")
+            }
+        }
+    }
+}

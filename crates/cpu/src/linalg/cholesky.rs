@@ -1,0 +1,30 @@
+//! Cholesky factorisation (faer's LLᴴ), reading only the triangle NumPy's `UPLO` names: the upper
+//! triangle of `A` is the lower triangle of `Aᴴ`, so an upper factorisation is the lower one of
+//! the adjoint view, returned as `Lᴴ`.
+use super::stack::{c_order, concat, per_matrix, Stack};
+use super::Field;
+use faer::linalg::cholesky::llt::factor::LltError;
+use faer::traits::ext::ComplexFieldExt;
+use faer::Side;
+use xp_core::linalg::Uplo;
+use xp_core::{Layout, LinAlgKind, Result};
+
+/// The Cholesky factor of every matrix of the stack, zeros in the other triangle.
+pub(crate) fn cholesky<T: Field>(a: &[T], al: &Layout, uplo: Uplo) -> Result<Vec<T>> {
+    let sa = Stack::new(al);
+    let fs = per_matrix("cholesky", sa.len(), |i| {
+        let v = sa.view(a, i);
+        let llt = match uplo {
+            Uplo::Lower => v.llt(Side::Lower),
+            Uplo::Upper => v.adjoint().llt(Side::Lower),
+        };
+        let l = llt.map_err(|e| match e {
+            LltError::NonPositivePivot { index } => LinAlgKind::NotPositiveDefinite { index: i, order: index + 1 },
+        })?;
+        Ok(match uplo {
+            Uplo::Lower => c_order(l.L(), |x| x),
+            Uplo::Upper => c_order(l.L().transpose(), |x| x.conj()),
+        })
+    })?;
+    Ok(concat(&fs, Vec::as_slice))
+}

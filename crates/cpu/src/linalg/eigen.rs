@@ -1,0 +1,53 @@
+//! Eigen-decompositions (faer): Hermitian (`eigh`, ascending real eigenvalues; the upper
+//! triangle is read as the lower triangle of the adjoint view) and general (`eig`, complex
+//! eigenvalues and unit-norm eigenvectors, real input included).
+use super::stack::{c_order, concat, per_matrix, Stack};
+use super::Field;
+use faer::traits::ext::ComplexFieldExt;
+use faer::Side;
+use xp_core::linalg::{EighSpec, Uplo};
+use xp_core::{Layout, LinAlgKind, Result};
+
+/// Eigenvalues (real, ascending) and, if asked, eigenvectors (columns) of Hermitian matrices.
+#[allow(clippy::type_complexity)]
+pub(crate) fn eigh<T: Field>(a: &[T], al: &Layout, spec: EighSpec) -> Result<(Vec<T::Real>, Option<Vec<T>>)> {
+    let sa = Stack::new(al);
+    let fs = per_matrix("eigh", sa.len(), |i| {
+        let v = sa.view(a, i);
+        let nc = |_| LinAlgKind::NoConvergence { index: i };
+        if !spec.vectors {
+            let w = match spec.uplo {
+                Uplo::Lower => v.self_adjoint_eigenvalues(Side::Lower),
+                Uplo::Upper => v.adjoint().self_adjoint_eigenvalues(Side::Lower),
+            };
+            return Ok((w.map_err(nc)?, Vec::<T>::new()));
+        }
+        let e = match spec.uplo {
+            Uplo::Lower => v.self_adjoint_eigen(Side::Lower),
+            Uplo::Upper => v.adjoint().self_adjoint_eigen(Side::Lower),
+        }
+        .map_err(nc)?;
+        let s = e.S().column_vector();
+        Ok(((0..s.nrows()).map(|j| s[j].real()).collect(), c_order(e.U(), |x| x)))
+    })?;
+    Ok((concat(&fs, |f| f.0.as_slice()), spec.vectors.then(|| concat(&fs, |f| f.1.as_slice()))))
+}
+
+/// Complex eigenvalues and, if asked, eigenvectors (columns, unit norm) of general matrices.
+#[allow(clippy::type_complexity)]
+pub(crate) fn eig<T: Field>(a: &[T], al: &Layout, vectors: bool) -> Result<(Vec<T::Cplx>, Option<Vec<T::Cplx>>)> {
+    let sa = Stack::new(al);
+    let fs = per_matrix("eig", sa.len(), |i| {
+        let v = sa.view(a, i);
+        let nc = |_| LinAlgKind::NoConvergence { index: i };
+        if !vectors {
+            let w = v.eigenvalues().map_err(nc)?;
+            return Ok((w.into_iter().map(T::from_faer_cplx).collect::<Vec<_>>(), Vec::new()));
+        }
+        let e = v.eigen().map_err(nc)?;
+        let s = e.S().column_vector();
+        let w: Vec<T::Cplx> = (0..s.nrows()).map(|j| T::from_faer_cplx(s[j])).collect();
+        Ok((w, c_order(e.U(), T::from_faer_cplx)))
+    })?;
+    Ok((concat(&fs, |f| f.0.as_slice()), vectors.then(|| concat(&fs, |f| f.1.as_slice()))))
+}

@@ -1,0 +1,127 @@
+//! The linear-algebra family on the CPU: GEMM through matrixmultiply (every float and complex
+//! kind; float16 and bfloat16 through float32; our own loop for integers and bool), the
+//! decompositions through faer, one matrix of a stack per rayon task. Strided operands are read
+//! in place (matrixmultiply and faer both take arbitrary strides); nothing is copied to make a
+//! layout contiguous.
+//!
+//! ```
+//! use xp_core::{BackendDevice, BackendStorage, DType, Layout, LinalgStorage, Scalar};
+//! use xp_cpu::CpuDevice;
+//! let a = CpuDevice.affine(4, Scalar::Int(1), Scalar::Int(1), DType::F64).unwrap(); // [[1, 2], [3, 4]]
+//! let l = Layout::contiguous(&[2, 2]);
+//! let inv = a.inv(&l).unwrap().to_host(&l).unwrap();
+//! let want = [-2.0, 1.0, 1.5, -0.5];
+//! assert!((0..4).all(|i| (inv.get(i).unwrap().to_f64() - want[i]).abs() < 1e-12));
+//! ```
+mod cholesky;
+mod eigen;
+mod lu;
+mod matmul;
+mod qr;
+mod stack;
+mod svd;
+
+use crate::CpuStorage;
+use faer::traits::{ComplexField, RealField};
+use xp_core::linalg::{Determinant, EigFactors, EighSpec, QrFactors, QrMode, SvdFactors, SvdSpec, Uplo};
+use xp_core::{Complex32, Complex64, Element, Error, HostBuffer, Layout, LinalgStorage, Result};
+
+/// The element types the decompositions run on (float32, float64, complex64, complex128), with
+/// their real type and the complex type of the same precision.
+pub(crate) trait Field: Element + ComplexField<Real: Element + RealField> {
+    /// the complex type of the same precision
+    type Cplx: Element + ComplexField<Real = Self::Real>;
+    /// faer's complex results (`Complex<Self::Real>`, the same type) as [`Field::Cplx`]
+    fn from_faer_cplx(x: num_complex::Complex<Self::Real>) -> Self::Cplx;
+}
+
+impl Field for f32 {
+    type Cplx = Complex32;
+    fn from_faer_cplx(x: num_complex::Complex<Self::Real>) -> Complex32 {
+        x
+    }
+}
+impl Field for f64 {
+    type Cplx = Complex64;
+    fn from_faer_cplx(x: num_complex::Complex<Self::Real>) -> Complex64 {
+        x
+    }
+}
+impl Field for Complex32 {
+    type Cplx = Complex32;
+    fn from_faer_cplx(x: num_complex::Complex<Self::Real>) -> Complex32 {
+        x
+    }
+}
+impl Field for Complex64 {
+    type Cplx = Complex64;
+    fn from_faer_cplx(x: num_complex::Complex<Self::Real>) -> Complex64 {
+        x
+    }
+}
+
+/// Runs `$body` with `$v` bound to the typed vector of a float or complex buffer; other dtypes
+/// are refused (the front end converts them first).
+macro_rules! on_field {
+    ($op:expr, $buf:expr, $v:ident => $body:expr) => {
+        match $buf {
+            HostBuffer::F32($v) => $body,
+            HostBuffer::F64($v) => $body,
+            HostBuffer::C64($v) => $body,
+            HostBuffer::C128($v) => $body,
+            b => Err(Error::InvalidDType { op: $op, dtype: b.dtype() }),
+        }
+    };
+}
+
+fn wrap<T: Element>(v: Vec<T>) -> CpuStorage {
+    CpuStorage(T::into_buffer(v))
+}
+
+impl LinalgStorage for CpuStorage {
+    fn matmul(&self, l: &Layout, rhs: &Self, rl: &Layout) -> Result<Self> {
+        matmul::matmul(&self.0, l, &rhs.0, rl).map(CpuStorage)
+    }
+    fn solve(&self, l: &Layout, b: &Self, bl: &Layout) -> Result<Self> {
+        on_field!("solve", &self.0, a => {
+            let b = <_ as Element>::slice_of(&b.0).ok_or(Error::InvalidDType { op: "solve", dtype: b.0.dtype() })?;
+            lu::solve(a, l, b, bl).map(wrap)
+        })
+    }
+    fn inv(&self, l: &Layout) -> Result<Self> {
+        on_field!("inv", &self.0, a => lu::inv(a, l).map(wrap))
+    }
+    fn det(&self, l: &Layout) -> Result<Determinant<Self>> {
+        on_field!("det", &self.0, a => {
+            let (det, sign, logabsdet) = lu::det(a, l)?;
+            Ok(Determinant { det: wrap(det), sign: wrap(sign), logabsdet: wrap(logabsdet) })
+        })
+    }
+    fn cholesky(&self, l: &Layout, uplo: Uplo) -> Result<Self> {
+        on_field!("cholesky", &self.0, a => cholesky::cholesky(a, l, uplo).map(wrap))
+    }
+    fn qr(&self, l: &Layout, mode: QrMode) -> Result<QrFactors<Self>> {
+        on_field!("qr", &self.0, a => {
+            let (q, r) = qr::qr(a, l, mode)?;
+            Ok(QrFactors { q: q.map(wrap), r: wrap(r) })
+        })
+    }
+    fn svd(&self, l: &Layout, spec: SvdSpec) -> Result<SvdFactors<Self>> {
+        on_field!("svd", &self.0, a => {
+            let (u, s, vh) = svd::svd(a, l, spec)?;
+            Ok(SvdFactors { u: u.map(wrap), s: wrap(s), vh: vh.map(wrap) })
+        })
+    }
+    fn eigh(&self, l: &Layout, spec: EighSpec) -> Result<EigFactors<Self>> {
+        on_field!("eigh", &self.0, a => {
+            let (w, v) = eigen::eigh(a, l, spec)?;
+            Ok(EigFactors { w: wrap(w), v: v.map(wrap) })
+        })
+    }
+    fn eig(&self, l: &Layout, vectors: bool) -> Result<EigFactors<Self>> {
+        on_field!("eig", &self.0, a => {
+            let (w, v) = eigen::eig(a, l, vectors)?;
+            Ok(EigFactors { w: wrap(w), v: v.map(wrap) })
+        })
+    }
+}

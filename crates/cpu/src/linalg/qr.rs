@@ -1,0 +1,33 @@
+//! Householder QR (faer). `R` comes from faer's factor (its strictly lower part is zero), `Q`
+//! from the Householder sequence, thin or complete as NumPy's `mode` asks.
+use super::stack::{c_order, concat, per_matrix, Stack};
+use super::Field;
+use xp_core::linalg::QrMode;
+use xp_core::{Layout, Result};
+
+/// `(Q, R)` of every matrix of the stack (`Q` absent for [`QrMode::R`]).
+pub(crate) fn qr<T: Field>(a: &[T], al: &Layout, mode: QrMode) -> Result<(Option<Vec<T>>, Vec<T>)> {
+    let sa = Stack::new(al);
+    let (m, n) = (sa.rows, sa.cols);
+    let k = m.min(n);
+    let fs = per_matrix("qr", sa.len(), |i| {
+        let f = sa.view(a, i).qr();
+        let q = match mode {
+            QrMode::Reduced => Some(c_order(f.compute_thin_Q().as_ref(), |x| x)),
+            QrMode::Complete => Some(c_order(f.compute_Q().as_ref(), |x| x)),
+            QrMode::R => None,
+        };
+        let mut r = c_order(f.thin_R(), |x| x);
+        if mode == QrMode::Complete {
+            r.resize(m * n, T::default()); // rows k..m of the complete R are zero
+        }
+        for row in 0..k.min(m) {
+            for col in 0..row.min(n) {
+                r[row * n + col] = T::default();
+            }
+        }
+        Ok((q, r))
+    })?;
+    let q = (mode != QrMode::R).then(|| concat(&fs, |f| f.0.as_deref().unwrap_or(&[])));
+    Ok((q, concat(&fs, |f| f.1.as_slice())))
+}
