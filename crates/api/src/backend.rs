@@ -47,6 +47,19 @@ macro_rules! on_pair {
 }
 pub(crate) use on_pair;
 
+/// Call the same method on whichever backend holds the storage, where the method returns a
+/// struct of storages (a family's named result with a `map` method, such as
+/// [`xp_core::linalg::SvdFactors`]).
+macro_rules! on_storage_map {
+    ($s:expr, $x:ident => $body:expr) => {
+        match $s {
+            $crate::backend::Storage::Cpu($x) => $body.map(|r| r.map($crate::backend::Storage::Cpu)),
+            $crate::backend::Storage::Cuda($x) => $body.map(|r| r.map($crate::backend::Storage::Cuda)),
+        }
+    };
+}
+pub(crate) use on_storage_map;
+
 impl Storage {
     pub(crate) fn device(&self) -> Device {
         match self {
@@ -118,8 +131,8 @@ pub(crate) fn affine(device: Device, n: usize, start: Scalar, step: Scalar, dtyp
 #[cfg(not(xp_cuda))]
 mod stub {
     use xp_core::{
-        ArgReduceOp, BackendDevice, BackendStorage, BinaryOp, DType, Device, Error, HostBuffer, Layout, Result, Scalar,
-        UnaryOp,
+        ArgReduceOp, BackendDevice, BackendStorage, BinaryOp, DType, Device, Error, HostBuffer, Layout, LinalgStorage,
+        Result, Scalar, UnaryOp,
     };
 
     fn no<T>() -> Result<T> {
@@ -186,6 +199,9 @@ mod stub {
             no()
         }
     }
+
+    /// Never reached: no stub storage exists.
+    impl LinalgStorage for CudaStorage {}
 
     impl BackendDevice for CudaDevice {
         type Storage = CudaStorage;

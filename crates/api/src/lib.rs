@@ -24,11 +24,16 @@
 mod array;
 mod axes;
 mod backend;
+mod compare;
 mod creation;
+mod diagonal;
 mod display;
+mod einsum;
 mod interop;
+pub mod linalg;
 mod manip;
 mod ops;
+mod products;
 mod reductions;
 #[cfg(xp_cuda)]
 mod transfer;
@@ -42,6 +47,10 @@ pub use creation::{
     arange, empty, empty_like, eye, full, full_like, get_array_module, identity, linspace, logspace, meshgrid, on,
     ones, ones_like, zeros, zeros_like, ArrayModule, Indexing,
 };
+pub use compare::{allclose, isclose};
+pub use diagonal::{cross, cross_axes, diagonal, matrix_transpose, trace};
+pub use einsum::einsum;
+pub use products::{dot, inner, kron, matmul, outer, tensordot, vdot, vecdot, TensorAxes};
 pub use manip::{
     array_split, broadcast_arrays, concatenate, hstack, split, stack, vstack, PadMode, Sections, ELLIPSIS, NEW_AXIS,
 };

@@ -19,6 +19,24 @@ pub enum Error {
         /// second shape
         rhs: Vec<usize>,
     },
+    /// The contracted dimensions of a product differ (NumPy's "shapes not aligned").
+    #[error("{op}: shapes {lhs:?} and {rhs:?} not aligned: {lhs_size} (dim {lhs_axis}) != {rhs_size} (dim {rhs_axis})")]
+    NotAligned {
+        /// the operation
+        op: &'static str,
+        /// first operand's shape
+        lhs: Vec<usize>,
+        /// second operand's shape
+        rhs: Vec<usize>,
+        /// the contracted axis of the first operand
+        lhs_axis: usize,
+        /// its length
+        lhs_size: usize,
+        /// the contracted axis of the second operand
+        rhs_axis: usize,
+        /// its length
+        rhs_size: usize,
+    },
     /// An axis outside `-ndim..ndim`.
     #[error("{op}: axis {axis} is out of bounds for an array of dimension {ndim}")]
     AxisOutOfRange {
@@ -162,6 +180,9 @@ impl Error {
             Error::LinAlg { kind, .. } => Error::LinAlg { op, kind },
             Error::InvalidDType { dtype, .. } => Error::InvalidDType { op, dtype },
             Error::ShapeMismatch { lhs, rhs, .. } => Error::ShapeMismatch { op, lhs, rhs },
+            Error::NotAligned { lhs, rhs, lhs_axis, lhs_size, rhs_axis, rhs_size, .. } => {
+                Error::NotAligned { op, lhs, rhs, lhs_axis, lhs_size, rhs_axis, rhs_size }
+            }
             e => e,
         }
     }

@@ -359,6 +359,22 @@ impl Layout {
         }
         Ok(Layout { shape, strides, offset: offset as usize })
     }
+    /// The view of the diagonal at `offset` (above the main one when positive) of the plane of
+    /// `axis1` and `axis2` (distinct, in range): those two axes removed and the diagonal appended
+    /// as the last axis, as NumPy's `diagonal`.
+    pub fn diagonal(&self, offset: isize, axis1: usize, axis2: usize) -> Layout {
+        let (n1, n2) = (self.shape[axis1] as isize, self.shape[axis2] as isize);
+        let (s1, s2) = (self.strides[axis1], self.strides[axis2]);
+        let len = if offset >= 0 { n1.min(n2 - offset) } else { (n1 + offset).min(n2) }.max(0) as usize;
+        let mut out = self.remove_axes(&[axis1, axis2]);
+        let start = if offset >= 0 { offset * s2 } else { -offset * s1 };
+        if len > 0 && out.numel() > 0 {
+            out.offset = (self.offset as isize + start) as usize;
+        }
+        out.shape.push(len);
+        out.strides.push(s1 + s2);
+        out
+    }
     /// Insert an axis of length 1 at `axis` (already normalised to `0..=ndim`).
     pub fn insert_axis(&self, axis: usize) -> Layout {
         let mut l = self.clone();

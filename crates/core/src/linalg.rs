@@ -97,6 +97,35 @@ pub struct EigFactors<S> {
     pub v: Option<S>,
 }
 
+impl<S> QrFactors<S> {
+    /// The same factors with each storage mapped by `f` (a backend's storage into the front
+    /// end's dispatch enum).
+    pub fn map<T>(self, f: impl Fn(S) -> T) -> QrFactors<T> {
+        QrFactors { q: self.q.map(&f), r: f(self.r) }
+    }
+}
+
+impl<S> SvdFactors<S> {
+    /// The same factors with each storage mapped by `f`.
+    pub fn map<T>(self, f: impl Fn(S) -> T) -> SvdFactors<T> {
+        SvdFactors { u: self.u.map(&f), s: f(self.s), vh: self.vh.map(&f) }
+    }
+}
+
+impl<S> EigFactors<S> {
+    /// The same factors with each storage mapped by `f`.
+    pub fn map<T>(self, f: impl Fn(S) -> T) -> EigFactors<T> {
+        EigFactors { w: f(self.w), v: self.v.map(&f) }
+    }
+}
+
+impl<S> Determinant<S> {
+    /// The same results with each storage mapped by `f`.
+    pub fn map<T>(self, f: impl Fn(S) -> T) -> Determinant<T> {
+        Determinant { det: f(self.det), sign: f(self.sign), logabsdet: f(self.logabsdet) }
+    }
+}
+
 /// The determinant of a stack of square matrices from one LU factorisation each: `det` directly
 /// (the product of the pivots, which may overflow as NumPy's does), and `sign`, `logabsdet` as
 /// `slogdet` returns them (`det = sign * exp(logabsdet)`, `sign = 0, logabsdet = -inf` for a
