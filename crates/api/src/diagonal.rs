@@ -21,7 +21,8 @@ impl Array {
         if self.ndim() < 2 {
             return Err(Error::invalid("diagonal", "diag requires an array of at least two dimensions"));
         }
-        let (a1, a2) = (normalize_axis("diagonal", axis1, self.ndim())?, normalize_axis("diagonal", axis2, self.ndim())?);
+        let (a1, a2) =
+            (normalize_axis("diagonal", axis1, self.ndim())?, normalize_axis("diagonal", axis2, self.ndim())?);
         if a1 == a2 {
             return Err(Error::invalid("diagonal", "axis1 and axis2 cannot be the same"));
         }

@@ -141,8 +141,11 @@ fn contract(x: Op, y: Op, keep: impl Fn(Label) -> bool, sizes: &BTreeMap<Label, 
     let fx: Vec<Label> = x.labels.iter().copied().filter(|l| !iny(l)).collect();
     let fy: Vec<Label> = y.labels.iter().copied().filter(|l| !inx(l)).collect();
     let arrange = |op: &Op, order: &[&[Label]]| -> Result<Array> {
-        let perm: Vec<isize> =
-            order.iter().flat_map(|g| g.iter()).map(|l| op.labels.iter().position(|m| m == l).unwrap() as isize).collect();
+        let perm: Vec<isize> = order
+            .iter()
+            .flat_map(|g| g.iter())
+            .map(|l| op.labels.iter().position(|m| m == l).unwrap() as isize)
+            .collect();
         let shape: Vec<usize> = order.iter().flat_map(|g| g.iter()).map(|l| sizes[l]).collect();
         let t = op.a.transpose(perm)?.broadcast_to(&shape)?;
         let group = |g: &[Label]| g.iter().map(|l| sizes[l]).product::<usize>();

@@ -42,22 +42,22 @@ mod warmup;
 
 pub use array::Array;
 pub use axes::{Axes, IntoAxes};
+pub use compare::{allclose, isclose};
 pub(crate) use creation::full_on;
 pub use creation::{
     arange, empty, empty_like, eye, full, full_like, get_array_module, identity, linspace, logspace, meshgrid, on,
     ones, ones_like, zeros, zeros_like, ArrayModule, Indexing,
 };
-pub use compare::{allclose, isclose};
 pub use diagonal::{cross, cross_axes, diagonal, matrix_transpose, trace};
 pub use einsum::einsum;
-pub use products::{dot, inner, kron, matmul, outer, tensordot, vdot, vecdot, TensorAxes};
 pub use manip::{
     array_split, broadcast_arrays, concatenate, hstack, split, stack, vstack, PadMode, Sections, ELLIPSIS, NEW_AXIS,
 };
+pub use products::{dot, inner, kron, matmul, outer, tensordot, vdot, vecdot, TensorAxes};
 pub use ufunc::*;
 pub use xp_core::{
     bf16, can_cast_safe, f16, promote_types, promote_weak, ArgReduceOp, BinaryOp, Complex32, Complex64, DType, Device,
-    Element, Error, HostBuffer, Kind, Layout, Result, Scalar, SliceElem, UnaryOp,
+    Element, Error, HostBuffer, Kind, Layout, LinAlgKind, Result, Scalar, SliceElem, UnaryOp,
 };
 
 /// The CPU side: the host block cache (large buffers are reused instead of returned to the

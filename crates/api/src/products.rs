@@ -176,7 +176,8 @@ fn tensordot_named(op: &'static str, a: &Array, b: &Array, xa: &[isize], xb: &[i
     if xa.len() != xb.len() {
         return Err(Error::invalid(op, format!("shape-mismatch for sum: {} axes of a, {} of b", xa.len(), xb.len())));
     }
-    let norm = |x: &Array, ax: &[isize]| ax.iter().map(|&i| normalize_axis(op, i, x.ndim())).collect::<Result<Vec<_>>>();
+    let norm =
+        |x: &Array, ax: &[isize]| ax.iter().map(|&i| normalize_axis(op, i, x.ndim())).collect::<Result<Vec<_>>>();
     let (ca, cb) = (norm(a, xa)?, norm(b, xb)?);
     for (&i, &j) in ca.iter().zip(&cb) {
         if a.shape()[i] != b.shape()[j] {

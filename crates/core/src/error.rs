@@ -20,7 +20,9 @@ pub enum Error {
         rhs: Vec<usize>,
     },
     /// The contracted dimensions of a product differ (NumPy's "shapes not aligned").
-    #[error("{op}: shapes {lhs:?} and {rhs:?} not aligned: {lhs_size} (dim {lhs_axis}) != {rhs_size} (dim {rhs_axis})")]
+    #[error(
+        "{op}: shapes {lhs:?} and {rhs:?} not aligned: {lhs_size} (dim {lhs_axis}) != {rhs_size} (dim {rhs_axis})"
+    )]
     NotAligned {
         /// the operation
         op: &'static str,

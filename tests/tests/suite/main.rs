@@ -5,6 +5,7 @@ mod cuda;
 mod edge;
 mod errors;
 mod large;
+mod linalg;
 mod manip;
 mod promotion;
 mod properties;

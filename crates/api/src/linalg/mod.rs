@@ -36,7 +36,9 @@ pub use crate::diagonal::{cross, diagonal, matrix_transpose, trace};
 pub use crate::products::{matmul, multi_dot, outer, tensordot, vecdot};
 pub use decomp::{cholesky, eig, eigh, eigvals, eigvalsh, qr, svd, svd_with, svdvals, Eig, Qr, Svd};
 pub use norms::{cond, matrix_norm, norm, norm_keepdim, vector_norm, NormOrd};
-pub use solve::{det, inv, lstsq, matrix_power, matrix_rank, pinv, slogdet, solve, tensorinv, tensorsolve, Lstsq, Slogdet};
+pub use solve::{
+    det, inv, lstsq, matrix_power, matrix_rank, pinv, slogdet, solve, tensorinv, tensorsolve, Lstsq, Slogdet,
+};
 pub use xp_core::linalg::{QrMode, SvdSpec, Uplo};
 
 use crate::Array;

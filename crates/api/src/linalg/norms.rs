@@ -113,8 +113,20 @@ fn vector(x: &Array, ord: Option<NormOrd>, axis: isize, keep: bool) -> Result<Ar
     let real = x.dtype().to_real();
     match ord {
         None | Some(NormOrd::P(2.0)) => sum(&x.abs()?.square()?)?.sqrt(),
-        Some(NormOrd::Inf) => if keep { x.abs()?.max_keepdim(ax) } else { x.abs()?.max(ax) },
-        Some(NormOrd::NegInf) => if keep { x.abs()?.min_keepdim(ax) } else { x.abs()?.min(ax) },
+        Some(NormOrd::Inf) => {
+            if keep {
+                x.abs()?.max_keepdim(ax)
+            } else {
+                x.abs()?.max(ax)
+            }
+        }
+        Some(NormOrd::NegInf) => {
+            if keep {
+                x.abs()?.min_keepdim(ax)
+            } else {
+                x.abs()?.min(ax)
+            }
+        }
         Some(NormOrd::P(0.0)) => sum(&x.not_equal(0)?.astype(real)?),
         Some(NormOrd::P(1.0)) => sum(&x.abs()?),
         Some(NormOrd::P(p)) => sum(&x.abs()?.pow(p)?)?.pow(1.0 / p)?.cast_if(real),

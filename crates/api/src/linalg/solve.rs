@@ -194,7 +194,8 @@ pub fn lstsq(a: &Array, b: &Array, rcond: Option<f64>) -> Result<Lstsq> {
 pub fn pinv(a: &Array, rcond: Option<f64>) -> Result<Array> {
     let (x, m, n) = prepared("pinv", a, false)?;
     if x.size() == 0 {
-        return crate::on(x.device()).zeros(&with_tail(batch(&x), &[n, m]), x.dtype());
+        // NumPy answers empty input before converting it: the input's dtype.
+        return crate::on(x.device()).zeros(&with_tail(batch(&x), &[n, m]), a.dtype());
     }
     let f = svd(&x, false)?;
     let cutoff = f.s.max_keepdim(-1)?.mul(rcond.unwrap_or(1e-15))?;

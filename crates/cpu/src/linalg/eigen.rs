@@ -47,7 +47,28 @@ pub(crate) fn eig<T: Field>(a: &[T], al: &Layout, vectors: bool) -> Result<(Vec<
         let e = v.eigen().map_err(nc)?;
         let s = e.S().column_vector();
         let w: Vec<T::Cplx> = (0..s.nrows()).map(|j| T::from_faer_cplx(s[j])).collect();
-        Ok((w, c_order(e.U(), T::from_faer_cplx)))
+        let mut u = c_order(e.U(), T::from_faer_cplx);
+        normalize_columns::<T>(&mut u, s.nrows());
+        Ok((w, u))
     })?;
     Ok((concat(&fs, |f| f.0.as_slice()), vectors.then(|| concat(&fs, |f| f.1.as_slice()))))
+}
+
+/// LAPACK's (and so NumPy's) convention for eigenvectors of general matrices: each column of unit
+/// Euclidean norm with its largest component real (faer's are not normalised).
+fn normalize_columns<T: Field>(u: &mut [T::Cplx], n: usize) {
+    use xp_core::{Element, Scalar};
+    for j in 0..n {
+        let col: Vec<xp_core::Complex64> = (0..n).map(|i| u[i * n + j].to_scalar().to_c128()).collect();
+        let norm = col.iter().map(|z| z.norm_sqr()).sum::<f64>().sqrt();
+        let big =
+            col.iter().copied().fold(xp_core::Complex64::new(0.0, 0.0), |b, z| if z.norm() > b.norm() { z } else { b });
+        if norm == 0.0 || big.norm() == 0.0 {
+            continue;
+        }
+        let f = (big / big.norm()).conj() / norm;
+        for i in 0..n {
+            u[i * n + j] = <T::Cplx as Element>::from_scalar(Scalar::Complex(col[i] * f));
+        }
+    }
 }

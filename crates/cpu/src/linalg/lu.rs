@@ -10,6 +10,8 @@ use xp_core::{Complex64, Element, Layout, LinAlgKind, Result, Scalar};
 fn factor<T: Field>(a: MatRef<'_, T>, index: usize) -> std::result::Result<PartialPivLu<T>, LinAlgKind> {
     let lu = a.partial_piv_lu();
     let u = lu.U();
+    // The first exact zero pivot makes the matrix singular (faer factorises on past it, so the
+    // later ones may be NaN).
     if (0..u.nrows()).any(|i| u[(i, i)] == T::zero_impl()) {
         return Err(LinAlgKind::Singular { index });
     }
@@ -64,14 +66,16 @@ pub(crate) fn det<T: Field>(a: &[T], al: &Layout) -> Result<(Vec<T>, Vec<T>, Vec
         let (mut det, mut sign, mut log) = (Complex64::new(p, 0.0), Complex64::new(p, 0.0), 0.0f64);
         for j in 0..u.nrows() {
             let d = u[(j, j)].to_scalar().to_c128();
-            det *= d;
             let m = d.norm();
             if m == 0.0 {
-                (sign, log) = (Complex64::new(0.0, 0.0), f64::NEG_INFINITY);
-            } else if sign.re != 0.0 || sign.im != 0.0 {
-                sign *= d / m;
-                log += m.ln();
+                // An exact zero pivot: singular. (The factorisation goes on past it, so later
+                // pivots may be NaN; LAPACK's stops there, and so does NumPy's determinant.)
+                (det, sign, log) = (Complex64::new(0.0, 0.0), Complex64::new(0.0, 0.0), f64::NEG_INFINITY);
+                break;
             }
+            det *= d;
+            sign *= d / m;
+            log += m.ln();
         }
         let back = |c: Complex64| T::from_scalar(Scalar::Complex(c));
         Ok((back(det), back(sign), T::Real::from_scalar(Scalar::Float(log))))
