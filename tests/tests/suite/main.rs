@@ -6,6 +6,7 @@ mod edge;
 mod errors;
 mod large;
 mod linalg;
+mod linalg_props;
 mod manip;
 mod promotion;
 mod properties;
