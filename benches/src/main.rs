@@ -7,6 +7,8 @@
 //! Each workload is warmed up twice, then run `--reps` times (default 15); the median is
 //! reported. `small_*` workloads report microseconds per op over 10^4 back-to-back ops; the others
 //! milliseconds per run. The ratio is reference time / xp time: above 1 means xp is faster.
+mod linalg;
+
 use std::io::Write;
 use std::process::Command;
 use std::time::Instant;
@@ -113,6 +115,7 @@ fn workloads(gpu: bool) -> Vec<Workload> {
         let (a, b) = (rand(1024, &[1024], d)?, rand(1024, &[1024], d)?);
         Ok(small(move || a.add(&b)))
     });
+    linalg::workloads(&mut w, gpu);
     if gpu {
         transfers(&mut w, n);
         wl!("small_copy_1024".to_string(), "us/op", |d| {
@@ -204,8 +207,22 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// The number after `"key": ` in a one-line JSON object, if present.
+fn field(line: &str, key: &str) -> Option<f64> {
+    let rest = line.split(&format!("\"{key}\": ")).nth(1)?;
+    rest.split([',', '}']).next()?.trim().parse().ok()
+}
+
+/// Reference figures of one workload: the framework's median, and (GPU GEMMs) one raw cuBLAS
+/// call's median, the ceiling xp is judged against.
+#[derive(Clone, Copy)]
+struct Reference {
+    ms: f64,
+    cublas_ms: Option<f64>,
+}
+
 /// Run the reference implementation; None when python3 or the module is missing.
-fn reference(device: Device, reps: usize, names: &[String]) -> Option<std::collections::HashMap<String, f64>> {
+fn reference(device: Device, reps: usize, names: &[String]) -> Option<std::collections::HashMap<String, Reference>> {
     let out = Command::new("python3")
         .arg("-c")
         .arg(REFERENCE_PY)
@@ -221,11 +238,12 @@ fn reference(device: Device, reps: usize, names: &[String]) -> Option<std::colle
         );
         return None;
     }
+    eprint!("{}", String::from_utf8_lossy(&out.stderr));
     let mut m = std::collections::HashMap::new();
     for line in String::from_utf8_lossy(&out.stdout).lines() {
-        let name = line.split("\"workload\": \"").nth(1)?.split('"').next()?.to_string();
-        let ms: f64 = line.split("\"median_ms\": ").nth(1)?.trim_end_matches('}').trim().parse().ok()?;
-        m.insert(name, ms);
+        let Some(name) = line.split("\"workload\": \"").nth(1).and_then(|r| r.split('"').next()) else { continue };
+        let Some(ms) = field(line, "median_ms") else { continue };
+        m.insert(name.to_string(), Reference { ms, cublas_ms: field(line, "cublas_ms") });
     }
     Some(m)
 }
@@ -323,7 +341,11 @@ fn main() {
         }
     }
     for (name, unit, m) in results {
-        let r = refs.as_ref().and_then(|r| r.get(&name)).copied();
+        let full = refs.as_ref().and_then(|r| r.get(&name)).copied();
+        let r = full.map(|f| f.ms);
+        if let Some(cb) = full.and_then(|f| f.cublas_ms) {
+            println!("{name}: one raw cuBLAS call takes {cb:.3} ms; xp at {:.1}% of it", 100.0 * cb / m);
+        }
         if args.json {
             let rf = r.map_or("null".to_string(), |v| format!("{v:.6}"));
             let ratio = r.map_or("null".to_string(), |v| format!("{:.4}", v / m));

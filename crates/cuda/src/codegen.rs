@@ -520,17 +520,13 @@ extern \"C\" __global__ void {name}({st}* __restrict__ o, const {st}* __restrict
     )
 }
 
+/// The g++ syntax check of generated CUDA, shared by the kernel tests of every module.
 #[cfg(test)]
-mod tests {
-    //! Without a GPU: every device expression the front end can ask for, and every kernel
-    //! template for every dtype, parsed by g++ with the CUDA keywords stubbed out. This catches
-    //! missing overloads and template mistakes before any device time is spent.
-    use super::*;
-    use xp_core::{BinaryOp, UnaryOp};
-
+pub(crate) mod tests_support {
     const STUB: &str = include_str!("kernels/host_stub.h");
 
-    fn syntax_check(name: &str, src: &str) {
+    /// Parse `src` (prelude included) with g++, CUDA keywords stubbed out; skipped without g++.
+    pub(crate) fn syntax_check(name: &str, src: &str) {
         let dir = std::env::temp_dir().join(format!("xp-codegen-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("k.cpp");
@@ -546,6 +542,16 @@ mod tests {
             ),
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Without a GPU: every device expression the front end can ask for, and every kernel
+    //! template for every dtype, parsed by g++ with the CUDA keywords stubbed out. This catches
+    //! missing overloads and template mistakes before any device time is spent.
+    use super::tests_support::syntax_check;
+    use super::*;
+    use xp_core::{BinaryOp, UnaryOp};
 
     #[test]
     fn every_op_expression_parses_for_its_loop_dtypes() {

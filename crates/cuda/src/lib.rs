@@ -18,7 +18,7 @@
 
 mod codegen;
 mod device;
-mod linalg;
+pub mod linalg;
 pub mod memory;
 mod nvrtc;
 mod reduce;

@@ -116,7 +116,7 @@ impl Host {
     fn dims(&self) -> (usize, usize, usize) {
         let n = self.shape.len();
         let (r, c) = (self.shape[n - 2], self.shape[n - 1]);
-        (r, c, if r * c == 0 { 0 } else { self.v.len() / (r * c) })
+        (r, c, self.v.len().checked_div(r * c).unwrap_or(0))
     }
     /// Multiply column `j` of every matrix of the stack by `f(b)` where `b` is the matrix index.
     fn scale_col(&mut self, j: usize, f: impl Fn(usize) -> Complex64) {

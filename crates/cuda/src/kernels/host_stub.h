@@ -14,6 +14,7 @@ using namespace std;
 struct XpDim { unsigned x, y, z; };
 static XpDim threadIdx, blockIdx, blockDim, gridDim;
 inline float __int_as_float(int) { return 0; }
+inline double __longlong_as_double(long long) { return 0; }
 inline unsigned __float_as_uint(float) { return 0; }
 inline float __uint_as_float(unsigned) { return 0; }
 template <class T> T __shfl_down_sync(unsigned, T v, int) { return v; }

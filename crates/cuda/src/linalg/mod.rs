@@ -1,5 +1,54 @@
-//! The linear-algebra family on the GPU.
-use crate::CudaStorage;
-use xp_core::LinalgStorage;
+//! The linear-algebra family on the GPU: products through cuBLAS (and xp's kernel for integers),
+//! decompositions through cuSOLVER, stacks of small matrices through xp's one-launch kernels.
+//! Handles are per (thread, device) on the current stream; workspaces come from xp's pool;
+//! routines that can fail on their input read the solver's status back (one small wait) and
+//! answer the typed error.
+mod common;
+mod eig;
+mod factor;
+mod gemm;
+mod handles;
+mod kernels;
+mod lu;
+mod svd;
 
-impl LinalgStorage for CudaStorage {}
+pub use handles::{allow_tf32, set_allow_tf32};
+
+use crate::CudaStorage;
+use xp_core::linalg::{Determinant, EigFactors, EighSpec, QrFactors, QrMode, SvdFactors, SvdSpec, Uplo};
+use xp_core::{Layout, LinalgStorage, Result};
+
+impl LinalgStorage for CudaStorage {
+    fn matmul(&self, l: &Layout, rhs: &Self, rl: &Layout) -> Result<Self> {
+        gemm::matmul(self, l, rhs, rl)
+    }
+    fn solve(&self, l: &Layout, b: &Self, bl: &Layout) -> Result<Self> {
+        lu::solve(self, l, b, bl)
+    }
+    fn inv(&self, l: &Layout) -> Result<Self> {
+        lu::inv(self, l)
+    }
+    fn det(&self, l: &Layout) -> Result<Determinant<Self>> {
+        let [det, sign, logabsdet] = lu::det(self, l)?;
+        Ok(Determinant { det, sign, logabsdet })
+    }
+    fn cholesky(&self, l: &Layout, uplo: Uplo) -> Result<Self> {
+        factor::cholesky(self, l, uplo)
+    }
+    fn qr(&self, l: &Layout, mode: QrMode) -> Result<QrFactors<Self>> {
+        let (q, r) = factor::qr(self, l, mode)?;
+        Ok(QrFactors { q, r })
+    }
+    fn svd(&self, l: &Layout, spec: SvdSpec) -> Result<SvdFactors<Self>> {
+        let (u, s, vh) = svd::svd(self, l, spec)?;
+        Ok(SvdFactors { u, s, vh })
+    }
+    fn eigh(&self, l: &Layout, spec: EighSpec) -> Result<EigFactors<Self>> {
+        let (w, v) = factor::eigh(self, l, spec)?;
+        Ok(EigFactors { w, v })
+    }
+    fn eig(&self, l: &Layout, vectors: bool) -> Result<EigFactors<Self>> {
+        let (w, v) = eig::eig(self, l, vectors)?;
+        Ok(EigFactors { w, v })
+    }
+}

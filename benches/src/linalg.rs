@@ -1,0 +1,78 @@
+//! The linear-algebra workloads: products and decompositions at the sizes issue 8 names (GPU:
+//! 4096² products, 2048² decompositions, stacks of 64 matrices of 64²; CPU: 1024²).
+use crate::{rand, small, sync, Workload};
+use xp::{linalg, Array, DType, Device, Result};
+
+/// A well-conditioned n × n matrix (stack): uniform [0, 1) plus n on the diagonal.
+fn well(n: usize, batch: usize, d: Device, dt: DType) -> Result<Array> {
+    let a = rand(batch * n * n, &[batch, n, n], d)?.astype(dt)?;
+    let eye = xp::on(d).eye(n, None, 0, dt)?.mul(n as f64)?;
+    let a = a.add(&eye)?;
+    if batch == 1 {
+        a.reshape(&[n as isize, n as isize])
+    } else {
+        Ok(a)
+    }
+}
+
+/// Square matrix of uniform values in dtype `dt`.
+fn square(n: usize, d: Device, dt: DType) -> Result<Array> {
+    rand(n * n, &[n, n], d)?.astype(dt)
+}
+
+pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
+    macro_rules! wl {
+        ($name:expr, $unit:expr, |$d:ident| $body:expr) => {
+            w.push(Workload { name: $name, unit: $unit, setup: Box::new(move |$d: Device| $body) });
+        };
+    }
+    let (mm, dec) = if gpu { (4096, 2048) } else { (1024, 1024) };
+    for dt in [DType::F32, DType::F64] {
+        wl!(format!("matmul_{}_{mm}", short(dt)), "ms", |d| {
+            let (a, b) = (square(mm, d, dt)?, square(mm, d, dt)?);
+            Ok(Box::new(move || sync(&xp::matmul(&a, &b)?)))
+        });
+    }
+    if gpu {
+        wl!(format!("matmul_f32_{mm}_transposed"), "ms", |d| {
+            let (a, b) = (square(mm, d, DType::F32)?, square(mm, d, DType::F32)?);
+            Ok(Box::new(move || sync(&xp::matmul(&a.t()?, &b)?)))
+        });
+        wl!("matmul_batched_64x64x64_f32".to_string(), "ms", |d| {
+            let (a, b) = (rand(64 * 64 * 64, &[64, 64, 64], d)?, rand(64 * 64 * 64, &[64, 64, 64], d)?);
+            Ok(Box::new(move || sync(&xp::matmul(&a, &b)?)))
+        });
+        wl!("small_matmul_4x4".to_string(), "us/op", |d| {
+            let (a, b) = (rand(16, &[4, 4], d)?, rand(16, &[4, 4], d)?);
+            Ok(small(move || xp::matmul(&a, &b)))
+        });
+        wl!("inv_batched_64x64x64_f32".to_string(), "ms", |d| {
+            let a = well(64, 64, d, DType::F32)?;
+            Ok(Box::new(move || sync(&linalg::inv(&a)?)))
+        });
+    }
+    let dd = if gpu { DType::F32 } else { DType::F64 };
+    let tag = short(dd);
+    wl!(format!("svd_{tag}_{dec}"), "ms", |d| {
+        let a = square(dec, d, dd)?;
+        Ok(Box::new(move || sync(&linalg::svd(&a, true)?.s)))
+    });
+    wl!(format!("eigh_{tag}_{dec}"), "ms", |d| {
+        let a = square(dec, d, dd)?;
+        let h = a.add(&a.t()?)?;
+        Ok(Box::new(move || sync(&linalg::eigh(&h, linalg::Uplo::Lower)?.w)))
+    });
+    let rhs = if gpu { 16 } else { 1 };
+    wl!(format!("solve_{tag}_{dec}_{rhs}rhs"), "ms", |d| {
+        let a = well(dec, 1, d, dd)?;
+        let b = rand(dec * rhs, &[dec, rhs], d)?.astype(dd)?;
+        Ok(Box::new(move || sync(&linalg::solve(&a, &b)?)))
+    });
+}
+
+fn short(d: DType) -> &'static str {
+    match d {
+        DType::F32 => "f32",
+        _ => "f64",
+    }
+}

@@ -1,0 +1,245 @@
+//! LU on the GPU: `solve`, `inv` and the determinant. Stacks of small matrices (whose matrix and
+//! right-hand sides fit one block's shared memory) run xp's one-launch kernel; larger ones
+//! cuSOLVER's `getrf` + `getrs` per matrix. Singular matrices (an exact zero pivot) are found in
+//! the status words read back at the end.
+use super::common::{check, col_major, dims, eye, infos, lu_det, row_major, ty, workspace};
+use super::gemm::batch_stride;
+use super::handles::cusolver;
+use super::kernels::{small_cfg, small_smem, small_src, Small, SMALL_SMEM_LIMIT};
+use crate::device::{driver_err, Key};
+use crate::storage::{after, before, CudaStorage};
+use cudarc::cusolver::sys as sol;
+use cudarc::driver::PushKernelArg;
+use std::ffi::c_void;
+use xp_core::{DType, Layout, LinAlgKind, Result};
+
+/// Call a cuSOLVER function, turning its status into xp's error.
+macro_rules! call {
+    ($what:expr, $e:expr) => {
+        // SAFETY: see each call site.
+        unsafe { $e }.result().map_err(|e| $crate::linalg::handles::solver_err($what, e))?
+    };
+}
+pub(crate) use call;
+
+/// Whether the small kernel takes an n × n system with `kk` right-hand sides.
+pub(crate) fn small_fits(d: DType, n: usize, kk: usize) -> bool {
+    n <= 128 && small_smem(d, n, kk) <= SMALL_SMEM_LIMIT
+}
+
+/// A stack layout's first matrix and uniform batch stride, copying the stack to C order when
+/// its batch has no single stride.
+fn uniform(x: &CudaStorage, l: &Layout) -> Result<(Option<CudaStorage>, usize, [i64; 3])> {
+    let nd = l.ndim();
+    let st = |l: &Layout, s: i64| [l.strides()[nd - 2] as i64, l.strides()[nd - 1] as i64, s];
+    match batch_stride(l) {
+        Some(s) => Ok((None, l.offset(), st(l, s))),
+        None => {
+            let c = x.contiguous_copy(l)?;
+            let cl = Layout::contiguous(l.shape());
+            let per = (l.shape()[nd - 2] * l.shape()[nd - 1]) as i64;
+            Ok((Some(c), 0, st(&cl, per)))
+        }
+    }
+}
+
+/// The small kernel's results: X (solve, inverse) or (det, sign, log|det|).
+pub(crate) enum SmallOut {
+    X(CudaStorage),
+    Det([CudaStorage; 3]),
+}
+
+/// Run the small kernel `op` over the stack `a` (and right-hand sides `b` for solve).
+pub(crate) fn small(op: Small, a: &CudaStorage, al: &Layout, b: Option<(&CudaStorage, &Layout)>) -> Result<SmallOut> {
+    let (count, n, _) = dims(al);
+    let kk = match (op, b) {
+        (Small::Solve, Some((_, bl))) => bl.shape()[bl.ndim() - 1],
+        (Small::Inverse, _) => n,
+        _ => 0,
+    };
+    let (ca, aoff, ast) = uniform(a, al)?;
+    let a = ca.as_ref().unwrap_or(a);
+    let (cb, boff, bst) = match b {
+        Some((b, bl)) => {
+            let (c, o, s) = uniform(b, bl)?;
+            (c.map(|c| (c, true)), o, s)
+        }
+        None => (None, 0, [0; 3]),
+    };
+    let bref = cb.as_ref().map(|c| &c.0).or(b.map(|x| x.0)).unwrap_or(a);
+    let d = a.dtype;
+    let info = infos(a, count)?;
+    let (x, sign, logdet) = if op == Small::Det {
+        let r = CudaStorage::alloc(&a.dev, d.to_real(), count)?;
+        (CudaStorage::alloc(&a.dev, d, count)?, Some(CudaStorage::alloc(&a.dev, d, count)?), Some(r))
+    } else {
+        (CudaStorage::alloc(&a.dev, d, count * n * kk)?, None, None)
+    };
+    let key = Key::new(18).dtype(d).bits(2, op as u64);
+    let (f, _) = a.dev.kernel(key, "xp_k", || small_src(d, op))?;
+    let smem = small_smem(d, n, kk);
+    if smem > 48 * 1024 {
+        use cudarc::driver::sys::CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as MAX;
+        f.set_attribute(MAX, smem as i32).map_err(driver_err)?;
+    }
+    let s = a.dev.current();
+    let mut bufs: Vec<&CudaStorage> = vec![a, bref, &x, &info];
+    bufs.extend(sign.iter().chain(logdet.iter()));
+    before(&s, &bufs)?;
+    let (pa, pb, px, pi) = (a.ptr(aoff), bref.ptr(boff), x.ptr(0), info.ptr(0));
+    let (ps, pl) = (sign.as_ref().map_or(0, |v| v.ptr(0)), logdet.as_ref().map_or(0, |v| v.ptr(0)));
+    let dimsv = [n as i64, kk as i64, count as i64];
+    let mut l = s.launch_builder(&f);
+    l.arg(&pa).arg(&ast[0]).arg(&ast[1]).arg(&ast[2]);
+    l.arg(&pb).arg(&bst[0]).arg(&bst[1]).arg(&bst[2]);
+    l.arg(&px).arg(&ps).arg(&pl).arg(&pi);
+    l.arg(&dimsv[0]).arg(&dimsv[1]).arg(&dimsv[2]);
+    // SAFETY: the parameters match the generated kernel; the stacks hold `count` matrices at the
+    // given strides (validated layouts), the outputs `count` results each; the dynamic shared
+    // memory is what the kernel indexes for this n and kk.
+    unsafe { l.launch(small_cfg(count, smem)) }.map_err(driver_err)?;
+    after(&s, &bufs)?;
+    let name = match op {
+        Small::Solve => "solve",
+        Small::Inverse => "inv",
+        Small::Det => "det",
+    };
+    if op == Small::Det {
+        // A zero pivot only makes the determinant 0; nothing to report.
+        return Ok(SmallOut::Det([x, sign.expect("det"), logdet.expect("det")]));
+    }
+    check(name, &info, count, |b, _| LinAlgKind::Singular { index: b })?;
+    Ok(SmallOut::X(x))
+}
+
+/// LU factors (column-major, in place of a copy of the stack), pivots and status words.
+fn getrf(op: &'static str, a: &CudaStorage, al: &Layout) -> Result<(CudaStorage, CudaStorage, CudaStorage)> {
+    let (count, n, _) = dims(al);
+    let lu = col_major(a, al)?;
+    let ipiv = CudaStorage::alloc(&a.dev, DType::I64, (n * count).max(1))?;
+    let info = infos(a, count)?;
+    let (h, p) = cusolver(&a.dev)?;
+    let t = ty(a.dtype);
+    let nn = n as i64;
+    let (mut dbytes, mut hbytes) = (0usize, 0usize);
+    // SAFETY: a live handle; the matrix pointer addresses an n × n column-major matrix.
+    call!(
+        op,
+        sol::cusolverDnXgetrf_bufferSize(h, p, nn, nn, t, lu.ptr(0) as *const c_void, nn, t, &mut dbytes, &mut hbytes)
+    );
+    let work = workspace(a, dbytes)?;
+    let mut hwork = vec![0u8; hbytes.max(1)];
+    let s = a.dev.current();
+    before(&s, &[&lu, &ipiv, &info, &work])?;
+    for z in 0..count {
+        // SAFETY: matrix z of the copy, its n pivots and status word; workspaces of the queried
+        // sizes; everything on the handle's stream (the current one).
+        call!(
+            op,
+            sol::cusolverDnXgetrf(
+                h,
+                p,
+                nn,
+                nn,
+                t,
+                lu.ptr(z * n * n) as *mut c_void,
+                nn,
+                ipiv.ptr(z * n) as *mut i64,
+                t,
+                work.ptr(0) as *mut c_void,
+                dbytes,
+                hwork.as_mut_ptr().cast(),
+                hbytes,
+                info.ptr(z) as *mut i32
+            )
+        );
+    }
+    after(&s, &[&lu, &ipiv, &info, &work])?;
+    Ok((lu, ipiv, info))
+}
+
+/// `X` with `A X = B` for stacks `a` [.., n, n] and `b` [.., n, k] of one batch shape.
+pub(crate) fn solve(a: &CudaStorage, al: &Layout, b: &CudaStorage, bl: &Layout) -> Result<CudaStorage> {
+    let (count, n, _) = dims(al);
+    let k = bl.shape()[bl.ndim() - 1];
+    if small_fits(a.dtype, n, k) {
+        return match small(Small::Solve, a, al, Some((b, bl)))? {
+            SmallOut::X(x) => Ok(x),
+            SmallOut::Det(_) => unreachable!("solve returns X"),
+        };
+    }
+    let (lu, ipiv, info) = getrf("solve", a, al)?;
+    let x = col_major(b, bl)?;
+    getrs("solve", &lu, &ipiv, &x, n, k, count)?;
+    check("solve", &info, count, |b, _| LinAlgKind::Singular { index: b })?;
+    row_major(&x, count, n, k, false)
+}
+
+/// Overwrite the column-major right-hand sides `x` (n × k per matrix) with the solutions.
+fn getrs(
+    op: &'static str,
+    lu: &CudaStorage,
+    ipiv: &CudaStorage,
+    x: &CudaStorage,
+    n: usize,
+    k: usize,
+    count: usize,
+) -> Result<()> {
+    let (h, p) = cusolver(&lu.dev)?;
+    let t = ty(lu.dtype);
+    let scratch = infos(lu, 1)?;
+    let s = lu.dev.current();
+    before(&s, &[lu, ipiv, x, &scratch])?;
+    for z in 0..count {
+        // SAFETY: matrix z's factors and pivots from getrf, its right-hand sides (n × k,
+        // leading dimension n) and a status word; on the handle's stream.
+        call!(
+            op,
+            sol::cusolverDnXgetrs(
+                h,
+                p,
+                sol::cublasOperation_t::CUBLAS_OP_N,
+                n as i64,
+                k as i64,
+                t,
+                lu.ptr(z * n * n) as *const c_void,
+                n as i64,
+                ipiv.ptr(z * n) as *const i64,
+                t,
+                x.ptr(z * n * k) as *mut c_void,
+                n as i64,
+                scratch.ptr(0) as *mut i32
+            )
+        );
+    }
+    after(&s, &[lu, ipiv, x, &scratch])
+}
+
+/// The inverse of every matrix of the stack.
+pub(crate) fn inv(a: &CudaStorage, al: &Layout) -> Result<CudaStorage> {
+    let (count, n, _) = dims(al);
+    if small_fits(a.dtype, n, n) {
+        return match small(Small::Inverse, a, al, None)? {
+            SmallOut::X(x) => Ok(x),
+            SmallOut::Det(_) => unreachable!("inverse returns X"),
+        };
+    }
+    let (lu, ipiv, info) = getrf("inv", a, al)?;
+    let x = eye(a, n, count)?;
+    getrs("inv", &lu, &ipiv, &x, n, n, count)?;
+    check("inv", &info, count, |b, _| LinAlgKind::Singular { index: b })?;
+    row_major(&x, count, n, n, false)
+}
+
+/// det, sign and log|det| of every matrix of the stack.
+pub(crate) fn det(a: &CudaStorage, al: &Layout) -> Result<[CudaStorage; 3]> {
+    let (count, n, _) = dims(al);
+    if small_fits(a.dtype, n, 0) {
+        return match small(Small::Det, a, al, None)? {
+            SmallOut::Det(d) => Ok(d),
+            SmallOut::X(_) => unreachable!("det returns three results"),
+        };
+    }
+    let (lu, ipiv, _) = getrf("det", a, al)?;
+    lu_det(&lu, &ipiv, n, count)
+}
