@@ -91,6 +91,23 @@ pub mod cuda {
     /// `free_all_blocks` (see `xp_cuda::memory`).
     #[cfg(xp_cuda)]
     pub use xp_cuda::memory;
+    /// Whether float32 matrix products on the GPU may use TF32 tensor cores (about three decimal
+    /// digits: not NumPy's accuracy, so off by default). `XP_ALLOW_TF32=1` in the environment
+    /// turns it on for a process; [`set_allow_tf32`] at run time.
+    pub fn allow_tf32() -> bool {
+        #[cfg(xp_cuda)]
+        return xp_cuda::linalg::allow_tf32();
+        #[cfg(not(xp_cuda))]
+        false
+    }
+    /// Allow (or forbid) TF32 tensor cores in float32 matrix products on the GPU (see
+    /// [`allow_tf32`]); a no-op in a build without CUDA.
+    pub fn set_allow_tf32(on: bool) {
+        #[cfg(xp_cuda)]
+        xp_cuda::linalg::set_allow_tf32(on);
+        #[cfg(not(xp_cuda))]
+        let _ = on;
+    }
     /// Streams (create, make current for a scope on this thread, synchronise) and events (record,
     /// wait, synchronise, time): see `xp_cuda::Stream`.
     #[cfg(xp_cuda)]

@@ -72,6 +72,8 @@ fn missing(lib: &str) -> Error {
 /// This thread's cuBLAS handle on `dev`, bound to its current stream.
 pub(crate) fn cublas(dev: &Dev) -> Result<blas::cublasHandle_t> {
     let stream = dev.current().cu_stream() as usize;
+    // The libraries run on the calling thread's current context: make it this device's.
+    dev.bind()?;
     HANDLES.with(|m| {
         let mut m = m.borrow_mut();
         let h = m.entry(dev.ordinal).or_insert(Handles { blas: None, solver: None });
@@ -80,7 +82,6 @@ pub(crate) fn cublas(dev: &Dev) -> Result<blas::cublasHandle_t> {
             if !unsafe { blas::is_culib_present() } {
                 return Err(missing("cuBLAS"));
             }
-            dev.bind()?;
             let handle = cudarc::cublas::result::create_handle().map_err(|e| blas_err("create", e))?;
             h.blas = Some((handle, 0));
         }
@@ -99,6 +100,7 @@ pub(crate) fn cublas(dev: &Dev) -> Result<blas::cublasHandle_t> {
 /// current stream.
 pub(crate) fn cusolver(dev: &Dev) -> Result<(solver::cusolverDnHandle_t, solver::cusolverDnParams_t)> {
     let stream = dev.current().cu_stream() as usize;
+    dev.bind()?;
     HANDLES.with(|m| {
         let mut m = m.borrow_mut();
         let h = m.entry(dev.ordinal).or_insert(Handles { blas: None, solver: None });
@@ -107,7 +109,6 @@ pub(crate) fn cusolver(dev: &Dev) -> Result<(solver::cusolverDnHandle_t, solver:
             if !unsafe { solver::is_culib_present() && blas::is_culib_present() } {
                 return Err(missing("cuSOLVER"));
             }
-            dev.bind()?;
             let handle = cudarc::cusolver::result::dn_create().map_err(|e| solver_err("create", e))?;
             let params = cudarc::cusolver::result::dn_create_params().map_err(|e| solver_err("create params", e))?;
             h.solver = Some((handle, params, 0));

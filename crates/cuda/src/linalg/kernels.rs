@@ -218,7 +218,7 @@ typedef {r} R;
 extern \"C\" __global__ void xp_k(const T* __restrict__ a, i64 ars, i64 acs, i64 abs_,
     const T* __restrict__ b, i64 brs, i64 bcs, i64 bbs, T* __restrict__ x, T* __restrict__ sgn,
     R* __restrict__ logdet, int* __restrict__ info, i64 n, i64 kk, i64 count) {{
-  extern __shared__ double smem_[];
+  extern __shared__ cd smem_[];  // cd: 16-byte aligned for every element type
   T* sA = (T*)smem_;
   T* sB = sA + n * n;
   T* fac = sB + n * kk;
