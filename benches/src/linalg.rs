@@ -27,7 +27,7 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
         };
     }
     let (mm, dec) = if gpu { (4096, 2048) } else { (1024, 1024) };
-    for dt in [DType::F32, DType::F64] {
+    for dt in [DType::F64, DType::F32] {
         wl!(format!("matmul_{}_{mm}", short(dt)), "ms", |d| {
             let (a, b) = (square(mm, d, dt)?, square(mm, d, dt)?);
             Ok(Box::new(move || sync(&xp::matmul(&a, &b)?)))
@@ -55,6 +55,7 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
     let tag = short(dd);
     wl!(format!("svd_{tag}_{dec}"), "ms", |d| {
         let a = square(dec, d, dd)?;
+        svd_accuracy(&a)?;
         Ok(Box::new(move || sync(&linalg::svd(&a, true)?.s)))
     });
     wl!(format!("eigh_{tag}_{dec}"), "ms", |d| {
@@ -68,6 +69,25 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
         let b = rand(dec * rhs, &[dec, rhs], d)?.astype(dd)?;
         Ok(Box::new(move || sync(&linalg::solve(&a, &b)?)))
     });
+}
+
+/// Print how well the SVD in use reconstructs `a` and how orthogonal its factors are (relative
+/// Frobenius norms): a fast SVD counts only if these are at the dtype's precision.
+fn svd_accuracy(a: &Array) -> Result<()> {
+    let f = linalg::svd(a, true)?;
+    let fro = |x: &Array| -> Result<f64> { linalg::norm(x, None, ..)?.astype(DType::F64)?.item::<f64>() };
+    let rec = xp::matmul(&f.u.mul(&f.s.expand_dims(-2)?)?, &f.vh)?;
+    let n = a.shape()[0];
+    let eye = xp::on(a.device()).eye(n, None, 0, a.dtype())?;
+    let ortho = |q: &Array| -> Result<f64> { fro(&xp::matmul(&q.t()?, q)?.sub(&eye)?) };
+    eprintln!(
+        "svd {:?} {n}x{n}: |U S Vh - A| / |A| = {:.2e}, |UᵀU - I| = {:.2e}, |V Vᵀ - I| = {:.2e}",
+        a.dtype(),
+        fro(&rec.sub(a)?)? / fro(a)?,
+        ortho(&f.u)?,
+        ortho(&f.vh.t()?)?
+    );
+    Ok(())
 }
 
 fn short(d: DType) -> &'static str {

@@ -38,10 +38,25 @@ pub fn each_case(file: &str, k: usize, body: fn(&mut Failures, Device, &Value)) 
     let mut f = Failures::default();
     for dev in devices() {
         for case in part(&cases, k) {
+            let _note = OnPanic(dev, case);
             body(&mut f, dev, case);
         }
     }
     f.finish();
+}
+
+/// Names the case being run when a panic (an unreadable result, a failed unwrap) unwinds
+/// through it, so that a crash points at its input.
+struct OnPanic<'a>(Device, &'a Value);
+
+impl Drop for OnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let mut text = self.1.to_string();
+            text.truncate(400);
+            eprintln!("while running this case on {}: {text}", self.0);
+        }
+    }
 }
 
 pub fn load(name: &str) -> Vec<Value> {

@@ -3,7 +3,8 @@
 //! read off its layout (C-order, F-order and broadcast batches need no copy); only an operand
 //! that no (op, ld, stride) describes — a negative step, a non-uniform batch — is copied first.
 //! float16/bfloat16 accumulate in float32; float32 runs in full precision unless TF32 is allowed
-//! ([`super::allow_tf32`]). Integers and bool run xp's own tiled kernel with NumPy's wrapping.
+//! ([`super::allow_tf32`]). Integers and bool run xp's own tiled kernel with NumPy's wrapping,
+//! and so do small float32/float64 products ([`kernels::tiled_float`]).
 use super::handles::{allow_tf32, blas_err, cublas};
 use super::kernels;
 use crate::storage::{after, before, CudaStorage};
@@ -11,6 +12,7 @@ use cudarc::cublas::sys::{
     cublasComputeType_t as Compute, cublasGemmAlgo_t, cublasOperation_t as Op, cudaDataType as Ty,
 };
 use cudarc::driver::LaunchConfig;
+use std::ffi::{c_int, c_void};
 use xp_core::{DType, Layout, Result};
 
 /// How one operand reaches a BLAS call: its first element, whether the column-major matrix it
@@ -103,10 +105,12 @@ pub(crate) fn matmul(a: &CudaStorage, al: &Layout, b: &CudaStorage, bl: &Layout)
     if count * m * n == 0 {
         return Ok(out);
     }
+    let dims = (m, k, n, count);
     match blas_types(a.dtype) {
-        Some(types) if k > 0 => blas_gemm(a, al, b, bl, out, (m, k, n, count), types),
-        Some(_) => kernels::zero(out),
-        None => kernels::int_gemm(a, al, b, bl, out, (m, k, n, count)),
+        _ if k == 0 => kernels::zero(out),
+        Some(_) if kernels::tiled_float(a.dtype, dims) => kernels::tiled_gemm(a, al, b, bl, out, dims),
+        Some(types) => blas_gemm(a, al, b, bl, out, dims, types),
+        None => kernels::tiled_gemm(a, al, b, bl, out, dims),
     }
 }
 
@@ -136,42 +140,92 @@ fn blas_gemm(
             (&cb, operand(&cbl).expect("C order is an operand"))
         }
     };
+    // A shared right operand under a batch of row-stacked left operands is one tall GEMM.
+    let (mut m, mut count, mut oa) = (m, count, oa);
+    if count > 1 && ob.stride == 0 && !oa.trans && oa.stride == m as i64 * oa.ld {
+        (m, count, oa.stride) = (m * count, 1, 0);
+    }
+    // cuBLAS documents no batch stride of 0 for a batch of several: broadcast what remains.
+    let (ca2, cb2);
+    let (a, oa) = if count > 1 && oa.stride == 0 {
+        (ca2, _) = packed(a, al)?;
+        (&ca2, Operand { offset: 0, trans: false, ld: k as i64, stride: (m * k) as i64 })
+    } else {
+        (a, oa)
+    };
+    let (b, ob) = if count > 1 && ob.stride == 0 {
+        (cb2, _) = packed(b, bl)?;
+        (&cb2, Operand { offset: 0, trans: false, ld: n as i64, stride: (k * n) as i64 })
+    } else {
+        (b, ob)
+    };
     let h = cublas(&a.dev)?;
     let s = a.dev.current();
     before(&s, &[a, b, &out])?;
     let zero = [0u8; 16];
     let op = |t: bool| if t { Op::CUBLAS_OP_T } else { Op::CUBLAS_OP_N };
-    let dim = |x: usize| x as std::ffi::c_int;
-    // Row-major C = A B is column-major Cᵀ = Bᵀ Aᵀ: B is the first operand of the call.
+    let dim = |x: usize| x as c_int;
+    // Row-major C = A B is column-major Cᵀ = Bᵀ Aᵀ: B is the first operand of the call. A
+    // single product goes to plain GemmEx: for some shapes cuBLAS's heuristics pick a slower
+    // kernel for a batch of one (f32 4096², both operands op N: 3x slower, measured).
+    let (pb, pa, pc) =
+        (b.ptr(ob.offset) as *const c_void, a.ptr(oa.offset) as *const c_void, out.ptr(0) as *mut c_void);
+    let (alpha, beta) = (one.as_ptr().cast(), zero.as_ptr().cast());
+    let (lb, la, lc) = (ob.ld as c_int, oa.ld as c_int, dim(n));
+    let algo = cublasGemmAlgo_t::CUBLAS_GEMM_DFALT;
     // SAFETY: every pointer addresses `count` matrices inside its block at the given leading
     // dimensions and batch strides (derived from validated layouts); the output is dense
     // (ldc = n, stride m * n); alpha and beta are host scalars of the compute type.
     unsafe {
-        cudarc::cublas::result::gemm_strided_batched_ex(
-            h,
-            op(ob.trans),
-            op(oa.trans),
-            dim(n),
-            dim(m),
-            dim(k),
-            one.as_ptr().cast(),
-            b.ptr(ob.offset) as *const std::ffi::c_void,
-            ty,
-            ob.ld as std::ffi::c_int,
-            ob.stride,
-            a.ptr(oa.offset) as *const std::ffi::c_void,
-            ty,
-            oa.ld as std::ffi::c_int,
-            oa.stride,
-            zero.as_ptr().cast(),
-            out.ptr(0) as *mut std::ffi::c_void,
-            ty,
-            dim(n),
-            (m * n) as i64,
-            dim(count),
-            compute,
-            cublasGemmAlgo_t::CUBLAS_GEMM_DFALT,
-        )
+        if count == 1 {
+            cudarc::cublas::result::gemm_ex(
+                h,
+                op(ob.trans),
+                op(oa.trans),
+                dim(n),
+                dim(m),
+                dim(k),
+                alpha,
+                pb,
+                ty,
+                lb,
+                pa,
+                ty,
+                la,
+                beta,
+                pc,
+                ty,
+                lc,
+                compute,
+                algo,
+            )
+        } else {
+            cudarc::cublas::result::gemm_strided_batched_ex(
+                h,
+                op(ob.trans),
+                op(oa.trans),
+                dim(n),
+                dim(m),
+                dim(k),
+                alpha,
+                pb,
+                ty,
+                lb,
+                ob.stride,
+                pa,
+                ty,
+                la,
+                oa.stride,
+                beta,
+                pc,
+                ty,
+                lc,
+                (m * n) as i64,
+                dim(count),
+                compute,
+                algo,
+            )
+        }
     }
     .map_err(|e| blas_err("gemm", e))?;
     after(&s, &[a, b, &out])?;

@@ -1,5 +1,6 @@
 //! xp's own linear-algebra kernels, NVRTC-compiled like the rest of xp: a tiled GEMM for the
-//! integer and bool products cuBLAS has no loop for (NumPy's wrapping arithmetic), and a
+//! integer and bool products cuBLAS has no loop for (NumPy's wrapping arithmetic) and for small
+//! float products, where a single simple launch beats cuBLAS, and a
 //! one-block-per-matrix LU / Gauss–Jordan for stacks of small matrices (solve, inverse,
 //! determinant in one launch, where cuSOLVER would take several per matrix).
 use crate::codegen::{storage_ty, PRELUDE};
@@ -22,16 +23,16 @@ pub(crate) fn zero(out: CudaStorage) -> Result<CudaStorage> {
 
 const TILE: usize = 16;
 
-/// CUDA source of the integer / bool GEMM: 16×16 tiles through shared memory, any operand
-/// strides (negative too), a uniform batch stride per operand. Integers accumulate in 64-bit
-/// unsigned arithmetic and are truncated once, which is NumPy's wrapping in the dtype; bool is
-/// or-of-ands.
-pub(crate) fn int_gemm_src(d: DType) -> String {
+/// CUDA source of xp's tiled GEMM: 16×16 tiles through shared memory, any operand strides
+/// (negative too), a uniform batch stride per operand. Integers accumulate in 64-bit unsigned
+/// arithmetic and are truncated once, which is NumPy's wrapping in the dtype; bool is
+/// or-of-ands; float32 and float64 accumulate with fused multiply-adds in their own type.
+pub(crate) fn tiled_gemm_src(d: DType) -> String {
     let t = storage_ty(d);
-    let (acc, widen, mac) = if d == DType::Bool {
-        ("int", "(int)", "acc |= sa[ty][q] & sb[q][tx];")
-    } else {
-        ("u64", "(u64)(i64)", "acc += sa[ty][q] * sb[q][tx];")
+    let (acc, widen, mac) = match d {
+        DType::Bool => ("int", "(int)", "acc |= sa[ty][q] & sb[q][tx];"),
+        DType::F32 | DType::F64 => (t, "", "acc = fma(sa[ty][q], sb[q][tx], acc);"),
+        _ => ("u64", "(u64)(i64)", "acc += sa[ty][q] * sb[q][tx];"),
     };
     format!(
         "{PRELUDE}
@@ -61,9 +62,22 @@ extern \"C\" __global__ void xp_k({t}* __restrict__ c, const {t}* __restrict__ a
     )
 }
 
-/// Integer and bool products (`[.., m, k] @ [.., k, n]`) with the tiled kernel; operands whose
-/// batch is not one uniform stride are copied to C order first.
-pub(crate) fn int_gemm(
+/// Whether xp's tiled kernel takes a float product instead of cuBLAS: small problems, where
+/// one launch of a simple kernel beats cuBLAS's call overhead and its kernels for tiny tiles
+/// (measured in `benches/RESULTS.md`); `XP_GEMM=cublas` turns it off.
+pub(crate) fn tiled_float(d: DType, (m, k, n, count): (usize, usize, usize, usize)) -> bool {
+    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let off = *OFF.get_or_init(|| std::env::var("XP_GEMM").is_ok_and(|v| v == "cublas"));
+    matches!(d, DType::F32 | DType::F64)
+        && !off
+        && m.max(n) <= 128
+        && k <= 256
+        && (m * n * k).saturating_mul(count) <= 1 << 24
+}
+
+/// Integer, bool and small float products (`[.., m, k] @ [.., k, n]`) with the tiled kernel;
+/// operands whose batch is not one uniform stride are copied to C order first.
+pub(crate) fn tiled_gemm(
     a: &CudaStorage,
     al: &Layout,
     b: &CudaStorage,
@@ -88,7 +102,7 @@ pub(crate) fn int_gemm(
     let nd = al.ndim();
     let st = |l: &Layout, i: usize| l.strides()[nd - 2 + i] as i64;
     let key = Key::new(16).dtype(a.dtype);
-    let (f, _) = a.dev.kernel(key, "xp_k", || int_gemm_src(a.dtype))?;
+    let (f, _) = a.dev.kernel(key, "xp_k", || tiled_gemm_src(a.dtype))?;
     let s = a.dev.current();
     before(&s, &[a, b, &out])?;
     let (pc, pa, pb) = (out.ptr(0), a.ptr(al.offset()), b.ptr(bl.offset()));
@@ -167,45 +181,51 @@ pub(crate) fn small_src(d: DType, op: Small) -> String {
         Small::Det => "",
     };
     let step = if gj {
-        // Gauss–Jordan: scale the pivot row, then clear column p in every other row.
-        "    const T inv = unit() / sA[p * n + p];
-    __syncthreads();
-    for (i64 j = tid; j < n + kk; j += nt) {
-      if (j < n) { if (j > p) sA[p * n + j] = sA[p * n + j] * inv; }
-      else sB[p * kk + (j - n)] = sB[p * kk + (j - n)] * inv;
+        // Gauss–Jordan on the augmented [A | B] (width W = n + kk), whole rows at a time: the
+        // pivot row (read from row piv) is kept in `prow` and the multipliers in `fac`, then
+        // every element is updated from those two alone, so one pass needs no further ordering.
+        // Columns left of p are already eliminated and stay as they are under the update.
+        "    const T inv = unit() / s_pval;
+    for (int j = tid; j < W; j += nt) {
+      T* rp = j < n ? &sA[p * n + j] : &sB[p * kk + (j - n)];
+      T* rq = j < n ? &sA[piv * n + j] : &sB[piv * kk + (j - n)];
+      prow[j] = *rq;
+      if (piv != p) *rq = *rp;
     }
+    for (int i = tid; i < n; i += nt) fac[i] = i == p ? nil() : (i == piv ? sA[p * n + p] : sA[i * n + p]) * inv;
     __syncthreads();
-    for (i64 i = tid; i < n; i += nt) fac[i] = i == p ? nil() : sA[i * n + p];
-    __syncthreads();
-    const i64 w = (n - p - 1) + kk;
-    for (i64 q = tid; q < n * w; q += nt) {
-      const i64 i = q / w, j = q % w;
-      if (i == p) continue;
-      if (j < n - p - 1) sA[i * n + p + 1 + j] = sA[i * n + p + 1 + j] - fac[i] * sA[p * n + p + 1 + j];
-      else sB[i * kk + j - (n - p - 1)] = sB[i * kk + j - (n - p - 1)] - fac[i] * sB[p * kk + j - (n - p - 1)];
+    if (r0 < rs) for (int j = j0; j < W; j += js) {
+      const T pj = prow[j];
+      T* col = j < n ? sA + j : sB + (j - n);
+      const int ld = j < n ? n : kk;
+      for (int i = r0; i < n; i += rs) col[i * ld] = i == p ? pj * inv : col[i * ld] - fac[i] * pj;
     }
     __syncthreads();"
     } else {
         // LU: eliminate below the pivot only; the pivots stay on the diagonal.
-        "    const T inv = unit() / sA[p * n + p];
-    for (i64 i = p + 1 + tid; i < n; i += nt) fac[i] = sA[i * n + p] * inv;
+        "    if (piv != p) {
+      for (int j = tid; j < n; j += nt) { T v = sA[p * n + j]; sA[p * n + j] = sA[piv * n + j]; sA[piv * n + j] = v; }
+      __syncthreads();
+    }
+    const T inv = unit() / s_pval;
+    for (int i = p + 1 + tid; i < n; i += nt) fac[i] = sA[i * n + p] * inv;
     __syncthreads();
-    const i64 w = n - p - 1;
-    for (i64 q = tid; q < w * w; q += nt) {
-      const i64 i = p + 1 + q / w, j = p + 1 + q % w;
+    const int w = n - p - 1;
+    for (int q = tid; q < w * w; q += nt) {
+      const int i = p + 1 + q / w, j = p + 1 + q % w;
       sA[i * n + j] = sA[i * n + j] - fac[i] * sA[p * n + j];
     }
     __syncthreads();"
     };
     let finish = if gj {
-        "  for (i64 q = tid; q < n * kk; q += nt) x[z * n * kk + q] = sB[q];"
+        "  for (int q = tid; q < n * kk; q += nt) x[z * n * kk + q] = sB[q];"
     } else {
         // det = parity * prod(pivots) in T (overflowing as NumPy's does); sign and log|det|.
         "  if (tid == 0) {
     T det = parity < 0 ? nil() - unit() : unit(), sign = det;
     R lg = 0;
     if (bad) { det = nil(); sign = nil(); lg = -CUDART_INF_XP; }
-    else for (i64 p = 0; p < n; ++p) { T v = sA[p * n + p]; det = det * v; sign = sign * phase(v); lg += log(absv(v)); }
+    else for (int p = 0; p < n; ++p) { T v = sA[p * n + p]; det = det * v; sign = sign * phase(v); lg += log(absv(v)); }
     x[z] = det; sgn[z] = sign; logdet[z] = lg;
   }"
     };
@@ -217,41 +237,41 @@ typedef {r} R;
 {helpers}
 extern \"C\" __global__ void xp_k(const T* __restrict__ a, i64 ars, i64 acs, i64 abs_,
     const T* __restrict__ b, i64 brs, i64 bcs, i64 bbs, T* __restrict__ x, T* __restrict__ sgn,
-    R* __restrict__ logdet, int* __restrict__ info, i64 n, i64 kk, i64 count) {{
+    R* __restrict__ logdet, int* __restrict__ info, i64 n_, i64 kk_, i64 count) {{
+  const int n = (int)n_, kk = (int)kk_;
   extern __shared__ cd smem_[];  // cd: 16-byte aligned for every element type
   T* sA = (T*)smem_;
   T* sB = sA + n * n;
   T* fac = sB + n * kk;
-  __shared__ i64 s_piv;
-  const i64 tid = threadIdx.x, nt = blockDim.x;
+  T* prow = fac + n;
+  __shared__ int s_piv;
+  __shared__ T s_pval;
+  const int tid = threadIdx.x, nt = blockDim.x, W = (int)(n + kk);
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  // Element (i, j) of [A | B] belongs to thread (j0 + c js, r0 + r rs): whole columns when the
+  // block is wider than W, several columns per thread otherwise.
+  const int rs = nt >= W ? nt / W : 1, r0 = nt >= W ? tid / W : 0;
+  const int j0 = nt >= W ? tid % W : tid, js = nt >= W ? W : nt;
   for (i64 z = blockIdx.x; z < count; z += gridDim.x) {{
-    for (i64 q = tid; q < n * n; q += nt) {{ const i64 i = q / n, j = q % n; sA[q] = a[z * abs_ + i * ars + j * acs]; }}
-    for (i64 q = tid; q < n * kk; q += nt) {{ const i64 i = q / kk, j = q % kk; {load_b} }}
+    for (int q = tid; q < n * n; q += nt) {{ const int i = q / n, j = q % n; sA[q] = a[z * abs_ + i * ars + j * acs]; }}
+    for (int q = tid; q < n * kk; q += nt) {{ const int i = q / kk, j = q % kk; {load_b} }}
     int parity = 1, bad = 0;
     __syncthreads();
-    for (i64 p = 0; p < n; ++p) {{
+    for (int p = 0; p < n; ++p) {{
       if (warp == 0) {{
-        double best = -1.0; i64 bi = p;
-        for (i64 i = p + lane; i < n; i += 32) {{ const double v = mag(sA[i * n + p]); if (v > best) {{ best = v; bi = i; }} }}
+        double best = -1.0; int bi = p;
+        for (int i = p + lane; i < n; i += 32) {{ const double v = mag(sA[i * n + p]); if (v > best) {{ best = v; bi = i; }} }}
         for (int off = 16; off > 0; off >>= 1) {{
           const double ob = __shfl_down_sync(0xffffffffu, best, off);
-          const i64 oi = __shfl_down_sync(0xffffffffu, bi, off);
+          const int oi = __shfl_down_sync(0xffffffffu, bi, off);
           if (ob > best || (ob == best && oi < bi)) {{ best = ob; bi = oi; }}
         }}
-        if (lane == 0) s_piv = bi;
+        if (lane == 0) {{ s_piv = bi; s_pval = sA[bi * n + p]; }}
       }}
       __syncthreads();
-      const i64 piv = s_piv;
-      if (mag(sA[piv * n + p]) == 0.0) {{ bad = (int)p + 1; break; }}
-      if (piv != p) {{
-        parity = -parity;
-        for (i64 j = tid; j < n + kk; j += nt) {{
-          if (j < n) {{ T v = sA[p * n + j]; sA[p * n + j] = sA[piv * n + j]; sA[piv * n + j] = v; }}
-          else {{ T v = sB[p * kk + j - n]; sB[p * kk + j - n] = sB[piv * kk + j - n]; sB[piv * kk + j - n] = v; }}
-        }}
-      }}
-      __syncthreads();
+      const int piv = s_piv;
+      if (mag(s_pval) == 0.0) {{ bad = p + 1; break; }}
+      if (piv != p) parity = -parity;
 {step}
     }}
 {finish}
@@ -263,18 +283,19 @@ extern \"C\" __global__ void xp_k(const T* __restrict__ a, i64 ars, i64 acs, i64
     )
 }
 
-/// Dynamic shared memory the small kernel needs for an n × n matrix with `kk` right-hand sides.
+/// Dynamic shared memory the small kernel needs for an n × n matrix with `kk` right-hand sides
+/// (the matrix, the right-hand sides, the multipliers and the pivot row).
 pub(crate) fn small_smem(d: DType, n: usize, kk: usize) -> usize {
-    (n * n + n * kk + n) * d.size()
+    (n * n + n * kk + n + n + kk) * d.size()
 }
 
 /// The largest dynamic shared memory a block may opt into on the devices xp targets (Hopper:
 /// 227 KiB); the small kernel is used below this.
 pub(crate) const SMALL_SMEM_LIMIT: usize = 160 * 1024;
 
-/// Launch configuration of the small kernel: one block of 256 threads per matrix.
+/// Launch configuration of the small kernel: one block of 512 threads per matrix.
 pub(crate) fn small_cfg(count: usize, smem: usize) -> LaunchConfig {
-    LaunchConfig { grid_dim: (count.min(1 << 20) as u32, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: smem as u32 }
+    LaunchConfig { grid_dim: (count.min(1 << 20) as u32, 1, 1), block_dim: (512, 1, 1), shared_mem_bytes: smem as u32 }
 }
 
 /// CUDA source of the helper kernels of the cuSOLVER paths over stacks of column-major
@@ -356,8 +377,8 @@ mod tests {
 
     #[test]
     fn linalg_kernels_parse() {
-        for d in DType::ALL.iter().filter(|d| d.is_integer() || **d == DType::Bool) {
-            crate::codegen::tests_support::syntax_check(&format!("int_gemm-{d}"), &int_gemm_src(*d));
+        for d in DType::ALL.iter().filter(|d| d.is_integer() || matches!(d, DType::Bool | DType::F32 | DType::F64)) {
+            crate::codegen::tests_support::syntax_check(&format!("tiled_gemm-{d}"), &tiled_gemm_src(*d));
         }
         for d in [DType::F32, DType::F64, DType::C64, DType::C128] {
             for op in [Small::Solve, Small::Inverse, Small::Det] {
