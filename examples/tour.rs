@@ -35,6 +35,24 @@ fn more(x: &Array) -> Result<Vec<Array>> {
     Ok(vec![moving, counts, d])
 }
 
+/// Linear algebra, written once: a Gram matrix (`matmul`), a stack of 8 systems solved in one
+/// batched call, and the singular values of a tall slice (with how well its SVD reconstructs it).
+fn linear_algebra(x: &Array) -> Result<Vec<Array>> {
+    let mods = xp::get_array_module(x);
+    let gram = xp::matmul(&x.t()?, x)?.div(x.shape()[0] as f64)?; // [256, 256]
+    let n = 64;
+    let eye = mods.eye(n, None, 0, x.dtype())?.mul(n as f64)?;
+    let a = x.slice(s![..8 * n as isize, ..n as isize])?.reshape(&[8, n as isize, n as isize])?.add(&eye)?;
+    let b = x.slice(s![..8 * n as isize, -2..])?.reshape(&[8, n as isize, 2])?;
+    let sol = xp::linalg::solve(&a, &b)?; // [8, 64, 2], one call for the stack
+    let residual = xp::matmul(&a, &sol)?.sub(&b)?.abs()?.max(..)?;
+    let tall = x.slice(s![..512, ..64])?;
+    let f = xp::linalg::svd(&tall, false)?;
+    let rebuilt = xp::matmul(&f.u.mul(&f.s.expand_dims(-2)?)?, &f.vh)?;
+    let svd_error = rebuilt.sub(&tall)?.abs()?.max(..)?;
+    Ok(vec![gram, sol, residual, f.s, svd_error])
+}
+
 fn data(rows: usize, cols: usize) -> Result<Array> {
     // a deterministic, non-trivial matrix: sin of a ramp, scaled per column
     let ramp = xp::arange(0, (rows * cols) as i64, 1, Some(DType::F32))?.reshape(&[rows as isize, cols as isize])?;
@@ -55,9 +73,15 @@ fn time_it(f: impl Fn() -> Result<Array>) -> Result<(Array, f64)> {
     Ok((r, ts[2]))
 }
 
+/// The largest difference between two results, relative to the larger of 1 and the largest
+/// magnitude of `b`.
 fn max_abs_diff(a: &Array, b: &Array) -> Result<f64> {
-    let d = a.to_host()?.astype(DType::F64)?.sub(&b.to_host()?.astype(DType::F64)?)?.abs()?;
-    Ok(if d.size() == 0 { 0.0 } else { d.max(..)?.item::<f64>()? })
+    let b = b.to_host()?.astype(DType::F64)?;
+    let d = a.to_host()?.astype(DType::F64)?.sub(&b)?.abs()?;
+    if d.size() == 0 {
+        return Ok(0.0);
+    }
+    Ok(d.max(..)?.item::<f64>()? / b.abs()?.max(..)?.item::<f64>()?.max(1.0))
 }
 
 fn main() -> Result<()> {
@@ -70,7 +94,7 @@ fn main() -> Result<()> {
     println!("\ninput {:?} {}:\n{}", host.shape(), host.dtype(), host.slice(s![..3, ..4])?);
 
     let mut reference: Option<Vec<Array>> = None;
-    println!("\n{:<12} {:>10} {:>10} {:>10}", "device", "softmax", "standardize", "more");
+    println!("\n{:<12} {:>10} {:>10} {:>10} {:>10}", "device", "softmax", "standardize", "more", "linalg");
     for &dev in &devices {
         let x = match host.to_device(dev) {
             Ok(x) => x,
@@ -79,18 +103,20 @@ fn main() -> Result<()> {
                 continue;
             }
         };
-        let run = || -> Result<(Vec<Array>, [f64; 3])> {
+        let run = || -> Result<(Vec<Array>, [f64; 4])> {
             let (a, ta) = time_it(|| softmax(&x, -1))?;
             let (b, tb) = time_it(|| standardize(&x))?;
             let (c, tc) = time_it(|| Ok(more(&x)?.remove(2)))?;
+            let (_, tl) = time_it(|| Ok(linear_algebra(&x)?.remove(0)))?;
             let mut outs = vec![a, b];
             outs.extend(more(&x)?);
             outs.push(c);
-            Ok((outs, [ta, tb, tc]))
+            outs.extend(linear_algebra(&x)?);
+            Ok((outs, [ta, tb, tc, tl]))
         };
         match run() {
             Ok((outs, t)) => {
-                println!("{:<12} {:>8.2}ms {:>8.2}ms {:>8.2}ms", dev.to_string(), t[0], t[1], t[2]);
+                println!("{:<12} {:>8.2}ms {:>8.2}ms {:>8.2}ms {:>8.2}ms", dev.to_string(), t[0], t[1], t[2], t[3]);
                 if let Some(r) = &reference {
                     for (i, (o, r)) in outs.iter().zip(r).enumerate() {
                         let d = max_abs_diff(o, r)?;
@@ -116,6 +142,14 @@ fn main() -> Result<()> {
     );
     println!("values below each edge of linspace(-3, 3, 7) in column 0: {}", r[3]);
     println!("distance matrix of the first 16 rows, top-left corner:\n{}", r[4].slice(s![..3, ..3])?);
+    println!(
+        "linear algebra: Gram matrix {:?}, 8 systems solved at once (max |A x - b| = {:.1e}), \
+         largest singular values of a 512x64 slice {} (max |U S Vh - A| = {:.1e})",
+        r[6].shape(),
+        r[8].item::<f64>()?,
+        r[9].slice(s![..3])?,
+        r[10].item::<f64>()?
+    );
     if devices.len() > 1 {
         gpu_streams(&host)?;
         println!("kernels compiled by NVRTC in this process: {}", xp::cuda::kernels_compiled());

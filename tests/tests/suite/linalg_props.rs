@@ -257,6 +257,49 @@ fn decompositions_reconstruct_random_and_ill_conditioned_matrices() {
     f.finish();
 }
 
+/// `sin(0.37 k)` reshaped to rows × cols: rank 2 up to rounding, so its singular values span
+/// sixteen orders of magnitude, where an SVD that is only backward stable in the large loses
+/// digits (faer alone: |U S Vh - A| = 2.4e-11 in float64 at 512 × 64, LAPACK 1.3e-14).
+fn rank_two(rows: usize, cols: usize) -> Vec<f64> {
+    (0..rows * cols).map(|k| (0.37 * k as f64).sin()).collect()
+}
+
+#[test]
+fn svd_reconstructs_rank_deficient_tall_square_and_wide_matrices() {
+    let mut f = Failures::default();
+    for dev in devices() {
+        for d in [DType::F32, DType::F64, DType::C64, DType::C128] {
+            for (m, n) in [(512, 64), (64, 512), (200, 100), (64, 64), (100, 80)] {
+                for full in [false, true] {
+                    let a = on(dev, rank_two(m, n), &[m, n], d);
+                    // also as a transposed view of the other orientation
+                    let at = on(dev, rank_two(n, m), &[n, m], d).matrix_transpose().unwrap();
+                    for (layout, a) in [("contiguous", a), ("transposed", at)] {
+                        let sv = linalg::svd(&a, full).unwrap();
+                        let k = m.min(n) as isize;
+                        let u = sv.u.slice(s![.., ..k]).unwrap();
+                        let vh = sv.vh.slice(s![..k, ..]).unwrap();
+                        let us = u.mul(&sv.s.astype(d).unwrap().expand_dims(0).unwrap()).unwrap();
+                        let err = rel_err(&xp::matmul(&us, &vh).unwrap(), &a);
+                        let uhu = xp::matmul(&sv.u.matrix_transpose().unwrap().conj().unwrap(), &sv.u).unwrap();
+                        let eye = xp::on(dev).eye(uhu.shape()[0], None, 0, d).unwrap();
+                        let orth = rel_err(&uhu, &eye);
+                        let bound = 100.0 * eps(d);
+                        if err.is_nan() || err > bound || orth.is_nan() || orth > bound * 10.0 {
+                            f.add(Err(format!(
+                                "svd of rank-2 {m}x{n} {d} {layout} full={full} on {dev}: |U S Vh - A| = {err:e}, \
+                                 |UᴴU - I| = {orth:e} (bounds {bound:e}, {:e})",
+                                bound * 10.0
+                            )));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    f.finish();
+}
+
 #[test]
 fn stacks_report_the_first_failing_matrix() {
     for dev in devices() {
