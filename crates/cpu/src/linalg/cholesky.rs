@@ -14,6 +14,14 @@ pub(crate) fn cholesky<T: Field>(a: &[T], al: &Layout, uplo: Uplo) -> Result<Vec
     let sa = Stack::new(al);
     let fs = per_matrix("cholesky", sa.len(), |i| {
         let v = sa.view(a, i);
+        // LAPACK where the `lapack` feature serves the type; its failure is re-run on faer,
+        // which names the leading minor that is not positive.
+        if let Some(Some(l)) = T::cholesky(v, uplo) {
+            return Ok(match uplo {
+                Uplo::Lower => c_order(l.as_ref(), |x| x),
+                Uplo::Upper => c_order(l.transpose(), |x| x.conj()),
+            });
+        }
         let llt = match uplo {
             Uplo::Lower => v.llt(Side::Lower),
             Uplo::Upper => v.adjoint().llt(Side::Lower),

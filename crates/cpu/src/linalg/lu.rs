@@ -22,6 +22,9 @@ fn factor<T: Field>(a: MatRef<'_, T>, index: usize) -> std::result::Result<Parti
 pub(crate) fn solve<T: Field>(a: &[T], al: &Layout, b: &[T], bl: &Layout) -> Result<Vec<T>> {
     let (sa, sb) = (Stack::new(al), Stack::new(bl));
     let xs = per_matrix("solve", sa.len(), |i| {
+        if let Some(x) = T::solve(sa.view(a, i), sb.view(b, i)) {
+            return Ok(c_order(x.ok_or(LinAlgKind::Singular { index: i })?.as_ref(), |v| v));
+        }
         let lu = factor(sa.view(a, i), i)?;
         let x: Mat<T> = lu.solve(sb.view(b, i));
         Ok(c_order(x.as_ref(), |v| v))
@@ -32,7 +35,12 @@ pub(crate) fn solve<T: Field>(a: &[T], al: &Layout, b: &[T], bl: &Layout) -> Res
 /// The inverse of every matrix of the stack.
 pub(crate) fn inv<T: Field>(a: &[T], al: &Layout) -> Result<Vec<T>> {
     let sa = Stack::new(al);
-    let xs = per_matrix("inv", sa.len(), |i| Ok(c_order(factor(sa.view(a, i), i)?.inverse().as_ref(), |v| v)))?;
+    let xs = per_matrix("inv", sa.len(), |i| {
+        if let Some(x) = T::inv(sa.view(a, i)) {
+            return Ok(c_order(x.ok_or(LinAlgKind::Singular { index: i })?.as_ref(), |v| v));
+        }
+        Ok(c_order(factor(sa.view(a, i), i)?.inverse().as_ref(), |v| v))
+    })?;
     Ok(concat(&xs, Vec::as_slice))
 }
 

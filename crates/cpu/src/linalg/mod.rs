@@ -15,6 +15,7 @@
 //! ```
 mod cholesky;
 mod eigen;
+mod lapack;
 mod lu;
 mod matmul;
 mod qr;
@@ -28,7 +29,7 @@ use xp_core::{Complex32, Complex64, Element, Error, HostBuffer, Layout, LinalgSt
 
 /// The element types the decompositions run on (float32, float64, complex64, complex128), with
 /// their real type and the complex type of the same precision.
-pub(crate) trait Field: Element + ComplexField<Real: Element + RealField> {
+pub(crate) trait Field: Element + ComplexField<Real: Element + RealField> + lapack::Lapack {
     /// the complex type of the same precision
     type Cplx: Element + ComplexField<Real = Self::Real>;
     /// faer's complex results (`Complex<Self::Real>`, the same type) as [`Field::Cplx`]

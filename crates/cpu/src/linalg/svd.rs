@@ -6,7 +6,8 @@
 //! rounding) `|U S Vh - A|` was 2.4e-11 in float64 and 1.0e-2 in float32, where LAPACK gives
 //! 1.3e-14 and 5.4e-7. Column-pivoted QR first (`A P = Q R`, then the SVD of `R Pᵀ`, Drmač's
 //! preconditioning) brings it to 5e-15. It costs up to 1.3× on square matrices, so it runs only
-//! where the fast result shows a smallest singular value below √ε of the largest.
+//! where the fast result shows a smallest singular value below √ε of the largest. With the
+//! `lapack` feature, float32 and float64 go to LAPACK's `gesdd` instead.
 use super::stack::{c_order, concat, per_matrix, Stack};
 use super::Field;
 use faer::traits::ext::ComplexFieldExt;
@@ -29,9 +30,12 @@ pub(crate) fn svd<T: Field>(
     let fs = per_matrix("svd", sa.len(), |i| {
         let v = sa.view(a, i);
         let nc = |_| LinAlgKind::NoConvergence { index: i };
-        let (u, s, vv) = match direct(v, spec).map_err(nc)? {
-            f if wide_range(&f.1) => preconditioned(v, spec).map_err(nc)?,
-            f => f,
+        let (u, s, vv) = match T::svd(v, spec.full_matrices) {
+            Some(f) => f.ok_or(LinAlgKind::NoConvergence { index: i })?,
+            None => match direct(v, spec).map_err(nc)? {
+                f if wide_range(&f.1) => preconditioned(v, spec).map_err(nc)?,
+                f => f,
+            },
         };
         if !spec.compute_uv {
             return Ok((Vec::new(), s, Vec::new()));
