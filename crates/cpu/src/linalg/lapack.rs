@@ -1,7 +1,8 @@
 //! The opt-in `lapack` feature: decompositions through nalgebra-lapack on the system's LAPACK
-//! (OpenBLAS), for the types it serves — the SVD (`gesdd`) and the symmetric eigensolver
-//! (`syev`) in float32 and float64, Cholesky (`potrf`) and LU (`getrf`, `getrs`, `getri`) in all
-//! four float and complex types. Everything else (QR, `eig`, the determinant, the complex SVD and
+//! (OpenBLAS), for the types it serves — the SVD (`gesdd`) in float32 and float64, Cholesky
+//! (`potrf`) and LU (`getrf`, `getrs`, `getri`) in all four float and complex types — and the
+//! symmetric eigensolver through the `lapack` crate's `syevd` (nalgebra-lapack's `syev` ran 5×
+//! slower than NumPy's `syevd` at 1024²). Everything else (QR, `eig`, the determinant, the complex SVD and
 //! eigensolver) stays on faer, and so does the whole family in the default build. Each routine
 //! answers `None` where LAPACK does not serve the type, and the caller runs faer.
 use faer::traits::ComplexField;
@@ -59,7 +60,7 @@ mod on {
     use faer::traits::ComplexField;
     use faer::{Mat, MatRef};
     use nalgebra::DMatrix;
-    use nalgebra_lapack::{Cholesky, SymmetricEigen, LU, SVD};
+    use nalgebra_lapack::{Cholesky, LU, SVD};
     use xp_core::linalg::Uplo;
     use xp_core::{Complex32, Complex64};
 
@@ -99,7 +100,7 @@ mod on {
     }
 
     macro_rules! real {
-        ($t:ty) => {
+        ($t:ty, $syevd:path) => {
             impl Lapack for $t {
                 fn svd(a: MatRef<'_, Self>, full: bool) -> Option<Option<SvdParts<Self>>> {
                     let (m, n) = (a.nrows(), a.ncols());
@@ -112,19 +113,44 @@ mod on {
                 }
                 fn eigh(a: MatRef<'_, Self>, uplo: Uplo) -> Option<Option<EighParts<Self>>> {
                     let n = a.nrows();
-                    // (nalgebra-lapack's values-only call passes an invalid JOBZ, so vectors are
-                    // always computed.)
-                    Some(
-                        SymmetricEigen::try_new(hermitian(a, uplo))
-                            .map(|e| (e.eigenvalues.iter().copied().collect(), from_na(&e.eigenvectors, n, n))),
-                    )
+                    // Column-major, full Hermitian; LAPACK reads the lower triangle.
+                    let mut m = hermitian(a, uplo).as_slice().to_vec();
+                    let mut w = vec![0.0 as $t; n];
+                    let (ni, mut info) = (n.max(1) as i32, 0i32);
+                    let (mut lw, mut liw) = ([0.0 as $t], [0i32]);
+                    // SAFETY: a workspace query: the slices hold n² and n elements.
+                    unsafe { $syevd(b'V', b'L', n as i32, &mut m, ni, &mut w, &mut lw, -1, &mut liw, -1, &mut info) };
+                    if info != 0 {
+                        return Some(None);
+                    }
+                    let (mut work, mut iwork) = (vec![0.0 as $t; lw[0] as usize], vec![0i32; liw[0] as usize]);
+                    // SAFETY: the workspaces have the sizes the query returned.
+                    unsafe {
+                        $syevd(
+                            b'V',
+                            b'L',
+                            n as i32,
+                            &mut m,
+                            ni,
+                            &mut w,
+                            &mut work,
+                            lw[0] as i32,
+                            &mut iwork,
+                            liw[0],
+                            &mut info,
+                        )
+                    };
+                    if info != 0 {
+                        return Some(None);
+                    }
+                    Some(Some((w, Mat::from_fn(n, n, |i, j| m[i + j * n]))))
                 }
                 lu_chol!();
             }
         };
     }
-    real!(f32);
-    real!(f64);
+    real!(f32, lapack::ssyevd);
+    real!(f64, lapack::dsyevd);
 
     impl Lapack for Complex32 {
         lu_chol!();
