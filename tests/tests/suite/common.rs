@@ -119,3 +119,14 @@ pub fn unary_op(name: &str) -> UnaryOp {
 pub fn binary_op(name: &str) -> BinaryOp {
     *BinaryOp::ALL.iter().find(|o| o.name() == name).unwrap_or_else(|| panic!("no binary op {name}"))
 }
+
+/// A deterministic xorshift64 stream of `n` raw words from `seed`.
+pub fn xorshift(n: usize, seed: u64) -> impl Iterator<Item = u64> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n).map(move |_| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    })
+}

@@ -6,15 +6,7 @@ use xp_testing::devices;
 
 /// Deterministic values in [-1, 1).
 fn data(n: usize, seed: u64) -> Vec<f64> {
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        })
-        .collect()
+    crate::common::xorshift(n, seed).map(|s| (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0).collect()
 }
 
 fn arr(v: &[f64], shape: &[usize], dt: DType, dev: Device) -> Array {

@@ -9,15 +9,7 @@ use xp_testing::{devices, Failures};
 
 /// Deterministic small integers in [-3, 3] (0..=3 for unsigned and bool-ish use).
 fn ints(n: usize, seed: u64) -> Vec<i64> {
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s % 7) as i64 - 3
-        })
-        .collect()
+    crate::common::xorshift(n, seed).map(|s| (s % 7) as i64 - 3).collect()
 }
 
 fn host_c(a: &Array) -> Vec<Complex64> {

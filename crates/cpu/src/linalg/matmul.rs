@@ -43,52 +43,18 @@ unsafe fn dgemm(j: &Job<f64>) {
     matrixmultiply::dgemm(j.m, j.k, j.n, 1.0, j.a, j.sa.0, j.sa.1, j.b, j.sb.0, j.sb.1, 0.0, j.c, j.n as isize, 1)
 }
 // Complex32 / Complex64 are #[repr(C)] (re, im): the layout of matrixmultiply's [f32; 2] / [f64; 2].
-unsafe fn cgemm(j: &Job<Complex32>) {
-    use matrixmultiply::CGemmOption::Standard;
-    let (one, zero) = ([1.0, 0.0], [0.0, 0.0]);
-    let (a, b, c) = (j.a.cast(), j.b.cast(), j.c.cast());
-    matrixmultiply::cgemm(
-        Standard,
-        Standard,
-        j.m,
-        j.k,
-        j.n,
-        one,
-        a,
-        j.sa.0,
-        j.sa.1,
-        b,
-        j.sb.0,
-        j.sb.1,
-        zero,
-        c,
-        j.n as isize,
-        1,
-    )
+macro_rules! complex_gemm {
+    ($name:ident, $t:ty, $f:path) => {
+        unsafe fn $name(j: &Job<$t>) {
+            use matrixmultiply::CGemmOption::Standard;
+            let (one, zero) = ([1.0, 0.0], [0.0, 0.0]);
+            let (a, b, c) = (j.a.cast(), j.b.cast(), j.c.cast());
+            $f(Standard, Standard, j.m, j.k, j.n, one, a, j.sa.0, j.sa.1, b, j.sb.0, j.sb.1, zero, c, j.n as isize, 1)
+        }
+    };
 }
-unsafe fn zgemm(j: &Job<Complex64>) {
-    use matrixmultiply::CGemmOption::Standard;
-    let (one, zero) = ([1.0, 0.0], [0.0, 0.0]);
-    let (a, b, c) = (j.a.cast(), j.b.cast(), j.c.cast());
-    matrixmultiply::zgemm(
-        Standard,
-        Standard,
-        j.m,
-        j.k,
-        j.n,
-        one,
-        a,
-        j.sa.0,
-        j.sa.1,
-        b,
-        j.sb.0,
-        j.sb.1,
-        zero,
-        c,
-        j.n as isize,
-        1,
-    )
-}
+complex_gemm!(cgemm, Complex32, matrixmultiply::cgemm);
+complex_gemm!(zgemm, Complex64, matrixmultiply::zgemm);
 
 /// The product of two stacks with the same batch shape (`al`: [.., m, k], `bl`: [.., k, n]).
 pub(crate) fn matmul(a: &HostBuffer, al: &Layout, b: &HostBuffer, bl: &Layout) -> Result<HostBuffer> {

@@ -36,30 +36,17 @@ pub(crate) trait Field: Element + ComplexField<Real: Element + RealField> + lapa
     fn from_faer_cplx(x: num_complex::Complex<Self::Real>) -> Self::Cplx;
 }
 
-impl Field for f32 {
-    type Cplx = Complex32;
-    fn from_faer_cplx(x: num_complex::Complex<Self::Real>) -> Complex32 {
-        x
-    }
+macro_rules! field {
+    ($($t:ty => $c:ty),*) => {$(
+        impl Field for $t {
+            type Cplx = $c;
+            fn from_faer_cplx(x: num_complex::Complex<Self::Real>) -> $c {
+                x
+            }
+        }
+    )*};
 }
-impl Field for f64 {
-    type Cplx = Complex64;
-    fn from_faer_cplx(x: num_complex::Complex<Self::Real>) -> Complex64 {
-        x
-    }
-}
-impl Field for Complex32 {
-    type Cplx = Complex32;
-    fn from_faer_cplx(x: num_complex::Complex<Self::Real>) -> Complex32 {
-        x
-    }
-}
-impl Field for Complex64 {
-    type Cplx = Complex64;
-    fn from_faer_cplx(x: num_complex::Complex<Self::Real>) -> Complex64 {
-        x
-    }
-}
+field!(f32 => Complex32, f64 => Complex64, Complex32 => Complex32, Complex64 => Complex64);
 
 /// Runs `$body` with `$v` bound to the typed vector of a float or complex buffer; other dtypes
 /// are refused (the front end converts them first).

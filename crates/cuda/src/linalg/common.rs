@@ -182,3 +182,16 @@ pub(crate) fn dims(l: &Layout) -> (usize, usize, usize) {
     let nd = l.ndim();
     (l.shape()[..nd - 2].iter().product(), l.shape()[nd - 2], l.shape()[nd - 1])
 }
+
+/// A stack as one uniform batch: `x` itself when its matrices lie one batch stride apart (0 for
+/// one matrix or a broadcast batch), else a C-order copy; with the layout to read and the stride.
+pub(crate) fn uniform_batch(x: &CudaStorage, l: &Layout) -> Result<(Option<CudaStorage>, Layout, i64)> {
+    match super::gemm::batch_stride(l) {
+        Some(s) => Ok((None, l.clone(), s)),
+        None => {
+            let nd = l.ndim();
+            let per = (l.shape()[nd - 2] * l.shape()[nd - 1]) as i64;
+            Ok((Some(x.contiguous_copy(l)?), Layout::contiguous(l.shape()), per))
+        }
+    }
+}

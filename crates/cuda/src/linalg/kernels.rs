@@ -85,19 +85,8 @@ pub(crate) fn tiled_gemm(
     out: CudaStorage,
     (m, k, n, count): (usize, usize, usize, usize),
 ) -> Result<CudaStorage> {
-    let uniform = |x: &CudaStorage, l: &Layout| -> Result<(Option<CudaStorage>, Layout, i64)> {
-        match super::gemm::batch_stride(l) {
-            Some(s) => Ok((None, l.clone(), s)),
-            None => {
-                let c = x.contiguous_copy(l)?;
-                let nd = l.ndim();
-                let per = (l.shape()[nd - 2] * l.shape()[nd - 1]) as i64;
-                Ok((Some(c), Layout::contiguous(l.shape()), per))
-            }
-        }
-    };
-    let (ca, al, abs_) = uniform(a, al)?;
-    let (cb, bl, bbs) = uniform(b, bl)?;
+    let (ca, al, abs_) = super::common::uniform_batch(a, al)?;
+    let (cb, bl, bbs) = super::common::uniform_batch(b, bl)?;
     let (a, b) = (ca.as_ref().unwrap_or(a), cb.as_ref().unwrap_or(b));
     let nd = al.ndim();
     let st = |l: &Layout, i: usize| l.strides()[nd - 2 + i] as i64;

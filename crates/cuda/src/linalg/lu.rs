@@ -2,8 +2,7 @@
 //! right-hand sides fit one block's shared memory) run xp's one-launch kernel; larger ones
 //! cuSOLVER's `getrf` + `getrs` per matrix. Singular matrices (an exact zero pivot) are found in
 //! the status words read back at the end.
-use super::common::{check, col_major, dims, eye, infos, lu_det, row_major, ty, workspace};
-use super::gemm::batch_stride;
+use super::common::{check, col_major, dims, eye, infos, lu_det, row_major, ty, uniform_batch, workspace};
 use super::handles::cusolver;
 use super::kernels::{small_cfg, small_smem, small_src, Small, SMALL_SMEM_LIMIT};
 use crate::device::{driver_err, Key};
@@ -27,20 +26,12 @@ pub(crate) fn small_fits(d: DType, n: usize, kk: usize) -> bool {
     n <= 128 && small_smem(d, n, kk) <= SMALL_SMEM_LIMIT
 }
 
-/// A stack layout's first matrix and uniform batch stride, copying the stack to C order when
-/// its batch has no single stride.
+/// A stack's first element and (row, column, batch) strides, copied to C order when its batch
+/// has no single stride.
 fn uniform(x: &CudaStorage, l: &Layout) -> Result<(Option<CudaStorage>, usize, [i64; 3])> {
-    let nd = l.ndim();
-    let st = |l: &Layout, s: i64| [l.strides()[nd - 2] as i64, l.strides()[nd - 1] as i64, s];
-    match batch_stride(l) {
-        Some(s) => Ok((None, l.offset(), st(l, s))),
-        None => {
-            let c = x.contiguous_copy(l)?;
-            let cl = Layout::contiguous(l.shape());
-            let per = (l.shape()[nd - 2] * l.shape()[nd - 1]) as i64;
-            Ok((Some(c), 0, st(&cl, per)))
-        }
-    }
+    let (c, ul, s) = uniform_batch(x, l)?;
+    let nd = ul.ndim();
+    Ok((c, ul.offset(), [ul.strides()[nd - 2] as i64, ul.strides()[nd - 1] as i64, s]))
 }
 
 /// The small kernel's results: X (solve, inverse) or (det, sign, log|det|).
