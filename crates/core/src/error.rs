@@ -2,7 +2,7 @@
 use crate::{DType, Device, LinAlgKind};
 use thiserror::Error;
 
-/// Result with xp's [`Error`].
+/// Result with xp's [`enum@Error`].
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// Everything that can go wrong in an xp operation.

@@ -50,9 +50,8 @@ struct Handles {
     workspaces: HashMap<usize, CudaStorage>,
 }
 
-/// cuBLAS's workspace per stream: what NVIDIA recommends for Hopper (32 MiB). Without one,
-/// cuBLAS 12.2+ takes a workspace from the driver's pool at every call, and float32 GEMMs of
-/// 4096² ran at half speed in a fresh process (measured: 5.8-7.5 ms against 2.7 ms).
+/// cuBLAS's workspace per stream, of the size NVIDIA recommends for Hopper (32 MiB); without
+/// one, cuBLAS 12.2+ takes a workspace from the driver's pool at each call that needs one.
 const WORKSPACE: usize = 32 << 20;
 
 impl Drop for Handles {
