@@ -52,8 +52,7 @@ struct OnPanic<'a>(Device, &'a Value);
 impl Drop for OnPanic<'_> {
     fn drop(&mut self) {
         if std::thread::panicking() {
-            let mut text = self.1.to_string();
-            text.truncate(400);
+            let text: String = self.1.to_string().chars().take(400).collect();
             eprintln!("while running this case on {}: {text}", self.0);
         }
     }

@@ -15,9 +15,9 @@ pub(crate) fn eigh<T: Field>(a: &[T], al: &Layout, spec: EighSpec) -> Result<(Ve
     let fs = per_matrix("eigh", sa.len(), |i| {
         let v = sa.view(a, i);
         let nc = |_| LinAlgKind::NoConvergence { index: i };
-        if let Some(r) = T::eigh(v, spec.uplo) {
+        if let Some(r) = T::eigh(v, spec.uplo, spec.vectors) {
             let (w, u) = r.ok_or(LinAlgKind::NoConvergence { index: i })?;
-            return Ok((w, if spec.vectors { c_order(u.as_ref(), |x| x) } else { Vec::new() }));
+            return Ok((w, c_order(u.as_ref(), |x| x)));
         }
         if !spec.vectors {
             let w = match spec.uplo {

@@ -21,9 +21,10 @@ pub(crate) trait Lapack: ComplexField + Copy {
     fn svd(_a: MatRef<'_, Self>, _full: bool) -> Option<Option<SvdParts<Self>>> {
         None
     }
-    /// Eigenvalues (ascending) and eigenvectors of the Hermitian matrix given by the `uplo`
-    /// triangle of `a`: `Some(None)` when LAPACK did not converge.
-    fn eigh(_a: MatRef<'_, Self>, _uplo: Uplo) -> Option<Option<EighParts<Self>>> {
+    /// Eigenvalues (ascending) and, with `vectors`, eigenvectors (else an empty matrix) of the
+    /// Hermitian matrix given by the `uplo` triangle of `a`: `Some(None)` when LAPACK did not
+    /// converge.
+    fn eigh(_a: MatRef<'_, Self>, _uplo: Uplo, _vectors: bool) -> Option<Option<EighParts<Self>>> {
         None
     }
     /// The lower Cholesky factor of the Hermitian matrix given by the `uplo` triangle of `a`:
@@ -111,15 +112,16 @@ mod on {
                     let v = Mat::from_fn(n, vc, |i, j| f.vt[(j, i)]);
                     Some(Some((u, f.singular_values.iter().copied().collect(), v)))
                 }
-                fn eigh(a: MatRef<'_, Self>, uplo: Uplo) -> Option<Option<EighParts<Self>>> {
+                fn eigh(a: MatRef<'_, Self>, uplo: Uplo, vectors: bool) -> Option<Option<EighParts<Self>>> {
                     let n = a.nrows();
+                    let jobz = if vectors { b'V' } else { b'N' };
                     // Column-major, full Hermitian; LAPACK reads the lower triangle.
                     let mut m = hermitian(a, uplo).as_slice().to_vec();
                     let mut w = vec![0.0 as $t; n];
                     let (ni, mut info) = (n.max(1) as i32, 0i32);
                     let (mut lw, mut liw) = ([0.0 as $t], [0i32]);
                     // SAFETY: a workspace query: the slices hold n² and n elements.
-                    unsafe { $syevd(b'V', b'L', n as i32, &mut m, ni, &mut w, &mut lw, -1, &mut liw, -1, &mut info) };
+                    unsafe { $syevd(jobz, b'L', n as i32, &mut m, ni, &mut w, &mut lw, -1, &mut liw, -1, &mut info) };
                     if info != 0 {
                         return Some(None);
                     }
@@ -127,7 +129,7 @@ mod on {
                     // SAFETY: the workspaces have the sizes the query returned.
                     unsafe {
                         $syevd(
-                            b'V',
+                            jobz,
                             b'L',
                             n as i32,
                             &mut m,
@@ -143,7 +145,8 @@ mod on {
                     if info != 0 {
                         return Some(None);
                     }
-                    Some(Some((w, Mat::from_fn(n, n, |i, j| m[i + j * n]))))
+                    let v = if vectors { Mat::from_fn(n, n, |i, j| m[i + j * n]) } else { Mat::new() };
+                    Some(Some((w, v)))
                 }
                 lu_chol!();
             }
