@@ -131,8 +131,8 @@ pub(crate) fn affine(device: Device, n: usize, start: Scalar, step: Scalar, dtyp
 #[cfg(not(xp_cuda))]
 mod stub {
     use xp_core::{
-        ArgReduceOp, BackendDevice, BackendStorage, BinaryOp, DType, Device, Error, HostBuffer, Layout, LinalgStorage,
-        Result, Scalar, UnaryOp,
+        ArgReduceOp, BackendDevice, BackendStorage, BinaryOp, DType, Device, Error, HostBuffer, IndexStorage, Layout,
+        LinalgStorage, Result, Scalar, SortStorage, UnaryOp,
     };
 
     fn no<T>() -> Result<T> {
@@ -202,6 +202,10 @@ mod stub {
 
     /// Never reached: no stub storage exists.
     impl LinalgStorage for CudaStorage {}
+    /// Never reached: no stub storage exists.
+    impl IndexStorage for CudaStorage {}
+    /// Never reached: no stub storage exists.
+    impl SortStorage for CudaStorage {}
 
     impl BackendDevice for CudaDevice {
         type Storage = CudaStorage;

@@ -20,8 +20,8 @@ mod op;
 mod promote;
 
 pub use backend::{
-    BackendDevice, BackendStorage, Distribution, FftKind, FftNorm, FftStorage, LinalgStorage, RandomDevice, SortSpec,
-    SortStorage,
+    BackendDevice, BackendStorage, Combine, Distribution, FftKind, FftNorm, FftStorage, IndexMode, IndexSet,
+    IndexStorage, LinalgStorage, RandomDevice, Side, SortOutput, SortStorage,
 };
 pub use device::Device;
 pub use dtype::{DType, Kind};

@@ -18,10 +18,12 @@
 
 mod codegen;
 mod device;
+mod index;
 pub mod linalg;
 pub mod memory;
 mod nvrtc;
 mod reduce;
+mod sort;
 mod storage;
 mod stream;
 mod transfer;

@@ -5,16 +5,20 @@
 //! op's loop dtype) and only computes. Operations are grouped in families: the elementwise,
 //! copy, reduction and scan families of [`BackendStorage`], where an op is a marker value
 //! ([`UnaryOp`], [`BinaryOp`], [`ArgReduceOp`]), and one trait per later family
-//! ([`LinalgStorage`], [`FftStorage`], [`SortStorage`], [`RandomDevice`]) whose parameters are
+//! ([`LinalgStorage`], [`IndexStorage`], [`SortStorage`], [`FftStorage`], [`RandomDevice`]) whose parameters are
 //! typed values and whose results are named structs. A family's methods have default bodies that
 //! answer [`Error::Unsupported`], so a backend that lacks a family still compiles and says so.
 use crate::{ArgReduceOp, BinaryOp, DType, Device, Error, HostBuffer, Layout, Result, Scalar, UnaryOp};
 
+mod index;
 mod linalg;
 mod pending;
+mod sort;
 
+pub use index::{Combine, IndexMode, IndexSet, IndexStorage};
 pub use linalg::LinalgStorage;
-pub use pending::{Distribution, FftKind, FftNorm, FftStorage, RandomDevice, SortSpec, SortStorage};
+pub use pending::{Distribution, FftKind, FftNorm, FftStorage, RandomDevice};
+pub use sort::{Side, SortOutput, SortStorage};
 
 /// The answer of a family method that a backend does not implement.
 pub(crate) fn unsupported<T>(op: &'static str, backend: &'static str) -> Result<T> {

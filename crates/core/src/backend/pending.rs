@@ -1,4 +1,4 @@
-//! The seams of the families still to come (FFT, sort, random), typed in the pattern of
+//! The seams of the families still to come (FFT, random), typed in the pattern of
 //! [`super::LinalgStorage`] so that no placeholder takes a string or a bare flag. No backend
 //! implements them yet: every method answers [`crate::Error::Unsupported`]. The issue that brings
 //! a family may refine these types; it keeps the pattern (typed parameters, named results, one
@@ -39,25 +39,6 @@ pub trait FftStorage: BackendStorage {
     /// The transform `kind` over `axes` (sorted, distinct), scaled as `norm` says.
     fn fft(&self, _l: &Layout, _axes: &[usize], _kind: FftKind, _norm: FftNorm) -> Result<Self> {
         unsupported("fft", Self::NAME)
-    }
-}
-
-/// What a sort returns and in which order.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SortSpec {
-    /// the permutation (`argsort`, int64) instead of the sorted values
-    pub indices: bool,
-    /// equal elements keep their input order
-    pub stable: bool,
-    /// largest first
-    pub descending: bool,
-}
-
-/// The sort family of a backend's storage.
-pub trait SortStorage: BackendStorage {
-    /// Sort along `axis` as `spec` says (NaNs last, as NumPy).
-    fn sort(&self, _l: &Layout, _axis: usize, _spec: SortSpec) -> Result<Self> {
-        unsupported("sort", Self::NAME)
     }
 }
 
