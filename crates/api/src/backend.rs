@@ -5,6 +5,8 @@
 //! [`on_storage!`]; methods of two or three storages match the variants pairwise and answer
 //! [`Error::DeviceMismatch`] for mixed devices. (`enum_dispatch` was tried for this and dropped:
 //! it cannot express the pairwise match, which every binary op needs.)
+use crate::Array;
+use std::sync::{Arc, RwLockReadGuard};
 use xp_core::{BackendDevice, BackendStorage, DType, Device, Error, HostBuffer, Layout, Result, Scalar};
 use xp_cpu::{CpuDevice, CpuStorage};
 
@@ -60,6 +62,73 @@ macro_rules! on_storage_map {
 }
 pub(crate) use on_storage_map;
 
+/// The storages of several arrays, each distinct storage read-locked once and in one global
+/// order (by address), whatever the order and repetition of the arrays: an array may appear
+/// twice, or share its storage with another, without a second lock on the same storage.
+pub(crate) struct Reads<'a> {
+    guards: Vec<RwLockReadGuard<'a, Storage>>,
+    slot: Vec<usize>,
+}
+
+impl<'a> Reads<'a> {
+    pub(crate) fn lock(arrays: &[&'a Array]) -> Reads<'a> {
+        let key = |a: &Array| Arc::as_ptr(&a.storage) as usize;
+        let mut order: Vec<usize> = (0..arrays.len()).collect();
+        order.sort_by_key(|&i| key(arrays[i]));
+        let (mut guards, mut slot, mut last) = (Vec::new(), vec![0; arrays.len()], None);
+        for i in order {
+            if last != Some(key(arrays[i])) {
+                guards.push(arrays[i].read());
+                last = Some(key(arrays[i]));
+            }
+            slot[i] = guards.len() - 1;
+        }
+        Reads { guards, slot }
+    }
+    /// The storage of the i-th array.
+    pub(crate) fn get(&self, i: usize) -> &Storage {
+        &self.guards[self.slot[i]]
+    }
+    /// The storages as one backend's, in the order of the arrays.
+    pub(crate) fn many(&self, op: &'static str) -> Result<Many<'_>> {
+        many(op, (0..self.slot.len()).map(|i| self.get(i)))
+    }
+}
+
+/// One backend's storages of several operands.
+pub(crate) enum Many<'a> {
+    Cpu(Vec<&'a CpuStorage>),
+    Cuda(Vec<&'a CudaStorage>),
+}
+
+/// The storages as one backend's, or [`Error::DeviceMismatch`] naming the first two devices that
+/// differ.
+pub(crate) fn many<'a>(op: &'static str, stores: impl IntoIterator<Item = &'a Storage>) -> Result<Many<'a>> {
+    let stores: Vec<&Storage> = stores.into_iter().collect();
+    let first = stores.first().map(|s| s.device());
+    if let Some(s) = stores.iter().find(|s| Some(s.device()) != first) {
+        return Err(Error::DeviceMismatch { op, lhs: first.expect("nonempty"), rhs: s.device() });
+    }
+    Ok(match stores.first() {
+        Some(Storage::Cuda(_)) => {
+            Many::Cuda(stores.iter().map(|s| if let Storage::Cuda(x) = s { x } else { unreachable!() }).collect())
+        }
+        _ => Many::Cpu(stores.iter().map(|s| if let Storage::Cpu(x) = s { x } else { unreachable!() }).collect()),
+    })
+}
+
+/// Call a method with the storages of several operands of one backend (see [`Reads`]), wrapping
+/// a storage result.
+macro_rules! on_many {
+    ($many:expr, $xs:ident => $body:expr) => {
+        match $many {
+            $crate::backend::Many::Cpu($xs) => $body.map($crate::backend::Storage::Cpu),
+            $crate::backend::Many::Cuda($xs) => $body.map($crate::backend::Storage::Cuda),
+        }
+    };
+}
+pub(crate) use on_many;
+
 impl Storage {
     pub(crate) fn device(&self) -> Device {
         match self {
@@ -71,6 +140,12 @@ impl Storage {
         match self {
             Storage::Cpu(s) => s.dtype(),
             Storage::Cuda(s) => s.dtype(),
+        }
+    }
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Storage::Cpu(s) => s.len(),
+            Storage::Cuda(s) => s.len(),
         }
     }
     pub(crate) fn to_host(&self, l: &Layout) -> Result<HostBuffer> {

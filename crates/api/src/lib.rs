@@ -29,12 +29,15 @@ mod creation;
 mod diagonal;
 mod display;
 mod einsum;
+mod index;
 mod interop;
 pub mod linalg;
 mod manip;
 mod ops;
 mod products;
 mod reductions;
+mod sets;
+mod sorting;
 #[cfg(xp_cuda)]
 mod transfer;
 pub mod ufunc;
@@ -50,14 +53,24 @@ pub use creation::{
 };
 pub use diagonal::{cross, cross_axes, diagonal, matrix_transpose, trace};
 pub use einsum::einsum;
+pub use index::{
+    argwhere, choose, compress, diag_indices, extract, flatnonzero, ix_, nonzero, place, put_along_axis,
+    ravel_multi_index, scatter_add, scatter_max, scatter_min, select, take_along_axis, tril_indices, triu_indices,
+    unravel_index, where_nonzero, IndexItem, IntoIndex,
+};
 pub use manip::{
     array_split, broadcast_arrays, concatenate, hstack, split, stack, vstack, PadMode, Sections, ELLIPSIS, NEW_AXIS,
 };
 pub use products::{dot, inner, kron, matmul, outer, tensordot, vdot, vecdot, TensorAxes};
+pub use sets::{
+    intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts, unique_inverse, unique_values,
+    Unique, UniqueOptions,
+};
+pub use sorting::{argsort, lexsort, searchsorted, sort};
 pub use ufunc::*;
 pub use xp_core::{
     bf16, can_cast_safe, f16, promote_types, promote_weak, ArgReduceOp, BinaryOp, Complex32, Complex64, DType, Device,
-    Element, Error, HostBuffer, Kind, Layout, LinAlgKind, Result, Scalar, SliceElem, UnaryOp,
+    Element, Error, HostBuffer, IndexMode, Kind, Layout, LinAlgKind, Result, Scalar, Side, SliceElem, UnaryOp,
 };
 
 /// The CPU side: the host block cache (large buffers are reused instead of returned to the

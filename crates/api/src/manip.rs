@@ -164,10 +164,6 @@ impl Array {
         let mut dst = self.write();
         src.copy_into(&vl, &mut dst, &self.layout)
     }
-    /// `a[index] = value`.
-    pub fn set<'a>(&self, index: impl AsRef<[SliceElem]>, value: impl Into<Operand<'a>>) -> Result<()> {
-        self.slice(index)?.assign(value)
-    }
     /// Reverse the order of elements along `axes` (`..`: all), a view.
     pub fn flip(&self, axes: impl IntoAxes) -> Result<Array> {
         let ax = axes.into_axes().normalize("flip", self.ndim())?;
@@ -176,8 +172,9 @@ impl Array {
             .collect();
         self.slice(idx)
     }
-    /// Elements at positions `indices` along `axis` (negative indices count from the end).
-    pub fn take(&self, indices: &[isize], axis: isize) -> Result<Array> {
+    /// Elements at host-known positions `indices` along `axis` (negative indices count from the
+    /// end): the shape-derived selections of `roll`, `repeat` and `pad`.
+    pub(crate) fn take_positions(&self, indices: &[isize], axis: isize) -> Result<Array> {
         let ax = normalize_axis("take", axis, self.ndim())?;
         let n = self.shape()[ax];
         let idx = indices
@@ -217,7 +214,7 @@ impl Array {
             return self.copy();
         }
         let idx: Vec<isize> = (0..n).map(|i| (i - shift).rem_euclid(n)).collect();
-        self.take(&idx, axis)
+        self.take_positions(&idx, axis)
     }
     /// Repeat the whole array `reps` times along each axis (NumPy `tile`).
     pub fn tile(&self, reps: &[usize]) -> Result<Array> {
@@ -255,7 +252,7 @@ impl Array {
         }
         let idx: Vec<isize> =
             counts.iter().enumerate().flat_map(|(i, &c)| std::iter::repeat_n(i as isize, c)).collect();
-        self.take(&idx, axis)
+        self.take_positions(&idx, axis)
     }
     /// Pad every axis `i` with `widths[i] = (before, after)` elements (one pair for all axes is
     /// allowed).
@@ -284,7 +281,7 @@ impl Array {
                 return Err(Error::invalid("pad", "can't extend an empty axis except with a constant"));
             }
             let idx: Vec<isize> = (-(b as isize)..n + a as isize).map(|i| pad_index(i, n, mode)).collect();
-            r = r.take(&idx, ax as isize)?;
+            r = r.take_positions(&idx, ax as isize)?;
         }
         Ok(r)
     }

@@ -166,19 +166,8 @@ pub fn where_<'a, 'b>(cond: &Array, x: impl Into<Operand<'a>>, y: impl Into<Oper
     let lc = ca.layout.broadcast_to("where", &shape)?;
     let lx = xa.layout.broadcast_to("where", &shape)?;
     let ly = ya.layout.broadcast_to("where", &shape)?;
-    // Copies make the three storages distinct so that each can be read-locked once.
-    let xa = if xa.shares_storage(&ca) { xa.copy()? } else { xa };
-    let ya = if ya.shares_storage(&ca) || ya.shares_storage(&xa) { ya.copy()? } else { ya };
-    let (gc, gx, gy) = (ca.read(), xa.read(), ya.read());
-    let s = match (&*gc, &*gx, &*gy) {
-        (crate::backend::Storage::Cpu(c), crate::backend::Storage::Cpu(a), crate::backend::Storage::Cpu(b)) => {
-            c.where_cond(&lc, a, &lx, b, &ly).map(crate::backend::Storage::Cpu)
-        }
-        (crate::backend::Storage::Cuda(c), crate::backend::Storage::Cuda(a), crate::backend::Storage::Cuda(b)) => {
-            c.where_cond(&lc, a, &lx, b, &ly).map(crate::backend::Storage::Cuda)
-        }
-        _ => Err(Error::DeviceMismatch { op: "where", lhs: gc.device(), rhs: gx.device() }),
-    }?;
+    let reads = crate::backend::Reads::lock(&[&ca, &xa, &ya]);
+    let s = crate::backend::on_many!(reads.many("where")?, v => v[0].where_cond(&lc, v[1], &lx, v[2], &ly))?;
     Ok(Array::from_storage(s, &shape))
 }
 
@@ -251,6 +240,10 @@ pub trait BinaryUfunc {
     fn accumulate(self, a: &Array, axis: isize) -> Result<Array>;
     /// `op(a[i, j, ...], b[k, l, ...])` for every pair: shape `a.shape + b.shape`.
     fn outer(self, a: &Array, b: &Array) -> Result<Array>;
+    /// NumPy's `ufunc.at(a, index, v)`: `a[index] = op(a[index], v)` once per occurrence of each
+    /// index, in order, so that duplicate indices accumulate (`np.add.at`). The result must keep
+    /// `a`'s dtype (`v` is cast to it); out-of-range indices raise and leave `a` unchanged.
+    fn at<'a>(self, a: &Array, index: impl crate::IntoIndex, v: impl Into<Operand<'a>>) -> Result<()>;
 }
 
 fn reduce_dtypes(op: BinaryOp, d: DType) -> Result<(DType, DType)> {
@@ -318,6 +311,9 @@ impl BinaryUfunc for BinaryOp {
         shape_a.extend(std::iter::repeat_n(1, b.ndim()));
         let a2 = a.reshape_exact(&shape_a)?;
         binary(self, &a2, b)
+    }
+    fn at<'a>(self, a: &Array, index: impl crate::IntoIndex, v: impl Into<Operand<'a>>) -> Result<()> {
+        crate::index::ufunc_at(self, a, index.into_index(), &v.into())
     }
 }
 

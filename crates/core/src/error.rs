@@ -102,6 +102,32 @@ pub enum Error {
         /// that axis's length
         size: usize,
     },
+    /// A boolean index whose shape differs from the axes it covers.
+    #[error("boolean index did not match indexed array along axis {axis}; size of axis is {size} but size of corresponding boolean axis is {got}")]
+    BoolIndexMismatch {
+        /// the first axis where the sizes differ
+        axis: usize,
+        /// that axis's length
+        size: usize,
+        /// the mask's length there
+        got: usize,
+    },
+    /// More indices than the array has dimensions.
+    #[error("too many indices for array: array is {ndim}-dimensional, but {given} were indexed")]
+    TooManyIndices {
+        /// dimensions of the array
+        ndim: usize,
+        /// dimensions the index addresses
+        given: usize,
+    },
+    /// An index array that is neither integer nor boolean.
+    #[error("{op}: arrays used as indices must be of integer (or boolean) type, not {dtype}")]
+    IndexDType {
+        /// the operation
+        op: &'static str,
+        /// the index array's dtype
+        dtype: DType,
+    },
     /// Data of the wrong length for a shape.
     #[error("{op}: {got} elements given for shape {shape:?} ({expected} elements)")]
     LengthMismatch {

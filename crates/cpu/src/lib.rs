@@ -15,11 +15,13 @@
 #![warn(missing_docs)]
 
 mod fastmath;
+mod index;
 pub mod iter;
 pub mod kernel;
 mod linalg;
 pub mod pool;
 mod reduce;
+mod sort;
 
 use iter::{map1, map2, map3, Walk};
 use kernel::Kernel;

@@ -4,6 +4,7 @@ mod common;
 mod cuda;
 mod edge;
 mod errors;
+mod indexing;
 mod large;
 mod linalg;
 mod linalg_props;

@@ -75,7 +75,11 @@ fn run(op: &str, x: &[Array], a: &Value, mods: &ArrayModule) -> Result<Vec<Array
             };
             one(x[0].pad(&w, mode))
         }
-        "take" => one(x[0].take(&opt_axes(&a["indices"]).unwrap(), isz(&a["axis"]))),
+        "take" => {
+            let ix: Vec<i64> = opt_axes(&a["indices"]).unwrap().iter().map(|&i| i as i64).collect();
+            let n = ix.len();
+            one(x[0].take(&mods.asarray(ix, &[n])?, isz(&a["axis"])))
+        }
         "concatenate" => one(xp::concatenate(&refs, isz(&a["axis"]))),
         "stack" => one(xp::stack(&refs, isz(&a["axis"]))),
         "hstack" => one(xp::hstack(&refs)),

@@ -1,0 +1,112 @@
+//! The indexing family on the CPU: gathers and scatters through int64 index arrays, compaction
+//! by masks. Gathers run in parallel over rows of the output; scatters run in index order on one
+//! thread, which gives NumPy's results for duplicate indices by construction (the last write
+//! wins; `ufunc.at` combines in order).
+mod compact;
+mod gather;
+mod scatter;
+
+use crate::iter::Walk;
+use crate::CpuStorage;
+use xp_core::{
+    with_buffer, BackendStorage, Combine, Error, HostBuffer, IndexMode, IndexSet, IndexStorage, Layout, Result,
+};
+
+/// The element offsets (relative to 0) of every position of the sub-layout of `l` over `axes`,
+/// in C order.
+pub(crate) fn offsets(l: &Layout, axes: std::ops::Range<usize>) -> Vec<isize> {
+    let sub = Layout::new(l.shape()[axes.clone()].to_vec(), l.strides()[axes].to_vec(), 0);
+    let w = Walk::new(&[&sub]);
+    let mut v = Vec::with_capacity(sub.numel());
+    w.segments(0, sub.numel(), |_, len, off| v.extend((0..len as isize).map(|i| off[0] + i * w.inner_stride(0))));
+    v
+}
+
+/// True when `offs` is `0, 1, 2, …` (a contiguous run).
+pub(crate) fn is_run(offs: &[isize]) -> bool {
+    offs.iter().enumerate().all(|(i, &o)| o == i as isize)
+}
+
+/// An index resolved against an axis of `n` positions as `mode` says; `None` when it is out of
+/// bounds (in every mode for an empty axis).
+#[inline]
+pub(crate) fn resolve(i: i64, n: usize, mode: IndexMode) -> Option<i64> {
+    let n = n as i64;
+    match mode {
+        _ if n == 0 => None,
+        IndexMode::Raise if i < -n || i >= n => None,
+        IndexMode::Raise => Some(if i < 0 { i + n } else { i }),
+        IndexMode::Wrap => Some(i.rem_euclid(n)),
+        IndexMode::Clip => Some(i.clamp(0, n - 1)),
+    }
+}
+
+/// The index arrays of a set as slices of `len` int64 each.
+pub(crate) fn index_slices<'a>(set: &IndexSet<'a, CpuStorage>) -> Result<Vec<&'a [i64]>> {
+    let n = set.len();
+    set.arrays
+        .iter()
+        .map(|(s, off)| match &s.0 {
+            HostBuffer::I64(v) if off + n <= v.len() => Ok(&v[*off..off + n]),
+            b => Err(Error::InvalidDType { op: "index", dtype: b.dtype() }),
+        })
+        .collect()
+}
+
+/// The typed error for the violation at linear position `bad = b * k + j`.
+pub(crate) fn out_of_bounds(l: &Layout, set: &IndexSet<'_, CpuStorage>, idx: &[&[i64]], bad: usize) -> Error {
+    let k = idx.len();
+    let (b, j) = (bad / k, bad % k);
+    Error::IndexOutOfBounds { index: idx[j][b] as isize, axis: set.axis + j, size: l.shape()[set.axis + j] }
+}
+
+/// The source offset (relative to the layout's offset) of each index position `b`, or the first
+/// violation `b * k + j`.
+pub(crate) fn deltas(
+    l: &Layout,
+    set: &IndexSet<'_, CpuStorage>,
+    idx: &[&[i64]],
+) -> std::result::Result<Vec<isize>, usize> {
+    let k = idx.len();
+    let mut out = vec![0isize; set.len()];
+    for (j, ix) in idx.iter().enumerate() {
+        let (n, s) = (l.shape()[set.axis + j], l.strides()[set.axis + j]);
+        for (b, (d, &i)) in out.iter_mut().zip(ix.iter()).enumerate() {
+            match resolve(i, n, set.mode) {
+                Some(r) => *d += r as isize * s,
+                None => return Err(first_violation(l, set, idx, b * k + j)),
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The first violation in C order over `(b, j)`, given that `found` is one.
+fn first_violation(l: &Layout, set: &IndexSet<'_, CpuStorage>, idx: &[&[i64]], found: usize) -> usize {
+    let k = idx.len();
+    (0..found).find(|&p| resolve(idx[p % k][p / k], l.shape()[set.axis + p % k], set.mode).is_none()).unwrap_or(found)
+}
+
+impl IndexStorage for CpuStorage {
+    fn gather(&self, l: &Layout, set: &IndexSet<'_, Self>) -> Result<Self> {
+        let idx = index_slices(set)?;
+        with_buffer!(&self.0, v => gather::gather(v, l, set, &idx)).map(CpuStorage)
+    }
+    fn scatter(&mut self, l: &Layout, set: &IndexSet<'_, Self>, v: &Self, vl: &Layout, how: Combine) -> Result<()> {
+        let idx = index_slices(set)?;
+        let d = match deltas(l, set, &idx) {
+            Ok(d) => d,
+            Err(bad) => return Err(out_of_bounds(l, set, &idx, bad)),
+        };
+        scatter::scatter(&mut self.0, l, set, &d, &v.0, vl, how)
+    }
+    fn nonzero(&self, l: &Layout) -> Result<Self> {
+        Ok(CpuStorage(HostBuffer::I64(with_buffer!(&self.0, v => compact::nonzero(v, l)))))
+    }
+    fn compress(&self, l: &Layout, axis: usize, mask: &Self, ml: &Layout) -> Result<Self> {
+        let HostBuffer::Bool(m) = &mask.0 else {
+            return Err(Error::InvalidDType { op: "compress", dtype: mask.dtype() });
+        };
+        Ok(CpuStorage(with_buffer!(&self.0, v => xp_core::Element::into_buffer(compact::compress(v, l, axis, m, ml)))))
+    }
+}

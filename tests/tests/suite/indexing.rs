@@ -1,0 +1,131 @@
+//! Advanced indexing, scatters, sorting, searching and set operations against NumPy
+//! (`tests/data/indexing.json`, made by `scripts/gen_index_reference.py`), on every device, with
+//! every input (index arrays included) in every layout variant.
+use super::common;
+use serde_json::Value;
+use xp::{Array, BinaryUfunc, IndexItem, IndexMode, Result, Side, SliceElem, UniqueOptions};
+use xp_testing::{check, layouts, Expected, Failures};
+
+fn isz(v: &Value) -> isize {
+    v.as_i64().expect("integer argument") as isize
+}
+fn usizes(v: &Value) -> Vec<usize> {
+    v.as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as usize).collect()
+}
+fn mode(v: &Value) -> IndexMode {
+    match v.as_str().unwrap() {
+        "raise" => IndexMode::Raise,
+        "wrap" => IndexMode::Wrap,
+        _ => IndexMode::Clip,
+    }
+}
+fn index(v: &Value, x: &[Array]) -> Vec<IndexItem> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            if let Some(k) = e.get("arr") {
+                IndexItem::Array(x[k.as_u64().unwrap() as usize].clone())
+            } else if e.get("new").is_some() {
+                IndexItem::Basic(SliceElem::NewAxis)
+            } else if e.get("ell").is_some() {
+                IndexItem::Basic(SliceElem::Ellipsis)
+            } else if let Some(i) = e.get("i") {
+                IndexItem::Basic(SliceElem::Index(isz(i)))
+            } else {
+                let s = &e["s"];
+                let o = |k: usize| s[k].as_i64().map(|x| x as isize);
+                IndexItem::Basic(SliceElem::Slice { start: o(0), stop: o(1), step: o(2).unwrap_or(1) })
+            }
+        })
+        .collect()
+}
+
+/// Run `op`; in-place operations return their first argument afterwards.
+fn run(op: &str, x: &[Array], p: &Value) -> Result<Vec<Array>> {
+    let one = |r: Result<Array>| r.map(|v| vec![v]);
+    let after = |r: Result<()>| r.map(|_| vec![x[0].clone()]);
+    let axis = |v: &Value| v.as_i64().map(|a| a as isize);
+    let refs: Vec<&Array> = x.iter().collect();
+    match op {
+        "getitem" => one(x[0].get(index(&p["index"], x))),
+        "setitem" => after(x[0].set(index(&p["index"], x), x.last().unwrap())),
+        "take" => one(x[0].take_mode(&x[1], axis(&p["axis"]), mode(&p["mode"]))),
+        "put" => after(x[0].put(&x[1], &x[2], mode(&p["mode"]))),
+        "take_along_axis" => one(xp::take_along_axis(&x[0], &x[1], isz(&p["axis"]))),
+        "put_along_axis" => after(xp::put_along_axis(&x[0], &x[1], &x[2], isz(&p["axis"]))),
+        "compress" => one(xp::compress(&x[0], &x[1], axis(&p["axis"]))),
+        "extract" => one(xp::extract(&x[0], &x[1])),
+        "place" => after(xp::place(&x[0], &x[1], &x[2])),
+        "choose" => one(xp::choose(&x[0], &refs[1..], mode(&p["mode"]))),
+        "select" => one(xp::select(&refs[..2], &refs[2..], p["default"].as_f64().unwrap())),
+        "nonzero" => xp::nonzero(&x[0]),
+        "argwhere" => one(xp::argwhere(&x[0])),
+        "flatnonzero" => one(xp::flatnonzero(&x[0])),
+        "ix_" => xp::ix_(&refs),
+        "unravel_index" => xp::unravel_index(&x[0], &usizes(&p["shape"])),
+        "ravel_multi_index" => one(xp::ravel_multi_index(&refs, &usizes(&p["dims"]), mode(&p["mode"]))),
+        "ufunc_at" => after(common::binary_op(p["ufunc"].as_str().unwrap()).at(&x[0], &x[1], &x[2])),
+        "sort" => one(x[0].sort(axis(&p["axis"]))),
+        "argsort" => one(x[0].argsort(axis(&p["axis"]))),
+        "lexsort" => one(xp::lexsort(&refs)),
+        "searchsorted" => {
+            let side = if p["side"] == "left" { Side::Left } else { Side::Right };
+            one(xp::searchsorted(&x[0], &x[1], side, x.get(2)))
+        }
+        "unique" => {
+            let u = xp::unique(&x[0], UniqueOptions::ALL, axis(&p["axis"]))?;
+            Ok(vec![u.values, u.indices.unwrap(), u.inverse.unwrap(), u.counts.unwrap()])
+        }
+        "isin" => one(xp::isin(&x[0], &x[1])),
+        "intersect1d" => one(xp::intersect1d(&x[0], &x[1])),
+        "union1d" => one(xp::union1d(&x[0], &x[1])),
+        "setdiff1d" => one(xp::setdiff1d(&x[0], &x[1])),
+        "setxor1d" => one(xp::setxor1d(&x[0], &x[1])),
+        _ => panic!("unknown op {op}"),
+    }
+}
+
+common::split_cases!(indexing_sorting_and_sets_match_numpy, "indexing");
+
+fn indexing_sorting_and_sets_match_numpy(f: &mut Failures, dev: xp::Device, case: &Value) {
+    let op = case["op"].as_str().unwrap();
+    let inputs: Vec<_> = case["args"].as_array().unwrap().iter().map(common::array).collect();
+    let want: std::result::Result<Vec<Expected>, String> = if let Some(r) = case.get("results") {
+        Ok(r.as_array()
+            .unwrap()
+            .iter()
+            .map(|v| common::expected(&serde_json::json!({ "result": v })).unwrap())
+            .collect())
+    } else {
+        common::expected(case).map(|e| vec![e])
+    };
+    let variants: Vec<Vec<(&str, Array)>> = inputs.iter().map(|(b, s)| layouts(b, s, dev).unwrap()).collect();
+    let n = variants.iter().map(|v| v.len()).max().unwrap_or(1);
+    for k in 0..n {
+        let x: Vec<Array> = variants.iter().map(|v| v[k % v.len()].1.clone()).collect();
+        let lname = variants.first().map_or("none", |v| v[k % v.len()].0);
+        let ctx = format!(
+            "{op} {} on {dev}, {lname}, inputs {:?}",
+            case["params"],
+            x.iter().map(|a| (a.dtype(), a.shape().to_vec())).collect::<Vec<_>>()
+        );
+        // A failed in-place operation leaves its target untouched.
+        let before = x.first().map(|a| format!("{:?}", a.to_buffer().unwrap()));
+        match (run(op, &x, &case["params"]), &want) {
+            (Ok(got), Ok(w)) if got.len() == w.len() => {
+                for (g, e) in got.into_iter().zip(w) {
+                    f.add(check(&Ok(g), &Ok(e.clone()), &ctx));
+                }
+            }
+            (Ok(got), Ok(w)) => f.add(Err(format!("{ctx}: {} results, expected {}", got.len(), w.len()))),
+            (Err(_), Err(_)) => {
+                if format!("{:?}", x[0].to_buffer().unwrap()) != before.unwrap() {
+                    f.add(Err(format!("{ctx}: the failed operation changed its input")));
+                }
+            }
+            (Ok(_), Err(why)) => f.add(Err(format!("{ctx}: expected an error ({why})"))),
+            (Err(e), Ok(_)) => f.add(Err(format!("{ctx}: unexpected error {e}"))),
+        }
+    }
+}
