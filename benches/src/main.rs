@@ -7,6 +7,7 @@
 //! Each workload is warmed up twice, then run `--reps` times (default 15); the median is
 //! reported. `small_*` workloads report microseconds per op over 10^4 back-to-back ops; the others
 //! milliseconds per run. The ratio is reference time / xp time: above 1 means xp is faster.
+mod index;
 mod linalg;
 
 use std::io::Write;
@@ -116,6 +117,7 @@ fn workloads(gpu: bool) -> Vec<Workload> {
         Ok(small(move || a.add(&b)))
     });
     linalg::workloads(&mut w, gpu);
+    index::workloads(&mut w, gpu);
     if gpu {
         transfers(&mut w, n);
         wl!("small_copy_1024".to_string(), "us/op", |d| {

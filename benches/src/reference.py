@@ -87,7 +87,41 @@ def setup(name):
     if name.startswith("small_sum"):
         a = rand(1024)
         return lambda: [a.sum() for _ in range(10_000)]
-    return linalg_setup(name)
+    return linalg_setup(name) or index_setup(name)
+
+
+def rand_int(n, hi):
+    if gpu:
+        return xp.random.randint(0, hi, n, dtype=xp.int64)
+    return xp.random.default_rng(2).integers(0, hi, n, dtype=xp.int64)
+
+
+def index_setup(name):
+    if name.startswith("sort_rows_f32"):
+        a = rand(1 << 24, (4096, 4096))
+        return lambda: xp.sort(a, axis=-1)
+    if name.startswith("sort_f32") or name.startswith("argsort_f32"):
+        n = 1 << int(name.split("^")[1])
+        a = rand(n)
+        return (lambda: xp.sort(a)) if name.startswith("sort") else (lambda: xp.argsort(a))
+    if name.startswith("mask_select_f32"):
+        a = rand(1 << int(name.split("^")[1]))
+        return lambda: a[a > 0.5]
+    if name.startswith("take_f32"):
+        n = 1 << int(name.split("^")[-1])
+        a, i = rand(n), rand_int(1 << 24, n)
+        return lambda: xp.take(a, i)
+    if name.startswith("unique_i32"):
+        a = rand_int(1 << 24, 1 << 16).astype(xp.int32)
+        return lambda: xp.unique(a)
+    if name.startswith("add_at_f32"):
+        i, v = rand_int(1 << 24, 1 << 16), rand(1 << 24)
+        bins = xp.zeros(1 << 16, dtype=xp.float32)
+        if gpu:
+            import cupyx
+            return lambda: cupyx.scatter_add(bins, i, v)
+        return lambda: xp.add.at(bins, i, v)
+    return None
 
 
 def well(n, batch):

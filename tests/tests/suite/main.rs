@@ -5,6 +5,7 @@ mod cuda;
 mod edge;
 mod errors;
 mod indexing;
+mod indexing_props;
 mod large;
 mod linalg;
 mod linalg_props;

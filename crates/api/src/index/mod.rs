@@ -175,7 +175,10 @@ impl Array {
         let reads = Reads::lock(&[self, mask]);
         let s = crate::backend::on_many!(reads.many("compress")?, v => v[0].compress(view, axis, v[1], &mask.layout))?;
         let rest = view.numel() / mask.size().max(1);
-        let n = if rest > 0 { s.len() / rest } else { mask.count_nonzero(..)?.item::<i64>()? as usize };
+        let n = match s.len().checked_div(rest) {
+            Some(n) => n,
+            None => mask.count_nonzero(..)?.item::<i64>()? as usize,
+        };
         let mut shape = view.shape()[..axis].to_vec();
         shape.push(n);
         shape.extend_from_slice(&view.shape()[axis + mask.ndim()..]);

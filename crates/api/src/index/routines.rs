@@ -50,7 +50,16 @@ impl Array {
         };
         let (target, copied) = flat(self)?;
         let idx = if idx.is_contiguous() { idx } else { idx.copy()? };
-        scatter(&target, &target.layout.clone(), 0, &[idx.clone()], idx.shape(), mode, &v, Combine::Assign)?;
+        scatter(
+            &target,
+            &target.layout.clone(),
+            0,
+            std::slice::from_ref(&idx),
+            idx.shape(),
+            mode,
+            &v,
+            Combine::Assign,
+        )?;
         if copied {
             self.assign(&target.reshape_exact(self.shape())?)?;
         }

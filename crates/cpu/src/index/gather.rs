@@ -43,8 +43,8 @@ pub(crate) fn gather<T: Element>(
     let axes: Vec<(usize, isize)> = (0..k).map(|j| (l.shape()[set.axis + j], l.strides()[set.axis + j])).collect();
     if p_offs.len() * nb * nq == 0 {
         // Nothing to copy, but NumPy still checks the indices.
-        return match super::deltas(l, set, idx) {
-            Ok(_) => Ok(T::into_buffer(Vec::new())),
+        return match super::validate(l, set, idx) {
+            Ok(()) => Ok(T::into_buffer(Vec::new())),
             Err(bad) => Err(out_of_bounds(l, set, idx, bad)),
         };
     }
@@ -81,7 +81,7 @@ pub(crate) fn gather<T: Element>(
                     match resolve(idx[j][b], n, set.mode) {
                         Some(i) => at += i as isize * s,
                         None => {
-                            bad.fetch_min(b * k + j, Ordering::Relaxed);
+                            bad.fetch_min(j * nb + b, Ordering::Relaxed);
                             ok = false;
                         }
                     }

@@ -53,38 +53,27 @@ pub(crate) fn index_slices<'a>(set: &IndexSet<'a, CpuStorage>) -> Result<Vec<&'a
         .collect()
 }
 
-/// The typed error for the violation at linear position `bad = b * k + j`.
+/// The typed error for the violation at linear position `bad = j * len(B) + b` (NumPy checks one
+/// index array after the other, so the first violation is the first in that order).
 pub(crate) fn out_of_bounds(l: &Layout, set: &IndexSet<'_, CpuStorage>, idx: &[&[i64]], bad: usize) -> Error {
-    let k = idx.len();
-    let (b, j) = (bad / k, bad % k);
+    let nb = set.len().max(1);
+    let (j, b) = (bad / nb, bad % nb);
     Error::IndexOutOfBounds { index: idx[j][b] as isize, axis: set.axis + j, size: l.shape()[set.axis + j] }
 }
 
-/// The source offset (relative to the layout's offset) of each index position `b`, or the first
-/// violation `b * k + j`.
-pub(crate) fn deltas(
-    l: &Layout,
-    set: &IndexSet<'_, CpuStorage>,
-    idx: &[&[i64]],
-) -> std::result::Result<Vec<isize>, usize> {
-    let k = idx.len();
-    let mut out = vec![0isize; set.len()];
+/// Check every index against its axis (as `mode` says): the first violation `j * len(B) + b`.
+pub(crate) fn validate(l: &Layout, set: &IndexSet<'_, CpuStorage>, idx: &[&[i64]]) -> std::result::Result<(), usize> {
+    let nb = set.len();
     for (j, ix) in idx.iter().enumerate() {
-        let (n, s) = (l.shape()[set.axis + j], l.strides()[set.axis + j]);
-        for (b, (d, &i)) in out.iter_mut().zip(ix.iter()).enumerate() {
-            match resolve(i, n, set.mode) {
-                Some(r) => *d += r as isize * s,
-                None => return Err(first_violation(l, set, idx, b * k + j)),
-            }
+        let n = l.shape()[set.axis + j];
+        let (lo, hi) = ix.iter().fold((i64::MAX, i64::MIN), |(lo, hi), &i| (lo.min(i), hi.max(i)));
+        if nb == 0 || (n > 0 && (set.mode != IndexMode::Raise || (lo >= -(n as i64) && hi < n as i64))) {
+            continue;
         }
+        let b = ix.iter().position(|&i| resolve(i, n, set.mode).is_none()).unwrap_or(0);
+        return Err(j * nb + b);
     }
-    Ok(out)
-}
-
-/// The first violation in C order over `(b, j)`, given that `found` is one.
-fn first_violation(l: &Layout, set: &IndexSet<'_, CpuStorage>, idx: &[&[i64]], found: usize) -> usize {
-    let k = idx.len();
-    (0..found).find(|&p| resolve(idx[p % k][p / k], l.shape()[set.axis + p % k], set.mode).is_none()).unwrap_or(found)
+    Ok(())
 }
 
 impl IndexStorage for CpuStorage {
@@ -94,11 +83,8 @@ impl IndexStorage for CpuStorage {
     }
     fn scatter(&mut self, l: &Layout, set: &IndexSet<'_, Self>, v: &Self, vl: &Layout, how: Combine) -> Result<()> {
         let idx = index_slices(set)?;
-        let d = match deltas(l, set, &idx) {
-            Ok(d) => d,
-            Err(bad) => return Err(out_of_bounds(l, set, &idx, bad)),
-        };
-        scatter::scatter(&mut self.0, l, set, &d, &v.0, vl, how)
+        validate(l, set, &idx).map_err(|bad| out_of_bounds(l, set, &idx, bad))?;
+        scatter::scatter(&mut self.0, l, set, &idx, &v.0, vl, how)
     }
     fn nonzero(&self, l: &Layout) -> Result<Self> {
         Ok(CpuStorage(HostBuffer::I64(with_buffer!(&self.0, v => compact::nonzero(v, l)))))

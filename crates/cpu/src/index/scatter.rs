@@ -1,7 +1,9 @@
 //! `dst[p, i(b), q] = v[p, b, q]` (or `op(dst, v)`), in C order over `(p, b, q)` on one thread:
 //! the last of several writes to one element wins and `ufunc.at` combines occurrences in order,
-//! as NumPy does. The indices were checked (and turned into offsets) before anything is written.
-use super::offsets;
+//! as NumPy does. The indices were checked before anything is written; each op gets its own
+//! monomorphised loop (the hot ones inline), and a 1-D index with a value stride needs no
+//! offset tables.
+use super::{offsets, resolve};
 use crate::kernel::Kernel;
 use crate::CpuStorage;
 use xp_core::{BinaryOp, Combine, Error, HostBuffer, IndexSet, Layout, Result};
@@ -10,7 +12,7 @@ pub(crate) fn scatter(
     dst: &mut HostBuffer,
     l: &Layout,
     set: &IndexSet<'_, CpuStorage>,
-    deltas: &[isize],
+    idx: &[&[i64]],
     v: &HostBuffer,
     vl: &Layout,
     how: Combine,
@@ -19,7 +21,7 @@ pub(crate) fn scatter(
     macro_rules! go {
         ($($t:ident),*) => {
             match (dst, v) {
-                $((HostBuffer::$t(a), HostBuffer::$t(x)) => scatter_t(a, l, set, deltas, x, vl, how),)*
+                $((HostBuffer::$t(a), HostBuffer::$t(x)) => by_op(a, l, set, idx, x, vl, how),)*
                 (_, v) => Err(Error::InvalidDType { op: "scatter", dtype: if v.dtype() == d { d } else { v.dtype() } }),
             }
         };
@@ -27,40 +29,83 @@ pub(crate) fn scatter(
     go!(Bool, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128)
 }
 
-fn scatter_t<T: Kernel>(
+fn by_op<T: Kernel>(
     dst: &mut [T],
     l: &Layout,
     set: &IndexSet<'_, CpuStorage>,
-    deltas: &[isize],
+    idx: &[&[i64]],
     v: &[T],
     vl: &Layout,
     how: Combine,
 ) -> Result<()> {
-    let k = set.arrays.len();
-    let (p_offs, q_offs) = (offsets(l, 0..set.axis), offsets(l, set.axis + k..l.ndim()));
-    let nbd = set.shape.len();
-    let vp = offsets(vl, 0..set.axis);
-    let vb = offsets(vl, set.axis..set.axis + nbd);
-    let vq = offsets(vl, set.axis + nbd..vl.ndim());
-    let f: fn(T, T) -> T = match how {
-        Combine::Assign => |_, x| x,
-        Combine::Ufunc(BinaryOp::Add) => T::add,
-        Combine::Ufunc(BinaryOp::Sub) => T::sub,
-        Combine::Ufunc(BinaryOp::Mul) => T::mul,
+    let s = Scatter { l, set, idx, vl };
+    match how {
+        Combine::Assign => s.run(dst, v, |_, x| x),
+        Combine::Ufunc(BinaryOp::Add) => s.run(dst, v, T::add),
+        Combine::Ufunc(BinaryOp::Sub) => s.run(dst, v, T::sub),
+        Combine::Ufunc(BinaryOp::Mul) => s.run(dst, v, T::mul),
         Combine::Ufunc(op) => match T::binary_fn(op) {
-            Some(f) => f,
+            Some(f) => s.run(dst, v, f),
             None => return Err(Error::InvalidDType { op: op.name(), dtype: T::DTYPE }),
         },
-    };
-    let (base, vbase) = (l.offset() as isize, vl.offset() as isize);
-    for (&po, &vpo) in p_offs.iter().zip(&vp) {
-        for (&bo, &vbo) in deltas.iter().zip(&vb) {
-            let (at, vat) = (base + po + bo, vbase + vpo + vbo);
-            for (&qo, &vqo) in q_offs.iter().zip(&vq) {
-                let (o, x) = ((at + qo) as usize, (vat + vqo) as usize);
-                dst[o] = f(dst[o], v[x]);
+    }
+    Ok(())
+}
+
+struct Scatter<'a, 'b> {
+    l: &'a Layout,
+    set: &'a IndexSet<'b, CpuStorage>,
+    idx: &'a [&'b [i64]],
+    vl: &'a Layout,
+}
+
+impl Scatter<'_, '_> {
+    /// The destination offset of index position `b` (relative to the layout's offset).
+    #[inline]
+    fn delta(&self, b: usize) -> isize {
+        let a = self.set.axis;
+        self.idx.iter().enumerate().fold(0, |acc, (j, ix)| {
+            let n = self.l.shape()[a + j];
+            acc + resolve(ix[b], n, self.set.mode).expect("validated") as isize * self.l.strides()[a + j]
+        })
+    }
+
+    fn run<T: Copy>(&self, dst: &mut [T], v: &[T], f: impl Fn(T, T) -> T) {
+        let (set, l, vl) = (self.set, self.l, self.vl);
+        let k = self.idx.len();
+        let (base, vbase) = (l.offset() as isize, vl.offset() as isize);
+        let nbd = set.shape.len();
+        let simple = set.axis == 0 && l.ndim() == k && nbd <= 1;
+        if simple {
+            // One index position per element (`a[idx] = v`, `np.add.at(a, idx, v)`).
+            let sv = if nbd == 1 { vl.strides()[0] } else { 0 };
+            if k == 1 {
+                let (n, s, ix) = (l.shape()[0] as i64, l.strides()[0], self.idx[0]);
+                for (b, &i) in ix.iter().enumerate() {
+                    let r = if (0..n).contains(&i) { i } else { resolve(i, n as usize, set.mode).expect("validated") };
+                    let o = (base + r as isize * s) as usize;
+                    dst[o] = f(dst[o], v[(vbase + b as isize * sv) as usize]);
+                }
+            } else {
+                for b in 0..set.len() {
+                    let o = (base + self.delta(b)) as usize;
+                    dst[o] = f(dst[o], v[(vbase + b as isize * sv) as usize]);
+                }
+            }
+            return;
+        }
+        let (p_offs, q_offs) = (offsets(l, 0..set.axis), offsets(l, set.axis + k..l.ndim()));
+        let vp = offsets(vl, 0..set.axis);
+        let vb = offsets(vl, set.axis..set.axis + nbd);
+        let vq = offsets(vl, set.axis + nbd..vl.ndim());
+        for (&po, &vpo) in p_offs.iter().zip(&vp) {
+            for (b, &vbo) in vb.iter().enumerate() {
+                let (at, vat) = (base + po + self.delta(b), vbase + vpo + vbo);
+                for (&qo, &vqo) in q_offs.iter().zip(&vq) {
+                    let (o, x) = ((at + qo) as usize, (vat + vqo) as usize);
+                    dst[o] = f(dst[o], v[x]);
+                }
             }
         }
     }
-    Ok(())
 }

@@ -24,3 +24,33 @@ inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v)
 inline unsigned __ballot_sync(unsigned, bool b) { return b; }
 inline int __ffs(unsigned x) { return x ? __builtin_ffs(x) : 0; }
 inline void __nanosleep(unsigned) {}
+// Used by the sort kernels (crates/cuda/src/sort/).
+#define __launch_bounds__(...)
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __clz(unsigned x) { return x ? __builtin_clz(x) : 32; }
+template <class T> T __shfl_sync(unsigned, T v, int) { return v; }
+template <class T> T __shfl_xor_sync(unsigned, T v, int) { return v; }
+inline void __syncwarp(unsigned = 0xffffffffu) {}
+inline int __syncthreads_or(int p) { return p; }
+inline int __syncthreads_and(int p) { return p; }
+inline unsigned atomicAdd(unsigned* p, unsigned v) { unsigned o = *p; *p += v; return o; }
+inline long long __double_as_longlong(double) { return 0; }
+// Used by the index kernels (crates/cuda/src/index/); sequential, so the host tests can run them.
+inline int atomicMax(int* p, int v) { int o = *p; if (v > o) *p = v; return o; }
+inline unsigned atomicMax(unsigned* p, unsigned v) { unsigned o = *p; if (v > o) *p = v; return o; }
+inline long long atomicMax(long long* p, long long v) { long long o = *p; if (v > o) *p = v; return o; }
+inline unsigned long long atomicMax(unsigned long long* p, unsigned long long v) { auto o = *p; if (v > o) *p = v; return o; }
+inline int atomicMin(int* p, int v) { int o = *p; if (v < o) *p = v; return o; }
+inline unsigned atomicMin(unsigned* p, unsigned v) { unsigned o = *p; if (v < o) *p = v; return o; }
+inline long long atomicMin(long long* p, long long v) { long long o = *p; if (v < o) *p = v; return o; }
+inline unsigned long long atomicMin(unsigned long long* p, unsigned long long v) { auto o = *p; if (v < o) *p = v; return o; }
+inline float atomicAdd(float* p, float v) { float o = *p; *p += v; return o; }
+inline double atomicAdd(double* p, double v) { double o = *p; *p += v; return o; }
+inline unsigned atomicAnd(unsigned* p, unsigned v) { unsigned o = *p; *p &= v; return o; }
+inline unsigned long long atomicAnd(unsigned long long* p, unsigned long long v) { auto o = *p; *p &= v; return o; }
+inline unsigned atomicOr(unsigned* p, unsigned v) { unsigned o = *p; *p |= v; return o; }
+inline unsigned long long atomicOr(unsigned long long* p, unsigned long long v) { auto o = *p; *p |= v; return o; }
+inline unsigned atomicXor(unsigned* p, unsigned v) { unsigned o = *p; *p ^= v; return o; }
+inline unsigned long long atomicXor(unsigned long long* p, unsigned long long v) { auto o = *p; *p ^= v; return o; }
+inline unsigned atomicCAS(unsigned* p, unsigned c, unsigned v) { unsigned o = *p; if (o == c) *p = v; return o; }
+inline unsigned long long atomicCAS(unsigned long long* p, unsigned long long c, unsigned long long v) { auto o = *p; if (o == c) *p = v; return o; }

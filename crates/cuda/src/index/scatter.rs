@@ -1,0 +1,320 @@
+//! Scatters: `a[idx] = v` and `ufunc.at`, over the index space `P × B × Q` of the gather.
+//!
+//! With raise mode every index is checked first (`flag::validate`, one wait), so an error leaves
+//! the array unchanged. Then, by what the combination needs:
+//! - **assign**: the last position in C order over `B` wins where several address one element
+//!   (NumPy's rule; pytorch#88096 is what happens otherwise). Where the addressed positions `K`
+//!   are few enough for a scratch array (at most 2^26, or four times the values), a first pass
+//!   takes `atomicMax(winner[target], b)` over the positions `b`; otherwise the (target, b) pairs
+//!   are sorted and the last of each run marks its `b`. The write pass then copies only the
+//!   winners' values (all `P × Q` elements of each).
+//! - **ufunc.at with an order-free op** (`atomic.rs`): a thread per value applies it with a
+//!   hardware atomic or a compare-and-swap loop.
+//! - **other ops**: the (target, b) pairs are sorted stably by target and one thread per distinct
+//!   target (and `p`, `q`) applies that target's values in `b` order, as NumPy's loop does. The
+//!   same path serves 1- and 2-byte elements whose buffer does not end on a 4-byte boundary (their
+//!   word atomics would touch bytes past it).
+use super::atomic::{strategy, update_fn, Strategy};
+use super::flag::validate;
+use super::{offsets, store_expr, word_ty, Addr, Fix, COMMON};
+use crate::codegen::{compute_ty, storage_ty, PRELUDE};
+use crate::device::{driver_err, Key};
+use crate::storage::{after, before, cfg, idx, CudaStorage};
+use cudarc::driver::PushKernelArg;
+use xp_core::{numel, BackendStorage, BinaryOp, Combine, DType, Device, Error, IndexSet, Layout, Result};
+
+/// Targets up to this many always get a winner array.
+const WINNER_MIN: usize = 1 << 26;
+
+/// How the assignment's write pass picks the winners.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dedupe {
+    /// one index position: no duplicates
+    None = 0,
+    /// `int` winner per target
+    Win32 = 1,
+    /// `long long` winner per target
+    Win64 = 2,
+    /// a keep byte per position `b`
+    Keep = 3,
+}
+
+/// The scatter of the trait (see `IndexStorage::scatter`).
+pub(crate) fn scatter(
+    dst: &mut CudaStorage,
+    l: &Layout,
+    set: &IndexSet<'_, CudaStorage>,
+    v: &CudaStorage,
+    vl: &Layout,
+    how: Combine,
+) -> Result<()> {
+    if v.dev.ordinal != dst.dev.ordinal {
+        let (lhs, rhs) = (Device::Cuda(dst.dev.ordinal), Device::Cuda(v.dev.ordinal));
+        return Err(Error::DeviceMismatch { op: "scatter", lhs, rhs });
+    }
+    let a = Addr::new(dst, l, set, set.mode.into(), "scatter")?;
+    let shape = set.out_shape(l.shape());
+    if vl.shape() != shape.as_slice() {
+        return Err(Error::invalid("scatter", format!("values of shape {:?} for {:?}", vl.shape(), shape)));
+    }
+    if a.nb == 0 {
+        return Ok(());
+    }
+    if a.fix == Fix::Raise {
+        validate(dst, &a)?;
+    }
+    if numel(&shape) == 0 {
+        return Ok(());
+    }
+    a.empty_axis_error()?;
+    let cast;
+    let (v, vl) = if v.dtype == dst.dtype {
+        (v, vl.clone())
+    } else {
+        cast = v.cast(vl, dst.dtype)?;
+        (&cast, Layout::contiguous(&shape))
+    };
+    match how {
+        Combine::Assign => assign(dst, l, &a, v, &vl),
+        Combine::Ufunc(op) => {
+            let words_inside = dst.dtype.size() >= 4 || dst.buf.bytes.is_multiple_of(4);
+            if strategy(op, dst.dtype) == Strategy::Ordered || !words_inside {
+                ordered(dst, l, &a, v, &vl, op)
+            } else {
+                atomic(dst, l, &a, v, &vl, op)
+            }
+        }
+    }
+}
+
+fn log2(bytes: usize) -> u64 {
+    bytes.trailing_zeros() as u64
+}
+
+/// Device code: `t`, the target's number in `K`, of position `b`; with `p`, also adds the target's
+/// offset to `p`.
+fn target(fix: Fix, k: usize, b: &str, p: Option<&str>) -> String {
+    let m = fix as u8;
+    let add = p.map_or(String::new(), |p| format!(" {p} += c * ks.st[j];"));
+    format!(
+        "i64 t = 0;
+#pragma unroll
+    for (int j = 0; j < {k}; ++j) {{ const i64 c = fix<{m}>(ks.p[j][{b}], ks.len[j]); t += c * ks.ts[j];{add} }}"
+    )
+}
+
+/// Kernels over the index positions: `0` winners (`atomicMax` of `b` per target; `wide`: 64-bit),
+/// `1` the (target, b) pairs to sort (`wide`: 64-bit keys), `2` the keep byte of each run's last
+/// position in sorted order.
+pub(crate) fn per_b_src(which: u8, k: usize, fix: Fix, wide: bool) -> String {
+    let (wt, kt) = if wide { ("i64", "u64") } else { ("i32", "u32") };
+    let t = target(fix, k, "b", None);
+    let (params, body) = match which {
+        0 => (format!("Ks ks, i64 nb, {wt}* __restrict__ win"), format!("{t}\n    atomicMax(win + t, ({wt})b);")),
+        1 => (
+            format!("Ks ks, i64 nb, {kt}* __restrict__ key, i64* __restrict__ val"),
+            format!("{t}\n    key[b] = ({kt})t; val[b] = b;"),
+        ),
+        _ => (
+            format!("const {kt}* __restrict__ sk, const i64* __restrict__ sv, i64 nb, u8* __restrict__ keep"),
+            "keep[sv[b]] = b + 1 == nb || sk[b + 1] != sk[b];".into(),
+        ),
+    };
+    format!(
+        "{PRELUDE}{COMMON}
+extern \"C\" __global__ void xp_k({params}) {{
+  const i64 step = (i64)gridDim.x * blockDim.x;
+  for (i64 b = (i64)blockIdx.x * blockDim.x + threadIdx.x; b < nb; b += step) {{
+    {body}
+  }}
+}}\n"
+    )
+}
+
+/// The assignment's write pass: elements of `size` bytes, winners picked as `dd` says.
+pub(crate) fn assign_src(size: usize, k: usize, fix: Fix, dd: Dedupe, small: bool) -> String {
+    let w = word_ty(size);
+    let t = target(fix, k, "p2", Some("p0"));
+    let pick = match dd {
+        Dedupe::None => "",
+        Dedupe::Win32 => "if (((const i32*)sel)[t] != (i32)p2) continue;",
+        Dedupe::Win64 => "if (((const i64*)sel)[t] != p2) continue;",
+        Dedupe::Keep => "if (!((const u8*)sel)[p2]) continue;",
+    };
+    format!(
+        "{PRELUDE}{COMMON}
+extern \"C\" __global__ void xp_k({w}* __restrict__ d, const {w}* __restrict__ v, Ks ks, Idx ix, const void* __restrict__ sel) {{
+  const i64 step = (i64)gridDim.x * blockDim.x;
+  for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < ix.n; i += step) {{
+    {offs}
+    {t}
+    {pick}
+    d[p0] = v[p1];
+  }}
+}}\n",
+        offs = offsets(&[0, 1, 2], small),
+    )
+}
+
+/// `ufunc.at` with an order-free op: a thread per value, one atomic update each.
+pub(crate) fn atomic_src(d: DType, op: BinaryOp, k: usize, fix: Fix, small: bool) -> String {
+    let st = storage_ty(d);
+    let upd = update_fn(op, d).expect("an order-free op");
+    let t = target(fix, k, "p2", Some("p0"));
+    format!(
+        "{PRELUDE}{COMMON}{upd}
+extern \"C\" __global__ void xp_k({st}* d, const {st}* __restrict__ v, Ks ks, Idx ix) {{
+  const i64 step = (i64)gridDim.x * blockDim.x;
+  for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < ix.n; i += step) {{
+    {offs}
+    {t}
+    upd(d + p0, ld(v[p1]));
+  }}
+}}\n",
+        offs = offsets(&[0, 1, 2], small),
+    )
+}
+
+/// `ufunc.at` in index order: positions sorted by target (`sk`, `sv`), a thread per run start
+/// (and `p`, `q`) folds its run; the values are C-contiguous `P × B × Q` (`nq` per row).
+pub(crate) fn ordered_src(d: DType, op: BinaryOp, k: usize, fix: Fix, key64: bool, small: bool) -> String {
+    let (st, ct, kt) = (storage_ty(d), compute_ty(d), if key64 { "u64" } else { "u32" });
+    let t = target(fix, k, "b0", Some("p0"));
+    let out = store_expr(d, "acc");
+    format!(
+        "{PRELUDE}{COMMON}
+extern \"C\" __global__ void xp_k({st}* __restrict__ d, const {st}* __restrict__ v, Ks ks, Idx ix, const {kt}* __restrict__ sk, const i64* __restrict__ sv, i64 nb, i64 nq) {{
+  const i64 step = (i64)gridDim.x * blockDim.x;
+  for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < ix.n; i += step) {{
+    {offs}
+    if (p2 > 0 && sk[p2 - 1] == sk[p2]) continue;
+    const i64 b0 = sv[p2];
+    const {kt} key = sk[p2];
+    {t}
+    {ct} acc = ld(d[p0]);
+    for (i64 s = p2; s < nb && sk[s] == key; ++s) acc = cv<{ct}>(b_{name}(acc, ld(v[p1 + (sv[s] - p2) * nq])));
+    d[p0] = {out};
+  }}
+}}\n",
+        offs = offsets(&[0, 1, 2], small),
+        name = op.name(),
+    )
+}
+
+/// Launch a kernel over the index positions (`per_b_src`) with the given pointer arguments.
+fn launch_per_b(dst: &CudaStorage, a: &Addr<'_>, which: u8, wide: bool, ptrs: &[u64]) -> Result<()> {
+    let key = Key::new(33).bits(2, which as u64).bits(4, a.k as u64).bits(2, a.fix as u64).flag(wide);
+    let (f, _) = dst.dev.kernel(key, "xp_k", || per_b_src(which, a.k, a.fix, wide))?;
+    let s = dst.dev.current();
+    let arrays = a.storages();
+    before(&s, &arrays)?;
+    let nb = a.nb as i64;
+    let mut b = s.launch_builder(&f);
+    if which == 2 {
+        b.arg(&ptrs[0]).arg(&ptrs[1]).arg(&nb).arg(&ptrs[2]);
+    } else {
+        b.arg(&a.ks).arg(&nb);
+        for p in ptrs {
+            b.arg(p);
+        }
+    }
+    // SAFETY: parameters match the kernel; every buffer holds `nb` entries, the winner array one
+    // per target, and every index is in range (checked, wrapped or clipped).
+    unsafe { b.launch(cfg(nb)) }.map_err(driver_err)?;
+    after(&s, &arrays)
+}
+
+/// The (target, b) pairs sorted stably by target, and whether the keys are 64-bit.
+fn sorted_targets(dst: &CudaStorage, a: &Addr<'_>) -> Result<(CudaStorage, CudaStorage, bool)> {
+    let nk = a.nk();
+    let key64 = nk > 1 << 32;
+    let keys = CudaStorage::alloc(&dst.dev, if key64 { DType::U64 } else { DType::U32 }, a.nb)?;
+    let vals = CudaStorage::alloc(&dst.dev, DType::I64, a.nb)?;
+    launch_per_b(dst, a, 1, key64, &[keys.buf.ptr, vals.buf.ptr])?;
+    // The sort family's stable radix sort (it skips the passes of digits that never vary, so
+    // targets in a small range sort in one or two passes).
+    let (sk, sv) = crate::sort::radix::sort_pairs(&keys, &vals, a.nb)?;
+    Ok((sk, sv, key64))
+}
+
+fn assign(dst: &mut CudaStorage, l: &Layout, a: &Addr<'_>, v: &CudaStorage, vl: &Layout) -> Result<()> {
+    let (_, base, bpos) = a.pbq(l);
+    let ix = idx(&[&base, vl, &bpos], false)?;
+    let nk = a.nk();
+    let (dd, sel) = if a.nb == 1 {
+        (Dedupe::None, None)
+    } else if nk <= WINNER_MIN.max(4 * ix.n as usize) {
+        let wide = a.nb > i32::MAX as usize;
+        let win = CudaStorage::alloc(&dst.dev, if wide { DType::I64 } else { DType::I32 }, nk)?;
+        let s = dst.dev.current();
+        dst.dev.bind()?;
+        // SAFETY: fills the winner array just allocated (-1: no winner yet), on the current stream.
+        unsafe { cudarc::driver::result::memset_d8_async(win.ptr(0), 0xff, nk * win.dtype.size(), s.cu_stream()) }
+            .map_err(driver_err)?;
+        launch_per_b(dst, a, 0, wide, &[win.buf.ptr])?;
+        (if wide { Dedupe::Win64 } else { Dedupe::Win32 }, Some(win))
+    } else {
+        let (sk, sv, key64) = sorted_targets(dst, a)?;
+        let keep = CudaStorage::alloc(&dst.dev, DType::U8, a.nb)?;
+        launch_per_b(dst, a, 2, key64, &[sk.buf.ptr, sv.buf.ptr, keep.buf.ptr])?;
+        (Dedupe::Keep, Some(keep))
+    };
+    let small = ix.n < 1 << 31;
+    let size = dst.dtype.size();
+    let key = Key::new(34).bits(3, log2(size)).bits(4, a.k as u64).bits(2, a.fix as u64).bits(2, dd as u64);
+    let (f, _) = dst.dev.kernel(key.flag(small), "xp_k", || assign_src(size, a.k, a.fix, dd, small))?;
+    let sp = sel.as_ref().map_or(0, |s| s.buf.ptr);
+    launch_write(dst, a, v, &f, &ix, &[sp])
+}
+
+/// Launch a write pass (`d`, `v`, `ks`, `ix`, then `extra`) and order its buffers.
+fn launch_write(
+    dst: &CudaStorage,
+    a: &Addr<'_>,
+    v: &CudaStorage,
+    f: &cudarc::driver::CudaFunction,
+    ix: &crate::storage::Idx,
+    extra: &[u64],
+) -> Result<()> {
+    let s = dst.dev.current();
+    let mut ins = a.storages();
+    ins.extend([v, dst]);
+    before(&s, &ins)?;
+    let mut b = s.launch_builder(f);
+    b.arg(&dst.buf.ptr).arg(&v.buf.ptr).arg(&a.ks).arg(ix);
+    for p in extra {
+        b.arg(p);
+    }
+    // SAFETY: parameters match the kernel; offsets stay inside the validated layouts of `dst`
+    // and `v`, every index being in range (checked, wrapped or clipped).
+    unsafe { b.launch(cfg(ix.n)) }.map_err(driver_err)?;
+    after(&s, &ins)
+}
+
+fn atomic(dst: &mut CudaStorage, l: &Layout, a: &Addr<'_>, v: &CudaStorage, vl: &Layout, op: BinaryOp) -> Result<()> {
+    let (_, base, bpos) = a.pbq(l);
+    let ix = idx(&[&base, vl, &bpos], false)?;
+    let (d, small) = (dst.dtype, ix.n < 1 << 31);
+    let key = Key::new(35).dtype(d).bits(7, op as u64).bits(4, a.k as u64).bits(2, a.fix as u64).flag(small);
+    let (f, _) = dst.dev.kernel(key, "xp_k", || atomic_src(d, op, a.k, a.fix, small))?;
+    launch_write(dst, a, v, &f, &ix, &[])
+}
+
+fn ordered(dst: &mut CudaStorage, l: &Layout, a: &Addr<'_>, v: &CudaStorage, vl: &Layout, op: BinaryOp) -> Result<()> {
+    let copy;
+    let (v, vl) = if vl.is_contiguous() {
+        (v, vl.clone())
+    } else {
+        copy = v.contiguous_copy(vl)?;
+        (&copy, Layout::contiguous(vl.shape()))
+    };
+    let (sk, sv, key64) = sorted_targets(dst, a)?;
+    let (_, base, bpos) = a.pbq(l);
+    let ix = idx(&[&base, &vl, &bpos], false)?;
+    let (d, small) = (dst.dtype, ix.n < 1 << 31);
+    let key = Key::new(36).dtype(d).bits(7, op as u64).bits(4, a.k as u64).bits(2, a.fix as u64).flag(key64);
+    let (f, _) = dst.dev.kernel(key.flag(small), "xp_k", || ordered_src(d, op, a.k, a.fix, key64, small))?;
+    let nq: usize = l.shape()[a.axis + a.k..].iter().product();
+    let (nb, nq) = (a.nb as u64, nq as u64);
+    launch_write(dst, a, v, &f, &ix, &[sk.buf.ptr, sv.buf.ptr, nb, nq])
+}
