@@ -51,6 +51,12 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
         let i = rand_int(1 << 24, nm as u64, d)?;
         Ok(Box::new(move || sync(&a.take(&i, 0)?)))
     });
+    // The same gather without the out-of-bounds check's one wait (CuPy's take does not check).
+    wl!(format!("take_wrap_f32_2^24_from_2^{lm}"), |d| {
+        let a = rand(nm, &[nm], d)?;
+        let i = rand_int(1 << 24, nm as u64, d)?;
+        Ok(Box::new(move || sync(&a.take_mode(&i, 0, xp::IndexMode::Wrap)?)))
+    });
     wl!("unique_i32_2^24".to_string(), |d| {
         let a = rand_int(1 << 24, 1 << 16, d)?.astype(DType::I32)?;
         Ok(Box::new(move || sync(&xp::unique_values(&a)?)))

@@ -107,6 +107,10 @@ def index_setup(name):
     if name.startswith("mask_select_f32"):
         a = rand(1 << int(name.split("^")[1]))
         return lambda: a[a > 0.5]
+    if name.startswith("take_wrap_f32"):
+        n = 1 << int(name.split("^")[-1])
+        a, i = rand(n), rand_int(1 << 24, n)
+        return lambda: xp.take(a, i, mode="wrap") if not gpu else xp.take(a, i)
     if name.startswith("take_f32"):
         n = 1 << int(name.split("^")[-1])
         a, i = rand(n), rand_int(1 << 24, n)

@@ -36,8 +36,14 @@ impl CudaStorage {
         }
         Ok(Dense::Copy(self.contiguous_copy(l)?))
     }
-    /// A C-contiguous copy of `l` on this device (the copy engine for a contiguous run).
+    /// A C-contiguous copy of `l` on this device: the dense copy kernel (16-byte accesses) for a
+    /// contiguous run, the strided kernel otherwise. (A 256 MB `copy()` through
+    /// `cuMemcpyDtoDAsync` measured 5.6-8.7 ms on an H100 in the issue 9 runs, against 0.19 ms
+    /// for the copy kernel.)
     pub(crate) fn contiguous_copy(&self, l: &Layout) -> Result<CudaStorage> {
+        if l.is_contiguous() {
+            return self.map(&[(self, l)], self.dtype, crate::storage::Expr::Cast);
+        }
         let mut out = CudaStorage::alloc(&self.dev, self.dtype, l.numel())?;
         self.copy_into(l, &mut out, &Layout::contiguous(l.shape()))?;
         Ok(out)
