@@ -230,6 +230,11 @@ def routine_cases():
         r, c = np.array([[0, 2], [1, 3]]), np.array([[4, 0], [-1, 2]])
         cases.append(case("ravel_multi_index", [r, c], {"dims": [3, 4], "mode": mode},
                           lambda r=r, c=c, m=mode: np.ravel_multi_index((r, c), (3, 4), mode=m)))
+    for n, k, m in [(4, 0, None), (4, 1, 5), (3, -1, 2), (0, 0, None)]:
+        mm = n if m is None else m
+        cases.append(case("tril_indices", [], {"n": n, "k": k, "m": m}, lambda n=n, k=k, mm=mm: np.tril_indices(n, k, mm)))
+        cases.append(case("triu_indices", [], {"n": n, "k": k, "m": m}, lambda n=n, k=k, mm=mm: np.triu_indices(n, k, mm)))
+    cases.append(case("diag_indices", [], {"n": 4, "ndim": 3}, lambda: np.diag_indices(4, 3)))
     return cases
 
 

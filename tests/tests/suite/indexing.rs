@@ -42,7 +42,7 @@ fn index(v: &Value, x: &[Array]) -> Vec<IndexItem> {
 }
 
 /// Run `op`; in-place operations return their first argument afterwards.
-fn run(op: &str, x: &[Array], p: &Value) -> Result<Vec<Array>> {
+fn run(op: &str, x: &[Array], p: &Value, dev: xp::Device) -> Result<Vec<Array>> {
     let one = |r: Result<Array>| r.map(|v| vec![v]);
     let after = |r: Result<()>| r.map(|_| vec![x[0].clone()]);
     let axis = |v: &Value| v.as_i64().map(|a| a as isize);
@@ -65,6 +65,14 @@ fn run(op: &str, x: &[Array], p: &Value) -> Result<Vec<Array>> {
         "ix_" => xp::ix_(&refs),
         "unravel_index" => xp::unravel_index(&x[0], &usizes(&p["shape"])),
         "ravel_multi_index" => one(xp::ravel_multi_index(&refs, &usizes(&p["dims"]), mode(&p["mode"]))),
+        "tril_indices" | "triu_indices" => {
+            let (n, k, m) = (p["n"].as_u64().unwrap() as usize, isz(&p["k"]), p["m"].as_u64().map(|m| m as usize));
+            let f = if op == "tril_indices" { xp::tril_indices } else { xp::triu_indices };
+            f(n, k, m, dev).map(|(r, c)| vec![r, c])
+        }
+        "diag_indices" => {
+            xp::diag_indices(p["n"].as_u64().unwrap() as usize, p["ndim"].as_u64().unwrap() as usize, dev)
+        }
         "ufunc_at" => after(common::binary_op(p["ufunc"].as_str().unwrap()).at(&x[0], &x[1], &x[2])),
         "sort" => one(x[0].sort(axis(&p["axis"]))),
         "argsort" => one(x[0].argsort(axis(&p["axis"]))),
@@ -111,8 +119,8 @@ fn indexing_sorting_and_sets_match_numpy(f: &mut Failures, dev: xp::Device, case
             x.iter().map(|a| (a.dtype(), a.shape().to_vec())).collect::<Vec<_>>()
         );
         // A failed in-place operation leaves its target untouched.
-        let before = x.first().map(|a| format!("{:?}", a.to_buffer().unwrap()));
-        match (run(op, &x, &case["params"]), &want) {
+        let before = x.first().map(|a| format!("{:?}", a.to_buffer().unwrap())).unwrap_or_default();
+        match (run(op, &x, &case["params"], dev), &want) {
             (Ok(got), Ok(w)) if got.len() == w.len() => {
                 for (g, e) in got.into_iter().zip(w) {
                     f.add(check(&Ok(g), &Ok(e.clone()), &ctx));
@@ -120,7 +128,7 @@ fn indexing_sorting_and_sets_match_numpy(f: &mut Failures, dev: xp::Device, case
             }
             (Ok(got), Ok(w)) => f.add(Err(format!("{ctx}: {} results, expected {}", got.len(), w.len()))),
             (Err(_), Err(_)) => {
-                if format!("{:?}", x[0].to_buffer().unwrap()) != before.unwrap() {
+                if x.first().map(|a| format!("{:?}", a.to_buffer().unwrap())).unwrap_or_default() != before {
                     f.add(Err(format!("{ctx}: the failed operation changed its input")));
                 }
             }
