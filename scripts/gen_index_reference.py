@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from gen_reference import NAMES, OUT, arr, call, dt, kind  # noqa: E402
+from gen_reference import NAMES, OUT, arr, call, dt, idx_json, kind  # noqa: E402
 
 warnings.filterwarnings("ignore")
 RNG = np.random.default_rng(20261123)
@@ -72,18 +72,6 @@ def bf16_safe(fn, *xs):
     return run
 
 
-def item(e, k=None):
-    if k is not None:
-        return {"arr": k}
-    if e is None:
-        return {"new": True}
-    if e is Ellipsis:
-        return {"ell": True}
-    if isinstance(e, slice):
-        return {"s": [e.start, e.stop, e.step]}
-    return {"i": e}
-
-
 def index_of(spec, arrays):
     """spec: list of ('a', k) for array k, or a basic element."""
     out, js = [], []
@@ -93,7 +81,7 @@ def index_of(spec, arrays):
             js.append({"arr": e[1] + 1})  # the case's argument: the indexed array comes first
         else:
             out.append(e)
-            js.append(item(e))
+            js.append(idx_json(e))
     return tuple(out), js
 
 

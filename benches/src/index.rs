@@ -1,20 +1,12 @@
 //! The indexing, sorting and set workloads at the sizes issue 9 names (GPU: sorts of 2^24,
 //! rows of 4096², masks of 2^26, 2^24 random takes from 2^26, unique of 2^24 int32, add.at of
 //! 2^24 values into 2^16 bins; CPU: sorts of 2^22, the rest at 2^25 / 2^24).
-use crate::{rand, sync, Workload};
+use crate::{rand, sync, xorshift, Workload};
 use xp::{Array, BinaryOp, BinaryUfunc, DType, Device, Result};
 
 /// `n` pseudo-random integers in `0 .. hi` (int64), from a fixed xorshift stream.
 pub(crate) fn rand_int(n: usize, hi: u64, d: Device) -> Result<Array> {
-    let mut s = 0x2545_F491_4F6C_DD1Du64;
-    let v: Vec<i64> = (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            ((s >> 11) % hi) as i64
-        })
-        .collect();
+    let v: Vec<i64> = xorshift(n, 0x2545_F491_4F6C_DD1D).map(|s| ((s >> 11) % hi) as i64).collect();
     Array::from_vec(v, &[n])?.to_device(d)
 }
 

@@ -27,17 +27,19 @@ struct Workload {
     setup: Box<dyn Fn(Device) -> Result<Timed>>,
 }
 
+/// `n` values of the xorshift stream that starts from `seed`.
+pub(crate) fn xorshift(n: usize, mut s: u64) -> impl Iterator<Item = u64> {
+    (0..n).map(move |_| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    })
+}
+
 /// Uniform [0, 1) floats from a fixed xorshift stream (never zeros: see METHOD.md).
 fn rand(n: usize, shape: &[usize], device: Device) -> Result<Array> {
-    let mut s = 0x9E37_79B9_7F4A_7C15u64;
-    let v: Vec<f32> = (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 40) as f32 / (1u64 << 24) as f32
-        })
-        .collect();
+    let v: Vec<f32> = xorshift(n, 0x9E37_79B9_7F4A_7C15).map(|s| (s >> 40) as f32 / (1u64 << 24) as f32).collect();
     Array::from_vec(v, shape)?.to_device(device)
 }
 

@@ -6,7 +6,7 @@
 //! [`Error::DeviceMismatch`] for mixed devices. (`enum_dispatch` was tried for this and dropped:
 //! it cannot express the pairwise match, which every binary op needs.)
 use crate::Array;
-use std::sync::{Arc, RwLockReadGuard};
+use std::sync::{Arc, RwLockReadGuard, RwLockWriteGuard};
 use xp_core::{BackendDevice, BackendStorage, DType, Device, Error, HostBuffer, Layout, Result, Scalar};
 use xp_cpu::{CpuDevice, CpuStorage};
 
@@ -72,18 +72,43 @@ pub(crate) struct Reads<'a> {
 
 impl<'a> Reads<'a> {
     pub(crate) fn lock(arrays: &[&'a Array]) -> Reads<'a> {
+        Reads::lock_around(None, arrays).0
+    }
+    /// The read locks of `arrays` and the write lock of `target` (whose storage none of them
+    /// shares), all taken in the one global order, so that two threads locking overlapping sets
+    /// never wait on each other in a cycle.
+    pub(crate) fn lock_with_write(
+        target: &'a Array,
+        arrays: &[&'a Array],
+    ) -> (Reads<'a>, RwLockWriteGuard<'a, Storage>) {
+        let (r, w) = Reads::lock_around(Some(target), arrays);
+        (r, w.expect("a target"))
+    }
+    fn lock_around(
+        target: Option<&'a Array>,
+        arrays: &[&'a Array],
+    ) -> (Reads<'a>, Option<RwLockWriteGuard<'a, Storage>>) {
         let key = |a: &Array| Arc::as_ptr(&a.storage) as usize;
         let mut order: Vec<usize> = (0..arrays.len()).collect();
         order.sort_by_key(|&i| key(arrays[i]));
         let (mut guards, mut slot, mut last) = (Vec::new(), vec![0; arrays.len()], None);
+        let mut write = None;
+        let mut target = target;
         for i in order {
+            if let Some(t) = target.filter(|t| key(t) < key(arrays[i])) {
+                write = Some(t.write());
+                target = None;
+            }
             if last != Some(key(arrays[i])) {
                 guards.push(arrays[i].read());
                 last = Some(key(arrays[i]));
             }
             slot[i] = guards.len() - 1;
         }
-        Reads { guards, slot }
+        if let Some(t) = target {
+            write = Some(t.write());
+        }
+        (Reads { guards, slot }, write)
     }
     /// The storage of the i-th array.
     pub(crate) fn get(&self, i: usize) -> &Storage {

@@ -129,3 +129,52 @@ pub fn xorshift(n: usize, seed: u64) -> impl Iterator<Item = u64> {
         s
     })
 }
+
+/// The expected outcome of a case with one result (`result`) or several (`results`).
+pub fn expected_all(case: &Value) -> Result<Vec<Expected>, String> {
+    match case.get("results") {
+        Some(r) => {
+            Ok(r.as_array().unwrap().iter().map(|v| expected(&serde_json::json!({ "result": v })).unwrap()).collect())
+        }
+        None => expected(case).map(|e| vec![e]),
+    }
+}
+
+/// Runs `run` on each layout variant of the inputs (all inputs share the variant's position) and
+/// compares its results with `want`, an error with an error. With `untouched`, a call that fails
+/// must leave its first input as it was (in-place operations).
+pub fn check_layouts(
+    f: &mut Failures,
+    dev: Device,
+    inputs: &[(HostBuffer, Vec<usize>)],
+    want: &Result<Vec<Expected>, String>,
+    what: &str,
+    untouched: bool,
+    run: impl Fn(&[xp::Array]) -> xp::Result<Vec<xp::Array>>,
+) {
+    let variants: Vec<Vec<(&str, xp::Array)>> =
+        inputs.iter().map(|(b, s)| xp_testing::layouts(b, s, dev).unwrap()).collect();
+    let n = variants.iter().map(|v| v.len()).max().unwrap_or(1);
+    let snapshot = |x: &[xp::Array]| x.first().map(|a| format!("{:?}", a.to_buffer().unwrap())).unwrap_or_default();
+    for k in 0..n {
+        let x: Vec<xp::Array> = variants.iter().map(|v| v[k % v.len()].1.clone()).collect();
+        let lname = variants.first().map_or("none", |v| v[k % v.len()].0);
+        let shapes: Vec<_> = x.iter().map(|a| (a.dtype(), a.shape().to_vec())).collect();
+        let ctx = format!("{what} on {dev}, {lname}, inputs {shapes:?}");
+        let before = if untouched { snapshot(&x) } else { String::new() };
+        match (run(&x), want) {
+            (Ok(got), Ok(w)) if got.len() == w.len() => {
+                for (g, e) in got.into_iter().zip(w) {
+                    f.add(xp_testing::check(&Ok(g), &Ok(e.clone()), &ctx));
+                }
+            }
+            (Ok(got), Ok(w)) => f.add(Err(format!("{ctx}: {} results, expected {}", got.len(), w.len()))),
+            (Err(_), Err(_)) if untouched && snapshot(&x) != before => {
+                f.add(Err(format!("{ctx}: the failed operation changed its input")))
+            }
+            (Err(_), Err(_)) => {}
+            (Ok(_), Err(why)) => f.add(Err(format!("{ctx}: expected an error ({why})"))),
+            (Err(e), Ok(_)) => f.add(Err(format!("{ctx}: unexpected error {e}"))),
+        }
+    }
+}

@@ -172,6 +172,30 @@ fn out_of_bounds_indices_give_numpys_first_violation_and_change_nothing() {
         assert_eq!(big.set(&i, 5).unwrap_err(), want, "set on {dev}");
         assert_eq!(BinaryOp::Add.at(&big, &i, 1).unwrap_err(), want, "add.at on {dev}");
         assert_eq!(big.to_vec::<i64>().unwrap(), (0..n as i64).collect::<Vec<_>>(), "failed scatters wrote on {dev}");
+        // A histogram-sized destination (the GPU checks inside the update, on a copy).
+        let bins = on.arange(0, 16, 1, None).unwrap();
+        let hv: Vec<i64> = (0..4096)
+            .map(|b| {
+                if b == 3000 {
+                    16
+                } else if b == 3500 {
+                    -17
+                } else {
+                    b % 16
+                }
+            })
+            .collect();
+        let hi = on.asarray(hv.clone(), &[4096]).unwrap();
+        assert_eq!(
+            BinaryOp::Add.at(&bins, &hi, 1).unwrap_err(),
+            Error::IndexOutOfBounds { index: 16, axis: 0, size: 16 }
+        );
+        assert_eq!(bins.to_vec::<i64>().unwrap(), (0..16).collect::<Vec<_>>(), "a failed add.at wrote on {dev}");
+        let ok = hi.remainder(16).unwrap();
+        BinaryOp::Add.at(&bins, &ok, 1).unwrap();
+        let want: Vec<i64> =
+            (0..16).map(|b| b + hv.iter().filter(|&&x| x.rem_euclid(16) == b).count() as i64).collect();
+        assert_eq!(bins.to_vec::<i64>().unwrap(), want, "add.at into 16 bins on {dev}");
         let w = big.take_mode(&i, 0, IndexMode::Wrap).unwrap().to_vec::<i64>().unwrap();
         assert_eq!((w[700_001], w[900_000]), (n as i64 - 1, 0), "wrap on {dev}");
         let c = big.take_mode(&i, 0, IndexMode::Clip).unwrap().to_vec::<i64>().unwrap();

@@ -3,7 +3,7 @@
 use super::common;
 use serde_json::Value;
 use xp::{Array, ArrayModule, BinaryUfunc, DType, PadMode, Result, Scalar, Sections, SliceElem};
-use xp_testing::{check, layouts, Expected, Failures};
+use xp_testing::Failures;
 
 fn isz(v: &Value) -> isize {
     v.as_i64().expect("integer argument") as isize
@@ -143,32 +143,8 @@ fn manipulation_creation_and_casts_match_numpy(f: &mut Failures, dev: xp::Device
     let mods = xp::on(dev);
     let op = case["op"].as_str().unwrap();
     let inputs: Vec<_> = case["inputs"].as_array().unwrap().iter().map(common::array).collect();
-    let want: std::result::Result<Vec<Expected>, String> = if let Some(r) = case.get("results") {
-        Ok(r.as_array()
-            .unwrap()
-            .iter()
-            .map(|v| common::expected(&serde_json::json!({ "result": v })).unwrap())
-            .collect())
-    } else {
-        common::expected(case).map(|e| vec![e])
-    };
-    // Each input in each layout variant (all inputs share the variant's position).
-    let variants: Vec<Vec<(&str, Array)>> = inputs.iter().map(|(b, s)| layouts(b, s, dev).unwrap()).collect();
-    let n = variants.iter().map(|v| v.len()).max().unwrap_or(1);
-    for k in 0..n {
-        let x: Vec<Array> = variants.iter().map(|v| v[k % v.len()].1.clone()).collect();
-        let lname = variants.first().map_or("none", |v| v[k % v.len()].0);
-        let ctx = format!("{op} {} on {dev}, {lname}", case["args"]);
-        match (run(op, &x, &case["args"], &mods), &want) {
-            (Ok(got), Ok(w)) if got.len() == w.len() => {
-                for (g, e) in got.into_iter().zip(w) {
-                    f.add(check(&Ok(g), &Ok(e.clone()), &ctx));
-                }
-            }
-            (Ok(got), Ok(w)) => f.add(Err(format!("{ctx}: {} results, expected {}", got.len(), w.len()))),
-            (Err(_), Err(_)) => {}
-            (Ok(_), Err(why)) => f.add(Err(format!("{ctx}: expected an error ({why})"))),
-            (Err(e), Ok(_)) => f.add(Err(format!("{ctx}: unexpected error {e}"))),
-        }
-    }
+    let what = format!("{op} {}", case["args"]);
+    common::check_layouts(f, dev, &inputs, &common::expected_all(case), &what, false, |x| {
+        run(op, x, &case["args"], &mods)
+    });
 }

@@ -102,9 +102,8 @@ pub(crate) fn scatter(
     };
     let mut all: Vec<&Array> = arrays.iter().collect();
     all.push(&v);
-    let reads = Reads::lock(&all);
+    let (reads, mut guard) = Reads::lock_with_write(dst, &all);
     let offs: Vec<usize> = arrays.iter().map(|x| x.layout.offset()).collect();
-    let mut guard = dst.write();
     match (&mut *guard, reads.many("index")?) {
         (crate::backend::Storage::Cpu(d), Many::Cpu(xs)) => {
             let pairs: Vec<_> = xs[..arrays.len()].iter().zip(&offs).map(|(s, &o)| (*s, o)).collect();

@@ -10,6 +10,10 @@
 //!   winners' values (all `P × Q` elements of each).
 //! - **ufunc.at with an order-free op** (`atomic.rs`): a thread per value applies it with a
 //!   hardware atomic or a compare-and-swap loop.
+//! - **ufunc.at into a small destination** (no more elements than a quarter of the values, as a
+//!   histogram's bins): instead of the separate validation pass, the order-free update runs on a
+//!   copy of the destination with the check inside the atomic kernel, and the copy is written back
+//!   only when the flag shows no violation (one pass over the indices, still one wait).
 //! - **other ops**: the (target, b) pairs are sorted stably by target and one thread per distinct
 //!   target (and `p`, `q`) applies that target's values in `b` order, as NumPy's loop does. The
 //!   same path serves 1- and 2-byte elements whose buffer does not end on a 4-byte boundary (their
@@ -60,6 +64,13 @@ pub(crate) fn scatter(
     if a.nb == 0 {
         return Ok(());
     }
+    if let (Fix::Raise, Combine::Ufunc(op)) = (a.fix, how) {
+        let words_inside = dst.dtype.size() >= 4 || (l.numel() * dst.dtype.size()).is_multiple_of(4);
+        let free = strategy(op, dst.dtype) != Strategy::Ordered && words_inside;
+        if free && v.dtype == dst.dtype && l.numel() * 4 <= numel(&shape) && numel(&shape) > 0 {
+            return staged(dst, l, set, v, vl, op);
+        }
+    }
     if a.fix == Fix::Raise {
         validate(dst, &a)?;
     }
@@ -85,6 +96,30 @@ pub(crate) fn scatter(
             }
         }
     }
+}
+
+/// `ufunc.at` on a contiguous copy of the destination with the index check inside the atomic
+/// kernel; the copy replaces the destination only when no index was out of range.
+fn staged(
+    dst: &mut CudaStorage,
+    l: &Layout,
+    set: &IndexSet<'_, CudaStorage>,
+    v: &CudaStorage,
+    vl: &Layout,
+    op: BinaryOp,
+) -> Result<()> {
+    let tmp = dst.contiguous_copy(l)?;
+    let tl = Layout::contiguous(l.shape());
+    let a = Addr::new(&tmp, &tl, set, Fix::Raise, "scatter")?;
+    let flag = super::flag::Flag::new(&tmp)?;
+    let (_, base, bpos) = a.pbq(&tl);
+    let ix = idx(&[&base, vl, &bpos], false)?;
+    let (d, small) = (tmp.dtype, ix.n < 1 << 31);
+    let key = Key::new(35).dtype(d).bits(7, op as u64).bits(4, a.k as u64).bits(2, a.fix as u64).flag(small).flag(true);
+    let (f, _) = tmp.dev.kernel(key, "xp_k", || atomic_src(d, op, a.k, a.fix, small, true))?;
+    launch_write(&tmp, &a, v, &f, &ix, &[flag.ptr(), a.nb as u64])?;
+    flag.check(&a)?;
+    tmp.copy_into(&tl, dst, l)
 }
 
 fn log2(bytes: usize) -> u64 {
@@ -156,14 +191,28 @@ extern \"C\" __global__ void xp_k({w}* __restrict__ d, const {w}* __restrict__ v
     )
 }
 
-/// `ufunc.at` with an order-free op: a thread per value, one atomic update each.
-pub(crate) fn atomic_src(d: DType, op: BinaryOp, k: usize, fix: Fix, small: bool) -> String {
+/// `ufunc.at` with an order-free op: a thread per value, one atomic update each. `checked`: raise
+/// mode's check inside the kernel (out-of-range positions recorded in `flag`, not applied).
+pub(crate) fn atomic_src(d: DType, op: BinaryOp, k: usize, fix: Fix, small: bool, checked: bool) -> String {
     let st = storage_ty(d);
     let upd = update_fn(op, d).expect("an order-free op");
-    let t = target(fix, k, "p2", Some("p0"));
+    let (t, extra) = if checked {
+        let ok = super::flag::check_code("c", "j", "p2");
+        (
+            format!(
+                "i64 t = 0; bool inb = true;
+#pragma unroll
+    for (int j = 0; j < {k}; ++j) {{ const i64 c = fix<0>(ks.p[j][p2], ks.len[j]); inb &= {ok}; t += c * ks.ts[j]; p0 += c * ks.st[j]; }}
+    if (!inb) continue;"
+            ),
+            ", u64* flag, i64 nb",
+        )
+    } else {
+        (target(fix, k, "p2", Some("p0")), "")
+    };
     format!(
         "{PRELUDE}{COMMON}{upd}
-extern \"C\" __global__ void xp_k({st}* d, const {st}* __restrict__ v, Ks ks, Idx ix) {{
+extern \"C\" __global__ void xp_k({st}* d, const {st}* __restrict__ v, Ks ks, Idx ix{extra}) {{
   const i64 step = (i64)gridDim.x * blockDim.x;
   for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < ix.n; i += step) {{
     {offs}
@@ -296,7 +345,7 @@ fn atomic(dst: &mut CudaStorage, l: &Layout, a: &Addr<'_>, v: &CudaStorage, vl: 
     let ix = idx(&[&base, vl, &bpos], false)?;
     let (d, small) = (dst.dtype, ix.n < 1 << 31);
     let key = Key::new(35).dtype(d).bits(7, op as u64).bits(4, a.k as u64).bits(2, a.fix as u64).flag(small);
-    let (f, _) = dst.dev.kernel(key, "xp_k", || atomic_src(d, op, a.k, a.fix, small))?;
+    let (f, _) = dst.dev.kernel(key, "xp_k", || atomic_src(d, op, a.k, a.fix, small, false))?;
     launch_write(dst, a, v, &f, &ix, &[])
 }
 

@@ -46,8 +46,9 @@ fn every_kernel_parses() {
                 continue;
             }
             if strategy(op, d) != Strategy::Ordered {
-                srcs.push(atomic_src(d, op, 1, Fix::Raise, true));
-                srcs.push(atomic_src(d, op, 2, Fix::Wrap, false));
+                srcs.push(atomic_src(d, op, 1, Fix::Raise, true, false));
+                srcs.push(atomic_src(d, op, 2, Fix::Raise, true, true));
+                srcs.push(atomic_src(d, op, 2, Fix::Wrap, false, false));
             }
             srcs.push(ordered_src(d, op, 1, Fix::Clip, false, true));
             srcs.push(ordered_src(d, op, 2, Fix::Raise, true, false));

@@ -184,7 +184,7 @@ fn ufunc_at_matches_numpy_on_the_cpu() {
             run(&name, &srcs, &main)
         } else {
             let main = format!("{head}  n0::xp_k(dst, v, ks, ix);\n{print}");
-            run(&name, &[atomic_src(d, op, 1, case.fix, true)], &main)
+            run(&name, &[atomic_src(d, op, 1, case.fix, true, false)], &main)
         };
         let Some(got) = got else { return };
         for (i, (g, w)) in got.iter().zip(&want).enumerate() {
