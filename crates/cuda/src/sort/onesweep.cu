@@ -143,7 +143,7 @@ typedef u32 VT;
 // given). `ctr` is this launch's tile counter, `status` the look-back words of every tile of the
 // sort (tile0 is this portion's first), bins_in the digits' first positions for this portion, and
 // the portion's last tile writes those of the next one to bins_out.
-extern "C" __global__ void __launch_bounds__(256) xp_k(const RAW* __restrict__ src0, i64 sstride, RAW* ka, RAW* kb,
+extern "C" __global__ void __launch_bounds__(256, XP_MINB) xp_k(const RAW* __restrict__ src0, i64 sstride, RAW* ka, RAW* kb,
                                                        RAW* kout, const VT* __restrict__ v0, VT* va, VT* vb,
                                                        i64* vout, const int* __restrict__ plan, int pass,
                                                        u32* status, u32* ctr, const u64* __restrict__ bins_in,

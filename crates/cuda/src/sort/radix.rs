@@ -97,12 +97,23 @@ pub(crate) fn pass_src(d: DType, vmode: u64, line: bool) -> String {
     pass_src_items(d, vmode, line, items(d))
 }
 
+/// Blocks of the pass kernel that must fit on an SM at once (its `__launch_bounds__`), which caps
+/// its registers: `XP_SORT_MINB`, default 4. Uncapped, the pass kernel took 75 registers, which
+/// left room for 3 blocks of 256 threads per SM (37.5% occupancy, 19% of DRAM bandwidth by ncu);
+/// with 4 (at most 64 registers) a 2^24 float32 sort went from 0.79-0.91 ms to 0.75 ms and the
+/// argsort from 0.91-1.07 ms to 0.85 ms on the H100 (5: 0.744 and 0.935 ms).
+fn min_blocks() -> u32 {
+    static M: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *M.get_or_init(|| std::env::var("XP_SORT_MINB").ok().and_then(|v| v.parse().ok()).unwrap_or(4).clamp(1, 8))
+}
+
 /// [`pass_src`] with `items` per thread (the CPU emulation of the tests uses small tiles).
 pub(crate) fn pass_src_items(d: DType, vmode: u64, line: bool, items: usize) -> String {
     format!(
-        "{PRELUDE}\n{}\n{RANK}\n#define XP_PASS\n#define ITEMS {items}\n#define VMODE {vmode}\n#define LINE_DIGIT {}\n{ONESWEEP}",
+        "{PRELUDE}\n{}\n{RANK}\n#define XP_PASS\n#define ITEMS {items}\n#define VMODE {vmode}\n#define LINE_DIGIT {}\n#define XP_MINB {}\n{ONESWEEP}",
         keys::header(d),
-        line as u8
+        line as u8,
+        min_blocks()
     )
 }
 
