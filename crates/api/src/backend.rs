@@ -295,9 +295,6 @@ mod stub {
         fn scan(&self, _: &Layout, _: BinaryOp, _: usize) -> Result<Self> {
             no()
         }
-        fn take(&self, _: &Layout, _: usize, _: &[usize]) -> Result<Self> {
-            no()
-        }
     }
 
     /// Never reached: no stub storage exists.

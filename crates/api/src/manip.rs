@@ -10,12 +10,9 @@
 //! assert_eq!(a.slice(s![1, ..]).unwrap().to_vec::<i64>().unwrap(), vec![0, 0, 0, 0]);
 //! ```
 use crate::axes::{Axes, IntoAxes};
-use crate::backend::on_storage;
 use crate::ufunc::{materialize, Operand};
 use crate::Array;
-use xp_core::{
-    broadcast_shapes, normalize_axis, numel, promote_types, BackendStorage, Error, Layout, Result, SliceElem,
-};
+use xp_core::{broadcast_shapes, normalize_axis, numel, promote_types, Error, Layout, Result, SliceElem};
 
 /// Build a basic index: `s![1.., ..;-1, 0, xp::NEW_AXIS, xp::ELLIPSIS]` (NumPy's
 /// `[1:, ::-1, 0, np.newaxis, ...]`). Each element is an integer, a range, `..`, or one of the
@@ -184,14 +181,14 @@ impl Array {
                 if j < 0 || j >= n as isize {
                     Err(Error::IndexOutOfBounds { index: i, axis: ax, size: n })
                 } else {
-                    Ok(j as usize)
+                    Ok(j as i64)
                 }
             })
             .collect::<Result<Vec<_>>>()?;
-        let mut shape = self.shape().to_vec();
-        shape[ax] = idx.len();
-        let s = on_storage!(&*self.read(), s => s.take(&self.layout, ax, &idx))?;
-        Ok(Array::from_storage(s, &shape))
+        // Checked here already: the gather needs no check (and so no wait) of its own.
+        let len = idx.len();
+        let idx = crate::on(self.device()).asarray(idx, &[len])?;
+        crate::index::gather(self, &self.layout, ax, &[idx], &[len], xp_core::IndexMode::Wrap)
     }
     /// Roll elements by `shift` along each of `axes` (`..`: over the flattened array, shape kept).
     pub fn roll(&self, shift: isize, axes: impl IntoAxes) -> Result<Array> {

@@ -13,7 +13,7 @@
 //! ```
 use crate::axes::IntoAxes;
 use crate::{concatenate, lexsort, searchsorted, Array};
-use xp_core::{normalize_axis, DType, Result, Side, SliceElem};
+use xp_core::{normalize_axis, DType, IndexMode, Result, Side, SliceElem};
 
 /// What [`unique`] returns besides the values (NumPy's `return_index`, `return_inverse`,
 /// `return_counts`).
@@ -106,25 +106,27 @@ pub fn unique(a: &Array, opts: UniqueOptions, axis: impl IntoAxes) -> Result<Uni
         s.extend_from_slice(rest);
         values = values.reshape_exact(&s)?.moveaxis(0, *ax as isize)?.copy()?;
     }
-    let indices = match (&perm, opts.index) {
-        (Some(p), true) => Some(p.compress_at(&p.layout.clone(), 0, &flags)?),
+    // The start of each run, found once for the first indices and the counts (positions that
+    // are in range by construction: gathered and scattered without the check's wait).
+    let first = if opts.index || opts.counts { Some(crate::flatnonzero(&flags)?) } else { None };
+    let indices = match (&perm, &first, opts.index) {
+        (Some(p), Some(f), true) => Some(p.take_mode(f, 0, IndexMode::Wrap)?),
         _ => None,
     };
     let inverse = if opts.inverse {
         let p = perm.as_ref().expect("sorted with a permutation");
         let cs = flags.cumsum(0)?.sub(1)?;
         let inv = crate::on(a.device()).zeros(&[n], DType::I64)?;
-        inv.set(p, &cs)?;
+        inv.put(p, &cs, IndexMode::Wrap)?;
         Some(if shape_back.is_none() { inv.reshape_exact(a.shape())? } else { inv })
     } else {
         None
     };
-    let counts = if opts.counts {
-        let first = crate::flatnonzero(&flags)?;
+    let counts = if let (Some(first), true) = (&first, opts.counts) {
         let end = crate::on(a.device()).full(&[1], n as i64, DType::I64)?;
         let m = first.size() as isize;
-        let next = concatenate(&[&range(&first, 1..m)?, &end], 0)?;
-        Some(next.sub(&first)?)
+        let next = concatenate(&[&range(first, 1..m)?, &end], 0)?;
+        Some(next.sub(first)?)
     } else {
         None
     };

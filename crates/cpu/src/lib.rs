@@ -198,9 +198,6 @@ impl BackendStorage for CpuStorage {
     fn scan(&self, l: &Layout, op: BinaryOp, axis: usize) -> Result<Self> {
         with_buffer!(&self.0, v => scan_t(v, l, op, axis)).map(CpuStorage)
     }
-    fn take(&self, l: &Layout, axis: usize, indices: &[usize]) -> Result<Self> {
-        Ok(CpuStorage(with_buffer!(&self.0, v => Element::into_buffer(reduce::take(v, l, axis, indices)))))
-    }
 }
 
 impl BackendDevice for CpuDevice {

@@ -402,25 +402,3 @@ pub fn scan<T: Kernel>(x: &[T], layout: &Layout, axis: usize, f: impl Fn(T, T) -
     });
     out
 }
-
-/// NumPy's `take` along `axis`; the output is C-contiguous.
-pub fn take<T: Kernel>(x: &[T], layout: &Layout, axis: usize, idx: &[usize]) -> Vec<T> {
-    let sh = layout.shape();
-    let offsets = |axes: std::ops::Range<usize>| {
-        let l = Layout::new(sh[axes.clone()].to_vec(), layout.strides()[axes].to_vec(), 0);
-        let w = Walk::new(&[&l]);
-        let mut v = Vec::with_capacity(l.numel());
-        w.segments(0, l.numel(), |_, len, off| v.extend((0..len as isize).map(|i| off[0] + i * w.inner_stride(0))));
-        v
-    };
-    let (outer, inner) = (offsets(0..axis), offsets(axis + 1..sh.len()));
-    let s = layout.strides()[axis];
-    let mut out = Vec::with_capacity(outer.len() * idx.len() * inner.len());
-    for &o in &outer {
-        for &j in idx {
-            let b = layout.offset() as isize + o + j as isize * s;
-            out.extend(inner.iter().map(|&i| x[(b + i) as usize]));
-        }
-    }
-    out
-}

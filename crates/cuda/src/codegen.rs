@@ -52,14 +52,10 @@ fn store(d: DType, v: &str) -> String {
     }
 }
 
-fn index_loop(nops: usize, take: bool) -> String {
+fn index_loop(nops: usize) -> String {
     let mut s = String::from("i64 r = i;\n      for (int d = (int)ix.nd - 1; d >= 0; --d) {\n        i64 q = r % ix.shape[d]; r /= ix.shape[d];\n");
     for k in 0..nops {
-        if take && k > 0 {
-            s += &format!("        p{k} += (d == tax ? tk[q] : q) * ix.st[{k}][d];\n");
-        } else {
-            s += &format!("        p{k} += q * ix.st[{k}][d];\n");
-        }
+        s += &format!("        p{k} += q * ix.st[{k}][d];\n");
     }
     s + "      }"
 }
@@ -100,19 +96,15 @@ pub(crate) fn dense(name: &str, out: DType, ins: &[DType], expr: &str, v: usize)
 }
 
 /// A strided elementwise kernel: `o = expr(x0, x1, ...)`, where `xk` is input k in its compute
-/// type, each operand addressed through the indexer. With `take`, dimension `tax` of the inputs is
-/// addressed through the index array `tk`.
-pub(crate) fn elementwise(name: &str, out: DType, ins: &[DType], expr: &str, take: bool) -> String {
+/// type, each operand addressed through the indexer.
+pub(crate) fn elementwise(name: &str, out: DType, ins: &[DType], expr: &str) -> String {
     let mut params = format!("{}* __restrict__ o", storage_ty(out));
     for (k, d) in ins.iter().enumerate() {
         params += &format!(", const {}* __restrict__ a{k}", storage_ty(*d));
     }
-    if take {
-        params += ", const i64* __restrict__ tk, int tax";
-    }
     let nops = ins.len() + 1;
     let decl: Vec<String> = (0..nops).map(|k| format!("p{k} = ix.off[{k}]")).collect();
-    let index = index_loop(nops, take);
+    let index = index_loop(nops);
     let loads: String = ins
         .iter()
         .enumerate()
@@ -587,11 +579,10 @@ mod tests {
     fn every_kernel_template_parses_for_every_dtype() {
         for d in DType::ALL {
             let mut src = String::new();
-            src += &elementwise("e0", d, &[d, d], "x0", false).replace(PRELUDE, "");
+            src += &elementwise("e0", d, &[d, d], "x0").replace(PRELUDE, "");
             for v in [1, 2, 4] {
                 src += &dense(&format!("d{v}"), d, &[d, DType::Bool], "x0", v).replace(PRELUDE, "");
             }
-            src += &elementwise("tk", d, &[d], "x0", true).replace(PRELUDE, "");
             src += &dense("wh", d, &[DType::Bool, d, d], "(x0 ? x1 : x2)", 1).replace(PRELUDE, "");
             let op = if d == DType::Bool { "b_logical_or" } else { "b_maximum" };
             src += &reduce("r0", d, op, false, true, 1).replace(PRELUDE, "");

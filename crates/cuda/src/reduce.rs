@@ -63,8 +63,8 @@ impl CudaStorage {
         let nk = kl.numel();
         let out = CudaStorage::alloc(&self.dev, self.dtype, nk * chunks)?;
         let ok = Layout::contiguous(kl.shape());
-        let kix = idx(&[&ok, &kl], false)?;
-        let rix = idx(&[&rl, &rl], false)?;
+        let kix = idx(&[&ok, &kl])?;
+        let rix = idx(&[&rl, &rl])?;
         let run = rix.nd == 1;
         // Kept elements contiguous: a vector of adjacent columns per thread where aligned.
         let columns = run && kix.nd == 1 && kix.st[1][0] == 1;
@@ -105,8 +105,8 @@ impl CudaStorage {
         let nk = kl.numel();
         let ordered = !op.is_reorderable();
         let ok = Layout::contiguous(kl.shape());
-        let kix = idx(&[&ok, &kl], false)?;
-        let rix = idx(&[&rl, &rl], false)?;
+        let kix = idx(&[&ok, &kl])?;
+        let rix = idx(&[&rl, &rl])?;
         let run = rix.nd == 1;
         let vec = if ordered || !run { 1 } else { vec_width(self.dtype, &kix, 0, rix.st[1][0] == 1) };
         let key = Key::new(4).dtype(self.dtype).bits(7, op as u64).flag(ordered).flag(run).bits(5, vec as u64);
@@ -177,7 +177,7 @@ impl CudaStorage {
             return CudaStorage::alloc(&self.dev, DType::I64, 0);
         }
         let ok = Layout::contiguous(kl.shape());
-        let kix = idx(&[&ok, &kl], false)?;
+        let kix = idx(&[&ok, &kl])?;
         let better = match op {
             ArgReduceOp::ArgMax => "gt",
             ArgReduceOp::ArgMin => "lt",
@@ -223,7 +223,7 @@ impl CudaStorage {
         let ol = Layout::contiguous(l.shape());
         let (kl, _) = split(l, &[axis]);
         let (okl, _) = split(&ol, &[axis]);
-        let kix = idx(&[&okl, &kl], false)?;
+        let kix = idx(&[&okl, &kl])?;
         let (nk, len) = (kl.numel(), l.shape()[axis]);
         let (ln, sa, so) = (len as i64, l.strides()[axis] as i64, ol.strides()[axis] as i64);
         let opn = format!("b_{}", op.name());
@@ -340,7 +340,7 @@ mod tests {
         let l = Layout::new(vec![8, 64], vec![64, 1], 0);
         let (kl, _) = split(&l, &[1]);
         let ok = Layout::contiguous(kl.shape());
-        let kix = idx(&[&ok, &kl], false).unwrap();
+        let kix = idx(&[&ok, &kl]).unwrap();
         assert_eq!(vec_width(DType::F32, &kix, 0, true), 4);
         assert_eq!(vec_width(DType::F64, &kix, 0, true), 2);
         assert_eq!(vec_width(DType::C128, &kix, 0, true), 1);
@@ -349,7 +349,7 @@ mod tests {
         // Rows starting at odd offsets.
         let l = Layout::new(vec![8, 63], vec![63, 1], 1);
         let (kl, _) = split(&l, &[1]);
-        let kix = idx(&[&Layout::contiguous(kl.shape()), &kl], false).unwrap();
+        let kix = idx(&[&Layout::contiguous(kl.shape()), &kl]).unwrap();
         assert_eq!(vec_width(DType::F32, &kix, 0, true), 1);
     }
 }

@@ -4,7 +4,7 @@
 use crate::codegen;
 use crate::device::{driver_err, Dev, Key};
 use crate::stream::Uses;
-use cudarc::driver::{result, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg};
+use cudarc::driver::{result, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg};
 use std::sync::Arc;
 use xp_core::{
     collapse, with_buffer, ArgReduceOp, BackendStorage, BinaryOp, DType, Device, Element, Error, HostBuffer, Layout,
@@ -65,17 +65,9 @@ pub(crate) struct Idx {
 // SAFETY: plain #[repr(C)] integers, laid out as the prelude's `Idx`.
 unsafe impl DeviceRepr for Idx {}
 
-/// The index space of same-shaped layouts (the output first). Collapsed unless `keep_dims`.
-pub(crate) fn idx(layouts: &[&Layout], keep_dims: bool) -> Result<Idx> {
-    let (shape, strides) = if keep_dims {
-        let s = layouts[0].shape().to_vec();
-        (
-            if s.is_empty() { vec![1] } else { s },
-            layouts.iter().map(|l| if l.ndim() == 0 { vec![1] } else { l.strides().to_vec() }).collect(),
-        )
-    } else {
-        collapse(layouts)
-    };
+/// The index space of same-shaped layouts (the output first), contiguous dimensions collapsed.
+pub(crate) fn idx(layouts: &[&Layout]) -> Result<Idx> {
+    let (shape, strides) = collapse(layouts);
     if shape.len() > MAXD {
         return Err(Error::Unsupported { op: "more than 12 non-mergeable dimensions", backend: "cuda" });
     }
@@ -162,23 +154,14 @@ impl CudaStorage {
         self.buf.ptr + (off * self.dtype.size()) as u64
     }
     /// Launch the strided elementwise kernel `o = expr(inputs)` over `ix` (the output first).
-    fn launch_ew(
-        &self,
-        expr: Expr,
-        out: &mut CudaStorage,
-        ins: &[&CudaStorage],
-        ix: Idx,
-        take: Option<(&CudaSlice<i64>, i32)>,
-    ) -> Result<()> {
+    fn launch_ew(&self, expr: Expr, out: &mut CudaStorage, ins: &[&CudaStorage], ix: Idx) -> Result<()> {
         if ix.n == 0 {
             return Ok(());
         }
-        let key = ins
-            .iter()
-            .fold(Key::new(1).bits(8, expr.id()).dtype(out.dtype).flag(take.is_some()), |k, s| k.dtype(s.dtype));
+        let key = ins.iter().fold(Key::new(1).bits(8, expr.id()).dtype(out.dtype), |k, s| k.dtype(s.dtype));
         let (f, _) = self.dev.kernel(key, "xp_k", || {
             let dts: Vec<DType> = ins.iter().map(|s| s.dtype).collect();
-            codegen::elementwise("xp_k", out.dtype, &dts, &expr.code(out.dtype), take.is_some())
+            codegen::elementwise("xp_k", out.dtype, &dts, &expr.code(out.dtype))
         })?;
         let s = self.dev.current();
         before(&s, ins)?;
@@ -187,10 +170,6 @@ impl CudaStorage {
         b.arg(&out.buf.ptr);
         for s in ins {
             b.arg(&s.buf.ptr);
-        }
-        if let Some((tk, tax)) = &take {
-            b.arg(*tk);
-            b.arg(tax);
         }
         b.arg(&ix);
         // SAFETY: the kernel's parameters are exactly the pushed arguments (generated together),
@@ -264,9 +243,9 @@ impl CudaStorage {
         let ol = Layout::contiguous(shape);
         let mut ls = vec![&ol];
         ls.extend(ins.iter().map(|(_, l)| *l));
-        let ix = idx(&ls, false)?;
+        let ix = idx(&ls)?;
         let stores: Vec<&CudaStorage> = ins.iter().map(|(s, _)| *s).collect();
-        self.launch_ew(expr, &mut out, &stores, ix, None)?;
+        self.launch_ew(expr, &mut out, &stores, ix)?;
         Ok(out)
     }
 }
@@ -371,8 +350,8 @@ impl BackendStorage for CudaStorage {
         if self.copy_run(l, dst, dl)? {
             return Ok(());
         }
-        let ix = idx(&[dl, l], false)?;
-        self.launch_ew(Expr::Cast, dst, &[self], ix, None)
+        let ix = idx(&[dl, l])?;
+        self.launch_ew(Expr::Cast, dst, &[self], ix)
     }
     fn reduce(&self, l: &Layout, op: BinaryOp, axes: &[usize]) -> Result<Self> {
         self.reduce_impl(l, op, axes)
@@ -382,21 +361,5 @@ impl BackendStorage for CudaStorage {
     }
     fn scan(&self, l: &Layout, op: BinaryOp, axis: usize) -> Result<Self> {
         self.scan_impl(l, op, axis)
-    }
-    fn take(&self, l: &Layout, axis: usize, indices: &[usize]) -> Result<Self> {
-        let mut shape = l.shape().to_vec();
-        shape[axis] = indices.len();
-        let n: usize = shape.iter().product();
-        let mut out = CudaStorage::alloc(&self.dev, self.dtype, n)?;
-        if n == 0 {
-            return Ok(out);
-        }
-        let ol = Layout::contiguous(&shape);
-        let il = Layout::new(shape.clone(), l.strides().to_vec(), l.offset());
-        let ix = idx(&[&ol, &il], true)?;
-        let tk: Vec<i64> = indices.iter().map(|&i| i as i64).collect();
-        let tk = self.dev.current().clone_htod(&tk).map_err(driver_err)?;
-        self.launch_ew(Expr::Cast, &mut out, &[self], ix, Some((&tk, axis as i32)))?;
-        Ok(out)
     }
 }

@@ -187,7 +187,7 @@ pub fn place(a: &Array, mask: &Array, vals: &Array) -> Result<()> {
         return Err(Error::BoolIndexMismatch { axis: 0, size: a.size(), got: m.size() });
     }
     let pos = flatnonzero(&m)?;
-    a.put(&pos, vals, IndexMode::Wrap).or_else(|e| if pos.size() == 0 { Ok(()) } else { Err(e) })
+    a.put(&pos, vals, IndexMode::Wrap)
 }
 
 /// NumPy's `choose(a, choices, mode)`: `choices[a[i]][i]`, everything broadcast together.
@@ -342,7 +342,6 @@ pub fn diag_indices(n: usize, ndim: usize, device: xp_core::Device) -> Result<Ve
 }
 
 fn tri_indices(
-    op: &'static str,
     n: usize,
     k: isize,
     m: Option<usize>,
@@ -359,7 +358,6 @@ fn tri_indices(
             }
         }
     }
-    let _ = op;
     let len = r.len();
     Ok((crate::on(device).asarray(r, &[len])?, crate::on(device).asarray(c, &[len])?))
 }
@@ -367,12 +365,12 @@ fn tri_indices(
 /// NumPy's `tril_indices(n, k, m)`: row and column indices of the lower triangle (on or below
 /// diagonal `k`) of an `n × m` array, row by row.
 pub fn tril_indices(n: usize, k: isize, m: Option<usize>, device: xp_core::Device) -> Result<(Array, Array)> {
-    tri_indices("tril_indices", n, k, m, device, |d, k| d <= k)
+    tri_indices(n, k, m, device, |d, k| d <= k)
 }
 
 /// NumPy's `triu_indices(n, k, m)`: the upper triangle (on or above diagonal `k`).
 pub fn triu_indices(n: usize, k: isize, m: Option<usize>, device: xp_core::Device) -> Result<(Array, Array)> {
-    tri_indices("triu_indices", n, k, m, device, |d, k| d >= k)
+    tri_indices(n, k, m, device, |d, k| d >= k)
 }
 
 /// `ufunc.at(a, index, v)` for a binary op: `a[index] = op(a[index], v)` applied once per

@@ -62,8 +62,6 @@ pub trait BackendStorage: Sized + Send + Sync + 'static {
     fn arg_reduce(&self, layout: &Layout, op: ArgReduceOp, axis: usize) -> Result<Self>;
     /// Inclusive scan (accumulate) of `op` along `axis`; output C-contiguous with the input shape.
     fn scan(&self, layout: &Layout, op: BinaryOp, axis: usize) -> Result<Self>;
-    /// Select positions `indices` (already in range) along `axis`: NumPy's `take`.
-    fn take(&self, layout: &Layout, axis: usize, indices: &[usize]) -> Result<Self>;
 }
 
 /// A device of one backend: makes storages.

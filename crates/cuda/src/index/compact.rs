@@ -72,8 +72,8 @@ impl<'a> Compaction<'a> {
     ) -> Result<Compaction<'a>> {
         let (fa, fp) = access(f, fl);
         let ix = match vals {
-            Some((_, vl)) => idx(&[fl, vl], false)?,
-            None => idx(&[fl], false)?,
+            Some((_, vl)) => idx(&[fl, vl])?,
+            None => idx(&[fl])?,
         };
         // Values load one per thread and round (coalesced): no vector width.
         let vals = vals.map(|(v, vl)| {

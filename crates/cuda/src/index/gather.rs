@@ -61,7 +61,7 @@ pub(crate) enum Plan {
 pub(crate) fn plan(l: &Layout, a: &Addr<'_>, size: usize) -> Result<Plan> {
     let (shape, base, bpos) = a.pbq(l);
     let ol = Layout::contiguous(&shape);
-    let mut ix = idx(&[&ol, &base, &bpos], false)?;
+    let mut ix = idx(&[&ol, &base, &bpos])?;
     if ix.nd == 1 && ix.st[2][0] == 1 {
         return Ok(Plan::Take { base: ix.off[1], iv: (0..a.k).all(|j| a.ks.p[j].is_multiple_of(16)) });
     }

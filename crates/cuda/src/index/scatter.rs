@@ -113,7 +113,7 @@ fn staged(
     let a = Addr::new(&tmp, &tl, set, Fix::Raise, "scatter")?;
     let flag = super::flag::Flag::new(&tmp)?;
     let (_, base, bpos) = a.pbq(&tl);
-    let ix = idx(&[&base, vl, &bpos], false)?;
+    let ix = idx(&[&base, vl, &bpos])?;
     let (d, small) = (tmp.dtype, ix.n < 1 << 31);
     let key = Key::new(35).dtype(d).bits(7, op as u64).bits(4, a.k as u64).bits(2, a.fix as u64).flag(small).flag(true);
     let (f, _) = tmp.dev.kernel(key, "xp_k", || atomic_src(d, op, a.k, a.fix, small, true))?;
@@ -288,7 +288,7 @@ fn sorted_targets(dst: &CudaStorage, a: &Addr<'_>) -> Result<(CudaStorage, CudaS
 
 fn assign(dst: &mut CudaStorage, l: &Layout, a: &Addr<'_>, v: &CudaStorage, vl: &Layout) -> Result<()> {
     let (_, base, bpos) = a.pbq(l);
-    let ix = idx(&[&base, vl, &bpos], false)?;
+    let ix = idx(&[&base, vl, &bpos])?;
     let nk = a.nk();
     let (dd, sel) = if a.nb == 1 {
         (Dedupe::None, None)
@@ -342,7 +342,7 @@ fn launch_write(
 
 fn atomic(dst: &mut CudaStorage, l: &Layout, a: &Addr<'_>, v: &CudaStorage, vl: &Layout, op: BinaryOp) -> Result<()> {
     let (_, base, bpos) = a.pbq(l);
-    let ix = idx(&[&base, vl, &bpos], false)?;
+    let ix = idx(&[&base, vl, &bpos])?;
     let (d, small) = (dst.dtype, ix.n < 1 << 31);
     let key = Key::new(35).dtype(d).bits(7, op as u64).bits(4, a.k as u64).bits(2, a.fix as u64).flag(small);
     let (f, _) = dst.dev.kernel(key, "xp_k", || atomic_src(d, op, a.k, a.fix, small, false))?;
@@ -359,7 +359,7 @@ fn ordered(dst: &mut CudaStorage, l: &Layout, a: &Addr<'_>, v: &CudaStorage, vl:
     };
     let (sk, sv, key64) = sorted_targets(dst, a)?;
     let (_, base, bpos) = a.pbq(l);
-    let ix = idx(&[&base, &vl, &bpos], false)?;
+    let ix = idx(&[&base, &vl, &bpos])?;
     let (d, small) = (dst.dtype, ix.n < 1 << 31);
     let key = Key::new(36).dtype(d).bits(7, op as u64).bits(4, a.k as u64).bits(2, a.fix as u64).flag(key64);
     let (f, _) = dst.dev.kernel(key.flag(small), "xp_k", || ordered_src(d, op, a.k, a.fix, key64, small))?;

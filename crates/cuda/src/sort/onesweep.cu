@@ -81,17 +81,7 @@ extern "C" __global__ void __launch_bounds__(256) xp_k(const u32* __restrict__ h
   for (int p = 0; p < np; ++p) {
     const u32 c = hist[p * 256 + t];
     const int trivial = __syncthreads_or((u64)c == n);
-    u32 x = c;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-      const u32 y = __shfl_up_sync(XP_FULL, x, o);
-      if (lane >= o) x += y;
-    }
-    if (lane == 31) wsum[w] = x;
-    __syncthreads();
-    u32 excl = x - c;
-    for (int q = 0; q < w; ++q) excl += wsum[q];
-    bins[p * 256 + t] = (u64)excl;
+    bins[p * 256 + t] = (u64)block_excl_scan(c, wsum, lane, w);
     if (t == 0) act[p] = !trivial;
     __syncthreads();
   }

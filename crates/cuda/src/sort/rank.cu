@@ -3,6 +3,22 @@
 // (onesweep.cu) and the per-line sorts (segment.cu) are built on, plus small shared helpers.
 #define XP_FULL 0xffffffffu
 
+// Exclusive scan of one value per thread over the block, in thread order: warp shuffles, then the
+// warp totals through `wsum` (one slot per warp; the caller syncs before `wsum` is written again).
+__device__ __forceinline__ u32 block_excl_scan(u32 v, u32* wsum, int lane, int w) {
+  u32 x = v;
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const u32 y = __shfl_up_sync(XP_FULL, x, o);
+    if (lane >= o) x += y;
+  }
+  if (lane == 31) wsum[w] = x;
+  __syncthreads();
+  u32 excl = x - v;
+  for (int q = 0; q < w; ++q) excl += wsum[q];
+  return excl;
+}
+
 // The lanes of the calling warp whose digit equals `d`: eight ballots, one per digit bit (CUB's
 // MatchAny does the same; match.any.sync is slower).
 __device__ __forceinline__ u32 warp_peers(u32 d) {
@@ -93,17 +109,8 @@ __device__ __forceinline__ void block_rank(const u32 (&dig)[ITEMS], u32 (&rank)[
       sum += run;
     }
   }
-  // Exclusive scan of the threads' sums (digits in order): warp shuffles, then the warp totals.
-  u32 x = sum;
-#pragma unroll
-  for (int o = 1; o < 32; o <<= 1) {
-    const u32 y = __shfl_up_sync(XP_FULL, x, o);
-    if (lane >= o) x += y;
-  }
-  if (lane == 31) wsum[w] = x;
-  __syncthreads();
-  u32 excl = x - sum;
-  for (int q = 0; q < w; ++q) excl += wsum[q];
+  // Exclusive scan of the threads' sums (digits in order).
+  const u32 excl = block_excl_scan(sum, wsum, lane, w);
   if (t * DPT < 256) {
 #pragma unroll
     for (int q = 0; q < DPT; ++q) start[t * DPT + q] = excl + loc[q];

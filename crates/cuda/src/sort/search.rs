@@ -44,7 +44,7 @@ impl CudaStorage {
         }
         let d = self.dtype;
         let ol = Layout::contiguous(vl.shape());
-        let ix = idx(&[&ol, vl], false)?;
+        let ix = idx(&[&ol, vl])?;
         let (n, sa) = (l.shape()[0] as i64, l.strides()[0] as i64);
         // An empty line is never read: every position is 0.
         let a = if n > 0 { self.ptr(l.offset()) } else { self.ptr(0) };

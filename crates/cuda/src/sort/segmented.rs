@@ -89,7 +89,7 @@ impl CudaStorage {
         let ol = Layout::contiguous(l.shape());
         let (kl, _) = split(l, &[axis]);
         let (okl, _) = split(&ol, &[axis]);
-        let kix = idx(&[&okl, &kl], false)?;
+        let kix = idx(&[&okl, &kl])?;
         let (n, sa, so) = (l.shape()[axis] as i64, l.strides()[axis] as i64, ol.strides()[axis] as i64);
         let lines = kix.n as usize;
         let indices = out == SortOutput::Indices;

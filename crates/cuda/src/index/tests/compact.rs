@@ -25,7 +25,7 @@ fn compress_and_nonzero_match_numpy_on_the_cpu() {
     let src: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
     for (vi, vl) in [Layout::contiguous(&[10, 11]), Layout::new(vec![10, 11], vec![1, 10], 0)].iter().enumerate() {
         let ml = Layout::contiguous(&[10, 11]);
-        let ix = idx(&[&ml, vl], false).unwrap();
+        let ix = idx(&[&ml, vl]).unwrap();
         let va = Access { dtype: DType::F32, dense: vl.is_contiguous(), vec: if vl.is_contiguous() { 4 } else { 1 } };
         let fa = Access { dtype: DType::Bool, dense: true, vec: 16 };
         let setup = format!(
@@ -59,7 +59,7 @@ fn compress_and_nonzero_match_numpy_on_the_cpu() {
     let shape = [3usize, 4, 5];
     let l = Layout::new(shape.to_vec(), vec![40, 10, 2], 1);
     let data: Vec<i32> = (0..121).map(|i| if i % 3 == 0 { 0 } else { i }).collect();
-    let ix = idx(&[&l], false).unwrap();
+    let ix = idx(&[&l]).unwrap();
     let fa = Access { dtype: DType::I32, dense: false, vec: 1 };
     let setup = format!("{}  const i32* fp = data;\n  static i64 out[180];\n", arr("i32", "data", &data));
     let write = format!(
@@ -127,7 +127,7 @@ fn compaction_blocks_rank_across_warps() {
         for (vi, vl) in [Layout::contiguous(&[50, 100]), Layout::new(vec![50, 100], vec![1, 50], 0)].iter().enumerate()
         {
             let ml = Layout::contiguous(&[50, 100]);
-            let ix = idx(&[&ml, vl], false).unwrap();
+            let ix = idx(&[&ml, vl]).unwrap();
             let va = Access { dtype: DType::F32, dense: vl.is_contiguous(), vec: 1 };
             let fa = Access { dtype: DType::Bool, dense: true, vec: 16 };
             let setup = format!(
@@ -164,7 +164,7 @@ fn compaction_blocks_rank_across_warps() {
         let n: usize = shape.iter().product();
         let l = Layout::new(shape.to_vec(), vec![9 * 62, 62, 2], 3);
         let data: Vec<i64> = lcg(2 * n + 4, 11).iter().map(|x| (x % 4) as i64).collect();
-        let ix = idx(&[&l], false).unwrap();
+        let ix = idx(&[&l]).unwrap();
         let fa = Access { dtype: DType::I64, dense: false, vec: 1 };
         let setup = format!(
             "{}  const i64* fp = data;\n  static i64 out[{}];\n  n2::Dims dm = {{3, {{7, 9, 31}}}};\n",

@@ -100,7 +100,7 @@ fn assignments_keep_the_last_duplicate_on_the_cpu() {
     let (_, base, bpos) = a.pbq(&case.l);
     let n: usize = case.out_shape().iter().product();
     let vl = Layout::contiguous(&case.out_shape());
-    let ix = idx(&[&base, &vl, &bpos], false).unwrap();
+    let ix = idx(&[&base, &vl, &bpos]).unwrap();
     let dst: Vec<f64> = (0..60).map(|i| i as f64).collect();
     let vals: Vec<f64> = (0..n).map(|i| 100.0 + i as f64).collect();
     let want = scatter_ref(&case, DType::U32, &dst, &vals, None);
@@ -143,7 +143,7 @@ fn ufunc_at_matches_numpy_on_the_cpu() {
     let (_, base, bpos) = a.pbq(&case.l);
     let n: usize = case.out_shape().iter().product();
     let vl = Layout::contiguous(&case.out_shape());
-    let ix = idx(&[&base, &vl, &bpos], false).unwrap();
+    let ix = idx(&[&base, &vl, &bpos]).unwrap();
     let cases: [(DType, BinaryOp); 8] = [
         (DType::F64, BinaryOp::Add),
         (DType::I32, BinaryOp::Sub),
