@@ -82,6 +82,9 @@ pub struct Dev {
     /// set once a [`crate::Stream`] exists on the device: buffers then order cross-stream uses
     pub(crate) multi: AtomicBool,
     kernels: Mutex<KernelMap>,
+    /// page-locked bytes for the small reads that calls wait on (a count, a flag, a scalar):
+    /// a copy into pageable memory is staged by the driver and takes several microseconds more
+    bounce: Mutex<Option<cudarc::driver::PinnedHostSlice<u8>>>,
 }
 
 impl std::fmt::Debug for Dev {
@@ -125,13 +128,40 @@ pub(crate) fn get(ordinal: usize) -> Result<Arc<Dev>> {
         multi: AtomicBool::new(false),
         cache: Mutex::new(Default::default()),
         kernels: Mutex::new(KernelMap::default()),
+        bounce: Mutex::new(None),
     });
     crate::memory::keep_freed_memory(&d)?;
     map.insert(ordinal, d.clone());
     Ok(d)
 }
 
+/// Reads of at most this many bytes go through the device's pinned bounce buffer.
+pub(crate) const SMALL_READ: usize = 256;
+
 impl Dev {
+    /// Copy `dst.len()` (at most [`SMALL_READ`]) bytes from device address `src` into `dst`,
+    /// after the work queued on `s`: through page-locked memory, then a wait for `s`.
+    pub(crate) fn read_small(&self, s: &CudaStream, src: u64, dst: &mut [u8]) -> Result<()> {
+        debug_assert!(dst.len() <= SMALL_READ);
+        let mut slot = self.bounce.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.is_none() {
+            // SAFETY: the bytes are written by the copy below before they are read.
+            *slot = Some(unsafe { self.ctx.alloc_pinned::<u8>(SMALL_READ) }.map_err(driver_err)?);
+        }
+        let buf = slot.as_mut().expect("allocated above");
+        let p = buf.as_mut_ptr().map_err(driver_err)?;
+        self.bind()?;
+        // SAFETY: the pinned block holds SMALL_READ >= dst.len() bytes and is only used under the
+        // lock, which is held until the stream has finished the copy.
+        unsafe {
+            cudarc::driver::result::memcpy_dtoh_async(std::slice::from_raw_parts_mut(p, dst.len()), src, s.cu_stream())
+        }
+        .map_err(driver_err)?;
+        s.synchronize().map_err(driver_err)?;
+        // SAFETY: the copy has completed; `p` holds dst.len() bytes.
+        dst.copy_from_slice(unsafe { std::slice::from_raw_parts(p, dst.len()) });
+        Ok(())
+    }
     /// Make this device's context the calling thread's current one (raw driver calls need it).
     pub(crate) fn bind(&self) -> Result<()> {
         self.ctx.bind_to_thread().map_err(driver_err)

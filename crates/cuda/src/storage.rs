@@ -313,6 +313,10 @@ impl BackendStorage for CudaStorage {
             let s = self.dev.current();
             before(&s, &[&src])?;
             let dst: &mut [u8] = with_buffer!(&mut host, v => bytes_of_mut(v));
+            if dst.len() <= crate::device::SMALL_READ {
+                self.dev.read_small(&s, src.buf.ptr, dst)?;
+                return Ok(host);
+            }
             self.dev.bind()?;
             // SAFETY: `dst` holds n elements, the block at least as many; the stream is
             // synchronised before `dst` is used.

@@ -152,6 +152,54 @@ fn scatters_with_duplicates_follow_numpys_rules() {
     }
 }
 
+/// `add.at` / `subtract.at` into destinations of 2^16 and 2^17 elements from 2^20 values: on the
+/// GPU one, three and four ranges of shared-memory accumulators, and the atomic path beyond.
+#[test]
+fn histograms_of_every_size_match_host_sums() {
+    let n = 1usize << 20;
+    let r: Vec<u64> = xorshift(n, 23).collect();
+    for dev in devices() {
+        let on = xp::on(dev);
+        for (m, dt) in [(1usize << 16, DType::F32), (40_000, DType::F64), (1 << 17, DType::F64), (3000, DType::U32)] {
+            let idx: Vec<i64> = r.iter().map(|x| (x % m as u64) as i64).collect();
+            let vals: Vec<i64> = r.iter().map(|x| (x >> 40) as i64 % 1000).collect();
+            let i = on.asarray(idx.clone(), &[n]).unwrap();
+            let v = on.asarray(vals.clone(), &[n]).unwrap().astype(dt).unwrap();
+            let bins = on.full(&[m], 7, dt).unwrap();
+            let op = if dt == DType::U32 { BinaryOp::Sub } else { BinaryOp::Add };
+            op.at(&bins, &i, &v).unwrap();
+            let mut want = vec![7i64; m];
+            for (&b, &x) in idx.iter().zip(&vals) {
+                want[b as usize] += if op == BinaryOp::Sub { -x } else { x };
+            }
+            let got = bins.astype(DType::F64).unwrap().to_vec::<f64>().unwrap();
+            for (b, (g, &w)) in got.iter().zip(&want).enumerate() {
+                // Integer sums exact (uint32 wraps); ~16 float additions per bin, in any order.
+                let w = if dt == DType::U32 { w.rem_euclid(1 << 32) as f64 } else { w as f64 };
+                assert!((g - w).abs() <= 1e-5 * w.abs(), "{op:?}.at {dt} into {m} bins on {dev}: bin {b}: {g} vs {w}");
+            }
+        }
+        // A 2-D destination, indexed along its last axis: (4, 2^14) int32 from (4, 2^18) values.
+        let (rows, m, nb) = (4usize, 1usize << 14, 1usize << 18);
+        let idx: Vec<i64> = r[..nb].iter().map(|x| (x % m as u64) as i64).collect();
+        let i = on.asarray(idx.clone(), &[nb]).unwrap();
+        let v = on
+            .arange(0, (rows * nb) as i64, 1, Some(DType::I32))
+            .unwrap()
+            .reshape(&[rows as isize, nb as isize])
+            .unwrap();
+        let a = on.zeros(&[rows, m], DType::I32).unwrap();
+        BinaryOp::Add.at(&a, ix![.., &i], &v).unwrap();
+        let mut want = vec![0i32; rows * m];
+        for row in 0..rows {
+            for (b, &t) in idx.iter().enumerate() {
+                want[row * m + t as usize] = want[row * m + t as usize].wrapping_add((row * nb + b) as i32);
+            }
+        }
+        assert_eq!(a.to_vec::<i32>().unwrap(), want, "add.at along the last axis on {dev}");
+    }
+}
+
 #[test]
 fn out_of_bounds_indices_give_numpys_first_violation_and_change_nothing() {
     for dev in devices() {

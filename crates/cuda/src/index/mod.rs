@@ -18,11 +18,11 @@ mod compact;
 mod compact_src;
 mod flag;
 mod gather;
+mod privatized;
 mod scatter;
 #[cfg(test)]
 mod tests;
 
-use crate::device::driver_err;
 use crate::storage::{before, CudaStorage};
 use cudarc::driver::DeviceRepr;
 use xp_core::{Combine, DType, Error, IndexMode, IndexSet, IndexStorage, Layout, Result};
@@ -177,12 +177,8 @@ pub(crate) fn read_i64(s: &CudaStorage, off: usize) -> Result<i64> {
     let st = s.dev.current();
     before(&st, &[s])?;
     let mut v = [0u8; 8];
-    s.dev.bind()?;
-    // SAFETY: `off` is an element of `s` (8-byte elements), `v` holds 8 bytes and the stream is
-    // synchronised before it is read.
-    unsafe { cudarc::driver::result::memcpy_dtoh_async(&mut v[..], s.buf.ptr + off as u64 * 8, st.cu_stream()) }
-        .map_err(driver_err)?;
-    st.synchronize().map_err(driver_err)?;
+    debug_assert!(off < s.len && s.dtype.size() == 8);
+    s.dev.read_small(&st, s.buf.ptr + off as u64 * 8, &mut v)?;
     Ok(i64::from_ne_bytes(v))
 }
 

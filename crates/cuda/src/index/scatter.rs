@@ -115,9 +115,14 @@ fn staged(
     let (_, base, bpos) = a.pbq(&tl);
     let ix = idx(&[&base, vl, &bpos])?;
     let (d, small) = (tmp.dtype, ix.n < 1 << 31);
-    let key = Key::new(35).dtype(d).bits(7, op as u64).bits(4, a.k as u64).bits(2, a.fix as u64).flag(small).flag(true);
-    let (f, _) = tmp.dev.kernel(key, "xp_k", || atomic_src(d, op, a.k, a.fix, small, true))?;
-    launch_write(&tmp, &a, v, &f, &ix, &[flag.ptr(), a.nb as u64])?;
+    if let Some(plan) = super::privatized::Plan::new(&tmp, op, ix.n) {
+        plan.run(&tmp, &a, v, &ix, &flag)?;
+    } else {
+        let key =
+            Key::new(35).dtype(d).bits(7, op as u64).bits(4, a.k as u64).bits(2, a.fix as u64).flag(small).flag(true);
+        let (f, _) = tmp.dev.kernel(key, "xp_k", || atomic_src(d, op, a.k, a.fix, small, true))?;
+        launch_write(&tmp, &a, v, &f, &ix, &[flag.ptr(), a.nb as u64])?;
+    }
     flag.check(&a)?;
     tmp.copy_into(&tl, dst, l)
 }
@@ -191,25 +196,25 @@ extern \"C\" __global__ void xp_k({w}* __restrict__ d, const {w}* __restrict__ v
     )
 }
 
+/// Device code: add the target's offset to `p0` for position `p2`, checking each index (raise
+/// mode: an index out of range is recorded in `flag` and the position skipped by `continue`).
+pub(crate) fn checked_target(k: usize) -> String {
+    let ok = super::flag::check_code("c", "j", "p2");
+    format!(
+        "bool inb = true;
+#pragma unroll
+    for (int j = 0; j < {k}; ++j) {{ const i64 c = fix<0>(ks.p[j][p2], ks.len[j]); inb &= {ok}; p0 += c * ks.st[j]; }}
+    if (!inb) continue;"
+    )
+}
+
 /// `ufunc.at` with an order-free op: a thread per value, one atomic update each. `checked`: raise
 /// mode's check inside the kernel (out-of-range positions recorded in `flag`, not applied).
 pub(crate) fn atomic_src(d: DType, op: BinaryOp, k: usize, fix: Fix, small: bool, checked: bool) -> String {
     let st = storage_ty(d);
     let upd = update_fn(op, d).expect("an order-free op");
-    let (t, extra) = if checked {
-        let ok = super::flag::check_code("c", "j", "p2");
-        (
-            format!(
-                "i64 t = 0; bool inb = true;
-#pragma unroll
-    for (int j = 0; j < {k}; ++j) {{ const i64 c = fix<0>(ks.p[j][p2], ks.len[j]); inb &= {ok}; t += c * ks.ts[j]; p0 += c * ks.st[j]; }}
-    if (!inb) continue;"
-            ),
-            ", u64* flag, i64 nb",
-        )
-    } else {
-        (target(fix, k, "p2", Some("p0")), "")
-    };
+    let (t, extra) =
+        if checked { (checked_target(k), ", u64* flag, i64 nb") } else { (target(fix, k, "p2", Some("p0")), "") };
     format!(
         "{PRELUDE}{COMMON}{upd}
 extern \"C\" __global__ void xp_k({st}* d, const {st}* __restrict__ v, Ks ks, Idx ix{extra}) {{

@@ -15,36 +15,28 @@
 
 #if defined(XP_HIST)
 
-// Count item `r`'s digits. A thread's run of equal digits is kept in a register and added once
-// (sorted or few-valued data would otherwise serialise the block on one bin's atomics).
-__device__ __forceinline__ void count_digits(RAW r, u32 (&rd)[PK], u32 (&rc)[PK], u32* h) {
+// Count item `r`'s digits into this lane's copy of the histograms.
+__device__ __forceinline__ void count_digits(RAW r, u32* h) {
 #pragma unroll
-  for (int p = 0; p < PK; ++p) {
-    const u32 d = key_digit(r, p);
-    if (d != rd[p]) {
-      if (rc[p]) atomicAdd(&h[p * 256 + rd[p]], rc[p]);
-      rd[p] = d;
-      rc[p] = 0u;
-    }
-    ++rc[p];
-  }
+  for (int p = 0; p < PK; ++p) atomicAdd(&h[p * 256 + key_digit(r, p)], 1u);
 }
+
+// Copies of the key histograms in shared memory: lane l counts into copy l % HPARTS, so that
+// lanes whose digits agree (the exponent byte of floats of one binade, sorted or constant data)
+// add to different words, at most 32 / HPARTS to one (the copies take at most 32 KB).
+#define HPARTS (PK <= 4 ? 8 : PK <= 8 ? 4 : 2)
 
 // hist[p * 256 + d] += count of digit d in pass p (hist zeroed before). Key passes from the items
 // src[i * stride], i < n; line passes (lp of them) from the line numbers 0..lines, linelen each.
 extern "C" __global__ void __launch_bounds__(256) xp_k(const RAW* __restrict__ src, i64 stride, u64 n,
                                                        u32* __restrict__ hist, u64 lines, u32 linelen, int lp) {
-  __shared__ u32 h[(PK + 4) * 256];
+  __shared__ u32 h[HPARTS * PK * 256];
+  __shared__ u32 hl[4 * 256];
   const int t = threadIdx.x;
-  const int np = PK + lp;
-  for (int q = t; q < np * 256; q += 256) h[q] = 0u;
+  for (int q = t; q < HPARTS * PK * 256; q += 256) h[q] = 0u;
+  for (int q = t; q < lp * 256; q += 256) hl[q] = 0u;
   __syncthreads();
-  u32 rd[PK], rc[PK];
-#pragma unroll
-  for (int p = 0; p < PK; ++p) {
-    rd[p] = 0u;
-    rc[p] = 0u;
-  }
+  u32* mine = h + (t & (HPARTS - 1)) * (PK * 256);
   const u64 step = (u64)gridDim.x * 256u;
   u64 i = (u64)blockIdx.x * 256u + t;
   for (; i + 3 * step < n; i += 4 * step) {  // four loads in flight
@@ -52,19 +44,22 @@ extern "C" __global__ void __launch_bounds__(256) xp_k(const RAW* __restrict__ s
 #pragma unroll
     for (int u = 0; u < 4; ++u) r[u] = src[(i64)(i + u * step) * stride];
 #pragma unroll
-    for (int u = 0; u < 4; ++u) count_digits(r[u], rd, rc, h);
+    for (int u = 0; u < 4; ++u) count_digits(r[u], mine);
   }
-  for (; i < n; i += step) count_digits(src[(i64)i * stride], rd, rc, h);
-#pragma unroll
-  for (int p = 0; p < PK; ++p)
-    if (rc[p]) atomicAdd(&h[p * 256 + rd[p]], rc[p]);
+  for (; i < n; i += step) count_digits(src[(i64)i * stride], mine);
   if (lp > 0) {
     for (u64 l = (u64)blockIdx.x * 256u + t; l < lines; l += step)
-      for (int p = 0; p < lp; ++p) atomicAdd(&h[(PK + p) * 256 + (u32)((l >> (8 * p)) & 255u)], linelen);
+      for (int p = 0; p < lp; ++p) atomicAdd(&hl[p * 256 + (u32)((l >> (8 * p)) & 255u)], linelen);
   }
   __syncthreads();
-  for (int q = t; q < np * 256; q += 256)
-    if (h[q]) atomicAdd(&hist[q], h[q]);
+  for (int q = t; q < PK * 256; q += 256) {
+    u32 c = 0u;
+#pragma unroll
+    for (int c8 = 0; c8 < HPARTS; ++c8) c += h[c8 * PK * 256 + q];
+    if (c) atomicAdd(&hist[q], c);
+  }
+  for (int q = t; q < lp * 256; q += 256)
+    if (hl[q]) atomicAdd(&hist[PK * 256 + q], hl[q]);
 }
 
 #elif defined(XP_PLAN)
@@ -115,7 +110,7 @@ typedef u32 VT;
 #define TILE (256 * ITEMS)
 #define XP_MAXOF(a, b) ((a) > (b) ? (a) : (b))
 // The tile's items, then its values, staged in sorted order; the warp counters of the rank before.
-#define STAGE_BYTES XP_MAXOF(TILE * XP_MAXOF(sizeof(RAW), sizeof(VT)), 8 * 256 * 4)
+#define STAGE_BYTES XP_MAXOF(TILE * XP_MAXOF(sizeof(RAW), sizeof(VT)), 2 * 8 * 256 * 4)
 // Look-back status word: flag in the top 3 bits, count in the low 29 (a portion has at most 2^28
 // items). Active pass j uses flags (aggregate, inclusive) = (1, 2) when j is even, (3, 4) when
 // odd, so the words the previous active pass left behind read as "not yet".
@@ -123,7 +118,11 @@ typedef u32 VT;
 #define ST_MASK 0x1fffffffu
 // A spinning thread's pause: nothing on the device (the CPU emulator of the tests yields here).
 #ifndef XP_SPIN
+#if XP_SLEEP > 0
+#define XP_SPIN() __nanosleep(XP_SLEEP)
+#else
 #define XP_SPIN()
+#endif
 #endif
 
 // Buffers: pass j of k active reads the input (src0, stride sstride) when j == 0, else what pass
@@ -177,7 +176,7 @@ extern "C" __global__ void __launch_bounds__(256, XP_MINB) xp_k(const RAW* __res
   const u32 cnt = n - base < (u64)TILE ? (u32)(n - base) : (u32)TILE;
 
   RAW it[ITEMS];
-  u32 dig[ITEMS], rank[ITEMS];
+  u32 rank[ITEMS];
   VT val[ITEMS];
 #pragma unroll
   for (int i = 0; i < ITEMS; ++i) {
@@ -194,22 +193,26 @@ extern "C" __global__ void __launch_bounds__(256, XP_MINB) xp_k(const RAW* __res
       else if (VMODE != 0 && pos < cnt) val[i] = vsrc[base + pos];
     }
   };
+  // The items' digits, computed once and packed four to a register (padding sorts last).
+  u32 dpk[(ITEMS + 3) / 4];
+#pragma unroll
+  for (int q = 0; q < (ITEMS + 3) / 4; ++q) dpk[q] = 0u;
 #if LINE_DIGIT
   load_vals();
-#pragma unroll
-  for (int i = 0; i < ITEMS; ++i) {
-    const u32 pos = w * (ITEMS * 32) + i * 32 + lane;
-    dig[i] = pos < cnt ? (((u32)val[i] / linelen) >> (8 * (pass - PK))) & 255u : 255u;
-  }
-#else
-#pragma unroll
-  for (int i = 0; i < ITEMS; ++i) {
-    const u32 pos = w * (ITEMS * 32) + i * 32 + lane;
-    dig[i] = pos < cnt ? key_digit(it[i], pass) : 255u;  // padding: last, after every real item
-  }
 #endif
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) {
+    const u32 pos = w * (ITEMS * 32) + i * 32 + lane;
+#if LINE_DIGIT
+    const u32 d = pos < cnt ? (((u32)val[i] / linelen) >> (8 * (pass - PK))) & 255u : 255u;
+#else
+    const u32 d = pos < cnt ? key_digit(it[i], pass) : 255u;
+#endif
+    dpk[i >> 2] |= d << (8 * (i & 3));
+  }
+  auto digit = [&](int i) -> u32 { return (dpk[i >> 2] >> (8 * (i & 3))) & 255u; };
   u32* wc = (u32*)sm;
-  block_rank<8, ITEMS>(dig, rank, wc, tot, start, wsum);
+  block_rank<8, ITEMS>(digit, rank, wc, tot, start, wsum);
 
   // Thread t owns digit t: publish the tile's count, add up the counts of the tiles before it
   // (their inclusive prefix ends the walk), publish the inclusive prefix.
@@ -244,7 +247,7 @@ extern "C" __global__ void __launch_bounds__(256, XP_MINB) xp_k(const RAW* __res
 #pragma unroll
   for (int i = 0; i < ITEMS; ++i) {
     sk[rank[i]] = it[i];
-    sd[rank[i]] = (u8)dig[i];
+    sd[rank[i]] = (u8)digit(i);
   }
   __syncthreads();
   if (kdst) {

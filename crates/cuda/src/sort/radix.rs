@@ -26,14 +26,16 @@ use xp_core::{DType, Error, Result};
 pub(crate) const RANK: &str = include_str!("rank.cu");
 const ONESWEEP: &str = include_str!("onesweep.cu");
 
-/// Items per thread of a pass tile (256 threads): 16, or 8 for 16-byte complex items, so that the
-/// staged tile stays within 48 KB of static shared memory.
-fn items(d: DType) -> usize {
-    if d.size() > 8 {
-        8
-    } else {
-        16
-    }
+/// Items per thread of a pass tile (256 threads): `XP_SORT_ITEMS`, by default 20 for a sort of
+/// items alone and 16 when values travel with them (on the H100, 2^24 float32: the sort 0.679 ms
+/// with 16, 0.655 ms with 20; the argsort 0.821 and 0.871 ms), fewer where the tile staged in
+/// shared memory (items, then their values) would pass 32 KB.
+fn items(d: DType, vmode: u64) -> usize {
+    static M: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    let set = *M.get_or_init(|| std::env::var("XP_SORT_ITEMS").ok().and_then(|v| v.parse().ok()));
+    let want = set.unwrap_or(if vmode == 0 { 20 } else { 16 });
+    let widest = d.size().max(if vmode == 2 { 8 } else { 4 });
+    want.clamp(4, 32).min((32 << 10) / (256 * widest))
 }
 
 /// The most items one pass launch covers: a look-back word counts up to 2^29 - 1.
@@ -94,7 +96,7 @@ pub(crate) fn plan_src() -> String {
 /// The pass kernel of `d`, value mode `vmode` (`Vals::mode`), digits of the key or (`line`) of
 /// the line number.
 pub(crate) fn pass_src(d: DType, vmode: u64, line: bool) -> String {
-    pass_src_items(d, vmode, line, items(d))
+    pass_src_items(d, vmode, line, items(d, vmode))
 }
 
 /// Blocks of the pass kernel that must fit on an SM at once (its `__launch_bounds__`), which caps
@@ -107,13 +109,33 @@ fn min_blocks() -> u32 {
     *M.get_or_init(|| std::env::var("XP_SORT_MINB").ok().and_then(|v| v.parse().ok()).unwrap_or(4).clamp(1, 8))
 }
 
+/// How `rank.cu` finds the lanes of a warp that share a digit (`XP_SORT_RANK`), as a `#define`:
+/// 1 (the default) or-ed peer words in shared memory, 0 eight ballots, 2 match.any.sync. On the
+/// H100 (2^24 float32, 16 items per thread) the sort took 0.679, 0.740 and 0.860 ms: the pass
+/// kernel is bound by instruction issue, and the peer word costs one shared atomic and one load
+/// where the ballots cost some forty instructions.
+pub(crate) fn rank_define() -> String {
+    static M: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    let r = *M.get_or_init(|| std::env::var("XP_SORT_RANK").ok().and_then(|v| v.parse().ok()).unwrap_or(1).min(2));
+    format!("#define XP_RANK {r}")
+}
+
+/// Nanoseconds a thread waiting in the look-back sleeps between polls (`XP_SORT_SLEEP`, default 0:
+/// it polls without pause).
+fn sleep_ns() -> u32 {
+    static M: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *M.get_or_init(|| std::env::var("XP_SORT_SLEEP").ok().and_then(|v| v.parse().ok()).unwrap_or(0).min(10_000))
+}
+
 /// [`pass_src`] with `items` per thread (the CPU emulation of the tests uses small tiles).
 pub(crate) fn pass_src_items(d: DType, vmode: u64, line: bool, items: usize) -> String {
     format!(
-        "{PRELUDE}\n{}\n{RANK}\n#define XP_PASS\n#define ITEMS {items}\n#define VMODE {vmode}\n#define LINE_DIGIT {}\n#define XP_MINB {}\n{ONESWEEP}",
+        "{PRELUDE}\n{}\n{}\n{RANK}\n#define XP_PASS\n#define ITEMS {items}\n#define VMODE {vmode}\n#define LINE_DIGIT {}\n#define XP_MINB {}\n#define XP_SLEEP {}\n{ONESWEEP}",
         keys::header(d),
+        rank_define(),
         line as u8,
-        min_blocks()
+        min_blocks(),
+        sleep_ns()
     )
 }
 
@@ -164,7 +186,7 @@ pub(crate) fn run(
     let pk = keys::key_passes(d);
     let lp = if lines > 1 { bytes_of(lines - 1) } else { 0 };
     let passes = pk + lp;
-    let tile = 256 * items(d);
+    let tile = 256 * items(d, job.vals.mode());
     let tiles = n.div_ceil(tile);
     let per_portion = PORTION / tile;
     let portions = tiles.div_ceil(per_portion).max(1);
@@ -343,8 +365,11 @@ mod tests {
         assert_eq!(bytes_of(u32::MAX as usize), 4);
         // Portions of whole tiles within the look-back counter's range.
         for d in DType::ALL {
-            let tile = 256 * items(d);
-            assert!(PORTION / tile * tile < 1 << 29);
+            for vmode in 0..3 {
+                let tile = 256 * items(d, vmode);
+                assert!(PORTION / tile * tile < 1 << 29);
+                assert!(tile * d.size().max(4) <= 32 << 10, "{d:?} {vmode}");
+            }
         }
     }
 }

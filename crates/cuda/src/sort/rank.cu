@@ -2,6 +2,9 @@
 // multisplit of 8-bit digits and the stable block-wide rank that both the device-wide radix sort
 // (onesweep.cu) and the per-line sorts (segment.cu) are built on, plus small shared helpers.
 #define XP_FULL 0xffffffffu
+#ifndef XP_RANK
+#define XP_RANK 0
+#endif
 
 // Exclusive scan of one value per thread over the block, in thread order: warp shuffles, then the
 // warp totals through `wsum` (one slot per warp; the caller syncs before `wsum` is written again).
@@ -58,34 +61,50 @@ __device__ __forceinline__ i64 idx_offset(const Idx& k, int op, i64 pos) {
   return o;
 }
 
-// Stable block-wide rank of ITEMS 8-bit digits per thread, WARPS warps. Items are warp-striped:
-// item i of lane l in warp w is block position w * ITEMS * 32 + i * 32 + l. On return rank[i] is
+// Stable block-wide rank of ITEMS 8-bit digits per thread, WARPS warps; `dig(i)` gives the digit of
+// the thread's item i (recomputed where needed rather than held in ITEMS more registers). Items
+// are warp-striped: item i of lane l in warp w is block position w * ITEMS * 32 + i * 32 + l. On
+// return rank[i] is
 // the item's position in the block's items stably sorted by digit, tot[d] the block's count of
 // digit d and start[d] the exclusive prefix of those counts (d < 256).
-// Shared memory: wc[WARPS * 256] (per-warp digit counters), tot[256], start[256], wsum[WARPS].
+// Shared memory: wc[2 * WARPS * 256] (per-warp digit counters, then per-warp peer words),
+// tot[256], start[256], wsum[WARPS].
+// XP_RANK picks how a warp finds the lanes that share a digit: 0 eight ballots (warp_peers), 1
+// each lane ors its bit into its warp's word of the digit, 2 match.any.sync.
 // Starts with a barrier-protected clear of wc and ends with a barrier after which tot and start
 // are readable by every thread; wc is read until the function returns.
-template <int WARPS, int ITEMS>
-__device__ __forceinline__ void block_rank(const u32 (&dig)[ITEMS], u32 (&rank)[ITEMS], u32* wc, u32* tot, u32* start,
+template <int WARPS, int ITEMS, class Dig>
+__device__ __forceinline__ void block_rank(const Dig& dig, u32 (&rank)[ITEMS], u32* wc, u32* tot, u32* start,
                                            u32* wsum) {
   constexpr int T = WARPS * 32;
   constexpr int DPT = T >= 256 ? 1 : 256 / T;  // digits per thread in the digit scan
   const int t = threadIdx.x, lane = t & 31, w = t >> 5;
-  for (int q = t; q < WARPS * 256; q += T) wc[q] = 0u;
+  for (int q = t; q < (XP_RANK == 1 ? 2 : 1) * WARPS * 256; q += T) wc[q] = 0u;
   __syncthreads();
   // Warp multisplit, item by item (lane order within an item, items in order: stable). The lowest
   // lane of each group of equal digits updates its warp's counter for the whole group.
   u32* mine = wc + w * 256;
+  u32* pw = wc + (WARPS + w) * 256;
   const u32 below = (1u << lane) - 1u;
 #pragma unroll
   for (int i = 0; i < ITEMS; ++i) {
-    const u32 d = dig[i];
+    const u32 d = dig(i);
+#if XP_RANK == 1
+    atomicOr(&pw[d], 1u << lane);
+    __syncwarp();
+    const u32 peers = pw[d];
+    __syncwarp();
+#elif XP_RANK == 2
+    const u32 peers = __match_any_sync(XP_FULL, d);
+#else
     const u32 peers = warp_peers(d);
+#endif
     const int leader = __ffs(peers) - 1;
     u32 old = 0u;
     if (lane == leader) {
       old = mine[d];
       mine[d] = old + (u32)__popc(peers);
+      if (XP_RANK == 1) pw[d] = 0u;
     }
     old = __shfl_sync(XP_FULL, old, leader);
     rank[i] = old + (u32)__popc(peers & below);
@@ -117,5 +136,8 @@ __device__ __forceinline__ void block_rank(const u32 (&dig)[ITEMS], u32 (&rank)[
   }
   __syncthreads();
 #pragma unroll
-  for (int i = 0; i < ITEMS; ++i) rank[i] += start[dig[i]] + mine[dig[i]];
+  for (int i = 0; i < ITEMS; ++i) {
+    const u32 d = dig(i);
+    rank[i] += start[d] + mine[d];
+  }
 }

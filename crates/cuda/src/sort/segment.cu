@@ -47,7 +47,7 @@ extern "C" __global__ void __launch_bounds__(WARPS * 32 > 256 ? WARPS * 32 : 256
         differ |= pos < n && dig[i] != d0;
       }
       if (!__syncthreads_or(differ)) continue;  // also: every read of the stage is done
-      block_rank<WARPS, ITEMS>(dig, rank, wc, tot, start, wsum);
+      block_rank<WARPS, ITEMS>([&](int i) { return dig[i]; }, rank, wc, tot, start, wsum);
 #pragma unroll
       for (int i = 0; i < ITEMS; ++i) {
         stage[rank[i]] = it[i];

@@ -32,17 +32,18 @@ pub(crate) fn block_tier(d: DType, n: usize) -> Option<(usize, usize)> {
 }
 
 /// Dynamic shared memory of the block kernel: the line, its u16 positions (argsort), the warps'
-/// digit counters.
+/// digit counters and peer words (`rank.cu`).
 pub(crate) fn block_smem(d: DType, (warps, items): (usize, usize), indices: bool) -> usize {
     let cap = warps * 32 * items;
-    cap * d.size() + if indices { cap * 2 } else { 0 } + warps * 1024
+    cap * d.size() + if indices { cap * 2 } else { 0 } + warps * 2048
 }
 
 /// The block kernel's source.
 pub(crate) fn block_src(d: DType, (warps, items): (usize, usize), indices: bool) -> String {
     format!(
-        "{PRELUDE}\n{}\n{}\n#define XP_SEG_BLOCK\n#define WARPS {warps}\n#define ITEMS {items}\n#define OUTIDX {}\n{SEGMENT}",
+        "{PRELUDE}\n{}\n{}\n{}\n#define XP_SEG_BLOCK\n#define WARPS {warps}\n#define ITEMS {items}\n#define OUTIDX {}\n{SEGMENT}",
         keys::header(d),
+        radix::rank_define(),
         radix::RANK,
         indices as u8
     )
@@ -214,8 +215,8 @@ mod tests {
             assert_eq!(block_tier(d, 8192).is_some(), d.size() <= 8, "{d}");
             assert!(block_tier(d, 8193).is_none());
         }
-        // 4096 float32: 8 warps of 16, 32 KB with positions.
+        // 4096 float32: 8 warps of 16, 40 KB with positions (counters and peer words: 16 KB).
         assert_eq!(block_tier(DType::F32, 4096), Some((8, 16)));
-        assert_eq!(block_smem(DType::F32, (8, 16), true), 16384 + 8192 + 8192);
+        assert_eq!(block_smem(DType::F32, (8, 16), true), 16384 + 8192 + 16384);
     }
 }

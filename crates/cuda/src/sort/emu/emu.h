@@ -183,6 +183,17 @@ template <class T> T __shfl_xor_sync(unsigned, T v, int m) { return emu_shfl(v, 
 template <class T> T __shfl_up_sync(unsigned, T v, int d) { return emu_shfl(v, [&](int l) { return l - d; }); }
 template <class T> T __shfl_down_sync(unsigned, T v, int d) { return emu_shfl(v, [&](int l) { return l + d; }); }
 inline unsigned atomicAdd(unsigned* p, unsigned v) { const unsigned o = *p; *p += v; return o; }
+inline unsigned atomicOr(unsigned* p, unsigned v) { const unsigned o = *p; *p |= v; return o; }
+inline unsigned __match_any_sync(unsigned, unsigned v) {
+  EmuBlock& b = emu_blk();
+  const int t = emu_t(), w0 = t & ~31;
+  b.word[t] = v;
+  emu_warp().wait();
+  unsigned r = 0;
+  for (int l = 0; l < 32; ++l) r |= (unsigned)(b.word[w0 + l] == v) << l;
+  emu_warp().wait();
+  return r;
+}
 inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) {
   const unsigned long long o = *p;
   *p += v;
