@@ -135,6 +135,12 @@ pub(crate) fn get(ordinal: usize) -> Result<Arc<Dev>> {
     Ok(d)
 }
 
+/// A numeric tuning knob of the environment (`XP_SORT_ITEMS`, ...), read once per process into
+/// `cell`: None when unset or not a number.
+pub(crate) fn knob(cell: &'static OnceLock<Option<usize>>, name: &str) -> Option<usize> {
+    *cell.get_or_init(|| std::env::var(name).ok().and_then(|v| v.parse().ok()))
+}
+
 /// Reads of at most this many bytes go through the device's pinned bounce buffer.
 pub(crate) const SMALL_READ: usize = 256;
 

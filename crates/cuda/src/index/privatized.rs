@@ -13,7 +13,7 @@ use super::flag::Flag;
 use super::scatter::checked_target;
 use super::{offsets, Addr, COMMON};
 use crate::codegen::{storage_ty, PRELUDE};
-use crate::device::{driver_err, Key};
+use crate::device::{driver_err, knob, Key};
 use crate::storage::{after, before, CudaStorage, Idx};
 use cudarc::driver::{LaunchConfig, PushKernelArg};
 use xp_core::{BinaryOp, DType, Result};
@@ -30,10 +30,8 @@ const MAX_RANGES: usize = 4;
 /// 128 KB with one block per SM; four positions per thread and step made both slower: 0.461 and
 /// 0.341 ms).
 fn budget() -> usize {
-    static B: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *B.get_or_init(|| {
-        std::env::var("XP_AT_SMEM_KB").ok().and_then(|v| v.parse().ok()).unwrap_or(96usize).clamp(8, 227) * 1024
-    })
+    static B: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    knob(&B, "XP_AT_SMEM_KB").unwrap_or(96).clamp(8, 227) * 1024
 }
 
 /// The shape of one privatized `ufunc.at`.

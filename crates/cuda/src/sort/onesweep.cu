@@ -118,11 +118,7 @@ typedef u32 VT;
 #define ST_MASK 0x1fffffffu
 // A spinning thread's pause: nothing on the device (the CPU emulator of the tests yields here).
 #ifndef XP_SPIN
-#if XP_SLEEP > 0
-#define XP_SPIN() __nanosleep(XP_SLEEP)
-#else
 #define XP_SPIN()
-#endif
 #endif
 
 // Buffers: pass j of k active reads the input (src0, stride sstride) when j == 0, else what pass

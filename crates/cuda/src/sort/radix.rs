@@ -16,10 +16,10 @@
 //! Look-back adds 1 KB per 4096-item tile per pass, mostly in L2.
 use super::keys;
 use crate::codegen::PRELUDE;
-use crate::device::{driver_err, Dev, Key};
+use crate::device::{driver_err, knob, Dev, Key};
 use crate::storage::{after, before, CudaStorage};
 use cudarc::driver::{LaunchConfig, PushKernelArg};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use xp_core::{DType, Error, Result};
 
 /// The ranking library shared by every sort kernel.
@@ -31,9 +31,8 @@ const ONESWEEP: &str = include_str!("onesweep.cu");
 /// with 16, 0.655 ms with 20; the argsort 0.821 and 0.871 ms), fewer where the tile staged in
 /// shared memory (items, then their values) would pass 32 KB.
 fn items(d: DType, vmode: u64) -> usize {
-    static M: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
-    let set = *M.get_or_init(|| std::env::var("XP_SORT_ITEMS").ok().and_then(|v| v.parse().ok()));
-    let want = set.unwrap_or(if vmode == 0 { 20 } else { 16 });
+    static M: OnceLock<Option<usize>> = OnceLock::new();
+    let want = knob(&M, "XP_SORT_ITEMS").unwrap_or(if vmode == 0 { 20 } else { 16 });
     let widest = d.size().max(if vmode == 2 { 8 } else { 4 });
     want.clamp(4, 32).min((32 << 10) / (256 * widest))
 }
@@ -104,9 +103,9 @@ pub(crate) fn pass_src(d: DType, vmode: u64, line: bool) -> String {
 /// left room for 3 blocks of 256 threads per SM (37.5% occupancy, 19% of DRAM bandwidth by ncu);
 /// with 4 (at most 64 registers) a 2^24 float32 sort went from 0.79-0.91 ms to 0.75 ms and the
 /// argsort from 0.91-1.07 ms to 0.85 ms on the H100 (5: 0.744 and 0.935 ms).
-fn min_blocks() -> u32 {
-    static M: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *M.get_or_init(|| std::env::var("XP_SORT_MINB").ok().and_then(|v| v.parse().ok()).unwrap_or(4).clamp(1, 8))
+fn min_blocks() -> usize {
+    static M: OnceLock<Option<usize>> = OnceLock::new();
+    knob(&M, "XP_SORT_MINB").unwrap_or(4).clamp(1, 8)
 }
 
 /// How `rank.cu` finds the lanes of a warp that share a digit (`XP_SORT_RANK`), as a `#define`:
@@ -115,27 +114,18 @@ fn min_blocks() -> u32 {
 /// kernel is bound by instruction issue, and the peer word costs one shared atomic and one load
 /// where the ballots cost some forty instructions.
 pub(crate) fn rank_define() -> String {
-    static M: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    let r = *M.get_or_init(|| std::env::var("XP_SORT_RANK").ok().and_then(|v| v.parse().ok()).unwrap_or(1).min(2));
-    format!("#define XP_RANK {r}")
-}
-
-/// Nanoseconds a thread waiting in the look-back sleeps between polls (`XP_SORT_SLEEP`, default 0:
-/// it polls without pause).
-fn sleep_ns() -> u32 {
-    static M: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *M.get_or_init(|| std::env::var("XP_SORT_SLEEP").ok().and_then(|v| v.parse().ok()).unwrap_or(0).min(10_000))
+    static M: OnceLock<Option<usize>> = OnceLock::new();
+    format!("#define XP_RANK {}", knob(&M, "XP_SORT_RANK").unwrap_or(1).min(2))
 }
 
 /// [`pass_src`] with `items` per thread (the CPU emulation of the tests uses small tiles).
 pub(crate) fn pass_src_items(d: DType, vmode: u64, line: bool, items: usize) -> String {
     format!(
-        "{PRELUDE}\n{}\n{}\n{RANK}\n#define XP_PASS\n#define ITEMS {items}\n#define VMODE {vmode}\n#define LINE_DIGIT {}\n#define XP_MINB {}\n#define XP_SLEEP {}\n{ONESWEEP}",
+        "{PRELUDE}\n{}\n{}\n{RANK}\n#define XP_PASS\n#define ITEMS {items}\n#define VMODE {vmode}\n#define LINE_DIGIT {}\n#define XP_MINB {}\n{ONESWEEP}",
         keys::header(d),
         rank_define(),
         line as u8,
-        min_blocks(),
-        sleep_ns()
+        min_blocks()
     )
 }
 

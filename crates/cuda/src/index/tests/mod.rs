@@ -206,6 +206,12 @@ impl Case {
             arrays: vec![],
         }
     }
+    /// The scatter's index space (destination, contiguous values, position) and its size.
+    fn scatter_space(&self) -> (Idx, usize) {
+        let (_, base, bpos) = self.addr().pbq(&self.l);
+        let vl = Layout::contiguous(&self.out_shape());
+        (crate::storage::idx(&[&base, &vl, &bpos]).unwrap(), vl.numel())
+    }
     fn out_shape(&self) -> Vec<usize> {
         let k = self.idx.len();
         let mut s = self.l.shape()[..self.axis].to_vec();

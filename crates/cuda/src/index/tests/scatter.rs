@@ -5,7 +5,6 @@ use crate::index::atomic::{strategy, Strategy};
 use crate::index::flag::locate;
 use crate::index::scatter::{assign_src, atomic_src, ordered_src, per_b_src, Dedupe};
 use crate::index::Fix;
-use crate::storage::idx;
 use xp_core::{BinaryOp, DType, Layout};
 
 /// A value of dtype `d` as a C++ literal (`v` small).
@@ -97,10 +96,7 @@ fn scatter_case() -> Case {
 fn assignments_keep_the_last_duplicate_on_the_cpu() {
     let case = scatter_case();
     let a = case.addr();
-    let (_, base, bpos) = a.pbq(&case.l);
-    let n: usize = case.out_shape().iter().product();
-    let vl = Layout::contiguous(&case.out_shape());
-    let ix = idx(&[&base, &vl, &bpos]).unwrap();
+    let (ix, n) = case.scatter_space();
     let dst: Vec<f64> = (0..60).map(|i| i as f64).collect();
     let vals: Vec<f64> = (0..n).map(|i| 100.0 + i as f64).collect();
     let want = scatter_ref(&case, DType::U32, &dst, &vals, None);
@@ -140,10 +136,7 @@ fn assignments_keep_the_last_duplicate_on_the_cpu() {
 fn ufunc_at_matches_numpy_on_the_cpu() {
     let case = scatter_case();
     let a = case.addr();
-    let (_, base, bpos) = a.pbq(&case.l);
-    let n: usize = case.out_shape().iter().product();
-    let vl = Layout::contiguous(&case.out_shape());
-    let ix = idx(&[&base, &vl, &bpos]).unwrap();
+    let (ix, n) = case.scatter_space();
     let cases: [(DType, BinaryOp); 8] = [
         (DType::F64, BinaryOp::Add),
         (DType::I32, BinaryOp::Sub),

@@ -154,15 +154,22 @@ inline int __syncthreads_or(int p) {
   return r;
 }
 inline void __syncwarp(unsigned = 0xffffffffu) { emu_warp().wait(); }
-inline unsigned __ballot_sync(unsigned, bool p) {
+// The lanes of the calling warp (all of them call) for which `f(lane's value)` holds, as a mask.
+template <class F> unsigned emu_warp_mask(unsigned long long v, F f) {
   EmuBlock& b = emu_blk();
   const int t = emu_t(), w0 = t & ~31;
-  b.flag[t] = p;
+  b.word[t] = v;
   emu_warp().wait();
   unsigned r = 0;
-  for (int l = 0; l < 32; ++l) r |= (unsigned)(b.flag[w0 + l] != 0) << l;
+  for (int l = 0; l < 32; ++l) r |= (unsigned)f(b.word[w0 + l]) << l;
   emu_warp().wait();
   return r;
+}
+inline unsigned __ballot_sync(unsigned, bool p) {
+  return emu_warp_mask(p, [](unsigned long long x) { return x != 0; });
+}
+inline unsigned __match_any_sync(unsigned, unsigned v) {
+  return emu_warp_mask(v, [&](unsigned long long x) { return x == v; });
 }
 // Lane `src(lane)`'s value (own value when src is outside the warp).
 template <class T, class F> T emu_shfl(T v, F src) {
@@ -184,16 +191,7 @@ template <class T> T __shfl_up_sync(unsigned, T v, int d) { return emu_shfl(v, [
 template <class T> T __shfl_down_sync(unsigned, T v, int d) { return emu_shfl(v, [&](int l) { return l + d; }); }
 inline unsigned atomicAdd(unsigned* p, unsigned v) { const unsigned o = *p; *p += v; return o; }
 inline unsigned atomicOr(unsigned* p, unsigned v) { const unsigned o = *p; *p |= v; return o; }
-inline unsigned __match_any_sync(unsigned, unsigned v) {
-  EmuBlock& b = emu_blk();
-  const int t = emu_t(), w0 = t & ~31;
-  b.word[t] = v;
-  emu_warp().wait();
-  unsigned r = 0;
-  for (int l = 0; l < 32; ++l) r |= (unsigned)(b.word[w0 + l] == v) << l;
-  emu_warp().wait();
-  return r;
-}
+
 inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) {
   const unsigned long long o = *p;
   *p += v;
