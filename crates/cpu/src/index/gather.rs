@@ -7,7 +7,7 @@ use crate::CpuStorage;
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use xp_core::{Element, HostBuffer, IndexMode, IndexSet, Layout, Result};
+use xp_core::{Element, HostBuffer, IndexSet, Layout, Result};
 
 /// A new vector of `rows * row_len` elements, filled in parallel by whole rows:
 /// `f(first_row, chunk)` writes every element of its chunk.
@@ -55,20 +55,35 @@ pub(crate) fn gather<T: Element>(
         let (n, s, ix) = (axes[0].0, axes[0].1, idx[0]);
         let at = base + p_offs[0] + q_offs[0];
         fill_rows::<T>(nb, 1, |b0, ch| {
-            for (b, o) in (b0..).zip(ch.iter_mut()) {
-                let i = ix[b];
-                let r = if set.mode == IndexMode::Raise && (0..n as i64).contains(&i) {
-                    Some(i)
-                } else {
-                    resolve(i, n, set.mode)
-                };
-                o.write(match r {
-                    Some(i) => src[(at + i as isize * s) as usize],
-                    None => {
-                        bad.fetch_min(b, Ordering::Relaxed);
-                        T::default()
+            // Blocks of indices small enough to stay in L1: checked in one pass, then gathered by
+            // a loop with nothing but the loads in it (many cache misses in flight at once); a
+            // block with an index out of 0..n takes the per-element path with `resolve`.
+            for (k, blk) in ch.chunks_mut(2048).enumerate() {
+                let first = b0 + k * 2048;
+                let ixs = &ix[first..first + blk.len()];
+                if ixs.iter().fold(true, |ok, &i| ok & ((i as u64) < n as u64)) {
+                    if s == 1 {
+                        let line = &src[at as usize..at as usize + n];
+                        for (o, &i) in blk.iter_mut().zip(ixs) {
+                            // SAFETY: 0 <= i < n = line.len(), checked just above.
+                            o.write(unsafe { *line.get_unchecked(i as usize) });
+                        }
+                    } else {
+                        for (o, &i) in blk.iter_mut().zip(ixs) {
+                            o.write(src[(at + i as isize * s) as usize]);
+                        }
                     }
-                });
+                    continue;
+                }
+                for (b, (o, &i)) in (first..).zip(blk.iter_mut().zip(ixs)) {
+                    o.write(match resolve(i, n, set.mode) {
+                        Some(i) => src[(at + i as isize * s) as usize],
+                        None => {
+                            bad.fetch_min(b, Ordering::Relaxed);
+                            T::default()
+                        }
+                    });
+                }
             }
         })
     } else {
