@@ -47,10 +47,11 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    /// The plan for `op` on the contiguous destination `dst` with `n` positions, or None when
-    /// the op or dtype has no shared-memory add or the destination needs too many ranges.
-    pub(crate) fn new(dst: &CudaStorage, op: BinaryOp, n: i64) -> Option<Plan> {
-        Plan::for_shape(op, dst.dtype, dst.len, n.max(0) as usize, dst.dev.sms)
+    /// The plan for `op` on a contiguous destination of `m` elements of `dst`'s dtype with `n`
+    /// positions, or None when the op or dtype has no shared-memory add or the destination needs
+    /// too many ranges.
+    pub(crate) fn new(dst: &CudaStorage, op: BinaryOp, m: usize, n: usize) -> Option<Plan> {
+        Plan::for_shape(op, dst.dtype, m, n, dst.dev.sms)
     }
 
     fn for_shape(op: BinaryOp, dtype: DType, m: usize, n: usize, sms: usize) -> Option<Plan> {
@@ -72,7 +73,8 @@ impl Plan {
     }
 
     /// Accumulate `v` at the positions of `a` into the partial buffer, then add it into `dst`
-    /// (contiguous, `m` elements). Out-of-range indices are recorded in `flag` and skipped.
+    /// (contiguous, `m` elements from element 0) — only when `flag` shows no index out of range,
+    /// which the second kernel reads on the device, so that a failed call leaves `dst` as it was.
     pub(crate) fn run(&self, dst: &CudaStorage, a: &Addr<'_>, v: &CudaStorage, ix: &Idx, flag: &Flag) -> Result<()> {
         let dev = &dst.dev;
         let d = self.dtype;
@@ -106,8 +108,8 @@ impl Plan {
         let (f, _) = dev.kernel(Key::new(41).dtype(d), "xp_k", || reduce_src(d))?;
         let c = self.chunks as i64;
         let mut b = s.launch_builder(&f);
-        b.arg(&dst.buf.ptr).arg(&part.buf.ptr).arg(&m).arg(&c);
-        // SAFETY: `dst` holds m elements, `part` chunks × m.
+        b.arg(&dst.buf.ptr).arg(&part.buf.ptr).arg(&m).arg(&c).arg(&flag_ptr);
+        // SAFETY: `dst` holds m elements, `part` chunks × m; the flag is one word.
         unsafe { b.launch(crate::storage::cfg(m)) }.map_err(driver_err)?;
         after(&s, &ins)
     }
@@ -153,12 +155,14 @@ extern \"C\" __global__ void __launch_bounds__({THREADS}) xp_k(const {st}* __res
     )
 }
 
-/// `dst[j] += sum over c of part[c * m + j]`.
+/// `dst[j] += sum over c of part[c * m + j]`, unless the flag records an index out of range.
 fn reduce_src(d: DType) -> String {
     let (st, at) = (storage_ty(d), acc_ty(d));
     format!(
         "{PRELUDE}
-extern \"C\" __global__ void xp_k({st}* __restrict__ dst, const {at}* __restrict__ part, i64 m, i64 C) {{
+extern \"C\" __global__ void xp_k({st}* __restrict__ dst, const {at}* __restrict__ part, i64 m, i64 C,
+                                   const u64* __restrict__ flag) {{
+  if (*flag != ~0ull) return;
   const i64 step = (i64)gridDim.x * blockDim.x;
   for (i64 j = (i64)blockIdx.x * blockDim.x + threadIdx.x; j < m; j += step) {{
     {at} s = ({at})dst[j];

@@ -13,7 +13,9 @@
 //! - **ufunc.at into a small destination** (no more elements than a quarter of the values, as a
 //!   histogram's bins): instead of the separate validation pass, the order-free update runs on a
 //!   copy of the destination with the check inside the atomic kernel, and the copy is written back
-//!   only when the flag shows no violation (one pass over the indices, still one wait).
+//!   only when the flag shows no violation (one pass over the indices, still one wait). `add.at` and
+//!   `subtract.at` of 4- and 8-byte numbers accumulate in shared memory (`privatized.rs`) and, on
+//!   a dense destination, skip the copy: their last kernel adds into it only if the flag is clear.
 //! - **other ops**: the (target, b) pairs are sorted stably by target and one thread per distinct
 //!   target (and `p`, `q`) applies that target's values in `b` order, as NumPy's loop does. The
 //!   same path serves 1- and 2-byte elements whose buffer does not end on a 4-byte boundary (their
@@ -98,8 +100,10 @@ pub(crate) fn scatter(
     }
 }
 
-/// `ufunc.at` on a contiguous copy of the destination with the index check inside the atomic
-/// kernel; the copy replaces the destination only when no index was out of range.
+/// `ufunc.at` with the index check inside the update kernel: on a contiguous copy of the
+/// destination, which replaces it only when no index was out of range; `add.at`/`subtract.at`
+/// through shared-memory accumulators (`privatized.rs`) work on a dense destination in place, as
+/// their last kernel writes it only when the flag is clear.
 fn staged(
     dst: &mut CudaStorage,
     l: &Layout,
@@ -108,23 +112,30 @@ fn staged(
     vl: &Layout,
     op: BinaryOp,
 ) -> Result<()> {
-    let tmp = dst.contiguous_copy(l)?;
+    let (m, n) = (l.numel(), vl.numel());
+    let plan = super::privatized::Plan::new(dst, op, m, n);
+    let in_place = plan.is_some() && l.is_contiguous() && l.offset() == 0 && dst.len == m;
+    let tmp = if in_place { None } else { Some(dst.contiguous_copy(l)?) };
     let tl = Layout::contiguous(l.shape());
-    let a = Addr::new(&tmp, &tl, set, Fix::Raise, "scatter")?;
-    let flag = super::flag::Flag::new(&tmp)?;
+    let t = tmp.as_ref().unwrap_or(dst);
+    let a = Addr::new(t, &tl, set, Fix::Raise, "scatter")?;
+    let flag = super::flag::Flag::new(t)?;
     let (_, base, bpos) = a.pbq(&tl);
     let ix = idx(&[&base, vl, &bpos])?;
-    let (d, small) = (tmp.dtype, ix.n < 1 << 31);
-    if let Some(plan) = super::privatized::Plan::new(&tmp, op, ix.n) {
-        plan.run(&tmp, &a, v, &ix, &flag)?;
+    let (d, small) = (t.dtype, ix.n < 1 << 31);
+    if let Some(plan) = plan {
+        plan.run(t, &a, v, &ix, &flag)?;
     } else {
         let key =
             Key::new(35).dtype(d).bits(7, op as u64).bits(4, a.k as u64).bits(2, a.fix as u64).flag(small).flag(true);
-        let (f, _) = tmp.dev.kernel(key, "xp_k", || atomic_src(d, op, a.k, a.fix, small, true))?;
-        launch_write(&tmp, &a, v, &f, &ix, &[flag.ptr(), a.nb as u64])?;
+        let (f, _) = t.dev.kernel(key, "xp_k", || atomic_src(d, op, a.k, a.fix, small, true))?;
+        launch_write(t, &a, v, &f, &ix, &[flag.ptr(), a.nb as u64])?;
     }
     flag.check(&a)?;
-    tmp.copy_into(&tl, dst, l)
+    match tmp {
+        Some(tmp) => tmp.copy_into(&tl, dst, l),
+        None => Ok(()),
+    }
 }
 
 fn log2(bytes: usize) -> u64 {
