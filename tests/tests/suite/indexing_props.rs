@@ -152,8 +152,8 @@ fn scatters_with_duplicates_follow_numpys_rules() {
     }
 }
 
-/// `add.at` / `subtract.at` into destinations of 2^16 and 2^17 elements from 2^20 values: on the
-/// GPU one, three and four ranges of shared-memory accumulators, and the atomic path beyond.
+/// `add.at` / `subtract.at` into destinations of 3000 to 2^17 elements from 2^20 values: on the
+/// GPU all in shared-memory accumulators, partly in the global tail, and the atomic path beyond.
 #[test]
 fn histograms_of_every_size_match_host_sums() {
     let n = 1usize << 20;
@@ -239,6 +239,12 @@ fn out_of_bounds_indices_give_numpys_first_violation_and_change_nothing() {
             Error::IndexOutOfBounds { index: 16, axis: 0, size: 16 }
         );
         assert_eq!(bins.to_vec::<i64>().unwrap(), (0..16).collect::<Vec<_>>(), "a failed add.at wrote on {dev}");
+        // Past the GPU's shared-memory accumulators (57344 float32): the tail is staged too.
+        let wide = on.zeros(&[60_000], DType::F32).unwrap();
+        let wi = on.asarray(vec![59_999i64, 100, 60_000, 58_000], &[4]).unwrap();
+        let want = Error::IndexOutOfBounds { index: 60_000, axis: 0, size: 60_000 };
+        assert_eq!(BinaryOp::Add.at(&wide, &wi, 2.0).unwrap_err(), want, "wide add.at on {dev}");
+        assert_eq!(wide.sum(..).unwrap().item::<f32>().unwrap(), 0.0, "a failed wide add.at wrote on {dev}");
         let ok = hi.remainder(16).unwrap();
         BinaryOp::Add.at(&bins, &ok, 1).unwrap();
         let want: Vec<i64> =

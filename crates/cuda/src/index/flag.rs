@@ -2,45 +2,85 @@
 //! lower with `atomicMin` to the position `j * len(B) + b` of each index they find out of range.
 //! The minimum is the first violation in NumPy's order (NumPy checks one index array after the
 //! other, each in C order), so reading the flag back once (the one wait of a raise-mode call) and
-//! then the raw index it names gives NumPy's error. Wrap and clip never use it.
+//! then the raw index it names gives NumPy's error. Wrap and clip never use it. A word read back
+//! clean serves the next call on its stream without a fill.
 use super::{read_i64, Addr, COMMON};
 use crate::codegen::PRELUDE;
 use crate::device::{driver_err, Key};
 use crate::storage::{after, before, cfg, CudaStorage};
 use cudarc::driver::PushKernelArg;
+use std::cell::Cell;
+use std::sync::Mutex;
 use xp_core::{DType, Error, Result};
 
 /// A device word recording the first out-of-range index of a launch.
 pub(crate) struct Flag {
-    word: CudaStorage,
+    word: Option<CudaStorage>,
+    /// read back as `u64::MAX` after every use: the word may serve another call unfilled
+    clean: Cell<bool>,
 }
 
+/// Flag words read back clean, kept so that the next raise-mode call on the same stream needs no
+/// allocation and no fill (each is reused only on the stream it was allocated on, where its
+/// last use is already complete: the read back waited for it).
+static CLEAN: Mutex<Vec<CudaStorage>> = Mutex::new(Vec::new());
+/// At most this many words are kept.
+const KEEP: usize = 16;
+
 impl Flag {
-    /// A fresh flag (`u64::MAX`: no violation), set on the current stream.
+    /// A flag reading `u64::MAX` (no violation) for the current stream: a clean word kept from an
+    /// earlier call, or a new one set on the current stream.
     pub(crate) fn new(dst: &CudaStorage) -> Result<Flag> {
-        let word = CudaStorage::alloc(&dst.dev, DType::U64, 1)?;
         let s = dst.dev.current();
-        dst.dev.bind()?;
-        // SAFETY: the block holds at least 8 bytes; the fill is ordered on the current stream,
-        // before any kernel that uses the flag.
-        unsafe { cudarc::driver::result::memset_d8_async(word.ptr(0), 0xff, 8, s.cu_stream()) }.map_err(driver_err)?;
-        Ok(Flag { word })
+        let kept = {
+            let mut pool = CLEAN.lock().unwrap_or_else(|e| e.into_inner());
+            let mine = |w: &CudaStorage| w.dev.ordinal == dst.dev.ordinal && w.buf.stream.cu_stream() == s.cu_stream();
+            pool.iter().position(mine).map(|i| pool.swap_remove(i))
+        };
+        let word = match kept {
+            Some(w) => w,
+            None => {
+                let word = CudaStorage::alloc(&dst.dev, DType::U64, 1)?;
+                dst.dev.bind()?;
+                // SAFETY: the block holds at least 8 bytes; the fill is ordered on the current
+                // stream, before any kernel that uses the flag.
+                unsafe { cudarc::driver::result::memset_d8_async(word.ptr(0), 0xff, 8, s.cu_stream()) }
+                    .map_err(driver_err)?;
+                word
+            }
+        };
+        Ok(Flag { word: Some(word), clean: Cell::new(false) })
     }
     /// The flag's device address.
     pub(crate) fn ptr(&self) -> u64 {
-        self.word.ptr(0)
+        self.word().ptr(0)
+    }
+    fn word(&self) -> &CudaStorage {
+        self.word.as_ref().expect("a flag holds its word until dropped")
     }
     /// Read the flag back (waits for the current stream) and turn a violation into NumPy's error:
     /// the raw index (one more read, on the error path only), its axis and that axis's size.
     pub(crate) fn check(&self, a: &Addr<'_>) -> Result<()> {
-        let pos = read_i64(&self.word, 0)? as u64;
+        let pos = read_i64(self.word(), 0)? as u64;
         if pos == u64::MAX {
+            self.clean.set(true);
             return Ok(());
         }
         let (j, b) = locate(pos, a.nb);
         let (s, off) = a.arrays[j];
         let index = read_i64(s, off + b)? as isize;
         Err(Error::IndexOutOfBounds { index, axis: a.axis + j, size: a.lens[j] })
+    }
+}
+
+impl Drop for Flag {
+    fn drop(&mut self) {
+        if let (true, Some(w)) = (self.clean.get(), self.word.take()) {
+            let mut pool = CLEAN.lock().unwrap_or_else(|e| e.into_inner());
+            if pool.len() < KEEP {
+                pool.push(w);
+            }
+        }
     }
 }
 
