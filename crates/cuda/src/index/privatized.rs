@@ -17,7 +17,6 @@
 //! summation's rounding of NumPy's sequential order, as the atomic path. Only the staged path
 //! (`scatter.rs`: the index check in the kernel) uses it.
 use super::flag::Flag;
-use super::scatter::checked_index;
 use super::{offsets, Addr, COMMON};
 use crate::codegen::{storage_ty, PRELUDE};
 use crate::device::{driver_err, knob, Key};
@@ -133,11 +132,14 @@ fn acc_ty(d: DType) -> &'static str {
 }
 
 /// The accumulating kernel: block `c` takes chunk `c` of the positions, `UNROLL` per thread and
-/// step (their loads first, then their atomics); targets below `S` go to shared memory, the others
-/// to the tail, and an index out of range (recorded in the flag) nowhere.
+/// step: first every load (the indices and values of all `UNROLL`, so that they are in flight
+/// together: a check's `atomicMin` between them would order the later loads after it), then the
+/// checks, then the atomics; targets below `S` go to shared memory, the others to the tail, and an
+/// index out of range (recorded in the flag) nowhere.
 fn accumulate_src(d: DType, op: BinaryOp, k: usize, small: bool) -> String {
     let (st, at) = (storage_ty(d), acc_ty(d));
     let neg = if op == BinaryOp::Sub { "-" } else { "" };
+    let ok = super::flag::check_code("c", "j", "b[u]");
     format!(
         "{PRELUDE}{COMMON}
 extern \"C\" __global__ void __launch_bounds__({THREADS}) xp_k(const {st}* __restrict__ v, Ks ks, Idx ix, u64* flag, i64 nb,
@@ -148,16 +150,25 @@ extern \"C\" __global__ void __launch_bounds__({THREADS}) xp_k(const {st}* __res
   __syncthreads();
   const i64 C = gridDim.x, per = (ix.n + C - 1) / C, s0 = blockIdx.x * per, s1 = (s0 + per < ix.n ? s0 + per : ix.n);
   for (i64 i0 = s0 + threadIdx.x; i0 < s1; i0 += {UNROLL} * (i64)blockDim.x) {{
-    i64 t[{UNROLL}]; {at} x[{UNROLL}];
+    i64 t[{UNROLL}], b[{UNROLL}], raw[{UNROLL}][{k}]; {at} x[{UNROLL}]; bool live[{UNROLL}];
 #pragma unroll
     for (int u = 0; u < {UNROLL}; ++u) {{
       const i64 i = i0 + u * (i64)blockDim.x;
-      t[u] = -1;
-      if (i < s1) {{
+      live[u] = i < s1;
+      if (live[u]) {{
         {offs}
-        {chk}
-        if (inb) {{ t[u] = p0; x[u] = {neg}({at})v[p1]; }}
+        t[u] = p0; b[u] = p2; x[u] = {neg}({at})__ldcs(v + p1);
+#pragma unroll
+        for (int j = 0; j < {k}; ++j) raw[u][j] = __ldcs(ks.p[j] + p2);
       }}
+    }}
+#pragma unroll
+    for (int u = 0; u < {UNROLL}; ++u) {{
+      if (!live[u]) {{ t[u] = -1; continue; }}
+      bool inb = true;
+#pragma unroll
+      for (int j = 0; j < {k}; ++j) {{ const i64 c = fix<0>(raw[u][j], ks.len[j]); inb &= {ok}; t[u] += c * ks.st[j]; }}
+      if (!inb) t[u] = -1;
     }}
 #pragma unroll
     for (int u = 0; u < {UNROLL}; ++u) {{
@@ -169,7 +180,6 @@ extern \"C\" __global__ void __launch_bounds__({THREADS}) xp_k(const {st}* __res
   for (i64 q = threadIdx.x; q < S; q += blockDim.x) part[blockIdx.x * S + q] = acc[q];
 }}\n",
         offs = offsets(&[0, 1, 2], small),
-        chk = checked_index(k),
     )
 }
 
@@ -186,6 +196,7 @@ extern \"C\" __global__ void xp_k({st}* __restrict__ dst, const {at}* __restrict
   for (i64 j = (i64)blockIdx.x * blockDim.x + threadIdx.x; j < m; j += step) {{
     {at} s = ({at})dst[j];
     if (j < S) {{
+#pragma unroll 8
       for (i64 c = 0; c < C; ++c) s += part[c * S + j];
     }} else {{
       s += tail[j - S];

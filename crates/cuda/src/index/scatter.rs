@@ -210,17 +210,12 @@ extern \"C\" __global__ void xp_k({w}* __restrict__ d, const {w}* __restrict__ v
 /// Device code: add the target's offset to `p0` for position `p2`, checking each index (raise
 /// mode: an index out of range is recorded in `flag` and the position skipped by `continue`).
 pub(crate) fn checked_target(k: usize) -> String {
-    format!("{}\n    if (!inb) continue;", checked_index(k))
-}
-
-/// Device code: add the target's offset to `p0` for position `p2`, checking each index; `inb`
-/// says whether all were in range (one out of range is recorded in `flag`).
-pub(crate) fn checked_index(k: usize) -> String {
     let ok = super::flag::check_code("c", "j", "p2");
     format!(
         "bool inb = true;
 #pragma unroll
-    for (int j = 0; j < {k}; ++j) {{ const i64 c = fix<0>(ks.p[j][p2], ks.len[j]); inb &= {ok}; p0 += c * ks.st[j]; }}"
+    for (int j = 0; j < {k}; ++j) {{ const i64 c = fix<0>(ks.p[j][p2], ks.len[j]); inb &= {ok}; p0 += c * ks.st[j]; }}
+    if (!inb) continue;"
     )
 }
 

@@ -44,6 +44,7 @@ inline int atomicMin(int* p, int v) { int o = *p; if (v < o) *p = v; return o; }
 inline unsigned atomicMin(unsigned* p, unsigned v) { unsigned o = *p; if (v < o) *p = v; return o; }
 inline long long atomicMin(long long* p, long long v) { long long o = *p; if (v < o) *p = v; return o; }
 inline unsigned long long atomicMin(unsigned long long* p, unsigned long long v) { auto o = *p; if (v < o) *p = v; return o; }
+template <class T> inline T __ldcs(const T* p) { return *p; }
 inline float atomicAdd(float* p, float v) { float o = *p; *p += v; return o; }
 inline double atomicAdd(double* p, double v) { double o = *p; *p += v; return o; }
 inline unsigned atomicAnd(unsigned* p, unsigned v) { unsigned o = *p; *p &= v; return o; }
