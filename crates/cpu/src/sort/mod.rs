@@ -4,6 +4,7 @@
 //! result is the stable one. complex128 sorts with a comparator (its key would not fit).
 mod keys;
 mod search;
+mod simd;
 
 use crate::iter::{map1, PAR_THRESHOLD};
 use crate::CpuStorage;
@@ -12,8 +13,16 @@ use rayon::prelude::*;
 use rdst::RadixSort;
 use xp_core::{Element, HostBuffer, Layout, Result, Side, SortOutput, SortStorage};
 
-/// Sort one line of keys in place (in parallel when it is long and the only one).
-fn sort_keys<K: rdst::RadixKey + Ord + Copy + Send + Sync>(v: &mut [K], alone: bool) {
+/// Sort one line of keys in place (in parallel when it is long and the only one): 32-bit keys by
+/// the AVX-512 quicksort where the processor has it (`simd.rs`), the others by a radix sort.
+fn sort_keys<K: rdst::RadixKey + Ord + Copy + Send + Sync + 'static>(v: &mut [K], alone: bool) {
+    if std::any::TypeId::of::<K>() == std::any::TypeId::of::<u32>() && v.len() > 16 {
+        // SAFETY: K is u32 (same type id), so the slice is a slice of u32.
+        let u = unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut u32, v.len()) };
+        if simd::sort_u32(u, alone && v.len() >= PAR_THRESHOLD) {
+            return;
+        }
+    }
     if v.len() < 256 {
         v.sort_unstable();
     } else if alone && v.len() >= PAR_THRESHOLD {
@@ -44,12 +53,24 @@ fn sort_lines<T: Element, O: Copy + Default + Send + Sync>(
     let base = l.offset() as isize;
     let alone = outer.len() == 1;
     let mut out: Vec<O> = vec![O::default(); outer.len() * n];
+    if alone {
+        // One long line: read it in parallel pieces, then sort it (in parallel itself).
+        let o = base + outer.first().copied().unwrap_or(0);
+        out.par_chunks_mut(PAR_THRESHOLD).enumerate().for_each(|(c, dst)| {
+            for (k, d) in dst.iter_mut().enumerate() {
+                let i = c * PAR_THRESHOLD + k;
+                *d = read(x[(o + i as isize * s) as usize], i);
+            }
+        });
+        f(&mut out, true);
+        return out;
+    }
     let per = (PAR_THRESHOLD / n.max(1)).max(1);
     out.par_chunks_mut(n.max(1)).zip(outer.par_iter()).with_min_len(per).for_each(|(dst, &o)| {
         for (i, d) in dst.iter_mut().enumerate() {
             *d = read(x[(base + o + i as isize * s) as usize], i);
         }
-        f(dst, alone);
+        f(dst, false);
     });
     out
 }
@@ -66,9 +87,46 @@ fn axis_back<E: Element>(v: Vec<E>, l: &Layout, axis: usize) -> Vec<E> {
     map1(&v, &Layout::contiguous(&shape).permute(&perm).expect("a permutation"), |x| x)
 }
 
+/// The values of one contiguous line of 32-bit elements sorted by the AVX-512 quicksort, which
+/// makes the keys in its first pass and the elements again in its last stores; None where the
+/// line is not one contiguous run of float32, int32 or uint32, or the processor has no AVX-512.
+fn sort_line_simd<T: Sortable>(x: &[T], l: &Layout, axis: usize) -> Option<HostBuffer> {
+    use std::any::TypeId;
+    let (outer, n, s) = lines(l, axis);
+    if outer.len() != 1 || (s != 1 && n > 1) || size_of::<T>() != 4 {
+        return None;
+    }
+    let start = (l.offset() as isize + outer[0]) as usize;
+    // SAFETY: T is 4 bytes (checked above) and every bit pattern is a u32; the line lies inside `x`.
+    let bits = unsafe { std::slice::from_raw_parts(x.as_ptr().add(start) as *const u32, n) };
+    let mut out = crate::pool::alloc::<T>(n);
+    // SAFETY: the block has room for n elements of 4 bytes; the sort writes each of the n
+    // output elements (and reads none before writing it), after which all n are initialised.
+    let o = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut u32, n) };
+    let t = TypeId::of::<T>();
+    let done = if t == TypeId::of::<f32>() {
+        simd::sort_into::<simd::Float>(bits, o, true)
+    } else if t == TypeId::of::<i32>() {
+        simd::sort_into::<simd::Signed>(bits, o, true)
+    } else if t == TypeId::of::<u32>() {
+        simd::sort_into::<simd::Unsigned>(bits, o, true)
+    } else {
+        false
+    };
+    if !done {
+        return None;
+    }
+    // SAFETY: as said above.
+    unsafe { out.set_len(n) };
+    Some(T::into_buffer(out))
+}
+
 fn sort_t<T: Sortable>(x: &[T], l: &Layout, axis: usize, out: SortOutput) -> HostBuffer {
     match out {
         SortOutput::Values => {
+            if let Some(b) = sort_line_simd(x, l, axis) {
+                return b;
+            }
             let k = sort_lines(x, l, axis, |line: &mut [T::K], alone| sort_keys(line, alone), |v, _| v.key());
             T::into_buffer(axis_back(k.into_par_iter().map(T::from_key).collect(), l, axis))
         }

@@ -105,7 +105,11 @@ impl Plan {
         let (flag_ptr, nb, tail_ptr) = (flag.ptr(), a.nb as i64, part.ptr(rows));
         let mut b = s.launch_builder(&f);
         b.arg(&v.buf.ptr).arg(&a.ks).arg(ix).arg(&flag_ptr).arg(&nb).arg(&part.buf.ptr).arg(&tail_ptr).arg(&m).arg(&sh);
-        let cfg = LaunchConfig { grid_dim: (self.chunks as u32, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: smem as u32 };
+        let cfg = LaunchConfig {
+            grid_dim: (self.chunks as u32, 1, 1),
+            block_dim: (THREADS, 1, 1),
+            shared_mem_bytes: smem as u32,
+        };
         // SAFETY: parameters match the kernel; value offsets lie inside `v`'s validated layout,
         // targets are checked against the destination's `m` elements before use, the partial
         // buffer holds chunks × S elements and the m − S of the tail, and the dynamic shared
