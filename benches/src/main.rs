@@ -9,6 +9,7 @@
 //! milliseconds per run. The ratio is reference time / xp time: above 1 means xp is faster.
 mod index;
 mod linalg;
+mod random;
 
 use std::io::Write;
 use std::process::Command;
@@ -120,6 +121,7 @@ fn workloads(gpu: bool) -> Vec<Workload> {
     });
     linalg::workloads(&mut w, gpu);
     index::workloads(&mut w, gpu);
+    random::workloads(&mut w, gpu);
     if gpu {
         transfers(&mut w, n);
         wl!("small_copy_1024".to_string(), "us/op", |d| {

@@ -87,7 +87,7 @@ def setup(name):
     if name.startswith("small_sum"):
         a = rand(1024)
         return lambda: [a.sum() for _ in range(10_000)]
-    return linalg_setup(name) or index_setup(name)
+    return linalg_setup(name) or index_setup(name) or random_setup(name)
 
 
 def rand_int(n, hi):
@@ -136,6 +136,18 @@ def well(n, batch):
 
 def square(n, dt):
     return rand(n * n, (n, n)).astype(dt)
+
+
+def random_setup(name):
+    n = 1 << int(name.split("^")[1]) if "^" in name else 0
+    g = xp.random.default_rng(1)
+    if name.startswith("standard_normal_f32"):
+        return lambda: g.standard_normal(n, dtype=xp.float32)
+    if name.startswith("random_f32"):
+        return lambda: g.random(n, dtype=xp.float32)
+    if name.startswith("integers_i64"):
+        return lambda: g.integers(0, 1000, n, dtype=xp.int64)
+    return None
 
 
 def linalg_setup(name):

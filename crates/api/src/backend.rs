@@ -222,6 +222,18 @@ pub(crate) fn full(device: Device, n: usize, v: Scalar, dtype: DType) -> Result<
     with_device(device, |d| d.full(n, v, dtype), |d| d.full(n, v, dtype))
 }
 
+/// `n` values of `dist` as `dtype` from `stream`, drawn on `device`.
+pub(crate) fn random(
+    device: Device,
+    n: usize,
+    dtype: DType,
+    dist: xp_core::Distribution,
+    stream: xp_core::random::Stream,
+) -> Result<Storage> {
+    use xp_core::RandomDevice;
+    with_device(device, |d| d.random(n, dtype, dist, stream), |d| d.random(n, dtype, dist, stream))
+}
+
 /// `start + i * step` on `device`.
 pub(crate) fn affine(device: Device, n: usize, start: Scalar, step: Scalar, dtype: DType) -> Result<Storage> {
     with_device(device, |d| d.affine(n, start, step, dtype), |d| d.affine(n, start, step, dtype))
@@ -303,6 +315,8 @@ mod stub {
     impl IndexStorage for CudaStorage {}
     /// Never reached: no stub storage exists.
     impl SortStorage for CudaStorage {}
+    /// Never reached: no stub device exists.
+    impl xp_core::RandomDevice for CudaDevice {}
 
     impl BackendDevice for CudaDevice {
         type Storage = CudaStorage;

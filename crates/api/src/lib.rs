@@ -35,6 +35,7 @@ pub mod linalg;
 mod manip;
 mod ops;
 mod products;
+pub mod random;
 mod reductions;
 mod sets;
 mod sorting;

@@ -18,6 +18,7 @@ mod layout;
 pub mod linalg;
 mod op;
 mod promote;
+pub mod random;
 
 pub use backend::{
     BackendDevice, BackendStorage, Combine, Distribution, FftKind, FftNorm, FftStorage, IndexMode, IndexSet,

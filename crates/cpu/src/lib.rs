@@ -20,6 +20,7 @@ pub mod iter;
 pub mod kernel;
 mod linalg;
 pub mod pool;
+mod random;
 mod reduce;
 mod sort;
 

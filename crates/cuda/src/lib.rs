@@ -22,6 +22,7 @@ mod index;
 pub mod linalg;
 pub mod memory;
 mod nvrtc;
+mod random;
 mod reduce;
 mod sort;
 mod storage;

@@ -12,6 +12,7 @@ mod linalg_props;
 mod manip;
 mod promotion;
 mod properties;
+mod random_props;
 mod reductions;
 mod repr;
 mod streams;

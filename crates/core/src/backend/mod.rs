@@ -13,11 +13,13 @@ use crate::{ArgReduceOp, BinaryOp, DType, Device, Error, HostBuffer, Layout, Res
 mod index;
 mod linalg;
 mod pending;
+mod random;
 mod sort;
 
 pub use index::{Combine, IndexMode, IndexSet, IndexStorage};
 pub use linalg::LinalgStorage;
-pub use pending::{Distribution, FftKind, FftNorm, FftStorage, RandomDevice};
+pub use pending::{FftKind, FftNorm, FftStorage};
+pub use random::{Distribution, RandomDevice};
 pub use sort::{Side, SortOutput, SortStorage};
 
 /// The answer of a family method that a backend does not implement.

@@ -1,0 +1,98 @@
+//! The random family on the CPU: each thread fills its chunk of the output from the Philox
+//! blocks of its positions ([`xp_core::random`] says which words each value takes).
+use crate::iter::fill_chunks;
+use crate::{CpuDevice, CpuStorage};
+use std::mem::MaybeUninit;
+use xp_core::random::{bounded, normal_pair_f32, normal_pair_f64, unit_f32, unit_f64, wide, Stream};
+use xp_core::{DType, Distribution, Element, Error, HostBuffer, RandomDevice, Result};
+
+/// Fill `n` values, `per` to a block: `f(block, k)` gives the `per` values of block `k`.
+fn by_blocks<T: Element>(n: usize, per: usize, f: impl Fn(&[u32; 4], u64) -> [T; 4] + Sync, s: &Stream) -> Vec<T> {
+    fill_chunks(n, |start, out: &mut [MaybeUninit<T>]| {
+        let mut cache: Option<(u64, [T; 4])> = None;
+        for (j, o) in out.iter_mut().enumerate() {
+            let i = start + j;
+            let k = (i / per) as u64;
+            let v = match cache {
+                Some((c, v)) if c == k => v,
+                _ => {
+                    let v = f(&s.block(k), k);
+                    cache = Some((k, v));
+                    v
+                }
+            };
+            o.write(v[i % per]);
+        }
+    })
+}
+
+/// Integers: `low + bounded(..)` converted to `T`.
+fn integers<T: Element>(n: usize, low: i64, span: u64, s: &Stream) -> Vec<T> {
+    let w = wide(span);
+    let per = if w { 2 } else { 4 };
+    fill_chunks(n, |start, out: &mut [MaybeUninit<T>]| {
+        let mut cache: Option<(u64, [u32; 4])> = None;
+        for (j, o) in out.iter_mut().enumerate() {
+            let i = (start + j) as u64;
+            let k = i / per;
+            let b = match cache {
+                Some((c, b)) if c == k => b,
+                _ => {
+                    let b = s.block(k);
+                    cache = Some((k, b));
+                    b
+                }
+            };
+            let first = if w {
+                let h = 2 * (i % 2) as usize;
+                ((b[h + 1] as u64) << 32) | b[h] as u64
+            } else {
+                b[(i % 4) as usize] as u64
+            };
+            let x = low.wrapping_add(bounded(s, i, span, first) as i64);
+            o.write(T::from_scalar(xp_core::Scalar::Int(x)));
+        }
+    })
+}
+
+impl RandomDevice for CpuDevice {
+    fn random(&self, n: usize, dtype: DType, dist: Distribution, s: Stream) -> Result<CpuStorage> {
+        let buf = match (dist, dtype) {
+            (Distribution::Uniform, DType::F32) => {
+                HostBuffer::F32(by_blocks(n, 4, |b, _| [0, 1, 2, 3].map(|j| unit_f32(b[j])), &s))
+            }
+            (Distribution::Uniform, DType::F64) => HostBuffer::F64(by_blocks(
+                n,
+                2,
+                |b, _| {
+                    let (x, y) = (unit_f64(b[0], b[1]), unit_f64(b[2], b[3]));
+                    [x, y, 0.0, 0.0]
+                },
+                &s,
+            )),
+            (Distribution::StandardNormal, DType::F32) => HostBuffer::F32(by_blocks(
+                n,
+                4,
+                |b, _| {
+                    let ([a, c], [d, e]) = (normal_pair_f32(b[0], b[1]), normal_pair_f32(b[2], b[3]));
+                    [a, c, d, e]
+                },
+                &s,
+            )),
+            (Distribution::StandardNormal, DType::F64) => HostBuffer::F64(by_blocks(
+                n,
+                2,
+                |b, _| {
+                    let [x, y] = normal_pair_f64(*b);
+                    [x, y, 0.0, 0.0]
+                },
+                &s,
+            )),
+            (Distribution::Integers { low, span }, d) if d.is_integer() => {
+                xp_core::with_dtype!(d, T => T::into_buffer(integers::<T>(n, low, span, &s)))
+            }
+            _ => return Err(Error::InvalidDType { op: "random", dtype }),
+        };
+        Ok(CpuStorage(buf))
+    }
+}
