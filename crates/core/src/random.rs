@@ -86,13 +86,15 @@ pub fn unit_f64(lo: u32, hi: u32) -> f64 {
     ((((hi as u64) << 32) | lo as u64) >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0)
 }
 
-/// Two standard normal float32 values from two words (Box–Muller in float32: `u1` in (0, 1]).
+/// Two standard normal float32 values from two words (Box–Muller: `u1` in (0, 1], the radius
+/// `sqrt(-2 ln u1)` in float32, the cosine and sine of `2π u2` rounded from float64 — a GPU
+/// computes them as `sincospif(2 u2)`, within an ulp of these).
 pub fn normal_pair_f32(w0: u32, w1: u32) -> [f32; 2] {
     let u1 = ((w0 >> 8) + 1) as f32 * (1.0 / 16_777_216.0);
     let u2 = unit_f32(w1);
     let r = (-2.0 * u1.ln()).sqrt();
-    let t = std::f32::consts::TAU * u2;
-    [r * t.cos(), r * t.sin()]
+    let t = std::f64::consts::TAU * u2 as f64;
+    [r * t.cos() as f32, r * t.sin() as f32]
 }
 
 /// Two standard normal float64 values from a block (Box–Muller: `u1` from words 0–1, in (0, 1]).

@@ -45,8 +45,9 @@ fn body(dist: Distribution, d: DType) -> Option<(u32, String)> {
             "for (int j = 0; j < 2; ++j) {
         const float u1 = (float)((w[2 * j] >> 8) + 1) * (1.0f / 16777216.0f);
         const float u2 = (float)(w[2 * j + 1] >> 8) * (1.0f / 16777216.0f);
-        const float r = sqrtf(-2.0f * logf(u1)), t = 6.28318530717958647692f * u2;
-        v[2 * j] = r * cosf(t); v[2 * j + 1] = r * sinf(t);
+        float sn, cs; sincospif(2.0f * u2, &sn, &cs);
+        const float r = sqrtf(-2.0f * logf(u1));
+        v[2 * j] = r * cs; v[2 * j + 1] = r * sn;
       }"
             .into(),
         ),
@@ -66,23 +67,24 @@ fn body(dist: Distribution, d: DType) -> Option<(u32, String)> {
                 "for (int j = 0; j < 2; ++j) v[j] = (long long)(lo + ((((unsigned long long)w[2 * j + 1] << 32) | w[2 * j])));"
                     .to_string()
             } else if wide(span) {
-                "const unsigned long long r = span + 1, t = (0ull - r) % r;
+                "const unsigned long long r = span + 1;
       for (int j = 0; j < 2; ++j) {
         unsigned long long x = ((unsigned long long)w[2 * j + 1] << 32) | w[2 * j];
         for (unsigned a = 1;; ++a) {
           const unsigned long long hi = __umul64hi(x, r), lw = x * r;
-          if (lw >= t) { v[j] = (long long)(lo + hi); break; }
+          if (lw >= r || lw >= (0ull - r) % r) { v[j] = (long long)(lo + hi); break; }
           unsigned q[4]; block(s, 2 * k + j, a, q); x = ((unsigned long long)q[1] << 32) | q[0];
         }
       }"
                 .to_string()
             } else {
-                "const unsigned long long r = span + 1, t = ((1ull << 32) - r) % r;
+                "const unsigned long long r = span + 1;
       for (int j = 0; j < 4; ++j) {
         unsigned x = w[j];
         for (unsigned a = 1;; ++a) {
-          const unsigned long long m = (unsigned long long)x * r;
-          if ((m & 0xffffffffull) >= t) { v[j] = (long long)(lo + (m >> 32)); break; }
+          const unsigned long long m = (unsigned long long)x * r, l = m & 0xffffffffull;
+          // The threshold (2^32 mod r, a division) only matters when l < r.
+          if (l >= r || l >= ((1ull << 32) - r) % r) { v[j] = (long long)(lo + (m >> 32)); break; }
           unsigned q[4]; block(s, 4 * k + j, a, q); x = q[0];
         }
       }"
@@ -110,8 +112,15 @@ extern \"C\" __global__ void xp_k({st}* __restrict__ o, long long n, Str s, unsi
     unsigned w[4]; block(s, (unsigned long long)k, 0, w);
     {vt} v[{per}];
     {body}
+    if (k * {per} + {per} <= n) {{
+      // One vector store per thread (the block's values are adjacent and aligned).
+      Pack<{per}, {st}> p;
 #pragma unroll
-    for (int j = 0; j < {per}; ++j) if (k * {per} + j < n) o[k * {per} + j] = ({st})v[j];
+      for (int j = 0; j < {per}; ++j) p.v[j] = ({st})v[j];
+      *(Pack<{per}, {st}>*)(o + k * {per}) = p;
+    }} else {{
+      for (int j = 0; j < {per}; ++j) if (k * {per} + j < n) o[k * {per} + j] = ({st})v[j];
+    }}
   }}
 }}\n"
     )

@@ -121,6 +121,7 @@ fn normal_draws_match_the_stream_within_a_few_ulp_on_every_device() {
                 assert!((v - want).abs() < 1e-6, "value {i} on {dev}: {v} vs {want}");
             }
         }
+        eprintln!("float32 normals on {dev}: at most {worst} ulp from the specification's");
         assert!(worst <= 4, "float32 normals {worst} ulp from the host's on {dev}");
         let z = rng.standard_normal(&[n], DType::F64).unwrap().to_vec::<f64>().unwrap();
         let s = Stream::new(99, 1);
