@@ -140,6 +140,18 @@ pub fn bounded(s: &Stream, i: u64, span: u64, first: u64) -> u64 {
     }
 }
 
+/// Value `i`'s integer in `0 ..= span`, from `b`, the block holding its first word(s) (block
+/// `i / 4`, or `i / 2` for a [`wide`] span), retrying through [`bounded`].
+pub fn integer(s: &Stream, i: u64, span: u64, b: &[u32; 4]) -> u64 {
+    let first = if wide(span) {
+        let h = 2 * (i % 2) as usize;
+        ((b[h + 1] as u64) << 32) | b[h] as u64
+    } else {
+        b[(i % 4) as usize] as u64
+    };
+    bounded(s, i, span, first)
+}
+
 /// Whether values of `span` take 64-bit words (spans of 2^32 and more).
 pub fn wide(span: u64) -> bool {
     span >= 1 << 32

@@ -3,8 +3,8 @@
 use crate::iter::fill_chunks;
 use crate::{CpuDevice, CpuStorage};
 use std::mem::MaybeUninit;
-use xp_core::random::{bounded, normal_pair_f32, normal_pair_f64, unit_f32, unit_f64, wide, Stream};
-use xp_core::{DType, Distribution, Element, Error, HostBuffer, RandomDevice, Result};
+use xp_core::random::{integer, normal_pair_f32, normal_pair_f64, unit_f32, unit_f64, wide, Stream};
+use xp_core::{DType, Distribution, Element, Error, HostBuffer, RandomDevice, Result, Scalar};
 
 /// Fill `n` values, `per` to a block: `f(block, k)` gives the `per` values of block `k`.
 fn by_blocks<T: Element>(n: usize, per: usize, f: impl Fn(&[u32; 4], u64) -> [T; 4] + Sync, s: &Stream) -> Vec<T> {
@@ -26,33 +26,18 @@ fn by_blocks<T: Element>(n: usize, per: usize, f: impl Fn(&[u32; 4], u64) -> [T;
     })
 }
 
-/// Integers: `low + bounded(..)` converted to `T`.
+/// Integers: `low + integer(..)` converted to `T`.
 fn integers<T: Element>(n: usize, low: i64, span: u64, s: &Stream) -> Vec<T> {
-    let w = wide(span);
-    let per = if w { 2 } else { 4 };
-    fill_chunks(n, |start, out: &mut [MaybeUninit<T>]| {
-        let mut cache: Option<(u64, [u32; 4])> = None;
-        for (j, o) in out.iter_mut().enumerate() {
-            let i = (start + j) as u64;
-            let k = i / per;
-            let b = match cache {
-                Some((c, b)) if c == k => b,
-                _ => {
-                    let b = s.block(k);
-                    cache = Some((k, b));
-                    b
-                }
-            };
-            let first = if w {
-                let h = 2 * (i % 2) as usize;
-                ((b[h + 1] as u64) << 32) | b[h] as u64
-            } else {
-                b[(i % 4) as usize] as u64
-            };
-            let x = low.wrapping_add(bounded(s, i, span, first) as i64);
-            o.write(T::from_scalar(xp_core::Scalar::Int(x)));
-        }
-    })
+    let per = if wide(span) { 2 } else { 4 };
+    let value = |i: u64, b: &[u32; 4]| T::from_scalar(Scalar::Int(low.wrapping_add(integer(s, i, span, b) as i64)));
+    // Lanes past `per` are never read.
+    let zero = T::from_scalar(Scalar::Int(0));
+    by_blocks(
+        n,
+        per,
+        |b, k| std::array::from_fn(|j| if j < per { value(k * per as u64 + j as u64, b) } else { zero }),
+        s,
+    )
 }
 
 impl RandomDevice for CpuDevice {

@@ -3,7 +3,7 @@
 //! chi-squared, thresholds that a correct generator exceeds less than once in 10^6 runs), and the
 //! typed errors.
 use xp::random::default_rng;
-use xp::random::spec::{bounded, normal_pair_f32, normal_pair_f64, unit_f32, unit_f64, wide, Stream};
+use xp::random::spec::{integer, normal_pair_f32, normal_pair_f64, unit_f32, unit_f64, wide, Stream};
 use xp::{DType, Error};
 use xp_testing::devices;
 
@@ -84,14 +84,8 @@ fn uniform_and_integer_draws_follow_the_stream_bit_for_bit_on_every_device() {
             let span = hi.wrapping_sub(lo) as u64;
             for (i, &v) in got.iter().enumerate() {
                 let i = i as u64;
-                let first = if wide(span) {
-                    let b = s.block(i / 2);
-                    let h = 2 * (i % 2) as usize;
-                    ((b[h + 1] as u64) << 32) | b[h] as u64
-                } else {
-                    s.block(i / 4)[(i % 4) as usize] as u64
-                };
-                let want = lo.wrapping_add(bounded(&s, i, span, first) as i64);
+                let b = s.block(i / if wide(span) { 2 } else { 4 });
+                let want = lo.wrapping_add(integer(&s, i, span, &b) as i64);
                 assert_eq!(v, want, "integers {lo}..={hi} as {} value {i} on {dev}", dt.name());
             }
         }

@@ -1,5 +1,5 @@
 //! The quicksort's recursion and its partitions (see the module docs of `simd`).
-use super::network::{small, sort16};
+use super::network::small;
 use super::{depth, with_scratch, Kind, Unsigned};
 use std::arch::x86_64::*;
 
@@ -20,7 +20,7 @@ pub(super) unsafe fn sort_keys_of<K: Kind>(x: &[u32], out: &mut [u32], parallel:
         if parallel && n >= 4 * SPLIT {
             return split_top::<K>(x, tmp, out, depth(n));
         }
-        let l = partition::<K, true>(x, tmp, pivot::<K>(x));
+        let l = partition::<K, true>(x, tmp, pivot::<K>(&[x]));
         if l == 0 {
             // The pivot was the minimum: the general recursion handles it from the keys.
             qs::<K>(tmp, out, false, depth(n), parallel);
@@ -37,7 +37,7 @@ pub(super) unsafe fn sort_keys_of<K: Kind>(x: &[u32], out: &mut [u32], parallel:
 #[target_feature(enable = "avx512f,popcnt")]
 unsafe fn split_top<K: Kind>(x: &[u32], tmp: &mut [u32], out: &mut [u32], depth: u32) {
     let (n, h) = (x.len(), x.len() / 2);
-    let p = pivot::<K>(x);
+    let p = pivot::<K>(&[x]);
     let (xa, xb) = x.split_at(h);
     let (ta, tb) = tmp.split_at_mut(h);
     // SAFETY (both closures here and below): AVX-512 is present (the caller's feature); the
@@ -54,8 +54,8 @@ unsafe fn split_top<K: Kind>(x: &[u32], tmp: &mut [u32], out: &mut [u32], depth:
     let right = [&ta[la..], &tb[lb..]];
     let (ol, or) = out.split_at_mut(l);
     let (ll, lr) = rayon::join(
-        || unsafe { partition_pieces::<K, false>(&left, ol, pivot_pieces(&left)) },
-        || unsafe { partition_pieces::<K, false>(&right, or, pivot_pieces(&right)) },
+        || unsafe { partition_pieces::<K, false>(&left, ol, pivot::<Unsigned>(&left)) },
+        || unsafe { partition_pieces::<K, false>(&right, or, pivot::<Unsigned>(&right)) },
     );
     // The keys are in `out` now, `tmp` is free: sort each side's two parts there (a part of
     // length 0 or the whole side means its pivot was its minimum: the side is sorted whole).
@@ -116,7 +116,7 @@ pub(super) unsafe fn qs<K: Kind>(src: &mut [u32], dst: &mut [u32], home_src: boo
         }
         return;
     }
-    let l = partition::<K, false>(src, dst, pivot::<Unsigned>(src));
+    let l = partition::<K, false>(src, dst, pivot::<Unsigned>(&[src]));
     if l > 0 {
         halves::<K>(dst, src, l, home_src, depth, parallel);
         return;
@@ -134,46 +134,31 @@ pub(super) unsafe fn qs<K: Kind>(src: &mut [u32], dst: &mut [u32], home_src: boo
     qs::<K>(&mut src[l..], &mut dst[l..], home_src, depth - 1, parallel);
 }
 
-/// The median of the keys of 16 elements spread over `v` (at least 16 long), `v` of kind `K`.
+/// The median of the keys of a sample spread evenly over the concatenation of `pieces` (at
+/// least 16 elements of kind `K`): 64 keys for long segments (the closer to the true median, the
+/// fewer levels), 16 otherwise, sorted in registers.
 #[target_feature(enable = "avx512f,popcnt")]
-unsafe fn pivot<K: Kind>(v: &[u32]) -> u32 {
-    if v.len() >= BIG_SAMPLE {
-        // Long segments: the median of 64 (the closer to the true median, the fewer levels).
-        let step = v.len() / 64;
-        let s: [u32; 64] = std::array::from_fn(|i| K::key(v[i * step + step / 2]));
-        let mut out = [0u32; 64];
-        small::<Unsigned, false>(s.as_ptr(), out.as_mut_ptr(), 64);
-        return out[32];
-    }
-    let step = v.len() / 16;
-    let s: [u32; 16] = std::array::from_fn(|i| K::key(v[i * step + step / 2]));
-    let mut out = [0u32; 16];
-    _mm512_storeu_si512(out.as_mut_ptr() as *mut _, sort16(_mm512_loadu_si512(s.as_ptr() as *const _)));
-    out[8]
-}
-
-/// Segments from this length on take their pivot from 64 keys.
-const BIG_SAMPLE: usize = 4096;
-
-/// The median of 16 keys spread over the concatenation of `pieces` (at least 16 keys).
-#[target_feature(enable = "avx512f,popcnt")]
-unsafe fn pivot_pieces(pieces: &[&[u32]]) -> u32 {
+unsafe fn pivot<K: Kind>(pieces: &[&[u32]]) -> u32 {
     let n: usize = pieces.iter().map(|p| p.len()).sum();
-    let step = n / 16;
+    let m = if n >= BIG_SAMPLE { 64 } else { 16 };
+    let step = n / m;
     let at = |mut i: usize| {
         for p in pieces {
             if i < p.len() {
-                return p[i];
+                return K::key(p[i]);
             }
             i -= p.len();
         }
         unreachable!("a position inside the pieces")
     };
-    let s: [u32; 16] = std::array::from_fn(|i| at(i * step + step / 2));
-    let mut out = [0u32; 16];
-    _mm512_storeu_si512(out.as_mut_ptr() as *mut _, sort16(_mm512_loadu_si512(s.as_ptr() as *const _)));
-    out[8]
+    let s: [u32; 64] = std::array::from_fn(|i| if i < m { at(i * step + step / 2) } else { 0 });
+    let mut out = [0u32; 64];
+    small::<Unsigned, false>(s.as_ptr(), out.as_mut_ptr(), m);
+    out[m / 2]
 }
+
+/// Segments from this length on take their pivot from 64 keys.
+const BIG_SAMPLE: usize = 4096;
 
 /// The first `k` lanes (k ≤ 16).
 #[inline(always)]

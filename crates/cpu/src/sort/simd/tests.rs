@@ -30,21 +30,25 @@ fn check_into<K: Kind>(x: Vec<u32>) {
     }
 }
 
-#[test]
-fn sorts_floats_and_signed_integers_through_their_keys() {
-    let mut s = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move || {
+/// A xorshift64 stream from `s`.
+fn xorshift(mut s: u64) -> impl FnMut() -> u64 {
+    move || {
         s ^= s << 13;
         s ^= s >> 7;
         s ^= s << 17;
         s
-    };
+    }
+}
+
+#[test]
+fn sorts_floats_and_signed_integers_through_their_keys() {
+    let mut next = xorshift(0x2545_F491_4F6C_DD1Du64);
     let special = [f32::NAN, -f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.0, -0.0, f32::MIN_POSITIVE, -1.5];
     for n in [0, 1, 15, 16, 17, 255, 256, 257, 1000, 70_000, 300_001] {
         let f: Vec<u32> = (0..n)
             .map(|_| {
                 let r = next();
-                if r % 7 == 0 {
+                if r.is_multiple_of(7) {
                     special[(r >> 8) as usize % special.len()].to_bits()
                 } else {
                     ((r >> 11) as f32 / 1e6 - 4e6).to_bits()
@@ -96,13 +100,7 @@ fn transposes_16_registers() {
 
 #[test]
 fn sorts_every_length_and_distribution() {
-    let mut s = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
+    let mut next = xorshift(0x9E37_79B9_7F4A_7C15u64);
     for n in (0..600).chain([1000, 4097, 65_537, 200_003, 1 << 20]) {
         check((0..n).map(|_| next() as u32).collect());
     }
