@@ -222,16 +222,30 @@ pub(crate) fn full(device: Device, n: usize, v: Scalar, dtype: DType) -> Result<
     with_device(device, |d| d.full(n, v, dtype), |d| d.full(n, v, dtype))
 }
 
-/// `n` values of `dist` as `dtype` from `stream`, drawn on `device`.
+/// `n` values of `dist` as `dtype` from `stream`, drawn on `device`, with the distribution's
+/// parameters (float64 arrays on `device`, contiguous, of one value or `n`).
 pub(crate) fn random(
     device: Device,
     n: usize,
     dtype: DType,
     dist: xp_core::Distribution,
+    params: &[&Array],
     stream: xp_core::random::Stream,
 ) -> Result<Storage> {
     use xp_core::RandomDevice;
-    with_device(device, |d| d.random(n, dtype, dist, stream), |d| d.random(n, dtype, dist, stream))
+    if params.is_empty() {
+        return with_device(
+            device,
+            |d| d.random(n, dtype, dist, &[], stream),
+            |d| d.random(n, dtype, dist, &[], stream),
+        );
+    }
+    let reads = Reads::lock(params);
+    match (reads.many("random")?, device) {
+        (Many::Cpu(v), Device::Cpu) => CpuDevice.random(n, dtype, dist, &v, stream).map(Storage::Cpu),
+        (Many::Cuda(v), Device::Cuda(i)) => CudaDevice::new(i)?.random(n, dtype, dist, &v, stream).map(Storage::Cuda),
+        (_, d) => Err(Error::DeviceMismatch { op: "random", lhs: d, rhs: params[0].device() }),
+    }
 }
 
 /// `start + i * step` on `device`.

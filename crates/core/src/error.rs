@@ -158,6 +158,36 @@ pub enum Error {
         /// what was wrong
         msg: String,
     },
+    /// A parameter outside its domain (a negative scale, a probability above 1, weights that do
+    /// not sum to 1, a quantile outside [0, 1], bin edges that decrease, …).
+    #[error("{op}: {param} {requirement}")]
+    InvalidParameter {
+        /// the operation
+        op: &'static str,
+        /// the parameter's name, as NumPy spells it
+        param: &'static str,
+        /// what it must satisfy
+        requirement: String,
+    },
+    /// Reading or writing a file failed in the file system.
+    #[error("{op} {path}: {msg}")]
+    Io {
+        /// the operation
+        op: &'static str,
+        /// the file
+        path: String,
+        /// the system's message
+        msg: String,
+    },
+    /// A file's contents are not what its format says: truncated data, a header that does not
+    /// parse, or a dtype xp cannot hold.
+    #[error("{path}: {msg}")]
+    BadFile {
+        /// the file (or the archive member)
+        path: String,
+        /// what was wrong
+        msg: String,
+    },
     /// The operation is not implemented on this backend (yet).
     #[error("{op} is not implemented on the {backend} backend")]
     Unsupported {

@@ -28,6 +28,106 @@ __device__ __forceinline__ void block(const Str& s, unsigned long long b, unsign
 }
 "#;
 
+/// Device code: the per-value samplers of `xp_core::random::sample`, line for line.
+const SAMPLERS: &str = r#"
+struct Words { Str s; unsigned long long i; unsigned j; unsigned w[4]; int at; };
+__device__ __forceinline__ void words_init(Words& q, const Str& s, unsigned long long i) {
+  q.s = s; q.i = i; q.j = 0; q.at = 0; block(s, i, 0, q.w);
+}
+__device__ __forceinline__ unsigned next_word(Words& q) {
+  if (q.at == 4) { q.j = (q.j + 1) & 0xffffu; block(q.s, q.i, q.j, q.w); q.at = 0; }
+  return q.w[q.at++];
+}
+__device__ __forceinline__ double unit(Words& q) {
+  const unsigned lo = next_word(q), hi = next_word(q);
+  return (double)((((unsigned long long)hi << 32) | lo) >> 11) * (1.0 / 9007199254740992.0);
+}
+__device__ double normal1(Words& q) {
+  const double u1 = 1.0 - unit(q), u2 = unit(q);
+  return sqrt(-2.0 * log(u1)) * cospi(2.0 * u2);
+}
+__device__ double marsaglia_tsang(Words& q, double a) {
+  const double d = a - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+  for (;;) {
+    double x, v;
+    for (;;) { x = normal1(q); v = 1.0 + c * x; if (v > 0.0) { v = v * v * v; break; } }
+    const double u = unit(q), x2 = x * x;
+    if (u < 1.0 - 0.0331 * x2 * x2 || log(u) < 0.5 * x2 + d * (1.0 - v + log(v))) return d * v;
+  }
+}
+__device__ double standard_gamma(Words& q, double a) {
+  if (!(a > 0.0)) return 0.0;
+  if (a < 1.0) { const double u = unit(q); return marsaglia_tsang(q, a + 1.0) * pow(u, 1.0 / a); }
+  return marsaglia_tsang(q, a);
+}
+__device__ long long poisson(Words& q, double lam) {
+  if (!(lam > 0.0)) return 0;
+  if (lam < 10.0) {
+    const double limit = exp(-lam); long long k = 0; double prod = 1.0;
+    for (;;) { prod *= unit(q); if (prod <= limit) return k; ++k; }
+  }
+  const double slam = sqrt(lam), loglam = log(lam), b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
+  const double invalpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2.0);
+  for (;;) {
+    const double u = unit(q) - 0.5, v = unit(q), us = 0.5 - fabs(u);
+    const double k = floor((2.0 * a / us + b) * u + lam + 0.43);
+    if (us >= 0.07 && v <= vr) return (long long)k;
+    if (k < 0.0 || (us < 0.013 && v > us)) continue;
+    if (log(v) + log(invalpha) - log(a / (us * us) + b) <= -lam + k * loglam - lgamma(k + 1.0)) return (long long)k;
+  }
+}
+__device__ long long binomial(Words& q, long long n, double p) {
+  if (n <= 0 || !(p > 0.0)) return 0;
+  if (p >= 1.0) return n;
+  long long flip = 0;
+  if (p > 0.5) { flip = n; p = 1.0 - p; }
+  const double nf = (double)n;
+  long long r;
+  if (nf * p < 10.0) {
+    const double lq = log1p(-p); double sum = 0.0; long long k = 0;
+    for (;;) { sum += ceil(log(1.0 - unit(q)) / lq); if (sum > nf) break; ++k; }
+    r = k;
+  } else {
+    const double qq = 1.0 - p, spq = sqrt(nf * p * qq), b = 1.15 + 2.53 * spq;
+    const double a = -0.0873 + 0.0248 * b + 0.01 * p, c = nf * p + 0.5, alpha = (2.83 + 5.1 / b) * spq;
+    const double vr = 0.92 - 4.2 / b, m = floor((nf + 1.0) * p), lr = log(p / qq);
+    const double h = lgamma(m + 1.0) + lgamma(nf - m + 1.0);
+    for (;;) {
+      const double u = unit(q) - 0.5, v = unit(q), us = 0.5 - fabs(u);
+      const double k = floor((2.0 * a / us + b) * u + c);
+      if (k < 0.0 || k > nf) continue;
+      if (us >= 0.07 && v <= vr) { r = (long long)k; break; }
+      const double lv = log(v * alpha / (a / (us * us) + b));
+      if (lv <= h - lgamma(k + 1.0) - lgamma(nf - k + 1.0) + (k - m) * lr) { r = (long long)k; break; }
+    }
+  }
+  return flip ? flip - r : r;
+}
+"#;
+
+/// The per-value kernel of a distribution that rejects: thread `i` (grid-stride) samples value
+/// `i` from its own subsequence, parameters `p0`, `p1` read at `i * s0`, `i * s1` (stride 0 for
+/// one value shared by every position).
+fn value_src(dist: Distribution, d: DType) -> Option<String> {
+    let st = storage_ty(d);
+    let expr = match (dist, d) {
+        (Distribution::StandardGamma, DType::F32 | DType::F64) => "standard_gamma(q, p0[i * s0])",
+        (Distribution::Poisson, DType::I64) => "poisson(q, p0[i * s0])",
+        (Distribution::Binomial, DType::I64) => "binomial(q, (long long)p0[i * s0], p1[i * s1])",
+        _ => return None,
+    };
+    Some(format!(
+        "{PRELUDE}{PHILOX}{SAMPLERS}
+extern \"C\" __global__ void xp_k({st}* __restrict__ o, long long n, Str s, const double* __restrict__ p0, long long s0, const double* __restrict__ p1, long long s1) {{
+  (void)p1; (void)s1;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{
+    Words q; words_init(q, s, (unsigned long long)i);
+    o[i] = ({st})({expr});
+  }}
+}}\n"
+    ))
+}
+
 /// What a kernel computes from a block: the values per block and the statements that set
 /// `v[0..per]` from the words `w` (block `k`).
 fn body(dist: Distribution, d: DType) -> Option<(u32, String)> {
@@ -60,6 +160,14 @@ fn body(dist: Distribution, d: DType) -> Option<(u32, String)> {
         v[0] = r * cos(t); v[1] = r * sin(t);
       }"
             .into(),
+        ),
+        (Distribution::StandardExponential, DType::F32) => {
+            (4, "for (int j = 0; j < 4; ++j) v[j] = -logf(1.0f - (float)(w[j] >> 8) * (1.0f / 16777216.0f));".into())
+        }
+        (Distribution::StandardExponential, DType::F64) => (
+            2,
+            "for (int j = 0; j < 2; ++j) v[j] = -log(1.0 - (double)((((unsigned long long)w[2 * j + 1] << 32) | w[2 * j]) >> 11) * (1.0 / 9007199254740992.0));"
+                .into(),
         ),
         (Distribution::Integers { span, .. }, d) if d.is_integer() => {
             // Lemire's multiply-and-reject, retries from the value's own counter.
@@ -138,9 +246,64 @@ struct Str {
 // SAFETY: plain-old-data of four u32, laid out as the device struct.
 unsafe impl cudarc::driver::DeviceRepr for Str {}
 
+/// The kernel's stream parameter.
+fn stream_arg(s: &Stream) -> Str {
+    Str { k0: s.key[0], k1: s.key[1], d0: s.draw as u32, d1: (s.draw >> 32) as u32 }
+}
+
+/// Draw a distribution that rejects: one thread per value.
+fn by_values(
+    dev: &std::sync::Arc<crate::device::Dev>,
+    n: usize,
+    dtype: DType,
+    dist: Distribution,
+    params: &[&CudaStorage],
+    s: &Stream,
+) -> Result<CudaStorage> {
+    let src = value_src(dist, dtype).ok_or(Error::InvalidDType { op: "random", dtype })?;
+    if params.len() != dist.params() || params.iter().any(|p| p.dtype != DType::F64) {
+        return Err(Error::InvalidArgument { op: "random", msg: "parameters must be float64".into() });
+    }
+    let out = CudaStorage::alloc(dev, dtype, n)?;
+    if n == 0 {
+        return Ok(out);
+    }
+    let kind = match dist {
+        Distribution::StandardGamma => 6,
+        Distribution::Poisson => 7,
+        _ => 8,
+    };
+    let (f, _) = dev.kernel(Key::new(50).bits(4, kind).dtype(dtype), "xp_k", || src)?;
+    let stride = |p: &CudaStorage| i64::from(p.len > 1);
+    let (p0, s0) = (params[0], stride(params[0]));
+    let (p1, s1) = params.get(1).map_or((p0, 0), |p| (*p, stride(p)));
+    let stream = dev.current();
+    let mut reads: Vec<&CudaStorage> = params.to_vec();
+    reads.push(&out);
+    before(&stream, &reads)?;
+    let (nn, st) = (n as i64, stream_arg(s));
+    let mut l = stream.launch_builder(&f);
+    l.arg(&out.buf.ptr).arg(&nn).arg(&st).arg(&p0.buf.ptr).arg(&s0).arg(&p1.buf.ptr).arg(&s1);
+    // SAFETY: parameters match the kernel; parameter reads stay below their lengths (stride 0
+    // or n values), writes below n.
+    unsafe { l.launch(cfg(nn)) }.map_err(driver_err)?;
+    after(&stream, &reads)?;
+    Ok(out)
+}
+
 impl RandomDevice for CudaDevice {
-    fn random(&self, n: usize, dtype: DType, dist: Distribution, s: Stream) -> Result<CudaStorage> {
+    fn random(
+        &self,
+        n: usize,
+        dtype: DType,
+        dist: Distribution,
+        params: &[&CudaStorage],
+        s: Stream,
+    ) -> Result<CudaStorage> {
         let dev = &self.dev;
+        if dist.params() > 0 {
+            return by_values(dev, n, dtype, dist, params, &s);
+        }
         let (per, b) = body(dist, dtype).ok_or(Error::InvalidDType { op: "random", dtype })?;
         let out = CudaStorage::alloc(dev, dtype, n)?;
         if n == 0 {
@@ -149,13 +312,15 @@ impl RandomDevice for CudaDevice {
         let (kind, lo, span) = match dist {
             Distribution::Uniform => (0, 0, 0),
             Distribution::StandardNormal => (1, 0, 0),
+            Distribution::StandardExponential => (5, 0, 0),
             Distribution::Integers { low, span } => {
                 (2 + u64::from(wide(span)) + u64::from(span == u64::MAX), low as u64, span)
             }
+            _ => unreachable!("parameterised distributions are drawn by value"),
         };
-        let key = Key::new(50).bits(3, kind).dtype(dtype);
+        let key = Key::new(50).bits(4, kind).dtype(dtype);
         let (f, _) = dev.kernel(key, "xp_k", || src(dist, dtype, per, &b))?;
-        let st = Str { k0: s.key[0], k1: s.key[1], d0: s.draw as u32, d1: (s.draw >> 32) as u32 };
+        let st = stream_arg(&s);
         let stream = dev.current();
         before(&stream, &[&out])?;
         let nn = n as i64;
@@ -181,11 +346,19 @@ mod tests {
             Distribution::Integers { low: -3, span: 9 },
             Distribution::Integers { low: 0, span: 1 << 40 },
             Distribution::Integers { low: i64::MIN, span: u64::MAX },
+            Distribution::StandardExponential,
         ];
         for dist in dists {
             for d in [DType::F32, DType::F64, DType::I64, DType::U8, DType::I32] {
                 if let Some((per, b)) = body(dist, d) {
                     syntax_check(&format!("random-{dist:?}-{}", d.name()), &src(dist, d, per, &b));
+                }
+            }
+        }
+        for dist in [Distribution::StandardGamma, Distribution::Poisson, Distribution::Binomial] {
+            for d in [DType::F32, DType::F64, DType::I64] {
+                if let Some(s) = value_src(dist, d) {
+                    syntax_check(&format!("random-{dist:?}-{}", d.name()), &s);
                 }
             }
         }

@@ -1,8 +1,12 @@
 //! Random numbers with the same stream on every device: NumPy's `Generator` on Philox4x32-10,
 //! keyed by the seed and counted by each value's position, so that a draw is one parallel pass
-//! and the same seed gives the same values on the CPU and on every GPU (uniform and integer
-//! draws bit for bit; normal draws up to the last bits of the math libraries' `ln`/`sin`/`cos`).
-//! Which words each value takes is specified in [`xp_core::random`].
+//! and the same seed gives the same values on the CPU and on every GPU (uniform, integer,
+//! `choice` and `permutation` draws bit for bit; draws through `ln`/`exp`/`sin`/`cos` up to the
+//! last bits of the devices' math libraries). Which words each value takes is specified in
+//! [`xp_core::random`].
+//!
+//! Parameters are scalars or arrays ([`Operand`]) broadcast together as in NumPy; `size` is a
+//! shape, or `None` for the parameters' broadcast shape ([`IntoSize`]).
 //!
 //! ```
 //! use xp::{random::default_rng, DType};
@@ -12,42 +16,150 @@
 //! assert!(m.abs() < 0.15);
 //! let dice = rng.integers(1, 7, &[10], DType::I64).unwrap().to_vec::<i64>().unwrap();
 //! assert!(dice.iter().all(|d| (1..7).contains(d)));
+//! let y = rng.normal(10.0, 2.0, [3, 4]).unwrap();
+//! assert_eq!(y.shape(), &[3, 4]);
 //! // The same seed on another device draws the same values (here the CPU again).
 //! let a = xp::on(xp::Device::Cpu).default_rng(7).random(&[4], DType::F32).unwrap();
 //! let b = default_rng(7).random(&[4], DType::F32).unwrap();
 //! assert_eq!(a.to_vec::<f32>().unwrap(), b.to_vec::<f32>().unwrap());
 //! ```
+mod continuous;
+mod discrete;
+mod legacy;
+mod multivariate;
+mod sampling;
+
+pub use legacy::{normal, rand, randint, randn, random_sample, seed, uniform, RandomModule};
+pub use sampling::Choice;
+
+use crate::ufunc::{materialize, write_out, Operand};
 use crate::{backend, Array, ArrayModule};
 use spec::Stream;
 /// The stream's specification: Philox4x32-10, which words each value takes, and the host
 /// functions that turn them into values (to check a device's draws, or to draw on the host).
 pub use xp_core::random as spec;
-use xp_core::{numel, DType, Device, Distribution, Error, Result};
+use xp_core::{broadcast_shapes, numel, DType, Device, Distribution, Error, Result, Scalar};
 
 /// A random generator on one device (NumPy's `numpy.random.Generator`): each method call is one
-/// draw of the stream, numbered in order, so two generators with the same seed on any devices
-/// produce the same sequence of arrays.
+/// draw of the stream (or a fixed number of draws), numbered in order, so two generators with the
+/// same seed on any devices produce the same sequence of arrays.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Generator {
     device: Device,
     seed: u64,
     draws: u64,
+    spawned: u64,
 }
 
 /// A generator seeded with `seed` on the CPU (`xp::on(device).default_rng(seed)` for another
 /// device; CuPy's `cupy.random.default_rng`).
 pub fn default_rng(seed: u64) -> Generator {
-    Generator { device: Device::Cpu, seed, draws: 0 }
+    Generator::new(Device::Cpu, seed)
 }
 
 impl ArrayModule {
     /// A random generator seeded with `seed` whose arrays live on this namespace's device.
     pub fn default_rng(&self, seed: u64) -> Generator {
-        Generator { device: self.device(), seed, draws: 0 }
+        Generator::new(self.device(), seed)
+    }
+}
+
+/// NumPy's `size` argument: an output shape, or `None` for the broadcast shape of the
+/// distribution's parameters.
+pub trait IntoSize {
+    /// The shape, or `None`.
+    fn into_size(self) -> Option<Vec<usize>>;
+}
+impl IntoSize for &[usize] {
+    fn into_size(self) -> Option<Vec<usize>> {
+        Some(self.to_vec())
+    }
+}
+impl<const N: usize> IntoSize for [usize; N] {
+    fn into_size(self) -> Option<Vec<usize>> {
+        Some(self.to_vec())
+    }
+}
+impl<const N: usize> IntoSize for &[usize; N] {
+    fn into_size(self) -> Option<Vec<usize>> {
+        Some(self.to_vec())
+    }
+}
+impl IntoSize for &Vec<usize> {
+    fn into_size(self) -> Option<Vec<usize>> {
+        Some(self.clone())
+    }
+}
+impl IntoSize for Option<&[usize]> {
+    fn into_size(self) -> Option<Vec<usize>> {
+        self.map(<[usize]>::to_vec)
+    }
+}
+impl IntoSize for usize {
+    fn into_size(self) -> Option<Vec<usize>> {
+        Some(vec![self])
+    }
+}
+
+/// The domain a parameter must lie in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rule {
+    /// any value
+    Any,
+    /// `>= 0`
+    NonNegative,
+    /// `> 0`
+    Positive,
+    /// in [0, 1]
+    Probability,
+}
+
+impl Rule {
+    fn requirement(self) -> &'static str {
+        match self {
+            Rule::Any => "may be anything",
+            Rule::NonNegative => "must be >= 0",
+            Rule::Positive => "must be > 0",
+            Rule::Probability => "must lie in [0, 1]",
+        }
+    }
+    fn holds(self, v: f64) -> bool {
+        match self {
+            Rule::Any => true,
+            Rule::NonNegative => v >= 0.0,
+            Rule::Positive => v > 0.0,
+            Rule::Probability => (0.0..=1.0).contains(&v),
+        }
+    }
+    /// Where the rule fails (NaN fails every rule but `Any`).
+    fn fails(self, a: &Array) -> Result<Array> {
+        let nan = a.isnan()?;
+        match self {
+            Rule::Any => nan.logical_and(false),
+            Rule::NonNegative => a.lt(0.0)?.logical_or(&nan),
+            Rule::Positive => a.le(0.0)?.logical_or(&nan),
+            Rule::Probability => a.lt(0.0)?.logical_or(&a.gt(1.0)?)?.logical_or(&nan),
+        }
+    }
+}
+
+/// One parameter of a distribution: its NumPy name, value and domain.
+pub(crate) struct Param<'a> {
+    pub(crate) name: &'static str,
+    pub(crate) value: Operand<'a>,
+    pub(crate) rule: Rule,
+}
+
+impl<'a> Param<'a> {
+    pub(crate) fn new(name: &'static str, value: impl Into<Operand<'a>>, rule: Rule) -> Param<'a> {
+        Param { name, value: value.into(), rule }
     }
 }
 
 impl Generator {
+    fn new(device: Device, seed: u64) -> Generator {
+        Generator { device, seed, draws: 0, spawned: 0 }
+    }
     /// The device the generator's arrays live on.
     pub fn device(&self) -> Device {
         self.device
@@ -61,11 +173,103 @@ impl Generator {
         Generator { device, ..self.clone() }
     }
 
-    fn draw(&mut self, shape: &[usize], dtype: DType, dist: Distribution) -> Result<Array> {
+    /// `n` independent child generators (NumPy's `Generator.spawn`): child `j` of spawn call `c`
+    /// is keyed by the Philox block `(j, c)` of a key derived from this seed, so children never
+    /// share a stream with each other, with later spawns, or (but for a 2^-64 chance of equal
+    /// keys) with this generator.
+    pub fn spawn(&mut self, n: usize) -> Vec<Generator> {
+        let c = self.spawned;
+        self.spawned += 1;
+        (0..n as u64)
+            .map(|j| {
+                Generator::new(self.device, derive(self.seed, [j as u32, (j >> 32) as u32, c as u32, 0x5eed_0000]))
+            })
+            .collect()
+    }
+
+    /// A generator whose stream is this one's advanced by `jumps` jumps (NumPy's
+    /// `Generator.jumped` / `bit_generator.jumped`): a different key derived from the seed and
+    /// `jumps`, so streams of different jumps do not overlap.
+    pub fn jumped(&self, jumps: u64) -> Generator {
+        let key = derive(self.seed, [jumps as u32, (jumps >> 32) as u32, 0, 0x0ace_0000]);
+        Generator { draws: self.draws, ..Generator::new(self.device, key) }
+    }
+
+    pub(crate) fn stream(&mut self) -> Stream {
         let s = Stream::new(self.seed, self.draws);
-        let st = backend::random(self.device, numel(shape), dtype, dist, s)?;
         self.draws += 1;
+        s
+    }
+
+    /// One draw of `dist` in `shape` as `dtype`; `params` are float64 arrays on the device, of
+    /// one value or broadcast to `shape` and contiguous ([`Generator::flat`]).
+    pub(crate) fn draw(
+        &mut self,
+        shape: &[usize],
+        dtype: DType,
+        dist: Distribution,
+        params: &[&Array],
+    ) -> Result<Array> {
+        let s = self.stream();
+        let st = backend::random(self.device, numel(shape), dtype, dist, params, s)?;
         Ok(Array::from_storage(st, shape))
+    }
+
+    /// A parameter as the backend takes it: one value, or `shape`'s values in order.
+    pub(crate) fn flat(a: &Array, shape: &[usize]) -> Result<Array> {
+        if a.size() == 1 {
+            return a.reshape_exact(&[1]);
+        }
+        a.broadcast_to(shape)?.ascontiguousarray()
+    }
+
+    /// The parameters as float64 arrays on the generator's device, each checked against its
+    /// rule, and the output shape (`size`, which the parameters must broadcast to, or their
+    /// broadcast shape).
+    pub(crate) fn params(
+        &self,
+        op: &'static str,
+        ps: &[Param],
+        size: Option<Vec<usize>>,
+    ) -> Result<(Vec<usize>, Vec<Array>)> {
+        let mut shape: Vec<usize> = Vec::new();
+        let mut arrays = Vec::with_capacity(ps.len());
+        for p in ps {
+            let a = match p.value {
+                Operand::Array(a) if a.device() != self.device => {
+                    return Err(Error::DeviceMismatch { op, lhs: self.device, rhs: a.device() })
+                }
+                Operand::Array(a) if a.dtype().is_complex() => {
+                    return Err(Error::InvalidDType { op, dtype: a.dtype() })
+                }
+                Operand::Scalar(s) => {
+                    let v = s.to_f64();
+                    if !p.rule.holds(v) {
+                        return Err(invalid(op, p));
+                    }
+                    Array::scalar_on(v, DType::F64, self.device)?
+                }
+                o => {
+                    let a = materialize(&o, DType::F64, self.device)?;
+                    if p.rule != Rule::Any && p.rule.fails(&a)?.any(..)?.item::<bool>()? {
+                        return Err(invalid(op, p));
+                    }
+                    a
+                }
+            };
+            shape = broadcast_shapes(op, &shape, a.shape())?;
+            arrays.push(a);
+        }
+        let shape = match size {
+            Some(size) => {
+                if broadcast_shapes(op, &size, &shape)? != size {
+                    return Err(Error::ShapeMismatch { op, lhs: shape, rhs: size });
+                }
+                size
+            }
+            None => shape,
+        };
+        Ok((shape, arrays))
     }
 
     fn float(op: &'static str, dtype: DType) -> Result<()> {
@@ -79,20 +283,37 @@ impl Generator {
     /// of the stream's words, so every value is a multiple of 2^-24 or 2^-53.
     pub fn random(&mut self, shape: &[usize], dtype: DType) -> Result<Array> {
         Self::float("random", dtype)?;
-        self.draw(shape, dtype, Distribution::Uniform)
+        self.draw(shape, dtype, Distribution::Uniform, &[])
+    }
+
+    /// [`Generator::random`] into `out` (NumPy's `out=`): its shape and dtype (float32 or
+    /// float64) say what to draw.
+    pub fn random_out(&mut self, out: &Array) -> Result<()> {
+        let r = self.random(out.shape(), out.dtype())?;
+        write_out("random", &r, out)
     }
 
     /// Standard normal floats (`Generator.standard_normal`; float32 or float64), by Box–Muller.
     pub fn standard_normal(&mut self, shape: &[usize], dtype: DType) -> Result<Array> {
         Self::float("standard_normal", dtype)?;
-        self.draw(shape, dtype, Distribution::StandardNormal)
+        self.draw(shape, dtype, Distribution::StandardNormal, &[])
+    }
+
+    /// [`Generator::standard_normal`] into `out` (float32 or float64).
+    pub fn standard_normal_out(&mut self, out: &Array) -> Result<()> {
+        let r = self.standard_normal(out.shape(), out.dtype())?;
+        write_out("standard_normal", &r, out)
     }
 
     /// Integers uniform in `low .. high` (`Generator.integers`, `endpoint=False`), without bias
     /// for any range; `dtype` is an integer dtype that holds both ends.
     pub fn integers(&mut self, low: i64, high: i64, shape: &[usize], dtype: DType) -> Result<Array> {
         if low >= high {
-            return Err(Error::InvalidArgument { op: "integers", msg: format!("low ({low}) >= high ({high})") });
+            return Err(Error::InvalidParameter {
+                op: "integers",
+                param: "high",
+                requirement: format!("must be > low ({high} <= {low})"),
+            });
         }
         self.integers_closed(low, high - 1, shape, dtype)
     }
@@ -100,13 +321,17 @@ impl Generator {
     /// Integers uniform in `low ..= high` (`Generator.integers` with `endpoint=True`).
     pub fn integers_closed(&mut self, low: i64, high: i64, shape: &[usize], dtype: DType) -> Result<Array> {
         if low > high {
-            return Err(Error::InvalidArgument { op: "integers", msg: format!("low ({low}) > high ({high})") });
+            return Err(Error::InvalidParameter {
+                op: "integers",
+                param: "high",
+                requirement: format!("must be >= low ({high} < {low})"),
+            });
         }
         if !dtype.is_integer() {
             return Err(Error::InvalidDType { op: "integers", dtype });
         }
         for v in [low, high] {
-            if !xp_core::scalar_fits(&xp_core::Scalar::Int(v), dtype) {
+            if !xp_core::scalar_fits(&Scalar::Int(v), dtype) {
                 return Err(Error::InvalidArgument {
                     op: "integers",
                     msg: format!("{v} does not fit in {}", dtype.name()),
@@ -114,6 +339,16 @@ impl Generator {
             }
         }
         let span = high.wrapping_sub(low) as u64;
-        self.draw(shape, dtype, Distribution::Integers { low, span })
+        self.draw(shape, dtype, Distribution::Integers { low, span }, &[])
     }
+}
+
+fn invalid(op: &'static str, p: &Param) -> Error {
+    Error::InvalidParameter { op, param: p.name, requirement: p.rule.requirement().into() }
+}
+
+/// A 64-bit key from block `ctr` under `seed`'s key.
+fn derive(seed: u64, ctr: [u32; 4]) -> u64 {
+    let w = spec::philox(ctr, Stream::new(seed, 0).key);
+    ((w[1] as u64) << 32) | w[0] as u64
 }

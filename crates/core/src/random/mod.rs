@@ -15,6 +15,10 @@
 //!   takes its attempt `j ≥ 1` from the block `philox([i_lo, i_hi, d_lo, d_hi | j << 16], k)` of
 //!   its own position `i`, word 0 (and word 1 for 64 bits): no value's retries move another's.
 //!
+//! - `standard_exponential` takes its words as `random` does (`-ln(1 - u)`);
+//! - the distributions that reject (gamma, Poisson, binomial) read, for value `i`, the blocks of
+//!   its own position for attempts `j = 0, 1, …` in turn ([`sample::Words`]).
+//!
 //! Uniform and integer values are therefore bit-identical on every device; normal values go
 //! through `ln`, `sqrt`, `sin` and `cos`, whose last bits differ between the host's and the
 //! GPU's math libraries (the test suite states the bound it checks).
@@ -26,6 +30,8 @@
 //! let s = Stream::new(42, 0);
 //! assert_eq!(s.block(7), philox([7, 0, 0, 0], s.key));
 //! ```
+
+pub mod sample;
 
 /// The multipliers and key increments of Philox4x32.
 pub const PHILOX_M: [u32; 2] = [0xD251_1F53, 0xCD9E_8D57];
@@ -104,6 +110,17 @@ pub fn normal_pair_f64(w: [u32; 4]) -> [f64; 2] {
     let r = (-2.0 * u1.ln()).sqrt();
     let t = std::f64::consts::TAU * u2;
     [r * t.cos(), r * t.sin()]
+}
+
+/// A standard exponential float32 from a word: `-ln(1 - u)`, `u` as in [`unit_f32`] (so at most
+/// `24 ln 2`; the float64 form reaches `53 ln 2`).
+pub fn exponential_f32(w: u32) -> f32 {
+    -(1.0 - unit_f32(w)).ln()
+}
+
+/// A standard exponential float64 from two words (`lo`, `hi`): `-ln(1 - u)`.
+pub fn exponential_f64(lo: u32, hi: u32) -> f64 {
+    -(1.0 - unit_f64(lo, hi)).ln()
 }
 
 /// An integer uniform in `0 ..= span` without bias (Lemire's multiply-and-reject): the first

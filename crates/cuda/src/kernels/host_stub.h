@@ -46,6 +46,7 @@ inline long long atomicMin(long long* p, long long v) { long long o = *p; if (v 
 inline unsigned long long atomicMin(unsigned long long* p, unsigned long long v) { auto o = *p; if (v < o) *p = v; return o; }
 template <class T> inline T __ldcs(const T* p) { return *p; }
 inline void sincospif(float x, float* s, float* c) { *s = sinf(3.14159265f * x); *c = cosf(3.14159265f * x); }
+inline double cospi(double x) { return cos(3.141592653589793 * x); }
 inline unsigned __umulhi(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a * b) >> 32); }
 inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) { return (unsigned long long)(((unsigned __int128)a * b) >> 64); }
 inline float atomicAdd(float* p, float v) { float o = *p; *p += v; return o; }
