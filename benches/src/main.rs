@@ -10,6 +10,7 @@
 mod index;
 mod linalg;
 mod random;
+mod stats;
 
 use std::io::Write;
 use std::process::Command;
@@ -122,6 +123,7 @@ fn workloads(gpu: bool) -> Vec<Workload> {
     linalg::workloads(&mut w, gpu);
     index::workloads(&mut w, gpu);
     random::workloads(&mut w, gpu);
+    stats::workloads(&mut w, gpu);
     if gpu {
         transfers(&mut w, n);
         wl!("small_copy_1024".to_string(), "us/op", |d| {

@@ -87,7 +87,7 @@ def setup(name):
     if name.startswith("small_sum"):
         a = rand(1024)
         return lambda: [a.sum() for _ in range(10_000)]
-    return linalg_setup(name) or index_setup(name) or random_setup(name)
+    return linalg_setup(name) or index_setup(name) or random_setup(name) or stats_setup(name)
 
 
 def rand_int(n, hi):
@@ -147,6 +147,16 @@ def random_setup(name):
         return lambda: g.random(n, dtype=xp.float32)
     if name.startswith("integers_i64"):
         return lambda: g.integers(0, 1000, n, dtype=xp.int64)
+    return None
+
+
+def stats_setup(name):
+    if name.startswith("histogram_f32"):
+        a = rand(1 << int(name.split("^")[1].split("_")[0]))
+        return lambda: xp.histogram(a, 1024)[0]
+    if name.startswith("median_f32"):
+        a = rand(1 << 24)
+        return lambda: xp.median(a)
     return None
 
 

@@ -39,6 +39,7 @@ pub mod random;
 mod reductions;
 mod sets;
 mod sorting;
+mod stats;
 #[cfg(xp_cuda)]
 mod transfer;
 pub mod ufunc;
@@ -68,10 +69,12 @@ pub use sets::{
     Unique, UniqueOptions,
 };
 pub use sorting::{argsort, lexsort, searchsorted, sort};
+pub use stats::*;
 pub use ufunc::*;
 pub use xp_core::{
     bf16, can_cast_safe, f16, promote_types, promote_weak, ArgReduceOp, BinaryOp, Complex32, Complex64, DType, Device,
-    Element, Error, HostBuffer, IndexMode, Kind, Layout, LinAlgKind, Result, Scalar, Side, SliceElem, UnaryOp,
+    DeviceProperties, Element, Error, HostBuffer, IndexMode, Kind, Layout, LinAlgKind, Result, Scalar, Side, SliceElem,
+    UnaryOp,
 };
 
 /// The CPU side: the host block cache (large buffers are reused instead of returned to the
@@ -88,6 +91,28 @@ pub mod cuda {
         return xp_cuda::device_count();
         #[cfg(not(xp_cuda))]
         0
+    }
+    /// What the driver reports about device `ordinal` (CuPy's `runtime.getDeviceProperties` and
+    /// `Device.attributes`): name, compute capability, multiprocessors, memory, limits, and
+    /// every attribute by name. A typed error without a GPU or in a build without CUDA.
+    pub fn properties(ordinal: usize) -> crate::Result<crate::DeviceProperties> {
+        #[cfg(xp_cuda)]
+        return xp_cuda::properties(ordinal);
+        #[cfg(not(xp_cuda))]
+        {
+            let _ = ordinal;
+            Err(crate::Error::CudaNotCompiled)
+        }
+    }
+    /// (free, total) bytes of device `ordinal`'s memory (CuPy's `Device.mem_info`).
+    pub fn mem_info(ordinal: usize) -> crate::Result<(usize, usize)> {
+        #[cfg(xp_cuda)]
+        return xp_cuda::mem_info(ordinal);
+        #[cfg(not(xp_cuda))]
+        {
+            let _ = ordinal;
+            Err(crate::Error::CudaNotCompiled)
+        }
     }
     /// True when a CUDA device can be used.
     pub fn is_available() -> bool {

@@ -24,7 +24,7 @@ pub use backend::{
     BackendDevice, BackendStorage, Combine, Distribution, FftKind, FftNorm, FftStorage, IndexMode, IndexSet,
     IndexStorage, LinalgStorage, RandomDevice, Side, SortOutput, SortStorage,
 };
-pub use device::Device;
+pub use device::{Device, DeviceProperties};
 pub use dtype::{DType, Kind};
 pub use element::{Element, HostBuffer, Scalar};
 pub use error::{Error, Result};

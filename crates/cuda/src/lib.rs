@@ -22,6 +22,7 @@ mod index;
 pub mod linalg;
 pub mod memory;
 mod nvrtc;
+mod properties;
 mod random;
 mod reduce;
 mod sort;
@@ -30,6 +31,7 @@ mod stream;
 mod transfer;
 
 pub use nvrtc::{kernels_compiled, kernels_compiled_on_this_thread};
+pub use properties::{mem_info, properties};
 pub use storage::CudaStorage;
 pub use stream::{Event, Stream, StreamGuard};
 pub use transfer::Pinned;

@@ -56,3 +56,31 @@ fn warmup_compiles_ahead_of_use() {
     assert_eq!(xp::cuda::kernels_compiled_on_this_thread(), before, "warmed-up operations compile nothing");
     assert_eq!(xp::cuda::warmup(i, &[DType::F16, DType::I32]).unwrap(), 0, "a second warmup compiles nothing");
 }
+
+#[test]
+fn device_properties_are_what_the_driver_reports() {
+    let Some((_, i)) = gpu() else {
+        // Without a GPU (or a CUDA build) a typed error, never a panic.
+        let e = xp::cuda::properties(0).unwrap_err();
+        assert!(matches!(e, Error::NoCuda(_) | Error::CudaNotCompiled), "{e:?}");
+        assert!(xp::cuda::mem_info(0).is_err());
+        return;
+    };
+    let p = xp::cuda::properties(i).unwrap();
+    eprintln!(
+        "{} sm_{}{}: {} SMs, {} bytes",
+        p.name, p.compute_capability.0, p.compute_capability.1, p.multiprocessor_count, p.total_memory
+    );
+    assert!(!p.name.is_empty());
+    assert!(p.compute_capability >= (5, 0));
+    let attr = |name: &str| p.attributes.iter().find(|(n, _)| *n == name).map(|&(_, v)| v);
+    assert_eq!(attr("MULTIPROCESSOR_COUNT"), Some(p.multiprocessor_count));
+    assert_eq!(attr("COMPUTE_CAPABILITY_MAJOR"), Some(p.compute_capability.0));
+    assert_eq!(attr("WARP_SIZE"), Some(32));
+    assert!(p.max_threads_per_block >= 512 && p.max_block_dim[0] >= 512 && p.max_grid_dim[0] > 65_535);
+    assert!(p.shared_memory_per_block_optin >= p.shared_memory_per_block);
+    let (free, total) = xp::cuda::mem_info(i).unwrap();
+    assert_eq!(total, p.total_memory);
+    assert!(free <= total && free > 0);
+    assert!(xp::cuda::properties(999).is_err());
+}

@@ -17,5 +17,6 @@ mod random_dists;
 mod random_props;
 mod reductions;
 mod repr;
+mod stats;
 mod streams;
 mod ufuncs;
