@@ -1,5 +1,6 @@
 //! A tour of xp: NumPy-style code written once, run on every device present, checked to agree
-//! across devices, with a small timing table.
+//! across devices, with a small timing table. The input is drawn on each device by
+//! `default_rng(seed)`, as CuPy's tutorials start, and every device draws the same values.
 //!
 //! ```text
 //! cargo run --release --example tour
@@ -53,11 +54,26 @@ fn linear_algebra(x: &Array) -> Result<Vec<Array>> {
     Ok(vec![gram, sol, residual, f.s, svd_error])
 }
 
-fn data(rows: usize, cols: usize) -> Result<Array> {
-    // a deterministic, non-trivial matrix: sin of a ramp, scaled per column
-    let ramp = xp::arange(0, (rows * cols) as i64, 1, Some(DType::F32))?.reshape(&[rows as isize, cols as isize])?;
-    let scale = xp::linspace(0.5, 2.0, cols, true, Some(DType::F32))?;
-    ramp.mul(0.37)?.sin()?.mul(&scale)?.add(&xp::arange(0, cols as i64, 1, Some(DType::F32))?.mul(0.01)?)
+/// Statistics of the result, written once: medians and percentiles per column, a histogram of
+/// the first column, the correlations of the first 8 columns, a weighted average.
+fn statistics(x: &Array) -> Result<Vec<Array>> {
+    let median = xp::median(x, 0)?;
+    let p = xp::percentile(x, [5.0, 95.0], 0, xp::QuantileMethod::Linear)?;
+    let h = xp::Histogram { range: Some((-4.0, 4.0)), ..Default::default() };
+    let (counts, _) = xp::histogram(&x.slice(s![.., 0])?, 16, h)?;
+    let corr = xp::corrcoef(&x.slice(s![.., ..8])?, None, false)?;
+    let w = xp::get_array_module(x).linspace(0.0, 1.0, x.shape()[0], true, None)?;
+    let avg = xp::average(x, 0, Some(&w))?;
+    Ok(vec![median, p, counts, corr, avg])
+}
+
+/// The input, drawn on `dev` as CuPy's tutorials do (`cp.random.default_rng(7)`): a random
+/// matrix whose columns have different scales and means.
+fn data(dev: Device, rows: usize, cols: usize) -> Result<Array> {
+    let mut rng = xp::on(dev).default_rng(7);
+    let z = rng.standard_normal(&[rows, cols], DType::F32)?;
+    let scale = xp::on(dev).linspace(0.5, 2.0, cols, true, Some(DType::F32))?;
+    z.mul(&scale)?.add(&rng.uniform(-1.0, 1.0, [cols])?.astype(DType::F32)?)
 }
 
 fn time_it(f: impl Fn() -> Result<Array>) -> Result<(Array, f64)> {
@@ -90,33 +106,47 @@ fn main() -> Result<()> {
     if devices.len() == 1 {
         println!("(no CUDA device: everything runs on the CPU; the same code runs on a GPU unchanged)");
     }
-    let host = data(4096, 256)?;
+    let host = data(Device::Cpu, 4096, 256)?;
     println!("\ninput {:?} {}:\n{}", host.shape(), host.dtype(), host.slice(s![..3, ..4])?);
 
     let mut reference: Option<Vec<Array>> = None;
-    println!("\n{:<12} {:>10} {:>10} {:>10} {:>10}", "device", "softmax", "standardize", "more", "linalg");
+    println!(
+        "\n{:<12} {:>10} {:>10} {:>10} {:>10} {:>10}",
+        "device", "softmax", "standardize", "more", "linalg", "stats"
+    );
     for &dev in &devices {
-        let x = match host.to_device(dev) {
+        let x = match data(dev, 4096, 256) {
             Ok(x) => x,
             Err(e) => {
                 println!("{dev:<12} skipped: {e}");
                 continue;
             }
         };
-        let run = || -> Result<(Vec<Array>, [f64; 4])> {
+        let run = || -> Result<(Vec<Array>, [f64; 5])> {
             let (a, ta) = time_it(|| softmax(&x, -1))?;
             let (b, tb) = time_it(|| standardize(&x))?;
             let (c, tc) = time_it(|| Ok(more(&x)?.remove(2)))?;
             let (_, tl) = time_it(|| Ok(linear_algebra(&x)?.remove(0)))?;
+            let (_, ts) = time_it(|| Ok(statistics(&x)?.remove(0)))?;
             let mut outs = vec![a, b];
             outs.extend(more(&x)?);
             outs.push(c);
             outs.extend(linear_algebra(&x)?);
-            Ok((outs, [ta, tb, tc, tl]))
+            outs.extend(statistics(&x)?);
+            outs.push(x.clone());
+            Ok((outs, [ta, tb, tc, tl, ts]))
         };
         match run() {
             Ok((outs, t)) => {
-                println!("{:<12} {:>8.2}ms {:>8.2}ms {:>8.2}ms {:>8.2}ms", dev.to_string(), t[0], t[1], t[2], t[3]);
+                println!(
+                    "{:<12} {:>8.2}ms {:>8.2}ms {:>8.2}ms {:>8.2}ms {:>8.2}ms",
+                    dev.to_string(),
+                    t[0],
+                    t[1],
+                    t[2],
+                    t[3],
+                    t[4]
+                );
                 if let Some(r) = &reference {
                     for (i, (o, r)) in outs.iter().zip(r).enumerate() {
                         let d = max_abs_diff(o, r)?;
@@ -150,6 +180,14 @@ fn main() -> Result<()> {
         r[9].slice(s![..3])?,
         r[10].item::<f64>()?
     );
+    println!(
+        "statistics: column medians {} .., 5th/95th percentiles of column 0: {} / {}",
+        r[11].slice(s![..3])?,
+        r[12].slice(s![0, 0])?,
+        r[12].slice(s![1, 0])?
+    );
+    println!("histogram of column 0 over [-4, 4): {}", r[13]);
+    println!("correlations of columns 0..3:\n{}", r[14].slice(s![..3, ..3])?);
     if devices.len() > 1 {
         gpu_streams(&host)?;
         println!("kernels compiled by NVRTC in this process: {}", xp::cuda::kernels_compiled());
