@@ -31,6 +31,7 @@ mod display;
 mod einsum;
 mod index;
 mod interop;
+pub mod io;
 pub mod linalg;
 mod manip;
 mod ops;
@@ -60,6 +61,7 @@ pub use index::{
     ravel_multi_index, scatter_add, scatter_max, scatter_min, select, take_along_axis, tril_indices, triu_indices,
     unravel_index, where_nonzero, IndexItem, IntoIndex,
 };
+pub use io::{fromfile, load, load_npz, save, savez, savez_compressed, Npz};
 pub use manip::{
     array_split, broadcast_arrays, concatenate, hstack, split, stack, vstack, PadMode, Sections, ELLIPSIS, NEW_AXIS,
 };

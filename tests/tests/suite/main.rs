@@ -7,6 +7,7 @@ mod errors;
 mod fit;
 mod indexing;
 mod indexing_props;
+mod io;
 mod large;
 mod linalg;
 mod linalg_props;
