@@ -329,6 +329,8 @@ mod stub {
     impl IndexStorage for CudaStorage {}
     /// Never reached: no stub storage exists.
     impl SortStorage for CudaStorage {}
+
+    impl xp_core::StatsStorage for CudaStorage {}
     /// Never reached: no stub device exists.
     impl xp_core::RandomDevice for CudaDevice {}
 

@@ -22,7 +22,7 @@ pub mod random;
 
 pub use backend::{
     BackendDevice, BackendStorage, Combine, Distribution, FftKind, FftNorm, FftStorage, IndexMode, IndexSet,
-    IndexStorage, LinalgStorage, RandomDevice, Side, SortOutput, SortStorage,
+    IndexStorage, LinalgStorage, RandomDevice, Side, SortOutput, SortStorage, StatsStorage,
 };
 pub use device::{Device, DeviceProperties};
 pub use dtype::{DType, Kind};

@@ -23,6 +23,7 @@ pub mod pool;
 mod random;
 mod reduce;
 mod sort;
+mod stats;
 
 use iter::{map1, map2, map3, Walk};
 use kernel::Kernel;

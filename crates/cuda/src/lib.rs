@@ -26,6 +26,7 @@ mod properties;
 mod random;
 mod reduce;
 mod sort;
+mod stats;
 mod storage;
 mod stream;
 mod transfer;

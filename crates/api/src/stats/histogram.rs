@@ -139,6 +139,27 @@ fn accumulate(idx: &Array, bins: usize, weights: Option<&Array>) -> Result<Array
     target.slice([SliceElem::from(..bins)])
 }
 
+/// The backend's histogram of the contiguous values `x` among the edges `e` (the same float
+/// dtype), counting, or summing `w` (cast back to its dtype, as NumPy sums in the weights' dtype).
+fn count(x: &Array, e: &Array, w: Option<&Array>) -> Result<Array> {
+    use crate::backend::{on_many, Reads};
+    let nb = e.size() - 1;
+    let wf = w.map(|w| w.astype(DType::F64)?.ascontiguousarray()).transpose()?;
+    let mut arrays = vec![x, e];
+    arrays.extend(wf.as_ref());
+    let reads = Reads::lock(&arrays);
+    let h = on_many!(reads.many("histogram")?, v => {
+        use xp_core::StatsStorage;
+        v[0].histogram(&x.layout, v[1], v.get(2).copied())
+    })?;
+    let h = Array::from_storage(h, &[nb]);
+    match w {
+        Some(w) if w.dtype() != DType::Bool => h.astype(w.dtype()),
+        Some(_) => h.astype(DType::I64),
+        None => Ok(h),
+    }
+}
+
 fn density(h: &Array, widths: &Array) -> Result<Array> {
     let h = h.astype(DType::F64)?;
     h.div(&h.sum(..)?)?.div(widths)
@@ -163,10 +184,13 @@ pub fn histogram<'a>(a: &Array, bins: impl Into<Bins<'a>>, opts: Histogram) -> R
     let et = if x.dtype().is_float() { x.dtype() } else { DType::F64 };
     let e = edges(op, &x, bins.into(), opts.range, et)?;
     let nb = e.size() - 1;
-    // Compare in the promoted dtype of the values and the edges, as NumPy does.
-    let ct = promote_types(x.dtype(), e.dtype());
-    let idx = bin_of(&x.astype(ct)?, &e.astype(ct)?)?;
-    let h = accumulate(&idx, nb, w.as_ref())?;
+    // Compare in the promoted dtype of the values and the edges, as NumPy does (float16 and
+    // bfloat16 widened to float32, which orders them the same).
+    let ct = match promote_types(x.dtype(), e.dtype()) {
+        DType::F16 | DType::BF16 => DType::F32,
+        d => d,
+    };
+    let h = count(&x.cast_if(ct)?.ascontiguousarray()?, &e.cast_if(ct)?.ascontiguousarray()?, w.as_ref())?;
     if opts.density {
         let widths = e.slice([SliceElem::from(1..)])?.sub(&e.slice([SliceElem::from(..nb)])?)?;
         return Ok((density(&h, &widths.astype(DType::F64)?)?, e));

@@ -5,7 +5,8 @@
 //! op's loop dtype) and only computes. Operations are grouped in families: the elementwise,
 //! copy, reduction and scan families of [`BackendStorage`], where an op is a marker value
 //! ([`UnaryOp`], [`BinaryOp`], [`ArgReduceOp`]), and one trait per later family
-//! ([`LinalgStorage`], [`IndexStorage`], [`SortStorage`], [`FftStorage`], [`RandomDevice`]) whose parameters are
+//! ([`LinalgStorage`], [`IndexStorage`], [`SortStorage`], [`StatsStorage`], [`FftStorage`],
+//! [`RandomDevice`]) whose parameters are
 //! typed values and whose results are named structs. A family's methods have default bodies that
 //! answer [`Error::Unsupported`], so a backend that lacks a family still compiles and says so.
 use crate::{ArgReduceOp, BinaryOp, DType, Device, Error, HostBuffer, Layout, Result, Scalar, UnaryOp};
@@ -15,12 +16,14 @@ mod linalg;
 mod pending;
 mod random;
 mod sort;
+mod stats;
 
 pub use index::{Combine, IndexMode, IndexSet, IndexStorage};
 pub use linalg::LinalgStorage;
 pub use pending::{FftKind, FftNorm, FftStorage};
 pub use random::{Distribution, RandomDevice};
 pub use sort::{Side, SortOutput, SortStorage};
+pub use stats::StatsStorage;
 
 /// The answer of a family method that a backend does not implement.
 pub(crate) fn unsupported<T>(op: &'static str, backend: &'static str) -> Result<T> {
