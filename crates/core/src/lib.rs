@@ -19,6 +19,7 @@ pub mod linalg;
 mod op;
 mod promote;
 pub mod random;
+pub mod select;
 
 pub use backend::{
     BackendDevice, BackendStorage, Combine, Distribution, FftKind, FftNorm, FftStorage, IndexMode, IndexSet,

@@ -1,9 +1,11 @@
 //! The statistics family on the CPU: a histogram per chunk of the values (each thread its own
 //! bins), added together. A value's bin is first guessed from its position in the range, as
 //! NumPy's equal-bin path does, and checked against the two edges around it; only a wrong guess
-//! (unequal bins) searches the edges.
+//! (unequal bins) searches the edges. The digit counts of a radix selection are made the same
+//! way, per chunk, added together.
 use crate::CpuStorage;
 use rayon::prelude::*;
+use xp_core::select::{RadixKey, RadixPass};
 use xp_core::{BackendStorage, Error, HostBuffer, Layout, Result, StatsStorage};
 
 /// Values per task: enough to amortise a task's private bins.
@@ -69,7 +71,37 @@ fn counts<T: Copy + PartialOrd + Into<f64> + Sync>(x: &[T], e: &[T], w: Option<&
     }
 }
 
+/// Per-chunk digit counts of the keys of `x` that match the pass's prefix, added together.
+fn digits<T: RadixKey + Sync>(x: &[T], p: RadixPass) -> Vec<u64> {
+    let (nb, dm) = (1usize << p.bits, (1u64 << p.bits) - 1);
+    let part = |c: &[T]| {
+        let mut h = vec![0u32; nb];
+        for k in c.iter().map(|v| v.key()).filter(|k| k & p.mask == p.prefix) {
+            h[((k >> p.shift) & dm) as usize] += 1;
+        }
+        h.into_iter().map(u64::from).collect::<Vec<u64>>()
+    };
+    x.par_chunks(CHUNK).map(part).reduce(
+        || vec![0; nb],
+        |mut a, b| {
+            a.iter_mut().zip(b).for_each(|(a, b)| *a += b);
+            a
+        },
+    )
+}
+
 impl StatsStorage for CpuStorage {
+    fn radix_counts(&self, l: &Layout, p: RadixPass) -> Result<Vec<u64>> {
+        if !l.is_contiguous() {
+            return Err(Error::invalid("radix_counts", "the backend takes contiguous values"));
+        }
+        let (o, n) = (l.offset(), l.numel());
+        match &self.0 {
+            HostBuffer::F32(x) => Ok(digits(&x[o..o + n], p)),
+            HostBuffer::F64(x) => Ok(digits(&x[o..o + n], p)),
+            _ => Err(Error::InvalidDType { op: "radix_counts", dtype: self.dtype() }),
+        }
+    }
     fn histogram(&self, l: &Layout, edges: &Self, weights: Option<&Self>) -> Result<Self> {
         let op = "histogram";
         if !l.is_contiguous() {

@@ -5,11 +5,15 @@
 //! (a binary search of the shared edges only for unequal bins), adds it with a shared-memory
 //! atomic, and at the end adds its bins to the result with one global atomic per nonzero bin.
 //! Bins and edges that do not fit in 48 KB take the same path with global atomics.
+//!
+//! A radix selection's pass counts the digits of the values' keys the same way, its 2^11 bins
+//! always in shared memory.
 use crate::codegen::{storage_ty, PRELUDE};
 use crate::device::{driver_err, Key};
 use crate::storage::{after, before, CudaStorage};
 use cudarc::driver::{LaunchConfig, PushKernelArg};
-use xp_core::{DType, Error, Layout, Result, StatsStorage};
+use xp_core::select::RadixPass;
+use xp_core::{BackendStorage, DType, Error, Layout, Result, StatsStorage};
 
 /// Threads per block.
 const THREADS: u32 = 512;
@@ -69,7 +73,83 @@ extern \"C\" __global__ void xp_k(const {t}* __restrict__ x, i64 n, const {t}* _
     )
 }
 
+/// The digit-counting kernel of a radix selection for values of dtype `d` (float32/float64):
+/// keys as [`xp_core::select::RadixKey`] makes them.
+fn radix_src(d: DType) -> String {
+    let (t, u, bits, top) = match d {
+        DType::F32 => ("float", "u32", "__float_as_uint", "0x80000000u"),
+        _ => ("double", "u64", "(u64)__double_as_longlong", "0x8000000000000000ull"),
+    };
+    format!(
+        "{PRELUDE}
+__device__ __forceinline__ u64 key({t} x) {{
+  const {u} u = {bits}(x);
+  if (x != x) return (u64)({u})~({u})0;
+  return (u64)((u & {top}) ? ({u})~u : ({u})(u | {top}));
+}}
+extern \"C\" __global__ void xp_k(const {t}* __restrict__ x, i64 n, int shift, int bits, u64 mask, u64 prefix,
+                                 u64* __restrict__ out) {{
+  __shared__ u32 bins[1 << {digit}];
+  const int nb = 1 << bits;
+  const u64 dm = (u64)nb - 1;
+  for (int q = threadIdx.x; q < nb; q += blockDim.x) bins[q] = 0;
+  __syncthreads();
+  const i64 step = (i64)gridDim.x * blockDim.x;
+  for (i64 i0 = (i64)blockIdx.x * blockDim.x + threadIdx.x; i0 < n; i0 += 4 * step) {{
+    u64 k[4];
+    bool in[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {{ const i64 i = i0 + u * step; in[u] = i < n; k[u] = in[u] ? key(__ldcs(x + i)) : 0; }}
+#pragma unroll
+    for (int u = 0; u < 4; ++u)
+      if (in[u] && (k[u] & mask) == prefix) atomicAdd(bins + ((k[u] >> shift) & dm), 1u);
+  }}
+  __syncthreads();
+  for (int q = threadIdx.x; q < nb; q += blockDim.x) if (bins[q] != 0) atomicAdd(out + q, (u64)bins[q]);
+}}\n",
+        digit = xp_core::select::DIGIT
+    )
+}
+
 impl StatsStorage for CudaStorage {
+    fn radix_counts(&self, l: &Layout, p: RadixPass) -> Result<Vec<u64>> {
+        let op = "radix_counts";
+        let d = self.dtype;
+        if !matches!(d, DType::F32 | DType::F64) || p.bits > xp_core::select::DIGIT {
+            return Err(Error::InvalidDType { op, dtype: d });
+        }
+        if !l.is_contiguous() {
+            return Err(Error::invalid(op, "the backend takes contiguous values"));
+        }
+        let (n, nb) = (l.numel(), 1usize << p.bits);
+        let out = CudaStorage::alloc(&self.dev, DType::I64, nb)?;
+        let stream = self.dev.current();
+        let used = [self, &out];
+        before(&stream, &used)?;
+        self.dev.bind()?;
+        // SAFETY: zeroes the counts just allocated, nb elements of 8 bytes.
+        unsafe { cudarc::driver::result::memset_d8_async(out.buf.ptr, 0, nb * 8, stream.cu_stream()) }
+            .map_err(driver_err)?;
+        if n > 0 {
+            let (f, _) = self.dev.kernel(Key::new(43).dtype(d), "xp_k", || radix_src(d))?;
+            let blocks = (n.div_ceil(4 * THREADS as usize)).min(4 * self.dev.sms).max(1) as u32;
+            let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
+            let (nn, shift, bits) = (n as i64, p.shift as i32, p.bits as i32);
+            let x = self.buf.ptr + (l.offset() * d.size()) as u64;
+            let mut b = stream.launch_builder(&f);
+            b.arg(&x).arg(&nn).arg(&shift).arg(&bits).arg(&p.mask).arg(&p.prefix).arg(&out.buf.ptr);
+            // SAFETY: the arguments match the kernel; it reads n values and adds into the nb
+            // counts of `out` (nb at most the shared array's 2^DIGIT).
+            unsafe { b.launch(cfg) }.map_err(driver_err)?;
+        }
+        after(&stream, &used)?;
+        let counts = out.to_host(&Layout::contiguous(&[nb]))?;
+        match counts {
+            xp_core::HostBuffer::I64(v) => Ok(v.into_iter().map(|c| c as u64).collect()),
+            _ => Err(Error::invalid(op, "counts were not int64")),
+        }
+    }
+
     fn histogram(&self, l: &Layout, edges: &Self, weights: Option<&Self>) -> Result<Self> {
         let op = "histogram";
         let d = self.dtype;
@@ -127,6 +207,7 @@ mod tests {
             for (w, s) in [(false, false), (false, true), (true, false), (true, true)] {
                 syntax_check(&format!("histogram-{}-{w}-{s}", d.name()), &src(d, w, s));
             }
+            syntax_check(&format!("radix-{}", d.name()), &radix_src(d));
         }
     }
 }

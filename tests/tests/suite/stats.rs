@@ -175,3 +175,74 @@ fn check_case(f: &mut Failures, dev: Device, case: &Value) {
 }
 
 common::split_cases!(check_case, "stats");
+
+/// The exact median of `v` by a host sort (NaN: any NaN, or none left when skipping them).
+fn host_median(v: &[f64], skip_nan: bool, round: fn(f64) -> f64) -> f64 {
+    let mut s: Vec<f64> = v.iter().copied().filter(|x| !x.is_nan()).collect();
+    if s.is_empty() || (!skip_nan && s.len() < v.len()) {
+        return f64::NAN;
+    }
+    s.sort_by(f64::total_cmp);
+    let m = s.len();
+    if m % 2 == 1 {
+        s[m / 2]
+    } else {
+        round(s[m / 2 - 1] + s[m / 2]) / 2.0
+    }
+}
+
+/// Medians of whole large arrays take the radix-selection path: against a host sort, for float32
+/// and float64, odd and even counts, ties, signed zeros and infinities, NaNs (median and
+/// nanmedian), contiguous and stepped, on every device.
+#[test]
+fn median_of_large_arrays_selects_as_a_sort_would() {
+    let mut f = Failures::default();
+    for dev in xp_testing::devices() {
+        for (n, kind) in [(40_001usize, "spread"), (40_000, "ties"), (65_536, "nan"), (50_000, "signs")] {
+            let raw: Vec<u64> = common::xorshift(n, n as u64).collect();
+            let v: Vec<f64> = raw
+                .iter()
+                .enumerate()
+                .map(|(i, &w)| {
+                    let u = (w >> 11) as f64 / (1u64 << 53) as f64;
+                    match kind {
+                        "spread" => (u - 0.3) * 1e6,
+                        "ties" => (u * 7.0).floor() - 3.0,
+                        "nan" if i % 1000 == 7 => f64::NAN,
+                        "signs" if i % 3 == 0 => [0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY][i % 4],
+                        _ => u - 0.5,
+                    }
+                })
+                .collect();
+            for dtype in [xp::DType::F32, xp::DType::F64] {
+                let round: fn(f64) -> f64 = if dtype == xp::DType::F32 { |x| x as f32 as f64 } else { |x| x };
+                let vr: Vec<f64> = v.iter().map(|&x| round(x)).collect();
+                let base = Array::from_buffer(xp::HostBuffer::F64(vr.clone()), &[n], dev)
+                    .and_then(|a| a.astype(dtype))
+                    .unwrap();
+                // A stepped view of the same values (every other element of a doubled buffer).
+                let doubled: Vec<f64> = vr.iter().flat_map(|&x| [x, 0.25]).collect();
+                let stepped = Array::from_buffer(xp::HostBuffer::F64(doubled), &[2 * n], dev)
+                    .and_then(|a| a.astype(dtype))
+                    .and_then(|a| a.slice([xp::SliceElem::Slice { start: None, stop: None, step: 2 }]))
+                    .unwrap();
+                for (layout, a) in [("contiguous", &base), ("stepped", &stepped)] {
+                    for skip in [false, true] {
+                        let got = if skip { xp::nanmedian(a, ..) } else { xp::median(a, ..) };
+                        let got = got.and_then(|g| g.astype(xp::DType::F64)).and_then(|g| g.item::<f64>());
+                        let want = host_median(&vr, skip, round);
+                        let ok = matches!(got, Ok(g) if g == want || (g.is_nan() && want.is_nan()));
+                        f.add(if ok {
+                            Ok(())
+                        } else {
+                            Err(format!(
+                                "median {kind} n={n} {dtype:?} {layout} skip_nan={skip} on {dev}: {got:?}, want {want}"
+                            ))
+                        });
+                    }
+                }
+            }
+        }
+    }
+    f.finish();
+}

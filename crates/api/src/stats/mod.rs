@@ -20,6 +20,7 @@ mod calculus;
 mod histogram;
 mod moments;
 mod quantile;
+mod select;
 
 pub use calculus::{diff, diff_with, ediff1d, gradient, interp, trapezoid, Spacing};
 pub use histogram::{bincount, digitize, histogram, histogram2d, histogramdd, Bins, Histogram};

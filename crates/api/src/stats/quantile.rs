@@ -2,7 +2,8 @@
 //! NumPy's thirteen `method`s. The reduced axes are moved last and sorted (NaNs last); each
 //! quantile's positions come from NumPy's virtual-index formulas, computed for every lane from
 //! its count of values (all of them, or those that are not NaN), and the values are picked with
-//! `take_along_axis` and blended with NumPy's `_lerp`.
+//! `take_along_axis` and blended with NumPy's `_lerp`. The median of a whole large float array
+//! is selected by radix instead ([`super::select`]).
 use crate::axes::IntoAxes;
 use crate::{full_on, take_along_axis, where_, Array};
 use xp_core::{DType, Error, Kind, Result};
@@ -256,6 +257,12 @@ pub fn nanpercentile(a: &Array, q: impl IntoQuantiles, axes: impl IntoAxes, meth
 }
 
 fn median_impl(op: &'static str, a: &Array, axes: impl IntoAxes, skip_nan: bool) -> Result<Array> {
+    let axes = axes.into_axes();
+    if axes.normalize(op, a.ndim())?.len() == a.ndim() {
+        if let Some(m) = super::select::whole_median(a, skip_nan)? {
+            return Ok(m);
+        }
+    }
     let (sorted, rest) = sorted_lanes(op, a, axes)?;
     let ft = if a.dtype().is_float() { a.dtype() } else { DType::F64 };
     if sorted.shape().last() == Some(&0) {

@@ -1,5 +1,7 @@
-//! The statistics family: counting values into bins (the histogram functions of the front end).
+//! The statistics family: counting values into bins (the histogram functions of the front end)
+//! and counting their keys' digits (the selection behind `median`).
 use super::unsupported;
+use crate::select::RadixPass;
 use crate::{BackendStorage, Layout, Result};
 
 /// The statistics family of a backend's storage.
@@ -11,5 +13,11 @@ pub trait StatsStorage: BackendStorage {
     /// `weights` (float64, contiguous, one per value) as float64.
     fn histogram(&self, _l: &Layout, _edges: &Self, _weights: Option<&Self>) -> Result<Self> {
         unsupported("histogram", Self::NAME)
+    }
+    /// One pass of a radix selection ([`crate::select`]) over the values of `self` at `l`
+    /// (contiguous; float32 or float64): the `2^pass.bits` counts of the digit of the keys that
+    /// match the pass's prefix, read back to the host.
+    fn radix_counts(&self, _l: &Layout, _pass: RadixPass) -> Result<Vec<u64>> {
+        unsupported("radix_counts", Self::NAME)
     }
 }
