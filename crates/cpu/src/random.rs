@@ -6,41 +6,149 @@ use std::mem::MaybeUninit;
 use xp_core::random::sample::{binomial, poisson, standard_gamma, Words};
 use xp_core::random::{
     exponential_f32, exponential_f64, integer, normal_pair_f32, normal_pair_f64, unit_f32, unit_f64, wide, Stream,
+    PHILOX_M, PHILOX_W,
 };
 use xp_core::{BackendStorage, DType, Distribution, Element, Error, HostBuffer, RandomDevice, Result, Scalar};
 
-/// Fill `n` values, `per` to a block: `f(block, k)` gives the `per` values of block `k`.
-fn by_blocks<T: Element>(n: usize, per: usize, f: impl Fn(&[u32; 4], u64) -> [T; 4] + Sync, s: &Stream) -> Vec<T> {
-    fill_chunks(n, |start, out: &mut [MaybeUninit<T>]| {
-        let mut cache: Option<(u64, [T; 4])> = None;
-        for (j, o) in out.iter_mut().enumerate() {
-            let i = start + j;
-            let k = (i / per) as u64;
-            let v = match cache {
-                Some((c, v)) if c == k => v,
-                _ => {
-                    let v = f(&s.block(k), k);
-                    cache = Some((k, v));
-                    v
-                }
-            };
-            o.write(v[i % per]);
+/// Blocks per batch: the lanes of the vectorised Philox.
+const LANES: usize = 16;
+
+/// The words of blocks `b0 .. b0 + LANES` of `s` in value order (word `j` of block `b0 + l` at
+/// `4l + j`): [`xp_core::random::philox`] computed lane by lane, so that each round is a few
+/// vector instructions.
+#[inline(always)]
+fn batch(s: &Stream, b0: u64) -> [u32; 4 * LANES] {
+    let mut c = [
+        std::array::from_fn(|l| (b0 + l as u64) as u32),
+        std::array::from_fn(|l| ((b0 + l as u64) >> 32) as u32),
+        [s.draw as u32; LANES],
+        [(s.draw >> 32) as u32; LANES],
+    ];
+    let mut k = s.key;
+    for round in 0..10 {
+        if round > 0 {
+            k = [k[0].wrapping_add(PHILOX_W[0]), k[1].wrapping_add(PHILOX_W[1])];
         }
-    })
+        let [c0, c1, c2, c3] = &mut c;
+        for l in 0..LANES {
+            let p0 = PHILOX_M[0] as u64 * c0[l] as u64;
+            let p1 = PHILOX_M[1] as u64 * c2[l] as u64;
+            (c0[l], c1[l], c2[l], c3[l]) =
+                ((p1 >> 32) as u32 ^ c1[l] ^ k[0], p1 as u32, (p0 >> 32) as u32 ^ c3[l] ^ k[1], p0 as u32);
+        }
+    }
+    std::array::from_fn(|i| c[i % 4][i / 4])
 }
 
-/// Integers: `low + integer(..)` converted to `T`.
-fn integers<T: Element>(n: usize, low: i64, span: u64, s: &Stream) -> Vec<T> {
-    let per = if wide(span) { 2 } else { 4 };
-    let value = |i: u64, b: &[u32; 4]| T::from_scalar(Scalar::Int(low.wrapping_add(integer(s, i, span, b) as i64)));
-    // Lanes past `per` are never read.
-    let zero = T::from_scalar(Scalar::Int(0));
-    by_blocks(
-        n,
-        per,
-        |b, k| std::array::from_fn(|j| if j < per { value(k * per as u64 + j as u64, b) } else { zero }),
-        s,
-    )
+/// How a batch's words become its `V` values (`V / LANES` to a block), inlined into the
+/// vectorised loop of [`by_batches`].
+trait Values<T, const V: usize>: Sync {
+    /// The values of the batch starting at block `k0`, from its words `w`.
+    fn values(&self, k0: u64, w: &[u32; 4 * LANES], v: &mut [T; V]);
+}
+
+/// `random`: one value per word (float32) or per two words (float64).
+struct Unit;
+impl Values<f32, { 4 * LANES }> for Unit {
+    #[inline(always)]
+    fn values(&self, _: u64, w: &[u32; 4 * LANES], v: &mut [f32; 4 * LANES]) {
+        v.iter_mut().zip(w).for_each(|(v, &w)| *v = unit_f32(w));
+    }
+}
+impl Values<f64, { 2 * LANES }> for Unit {
+    #[inline(always)]
+    fn values(&self, _: u64, w: &[u32; 4 * LANES], v: &mut [f64; 2 * LANES]) {
+        v.iter_mut().zip(w.chunks_exact(2)).for_each(|(v, p)| *v = unit_f64(p[0], p[1]));
+    }
+}
+
+/// `standard_normal`: a Box–Muller pair per two words (float32) or per block (float64).
+struct Normal;
+impl Values<f32, { 4 * LANES }> for Normal {
+    #[inline(always)]
+    fn values(&self, _: u64, w: &[u32; 4 * LANES], v: &mut [f32; 4 * LANES]) {
+        for (v, p) in v.chunks_exact_mut(2).zip(w.chunks_exact(2)) {
+            [v[0], v[1]] = normal_pair_f32(p[0], p[1]);
+        }
+    }
+}
+impl Values<f64, { 2 * LANES }> for Normal {
+    #[inline(always)]
+    fn values(&self, _: u64, w: &[u32; 4 * LANES], v: &mut [f64; 2 * LANES]) {
+        for (v, p) in v.chunks_exact_mut(2).zip(w.chunks_exact(4)) {
+            [v[0], v[1]] = normal_pair_f64([p[0], p[1], p[2], p[3]]);
+        }
+    }
+}
+
+/// `standard_exponential`: as [`Unit`], through `-ln(1 - u)`.
+struct Exponential;
+impl Values<f32, { 4 * LANES }> for Exponential {
+    #[inline(always)]
+    fn values(&self, _: u64, w: &[u32; 4 * LANES], v: &mut [f32; 4 * LANES]) {
+        v.iter_mut().zip(w).for_each(|(v, &w)| *v = exponential_f32(w));
+    }
+}
+impl Values<f64, { 2 * LANES }> for Exponential {
+    #[inline(always)]
+    fn values(&self, _: u64, w: &[u32; 4 * LANES], v: &mut [f64; 2 * LANES]) {
+        v.iter_mut().zip(w.chunks_exact(2)).for_each(|(v, p)| *v = exponential_f64(p[0], p[1]));
+    }
+}
+
+/// `integers`: `low + integer(..)` converted to `T`, `PER` values to a block (`V = PER * LANES`).
+struct Ints<'a, const PER: usize> {
+    low: i64,
+    span: u64,
+    s: &'a Stream,
+}
+impl<T: Element, const PER: usize, const V: usize> Values<T, V> for Ints<'_, PER> {
+    #[inline(always)]
+    fn values(&self, k0: u64, w: &[u32; 4 * LANES], v: &mut [T; V]) {
+        for l in 0..LANES {
+            let b: &[u32; 4] = w[4 * l..4 * l + 4].try_into().expect("four words");
+            for j in 0..PER {
+                let i = (k0 + l as u64) * PER as u64 + j as u64;
+                let x = integer(self.s, i, self.span, b) as i64;
+                v[PER * l + j] = T::from_scalar(Scalar::Int(self.low.wrapping_add(x)));
+            }
+        }
+    }
+}
+
+/// Fill `n` values, `V / LANES` to a block, a batch of blocks at a time, with the widest vector
+/// instructions the processor has (pulp's runtime dispatch).
+fn by_batches<T: Element, const V: usize>(n: usize, f: &impl Values<T, V>, s: &Stream) -> Vec<T> {
+    fill_chunks(n, |start, out: &mut [MaybeUninit<T>]| pulp::Arch::new().dispatch(Fill::<T, _, V> { f, s, start, out }))
+}
+
+/// One chunk of [`by_batches`], as pulp's `WithSimd` so that the whole loop, with the values'
+/// formula inlined, is compiled for the instruction set dispatched to.
+struct Fill<'a, T, F, const V: usize> {
+    f: &'a F,
+    s: &'a Stream,
+    start: usize,
+    out: &'a mut [MaybeUninit<T>],
+}
+
+impl<T: Element, const V: usize, F: Values<T, V>> pulp::WithSimd for Fill<'_, T, F, V> {
+    type Output = ();
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _: S) {
+        let Fill { f, s, start, out } = self;
+        let mut vals = [T::from_scalar(Scalar::Int(0)); V];
+        let (mut i, end) = (start, start + out.len());
+        while i < end {
+            let g = i / V;
+            let k0 = (g * LANES) as u64;
+            f.values(k0, &batch(s, k0), &mut vals);
+            let (lo, hi) = (i - g * V, (end - g * V).min(V));
+            for (o, v) in out[i - start..i - start + hi - lo].iter_mut().zip(&vals[lo..hi]) {
+                o.write(*v);
+            }
+            i += hi - lo;
+        }
+    }
 }
 
 /// Fill `n` values, value `i` from `f(words of i, parameters of i)`.
@@ -80,45 +188,12 @@ impl RandomDevice for CpuDevice {
         s: Stream,
     ) -> Result<CpuStorage> {
         let buf = match (dist, dtype) {
-            (Distribution::Uniform, DType::F32) => {
-                HostBuffer::F32(by_blocks(n, 4, |b, _| [0, 1, 2, 3].map(|j| unit_f32(b[j])), &s))
-            }
-            (Distribution::Uniform, DType::F64) => HostBuffer::F64(by_blocks(
-                n,
-                2,
-                |b, _| {
-                    let (x, y) = (unit_f64(b[0], b[1]), unit_f64(b[2], b[3]));
-                    [x, y, 0.0, 0.0]
-                },
-                &s,
-            )),
-            (Distribution::StandardNormal, DType::F32) => HostBuffer::F32(by_blocks(
-                n,
-                4,
-                |b, _| {
-                    let ([a, c], [d, e]) = (normal_pair_f32(b[0], b[1]), normal_pair_f32(b[2], b[3]));
-                    [a, c, d, e]
-                },
-                &s,
-            )),
-            (Distribution::StandardNormal, DType::F64) => HostBuffer::F64(by_blocks(
-                n,
-                2,
-                |b, _| {
-                    let [x, y] = normal_pair_f64(*b);
-                    [x, y, 0.0, 0.0]
-                },
-                &s,
-            )),
-            (Distribution::StandardExponential, DType::F32) => {
-                HostBuffer::F32(by_blocks(n, 4, |b, _| [0, 1, 2, 3].map(|j| exponential_f32(b[j])), &s))
-            }
-            (Distribution::StandardExponential, DType::F64) => HostBuffer::F64(by_blocks(
-                n,
-                2,
-                |b, _| [exponential_f64(b[0], b[1]), exponential_f64(b[2], b[3]), 0.0, 0.0],
-                &s,
-            )),
+            (Distribution::Uniform, DType::F32) => HostBuffer::F32(by_batches(n, &Unit, &s)),
+            (Distribution::Uniform, DType::F64) => HostBuffer::F64(by_batches(n, &Unit, &s)),
+            (Distribution::StandardNormal, DType::F32) => HostBuffer::F32(by_batches(n, &Normal, &s)),
+            (Distribution::StandardNormal, DType::F64) => HostBuffer::F64(by_batches(n, &Normal, &s)),
+            (Distribution::StandardExponential, DType::F32) => HostBuffer::F32(by_batches(n, &Exponential, &s)),
+            (Distribution::StandardExponential, DType::F64) => HostBuffer::F64(by_batches(n, &Exponential, &s)),
             (Distribution::StandardGamma, DType::F32) => {
                 HostBuffer::F32(by_values(n, params, |w, a| standard_gamma(w, a[0]) as f32, &s)?)
             }
@@ -129,11 +204,32 @@ impl RandomDevice for CpuDevice {
             (Distribution::Binomial, DType::I64) => {
                 HostBuffer::I64(by_values(n, params, |w, a| binomial(w, a[0] as i64, a[1]), &s)?)
             }
+            (Distribution::Integers { low, span }, d) if d.is_integer() && wide(span) => {
+                let f = Ints::<2> { low, span, s: &s };
+                xp_core::with_dtype!(d, T => T::into_buffer(by_batches::<T, { 2 * LANES }>(n, &f, &s)))
+            }
             (Distribution::Integers { low, span }, d) if d.is_integer() => {
-                xp_core::with_dtype!(d, T => T::into_buffer(integers::<T>(n, low, span, &s)))
+                let f = Ints::<4> { low, span, s: &s };
+                xp_core::with_dtype!(d, T => T::into_buffer(by_batches::<T, { 4 * LANES }>(n, &f, &s)))
             }
             _ => return Err(Error::InvalidDType { op: "random", dtype }),
         };
         Ok(CpuStorage(buf))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batches_are_the_specifications_blocks() {
+        let s = Stream::new(0xDEAD_BEEF_1234, 7);
+        for b0 in [0u64, 16, (1 << 32) - 8, 123_456_789] {
+            let w = batch(&s, b0);
+            for l in 0..LANES {
+                assert_eq!(w[4 * l..4 * l + 4], s.block(b0 + l as u64), "block {}", b0 + l as u64);
+            }
+        }
     }
 }

@@ -60,7 +60,7 @@ extern \"C\" __global__ void xp_k(const {t}* __restrict__ x, i64 n, const {t}* _
   for (i64 i0 = (i64)blockIdx.x * blockDim.x + threadIdx.x; i0 < n; i0 += 4 * step) {{
     {t} v[4];
 #pragma unroll
-    for (int u = 0; u < 4; ++u) {{ const i64 i = i0 + u * step; v[u] = i < n ? __ldcs(x + i) : ({t})NAN; }}
+    for (int u = 0; u < 4; ++u) {{ const i64 i = i0 + u * step; v[u] = i < n ? __ldcs(x + i) : ({t})XP_NAN; }}
 #pragma unroll
     for (int u = 0; u < 4; ++u) {{
       const i64 i = i0 + u * step;

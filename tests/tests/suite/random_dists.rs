@@ -12,6 +12,9 @@ use xp_testing::devices;
 /// Floats from different devices' `ln`/`exp`/`sin`/`cos`/`pow`: within this relative distance
 /// (a few ulp of each step, compounded through the formula).
 const CROSS_DEVICE_REL: f64 = 1e-12;
+/// The same for float32 draws: four float32 ulp (each device rounds its float64 or float32
+/// result to float32 on its own, and the last rounding may differ).
+const CROSS_DEVICE_REL_F32: f64 = 4.0 / (1u64 << 23) as f64;
 
 const N: usize = 1 << 16;
 
@@ -122,7 +125,8 @@ fn continuous_distributions_fit_their_cdfs_and_agree_across_devices() {
             let got = f64s(&draw(&mut rng(dev, 77)));
             assert_eq!(got.len(), N);
             let worst = got.iter().zip(want).map(|(a, b)| (a - b).abs() / b.abs().max(1e-300)).fold(0.0, f64::max);
-            assert!(worst <= CROSS_DEVICE_REL, "{name}: {worst:e} relative to the CPU's on {dev}");
+            let bound = if name.ends_with("f32") { CROSS_DEVICE_REL_F32 } else { CROSS_DEVICE_REL };
+            assert!(worst <= bound, "{name}: {worst:e} relative to the CPU's on {dev}");
             let d = ks(got, cdf);
             assert!(d < KS_LIMIT, "{name}: KS {d} on {dev}");
         }

@@ -31,7 +31,10 @@
 //! assert_eq!(s.block(7), philox([7, 0, 0, 0], s.key));
 //! ```
 
+mod math;
 pub mod sample;
+
+pub use math::{ln_f32, sincos_turn};
 
 /// The multipliers and key increments of Philox4x32.
 pub const PHILOX_M: [u32; 2] = [0xD251_1F53, 0xCD9E_8D57];
@@ -83,8 +86,10 @@ impl Stream {
 }
 
 /// A float32 in [0, 1) from the top 24 bits of a word.
+#[inline(always)]
 pub fn unit_f32(w: u32) -> f32 {
-    (w >> 8) as f32 * (1.0 / 16_777_216.0)
+    // Through i32 (exact below 2^24), which converts in one vector instruction.
+    ((w >> 8) as i32) as f32 * (1.0 / 16_777_216.0)
 }
 
 /// A float64 in [0, 1) from the top 53 bits of two words (`lo`, `hi`).
@@ -93,14 +98,16 @@ pub fn unit_f64(lo: u32, hi: u32) -> f64 {
 }
 
 /// Two standard normal float32 values from two words (Box–Muller: `u1` in (0, 1], the radius
-/// `sqrt(-2 ln u1)` in float32, the cosine and sine of `2π u2` rounded from float64 — a GPU
-/// computes them as `sincospif(2 u2)`, within an ulp of these).
+/// `sqrt(-2 ln u1)` in float32 from `ln u1` rounded from float64 ([`ln_f32`]), the cosine and
+/// sine of `2π u2` rounded from float64 ([`sincos_turn`]) — a GPU computes them as `logf` and
+/// `sincospif(2 u2)`, within an ulp of these).
+#[inline(always)]
 pub fn normal_pair_f32(w0: u32, w1: u32) -> [f32; 2] {
-    let u1 = ((w0 >> 8) + 1) as f32 * (1.0 / 16_777_216.0);
+    let u1 = (((w0 >> 8) + 1) as i32) as f32 * (1.0 / 16_777_216.0);
     let u2 = unit_f32(w1);
-    let r = (-2.0 * u1.ln()).sqrt();
-    let t = std::f64::consts::TAU * u2 as f64;
-    [r * t.cos() as f32, r * t.sin() as f32]
+    let r = (-2.0 * ln_f32(u1) as f32).sqrt();
+    let [c, s] = sincos_turn(u2 as f64);
+    [r * c as f32, r * s as f32]
 }
 
 /// Two standard normal float64 values from a block (Box–Muller: `u1` from words 0–1, in (0, 1]).
