@@ -1,0 +1,84 @@
+// Variants of the float32 standard_normal kernel (2^26 values), timed with CUDA events, to find
+// what bounds it (issue 10). Build and run on the GPU machine:
+//   nvcc -O3 -arch=sm_90 -o /tmp/nv benches/experiments/normal_variants.cu && /tmp/nv
+// K0 is xp's kernel (crates/cuda/src/random.rs) as NVRTC compiles it; the others change one thing.
+#include <cstdio>
+#include <algorithm>
+#include <vector>
+typedef unsigned u32;
+typedef unsigned long long u64;
+struct Str { u32 k0, k1, d0, d1; };
+__device__ __forceinline__ void philox(u32 c[4], u32 k0, u32 k1) {
+#pragma unroll
+  for (int r = 0; r < 10; ++r) {
+    if (r > 0) { k0 += 0x9E3779B9u; k1 += 0xBB67AE85u; }
+    const u32 h0 = __umulhi(0xD2511F53u, c[0]), l0 = 0xD2511F53u * c[0];
+    const u32 h1 = __umulhi(0xCD9E8D57u, c[2]), l1 = 0xCD9E8D57u * c[2];
+    const u32 n0 = h1 ^ c[1] ^ k0, n2 = h0 ^ c[3] ^ k1;
+    c[0] = n0; c[1] = l1; c[2] = n2; c[3] = l0;
+  }
+}
+__device__ __forceinline__ void block(const Str& s, u64 b, u32 w[4]) {
+  w[0] = (u32)b; w[1] = (u32)(b >> 32); w[2] = s.d0; w[3] = s.d1; philox(w, s.k0, s.k1);
+}
+// The exact float of a 24-bit integer without I2F: low 23 bits through the exponent trick.
+__device__ __forceinline__ float f24(u32 m) {
+  const float lo = __uint_as_float(0x4b000000u | (m & 0x7fffffu)) - 8388608.0f;
+  return (m & 0x800000u) ? lo + 8388608.0f : lo;
+}
+template <int MODE>
+__device__ __forceinline__ void pair(u32 a, u32 b, float& x, float& y) {
+  float u1, u2;
+  if (MODE == 2) { u1 = f24((a >> 8) + 1) * (1.0f / 16777216.0f); u2 = f24(b >> 8) * (1.0f / 16777216.0f); }
+  else { u1 = (float)((a >> 8) + 1) * (1.0f / 16777216.0f); u2 = (float)(b >> 8) * (1.0f / 16777216.0f); }
+  float sn, cs;
+  if (MODE == 1) { __sincosf(6.2831853f * u2, &sn, &cs); const float r = sqrtf(-2.0f * __logf(u1)); x = r * cs; y = r * sn; return; }
+  sincospif(2.0f * u2, &sn, &cs);
+  const float r = sqrtf(-2.0f * logf(u1));
+  x = r * cs; y = r * sn;
+}
+// MODE 0: xp's kernel; 1: fast-math intrinsics (not accurate enough; a floor); 2: no I2F;
+// 3: uniform only (Philox + store); 4: store only.
+template <int MODE, int PER>
+__global__ void k(float* __restrict__ o, long long n, Str s) {
+  const long long nb = n / 4;
+  for (long long b0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * PER; b0 < nb; b0 += (long long)gridDim.x * blockDim.x * PER) {
+#pragma unroll
+    for (int p = 0; p < PER; ++p) {
+      const long long kb = b0 + p;
+      float4 v;
+      if (MODE == 4) { v = make_float4(kb, 1, 2, 3); }
+      else {
+        u32 w[4]; block(s, (u64)kb, w);
+        if (MODE == 3) v = make_float4((w[0] >> 8) * 5.96e-8f, (w[1] >> 8) * 5.96e-8f, (w[2] >> 8) * 5.96e-8f, (w[3] >> 8) * 5.96e-8f);
+        else { pair<MODE>(w[0], w[1], v.x, v.y); pair<MODE>(w[2], w[3], v.z, v.w); }
+      }
+      ((float4*)o)[kb] = v;
+    }
+  }
+}
+template <class F> float time_it(F f) {
+  cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
+  for (int i = 0; i < 5; ++i) f();
+  std::vector<float> t;
+  for (int i = 0; i < 30; ++i) { cudaEventRecord(a); f(); cudaEventRecord(b); cudaEventSynchronize(b); float ms; cudaEventElapsedTime(&ms, a, b); t.push_back(ms); }
+  std::sort(t.begin(), t.end()); return t[t.size() / 2];
+}
+int main() {
+  const long long n = 1ll << 26;
+  float* o; cudaMalloc(&o, n * 4);
+  float* c; cudaMalloc(&c, n * 4);
+  Str s{1, 0, 0, 0};
+  int sms; cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  printf("copy 256 MB: %.4f ms\n", time_it([&] { cudaMemcpyAsync(c, o, n * 4, cudaMemcpyDeviceToDevice); }));
+#define RUN(M, P, T, G) printf("mode %d per %d threads %d grid %-8d: %.4f ms\n", M, P, T, (int)(G), time_it([&] { k<M, P><<<(G), (T)>>>(o, n, s); }));
+  const long long nb = n / 4;
+  // One thread per block of four values (xp's launch), then grid-stride loops over fewer blocks.
+  RUN(0, 1, 256, nb / 256) RUN(0, 2, 256, nb / 512) RUN(0, 1, 128, nb / 128)
+  RUN(0, 1, 256, sms * 8) RUN(0, 1, 256, sms * 16) RUN(0, 1, 512, sms * 2) RUN(0, 1, 512, sms * 4)
+  RUN(0, 1, 512, sms * 8) RUN(0, 1, 1024, sms * 2) RUN(0, 2, 512, sms * 4) RUN(0, 1, 384, sms * 4)
+  RUN(1, 1, 256, nb / 256) RUN(1, 1, 512, sms * 4) RUN(2, 1, 256, nb / 256) RUN(2, 1, 512, sms * 4)
+  RUN(3, 1, 256, nb / 256) RUN(3, 1, 512, sms * 4) RUN(4, 1, 256, nb / 256) RUN(4, 1, 512, sms * 4)
+  cudaError_t e = cudaDeviceSynchronize(); printf("%s\n", cudaGetErrorString(e));
+  return 0;
+}
