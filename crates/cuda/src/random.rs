@@ -5,37 +5,41 @@ use crate::device::{driver_err, Key};
 use crate::storage::{after, before, cfg, CudaStorage};
 use crate::CudaDevice;
 use cudarc::driver::{LaunchConfig, PushKernelArg};
-use xp_core::random::{wide, Stream};
+use xp_core::random::{wide, Stream, PHILOX_W};
 use xp_core::{DType, Distribution, Error, RandomDevice, Result};
 
-/// Device code: Philox4x32-10 of counter `c` under key (`k0`, `k1`), in place.
+/// Device code: Philox4x32-10 of counter `c` under the round keys of `s`, in place. The ten
+/// rounds' keys come from the kernel's parameters (computed on the host), so that a round is two
+/// wide multiplies and two three-way xors with nothing else to add.
 const PHILOX: &str = r#"
-__device__ __forceinline__ void philox(unsigned c[4], unsigned k0, unsigned k1) {
+struct Str { unsigned rk[20]; unsigned d0, d1; };
+__device__ __forceinline__ void philox(unsigned c[4], const Str& s) {
 #pragma unroll
   for (int r = 0; r < 10; ++r) {
-    if (r > 0) { k0 += 0x9E3779B9u; k1 += 0xBB67AE85u; }
-    const unsigned h0 = __umulhi(0xD2511F53u, c[0]), l0 = 0xD2511F53u * c[0];
-    const unsigned h1 = __umulhi(0xCD9E8D57u, c[2]), l1 = 0xCD9E8D57u * c[2];
-    const unsigned n0 = h1 ^ c[1] ^ k0, n2 = h0 ^ c[3] ^ k1;
-    c[0] = n0; c[1] = l1; c[2] = n2; c[3] = l0;
+    const unsigned long long p0 = (unsigned long long)0xD2511F53u * c[0], p1 = (unsigned long long)0xCD9E8D57u * c[2];
+    const unsigned n0 = (unsigned)(p1 >> 32) ^ c[1] ^ s.rk[2 * r], n2 = (unsigned)(p0 >> 32) ^ c[3] ^ s.rk[2 * r + 1];
+    c[0] = n0; c[1] = (unsigned)p1; c[2] = n2; c[3] = (unsigned)p0;
   }
 }
-struct Str { unsigned k0, k1, d0, d1; };
 // Block b of the draw (attempt 0), or attempt j of value i.
 __device__ __forceinline__ void block(const Str& s, unsigned long long b, unsigned j, unsigned w[4]) {
   w[0] = (unsigned)b; w[1] = (unsigned)(b >> 32); w[2] = s.d0; w[3] = s.d1 | (j << 16);
-  philox(w, s.k0, s.k1);
+  philox(w, s);
 }
 "#;
 
+/// Device code: the float32 normal's functions (see the file).
+const BOX_MULLER_F32: &str = include_str!("kernels/box_muller_f32.cu");
+
 /// Device code: the per-value samplers of `xp_core::random::sample`, line for line.
 const SAMPLERS: &str = r#"
-struct Words { Str s; unsigned long long i; unsigned j; unsigned w[4]; int at; };
+// The stream stays in the kernel's parameter space (__grid_constant__): no copy per thread.
+struct Words { const Str* s; unsigned long long i; unsigned j; unsigned w[4]; int at; };
 __device__ __forceinline__ void words_init(Words& q, const Str& s, unsigned long long i) {
-  q.s = s; q.i = i; q.j = 0; q.at = 0; block(s, i, 0, q.w);
+  q.s = &s; q.i = i; q.j = 0; q.at = 0; block(s, i, 0, q.w);
 }
 __device__ __forceinline__ unsigned next_word(Words& q) {
-  if (q.at == 4) { q.j = (q.j + 1) & 0xffffu; block(q.s, q.i, q.j, q.w); q.at = 0; }
+  if (q.at == 4) { q.j = (q.j + 1) & 0xffffu; block(*q.s, q.i, q.j, q.w); q.at = 0; }
   return q.w[q.at++];
 }
 __device__ __forceinline__ double unit(Words& q) {
@@ -118,7 +122,7 @@ fn value_src(dist: Distribution, d: DType) -> Option<String> {
     };
     Some(format!(
         "{PRELUDE}{PHILOX}{SAMPLERS}
-extern \"C\" __global__ void xp_k({st}* __restrict__ o, long long n, Str s, const double* __restrict__ p0, long long s0, const double* __restrict__ p1, long long s1) {{
+extern \"C\" __global__ void xp_k({st}* __restrict__ o, long long n, const __grid_constant__ Str s, const double* __restrict__ p0, long long s0, const double* __restrict__ p1, long long s1) {{
   (void)p1; (void)s1;
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{
     Words q; words_init(q, s, (unsigned long long)i);
@@ -142,13 +146,7 @@ fn body(dist: Distribution, d: DType) -> Option<(u32, String)> {
         ),
         (Distribution::StandardNormal, DType::F32) => (
             4,
-            "for (int j = 0; j < 2; ++j) {
-        const float u1 = (float)((w[2 * j] >> 8) + 1) * (1.0f / 16777216.0f);
-        const float u2 = (float)(w[2 * j + 1] >> 8) * (1.0f / 16777216.0f);
-        float sn, cs; sincospif(2.0f * u2, &sn, &cs);
-        const float r = sqrtf(-2.0f * logf(u1));
-        v[2 * j] = r * cs; v[2 * j + 1] = r * sn;
-      }"
+            "for (int j = 0; j < 2; ++j) xp_normal_pair_f32(w[2 * j], w[2 * j + 1], v[2 * j], v[2 * j + 1]);"
             .into(),
         ),
         (Distribution::StandardNormal, DType::F64) => (
@@ -212,7 +210,7 @@ fn src(dist: Distribution, d: DType, per: u32, body: &str) -> String {
         _ => st,
     };
     format!(
-        "{PRELUDE}{PHILOX}
+        "{PRELUDE}{PHILOX}{BOX_MULLER_F32}
 extern \"C\" __global__ void xp_k({st}* __restrict__ o, long long n, Str s, unsigned long long lo, unsigned long long span) {{
   (void)lo; (void)span;
   const long long nb = (n + {per} - 1) / {per};
@@ -234,21 +232,26 @@ extern \"C\" __global__ void xp_k({st}* __restrict__ o, long long n, Str s, unsi
     )
 }
 
-/// The kernel's parameter block for the stream (four words, as `Str` in the source).
+/// The kernel's parameter block for the stream (`Str` in the source): the key of each of
+/// Philox's ten rounds, then the draw's two words.
 #[repr(C)]
 #[derive(Clone, Copy)]
 struct Str {
-    k0: u32,
-    k1: u32,
+    rk: [u32; 20],
     d0: u32,
     d1: u32,
 }
-// SAFETY: plain-old-data of four u32, laid out as the device struct.
+// SAFETY: plain-old-data of 22 u32, laid out as the device struct.
 unsafe impl cudarc::driver::DeviceRepr for Str {}
 
-/// The kernel's stream parameter.
+/// The kernel's stream parameter: round `r`'s key is the key plus `r` times Philox's Weyl step.
 fn stream_arg(s: &Stream) -> Str {
-    Str { k0: s.key[0], k1: s.key[1], d0: s.draw as u32, d1: (s.draw >> 32) as u32 }
+    let mut rk = [0; 20];
+    for r in 0..10u32 {
+        rk[2 * r as usize] = s.key[0].wrapping_add(r.wrapping_mul(PHILOX_W[0]));
+        rk[2 * r as usize + 1] = s.key[1].wrapping_add(r.wrapping_mul(PHILOX_W[1]));
+    }
+    Str { rk, d0: s.draw as u32, d1: (s.draw >> 32) as u32 }
 }
 
 /// Draw a distribution that rejects: one thread per value.
@@ -350,6 +353,22 @@ impl RandomDevice for CudaDevice {
 mod tests {
     use super::*;
     use crate::codegen::tests_support::syntax_check;
+
+    #[test]
+    fn round_keys_give_the_specifications_blocks() {
+        // The device's rounds, with the keys from the parameter block, in Rust.
+        let s = Stream::new(0x0123_4567_89ab_cdef, 77);
+        let a = stream_arg(&s);
+        for b in [0u64, 5, 1 << 33] {
+            let mut c = [b as u32, (b >> 32) as u32, a.d0, a.d1];
+            for r in 0..10 {
+                let p0 = u64::from(xp_core::random::PHILOX_M[0]) * u64::from(c[0]);
+                let p1 = u64::from(xp_core::random::PHILOX_M[1]) * u64::from(c[2]);
+                c = [(p1 >> 32) as u32 ^ c[1] ^ a.rk[2 * r], p1 as u32, (p0 >> 32) as u32 ^ c[3] ^ a.rk[2 * r + 1], p0 as u32];
+            }
+            assert_eq!(c, s.block(b), "block {b}");
+        }
+    }
 
     #[test]
     fn random_kernels_parse() {

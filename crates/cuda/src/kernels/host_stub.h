@@ -8,12 +8,14 @@ using namespace std;
 #define __global__
 #define __shared__
 #define __restrict__
+#define __grid_constant__
 #define __align__(n) alignas(n)
 #define asm(...)
 #define __syncthreads()
 struct XpDim { unsigned x, y, z; };
 static XpDim threadIdx, blockIdx, blockDim, gridDim;
 inline float __int_as_float(int) { return 0; }
+inline int __float_as_int(float) { return 0; }
 inline double __longlong_as_double(long long) { return 0; }
 inline unsigned __float_as_uint(float) { return 0; }
 inline float __uint_as_float(unsigned) { return 0; }
