@@ -364,7 +364,12 @@ mod tests {
             for r in 0..10 {
                 let p0 = u64::from(xp_core::random::PHILOX_M[0]) * u64::from(c[0]);
                 let p1 = u64::from(xp_core::random::PHILOX_M[1]) * u64::from(c[2]);
-                c = [(p1 >> 32) as u32 ^ c[1] ^ a.rk[2 * r], p1 as u32, (p0 >> 32) as u32 ^ c[3] ^ a.rk[2 * r + 1], p0 as u32];
+                c = [
+                    (p1 >> 32) as u32 ^ c[1] ^ a.rk[2 * r],
+                    p1 as u32,
+                    (p0 >> 32) as u32 ^ c[3] ^ a.rk[2 * r + 1],
+                    p0 as u32,
+                ];
             }
             assert_eq!(c, s.block(b), "block {b}");
         }
