@@ -1,26 +1,13 @@
 // The float32 standard_normal kernel with fewer instructions (issue 10): round keys read from the
-// kernel parameters, and the Box–Muller functions written for the inputs they can get (u1 in
-// [2^-24, 1], u2 = k 2^-24) with no special cases. Times the variants with CUDA events and
+// kernel parameters, and the Box–Muller functions xp ships (crates/cuda/src/kernels/
+// box_muller_f32.cu), written for the inputs they can get (u1 in [2^-24, 1], u2 = k 2^-24). Times the variants with CUDA events and
 // measures each part's error against the host specification exhaustively (every possible u1
 // and u2). Build and run on the GPU machine:
 //   nvcc -O3 -arch=sm_90 -o /tmp/nf benches/experiments/normal_fast.cu && /tmp/nf
 #include <cstdio>
-#include <algorithm>
-#include <vector>
-typedef unsigned u32;
-typedef unsigned long long u64;
-struct Str { u32 k0, k1, d0, d1; };
+#include <cstring>
+#include "common.cuh"
 struct Str2 { u32 rk[20]; u32 d0, d1; };
-__device__ __forceinline__ void philox(u32 c[4], u32 k0, u32 k1) {
-#pragma unroll
-  for (int r = 0; r < 10; ++r) {
-    if (r > 0) { k0 += 0x9E3779B9u; k1 += 0xBB67AE85u; }
-    const u32 h0 = __umulhi(0xD2511F53u, c[0]), l0 = 0xD2511F53u * c[0];
-    const u32 h1 = __umulhi(0xCD9E8D57u, c[2]), l1 = 0xCD9E8D57u * c[2];
-    const u32 n0 = h1 ^ c[1] ^ k0, n2 = h0 ^ c[3] ^ k1;
-    c[0] = n0; c[1] = l1; c[2] = n2; c[3] = l0;
-  }
-}
 // The same rounds with the keys of every round from the parameters.
 __device__ __forceinline__ void philox2(u32 c[4], const Str2& s) {
 #pragma unroll
@@ -30,52 +17,12 @@ __device__ __forceinline__ void philox2(u32 c[4], const Str2& s) {
     c[0] = n0; c[1] = (u32)p1; c[2] = n2; c[3] = (u32)p0;
   }
 }
-// -2 ln(u) for u in [2^-24, 1]: u = 2^E (1 + f), f in [-1/3, 1/3); -2 log1p(f) = -2f + f^2 T(f).
-__device__ __forceinline__ float m2ln(float u) {
-  const int i = __float_as_int(u);
-  const int e = (i - 0x3f2aaaab) & (int)0xff800000;
-  const float f = __int_as_float(i - e) - 1.0f, ef = (float)e;
-  float p = 0.2566073f;
-  p = fmaf(f, p, -0.27999672f); p = fmaf(f, p, 0.24397975f); p = fmaf(f, p, -0.28004575f);
-  p = fmaf(f, p, 0.33358732f); p = fmaf(f, p, -0.40021333f); p = fmaf(f, p, 0.49999648f);
-  p = fmaf(f, p, -0.6666642f);
-  const float t = fmaf(f, p, 1.0f);
-  const float l = fmaf(f * f, t, -2.0f * f);
-  // E (-2 ln 2) as an exact high part (ef is E 2^23) and a low part.
-  return fmaf(ef, -1.6525883e-07f, fmaf(ef, -3.406064e-13f, l));
-}
-// sqrt(x) for x = 0 or x in [2^-24, 64]: the reciprocal square root and one correction.
-__device__ __forceinline__ float sqrt_small(float x) {
-  float rs;
-  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(rs) : "f"(fmaxf(x, 1e-30f)));
-  const float y = x * rs, h = 0.5f * rs;
-  return fmaf(fmaf(-y, y, x), h, y);
-}
-// cos and sin of 2π k 2^-24: the nearest quarter turn j exactly, the rest t in [-1/2, 1/2]
-// quarter turns through minimax polynomials in t^2, then the quadrant.
-__device__ __forceinline__ void sincos_k(u32 k, float& cs, float& sn) {
-  const float y = (float)k * (1.0f / 4194304.0f);
-  const float j = rintf(y), t = y - j, s = t * t;
-  float p = fmaf(s, -0.004604813f, 0.079681404f);
-  p = fmaf(s, p, -0.6459636f);
-  const float q = fmaf(s, p, -4.371139e-08f);
-  const float sn0 = fmaf(t, 1.5707964f, t * q);
-  float c = fmaf(s, 0.0009037634f, -0.020860163f);
-  c = fmaf(s, c, 0.25366923f); c = fmaf(s, c, -1.2337005f);
-  const float cs0 = fmaf(s, c, 1.0f);
-  const int qi = (int)j;
-  const float a = (qi & 1) ? cs0 : sn0, b = (qi & 1) ? sn0 : cs0;
-  sn = (qi & 2) ? -a : a;
-  cs = ((qi + 1) & 2) ? -b : b;
-}
+// The shipped functions: xp_m2ln, xp_sqrt_small, xp_sincos_k, xp_normal_pair_f32.
+#include "../../crates/cuda/src/kernels/box_muller_f32.cu"
 template <int MODE>
 __device__ __forceinline__ void pair(u32 a, u32 b, float& x, float& y) {
   const float u1 = (float)((a >> 8) + 1) * (1.0f / 16777216.0f);
-  if (MODE == 2) {
-    float cs, sn; sincos_k(b >> 8, cs, sn);
-    const float r = sqrt_small(m2ln(u1));
-    x = r * cs; y = r * sn; return;
-  }
+  if (MODE == 2) { xp_normal_pair_f32(a, b, x, y); return; }
   const float u2 = (float)(b >> 8) * (1.0f / 16777216.0f);
   float sn, cs; sincospif(2.0f * u2, &sn, &cs);
   const float r = sqrtf(-2.0f * logf(u1));
@@ -106,12 +53,12 @@ __global__ void err(Str s, unsigned* worst) {
   for (u32 m = blockIdx.x * blockDim.x + threadIdx.x; m < (1u << 24); m += gridDim.x * blockDim.x) {
     const float u1 = (float)(m + 1) * (1.0f / 16777216.0f);
     const float rs = sqrtf(-2.0f * (float)log((double)u1));
-    const float rn = sqrt_small(m2ln(u1)), ro = sqrtf(-2.0f * logf(u1));
+    const float rn = xp_sqrt_small(xp_m2ln(u1)), ro = sqrtf(-2.0f * logf(u1));
     atomicMax(worst + 0, 100 * ulps(rn, rs)); atomicMax(worst + 1, 100 * ulps(ro, rs));
     if (rn != ro) atomicAdd(worst + 5, 1);
     const float u2 = (float)m * (1.0f / 16777216.0f);
     const float cs_s = (float)cospi(2.0 * u2), sn_s = (float)sinpi(2.0 * u2);
-    float cn, sn, co, so; sincos_k(m, cn, sn); sincospif(2.0f * u2, &so, &co);
+    float cn, sn, co, so; xp_sincos_k(m, cn, sn); sincospif(2.0f * u2, &so, &co);
     const float sp[2] = {cs_s, sn_s}, nw[2] = {cn, sn}, ol[2] = {co, so};
     for (int q = 0; q < 2; ++q) {
       if (fabsf(sp[q]) > 1e-3f) { atomicMax(worst + 2, 100 * ulps(nw[q], sp[q])); atomicMax(worst + 3, 100 * ulps(ol[q], sp[q])); }
@@ -132,13 +79,6 @@ __global__ void err(Str s, unsigned* worst) {
       }
     }
   }
-}
-template <class F> float time_it(F f) {
-  cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
-  for (int i = 0; i < 5; ++i) f();
-  std::vector<float> t;
-  for (int i = 0; i < 30; ++i) { cudaEventRecord(a); f(); cudaEventRecord(b); cudaEventSynchronize(b); float ms; cudaEventElapsedTime(&ms, a, b); t.push_back(ms); }
-  std::sort(t.begin(), t.end()); return t[t.size() / 2];
 }
 int main() {
   const long long n = 1ll << 26;
