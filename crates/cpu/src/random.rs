@@ -5,8 +5,8 @@ use crate::{CpuDevice, CpuStorage};
 use std::mem::MaybeUninit;
 use xp_core::random::sample::{binomial, poisson, standard_gamma, Words};
 use xp_core::random::{
-    exponential_f32, exponential_f64, integer, normal_pair_f32, normal_pair_f64, unit_f32, unit_f64, wide, Stream,
-    PHILOX_M, PHILOX_W,
+    exponential_f32, exponential_f64, integer, normal_pair_f32, normal_pair_f64, round_keys, unit_f32, unit_f64, wide,
+    Stream, PHILOX_M,
 };
 use xp_core::{BackendStorage, DType, Distribution, Element, Error, HostBuffer, RandomDevice, Result, Scalar};
 
@@ -24,11 +24,7 @@ fn batch(s: &Stream, b0: u64) -> [u32; 4 * LANES] {
         [s.draw as u32; LANES],
         [(s.draw >> 32) as u32; LANES],
     ];
-    let mut k = s.key;
-    for round in 0..10 {
-        if round > 0 {
-            k = [k[0].wrapping_add(PHILOX_W[0]), k[1].wrapping_add(PHILOX_W[1])];
-        }
+    for k in round_keys(s.key) {
         let [c0, c1, c2, c3] = &mut c;
         for l in 0..LANES {
             let p0 = PHILOX_M[0] as u64 * c0[l] as u64;

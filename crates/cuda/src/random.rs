@@ -5,7 +5,7 @@ use crate::device::{driver_err, Key};
 use crate::storage::{after, before, cfg, CudaStorage};
 use crate::CudaDevice;
 use cudarc::driver::{LaunchConfig, PushKernelArg};
-use xp_core::random::{wide, Stream, PHILOX_W};
+use xp_core::random::{round_keys, wide, Stream};
 use xp_core::{DType, Distribution, Error, RandomDevice, Result};
 
 /// Device code: Philox4x32-10 of counter `c` under the round keys of `s`, in place. The ten
@@ -237,21 +237,16 @@ extern \"C\" __global__ void xp_k({st}* __restrict__ o, long long n, Str s, unsi
 #[repr(C)]
 #[derive(Clone, Copy)]
 struct Str {
-    rk: [u32; 20],
+    rk: [[u32; 2]; 10],
     d0: u32,
     d1: u32,
 }
 // SAFETY: plain-old-data of 22 u32, laid out as the device struct.
 unsafe impl cudarc::driver::DeviceRepr for Str {}
 
-/// The kernel's stream parameter: round `r`'s key is the key plus `r` times Philox's Weyl step.
+/// The kernel's stream parameter.
 fn stream_arg(s: &Stream) -> Str {
-    let mut rk = [0; 20];
-    for r in 0..10u32 {
-        rk[2 * r as usize] = s.key[0].wrapping_add(r.wrapping_mul(PHILOX_W[0]));
-        rk[2 * r as usize + 1] = s.key[1].wrapping_add(r.wrapping_mul(PHILOX_W[1]));
-    }
-    Str { rk, d0: s.draw as u32, d1: (s.draw >> 32) as u32 }
+    Str { rk: round_keys(s.key), d0: s.draw as u32, d1: (s.draw >> 32) as u32 }
 }
 
 /// Draw a distribution that rejects: one thread per value.
@@ -356,21 +351,11 @@ mod tests {
 
     #[test]
     fn round_keys_give_the_specifications_blocks() {
-        // The device's rounds, with the keys from the parameter block, in Rust.
+        // The rounds under the parameter block's keys, in the order the device reads them.
         let s = Stream::new(0x0123_4567_89ab_cdef, 77);
         let a = stream_arg(&s);
         for b in [0u64, 5, 1 << 33] {
-            let mut c = [b as u32, (b >> 32) as u32, a.d0, a.d1];
-            for r in 0..10 {
-                let p0 = u64::from(xp_core::random::PHILOX_M[0]) * u64::from(c[0]);
-                let p1 = u64::from(xp_core::random::PHILOX_M[1]) * u64::from(c[2]);
-                c = [
-                    (p1 >> 32) as u32 ^ c[1] ^ a.rk[2 * r],
-                    p1 as u32,
-                    (p0 >> 32) as u32 ^ c[3] ^ a.rk[2 * r + 1],
-                    p0 as u32,
-                ];
-            }
+            let c = a.rk.into_iter().fold([b as u32, (b >> 32) as u32, a.d0, a.d1], xp_core::random::philox_round);
             assert_eq!(c, s.block(b), "block {b}");
         }
     }

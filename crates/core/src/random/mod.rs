@@ -43,16 +43,24 @@ pub const PHILOX_W: [u32; 2] = [0x9E37_79B9, 0xBB67_AE85];
 
 /// Philox4x32 with 10 rounds: the four words of counter `ctr` under key `key`.
 pub fn philox(ctr: [u32; 4], key: [u32; 2]) -> [u32; 4] {
-    let (mut c, mut k) = (ctr, key);
-    for round in 0..10 {
-        if round > 0 {
-            k = [k[0].wrapping_add(PHILOX_W[0]), k[1].wrapping_add(PHILOX_W[1])];
-        }
-        let p0 = PHILOX_M[0] as u64 * c[0] as u64;
-        let p1 = PHILOX_M[1] as u64 * c[2] as u64;
-        c = [(p1 >> 32) as u32 ^ c[1] ^ k[0], p1 as u32, (p0 >> 32) as u32 ^ c[3] ^ k[1], p0 as u32];
-    }
-    c
+    round_keys(key).into_iter().fold(ctr, philox_round)
+}
+
+/// The keys of Philox's ten rounds: round `r` adds `r` times [`PHILOX_W`] to the key (a GPU
+/// kernel takes them precomputed, so that its rounds add nothing).
+pub fn round_keys(key: [u32; 2]) -> [[u32; 2]; 10] {
+    std::array::from_fn(|r| {
+        let r = r as u32;
+        [key[0].wrapping_add(r.wrapping_mul(PHILOX_W[0])), key[1].wrapping_add(r.wrapping_mul(PHILOX_W[1]))]
+    })
+}
+
+/// One Philox4x32 round of counter `c` under round key `k`.
+#[inline(always)]
+pub fn philox_round(c: [u32; 4], k: [u32; 2]) -> [u32; 4] {
+    let p0 = PHILOX_M[0] as u64 * c[0] as u64;
+    let p1 = PHILOX_M[1] as u64 * c[2] as u64;
+    [(p1 >> 32) as u32 ^ c[1] ^ k[0], p1 as u32, (p0 >> 32) as u32 ^ c[3] ^ k[1], p0 as u32]
 }
 
 /// One draw's stream: the generator's key and the number of the draw.
