@@ -221,6 +221,58 @@ pub enum Error {
         /// what went wrong, with the position in the stack where one is involved
         kind: LinAlgKind,
     },
+    /// A kernel's source does not parse or type-check (xp's own parser, for the CPU).
+    #[error("kernel {kernel}: line {line}: {msg}")]
+    KernelSource {
+        /// the kernel's name
+        kernel: String,
+        /// the line in the body (1-based)
+        line: usize,
+        /// what was wrong
+        msg: String,
+    },
+    /// NVRTC refused a kernel's source: its log, with lines of the kernel's body.
+    #[error("kernel {kernel}: NVRTC failed to compile it:\n{log}")]
+    KernelCompile {
+        /// the kernel's name
+        kernel: String,
+        /// NVRTC's log
+        log: String,
+    },
+    /// A kernel body outside what a backend can run (the CPU runs the expression subset).
+    #[error("kernel {kernel} cannot run on the {backend} backend: {reason}")]
+    KernelUnsupported {
+        /// the kernel's name
+        kernel: String,
+        /// the backend
+        backend: &'static str,
+        /// which construct, and where
+        reason: String,
+    },
+    /// A kernel called with the wrong arguments: their number, a dtype, an unresolved type.
+    #[error("kernel {kernel}: {msg}")]
+    KernelArgs {
+        /// the kernel's name
+        kernel: String,
+        /// what was wrong
+        msg: String,
+    },
+    /// A launch configuration the device refuses (grid, block or shared memory too large).
+    #[error("kernel {kernel}: launch refused: {msg}")]
+    Launch {
+        /// the kernel's name
+        kernel: String,
+        /// what the device refused
+        msg: String,
+    },
+    /// An operation that cannot be recorded into a CUDA graph, called during capture.
+    #[error("{op} cannot run while a CUDA graph is being captured ({why})")]
+    NotCapturable {
+        /// the operation
+        op: &'static str,
+        /// why: it waits for the device or reads data on the host
+        why: &'static str,
+    },
     /// An error from the CUDA driver, NVRTC or a CUDA library.
     #[error("CUDA: {0}")]
     Cuda(String),

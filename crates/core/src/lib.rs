@@ -14,6 +14,7 @@ mod device;
 mod dtype;
 mod element;
 mod error;
+pub mod kernel;
 mod layout;
 pub mod linalg;
 mod op;

@@ -1,0 +1,345 @@
+//! The typed program both backends run: every expression carries its C type (a [`DType`]), the
+//! C conversions are explicit [`Node::Convert`]s, and variables are slots. The CPU evaluates it
+//! on blocks of elements; the CUDA backend prints it as C (for fused kernels; a user's body goes
+//! to NVRTC as written).
+use crate::{BinaryOp, DType, Scalar, UnaryOp};
+
+/// A typed expression.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TExpr {
+    /// Its C type, one of the compute types (float16 and bfloat16 values compute as float32).
+    pub ty: DType,
+    /// What it computes.
+    pub node: Node,
+}
+
+/// C's unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    /// `-x`
+    Neg,
+    /// `!x` (on a bool)
+    Not,
+    /// `~x`
+    BitNot,
+}
+
+/// C's binary operators. Both operands have the node's operand type (C's usual arithmetic
+/// conversions applied), except shifts (left operand's type) and `&&`/`||` (bools).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    /// truncating for integers (division by zero gives 0 on the CPU; undefined in CUDA)
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    And,
+    Or,
+    Xor,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    LAnd,
+    LOr,
+}
+
+impl BinOp {
+    /// The C spelling.
+    pub fn c(self) -> &'static str {
+        use BinOp::*;
+        match self {
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+            Shl => "<<",
+            Shr => ">>",
+            And => "&",
+            Or => "|",
+            Xor => "^",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+            Eq => "==",
+            Ne => "!=",
+            LAnd => "&&",
+            LOr => "||",
+        }
+    }
+    /// True for the ops whose result is bool.
+    pub fn is_predicate(self) -> bool {
+        use BinOp::*;
+        matches!(self, Lt | Le | Gt | Ge | Eq | Ne | LAnd | LOr)
+    }
+}
+
+/// The math functions of the subset (CUDA's names; the `f`-suffixed float forms map here too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum MathFn {
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Asinh,
+    Acosh,
+    Atanh,
+    Exp,
+    Exp2,
+    Expm1,
+    Log,
+    Log2,
+    Log10,
+    Log1p,
+    Sqrt,
+    Rsqrt,
+    Cbrt,
+    Floor,
+    Ceil,
+    Trunc,
+    Round,
+    Rint,
+    Fabs,
+    Erf,
+    Erfc,
+    Pow,
+    Atan2,
+    Hypot,
+    Fmin,
+    Fmax,
+    Fmod,
+    Copysign,
+    Fma,
+    IsNan,
+    IsInf,
+    IsFinite,
+    Signbit,
+    /// integer or float absolute value
+    Abs,
+    /// integer or float minimum (C's `a < b ? a : b` for floats: `min(NaN, 1)` is 1 in CUDA)
+    Min,
+    Max,
+}
+
+impl MathFn {
+    /// The function and how many arguments it takes, by its CUDA name (without an `f` suffix).
+    pub fn by_name(name: &str) -> Option<(MathFn, usize)> {
+        use MathFn::*;
+        Some(match name {
+            "sin" => (Sin, 1),
+            "cos" => (Cos, 1),
+            "tan" => (Tan, 1),
+            "asin" => (Asin, 1),
+            "acos" => (Acos, 1),
+            "atan" => (Atan, 1),
+            "sinh" => (Sinh, 1),
+            "cosh" => (Cosh, 1),
+            "tanh" => (Tanh, 1),
+            "asinh" => (Asinh, 1),
+            "acosh" => (Acosh, 1),
+            "atanh" => (Atanh, 1),
+            "exp" => (Exp, 1),
+            "exp2" => (Exp2, 1),
+            "expm1" => (Expm1, 1),
+            "log" => (Log, 1),
+            "log2" => (Log2, 1),
+            "log10" => (Log10, 1),
+            "log1p" => (Log1p, 1),
+            "sqrt" => (Sqrt, 1),
+            "rsqrt" => (Rsqrt, 1),
+            "cbrt" => (Cbrt, 1),
+            "floor" => (Floor, 1),
+            "ceil" => (Ceil, 1),
+            "trunc" => (Trunc, 1),
+            "round" => (Round, 1),
+            "rint" => (Rint, 1),
+            "fabs" => (Fabs, 1),
+            "erf" => (Erf, 1),
+            "erfc" => (Erfc, 1),
+            "pow" => (Pow, 2),
+            "atan2" => (Atan2, 2),
+            "hypot" => (Hypot, 2),
+            "fmin" => (Fmin, 2),
+            "fmax" => (Fmax, 2),
+            "fmod" => (Fmod, 2),
+            "copysign" => (Copysign, 2),
+            "fma" => (Fma, 3),
+            "isnan" => (IsNan, 1),
+            "isinf" => (IsInf, 1),
+            "isfinite" => (IsFinite, 1),
+            "signbit" => (Signbit, 1),
+            "abs" => (Abs, 1),
+            "min" => (Min, 2),
+            "max" => (Max, 2),
+            _ => return None,
+        })
+    }
+    /// CUDA's name of the function.
+    pub fn c(self) -> &'static str {
+        use MathFn::*;
+        match self {
+            Sin => "sin",
+            Cos => "cos",
+            Tan => "tan",
+            Asin => "asin",
+            Acos => "acos",
+            Atan => "atan",
+            Sinh => "sinh",
+            Cosh => "cosh",
+            Tanh => "tanh",
+            Asinh => "asinh",
+            Acosh => "acosh",
+            Atanh => "atanh",
+            Exp => "exp",
+            Exp2 => "exp2",
+            Expm1 => "expm1",
+            Log => "log",
+            Log2 => "log2",
+            Log10 => "log10",
+            Log1p => "log1p",
+            Sqrt => "sqrt",
+            Rsqrt => "rsqrt",
+            Cbrt => "cbrt",
+            Floor => "floor",
+            Ceil => "ceil",
+            Trunc => "trunc",
+            Round => "round",
+            Rint => "rint",
+            Fabs => "fabs",
+            Erf => "erf",
+            Erfc => "erfc",
+            Pow => "pow",
+            Atan2 => "atan2",
+            Hypot => "hypot",
+            Fmin => "fmin",
+            Fmax => "fmax",
+            Fmod => "fmod",
+            Copysign => "copysign",
+            Fma => "fma",
+            IsNan => "isnan",
+            IsInf => "isinf",
+            IsFinite => "isfinite",
+            Signbit => "signbit",
+            Abs => "abs",
+            Min => "min",
+            Max => "max",
+        }
+    }
+    /// True for the predicates (bool result).
+    pub fn is_predicate(self) -> bool {
+        matches!(self, MathFn::IsNan | MathFn::IsInf | MathFn::IsFinite | MathFn::Signbit)
+    }
+    /// True for the functions defined on integers as well (`abs`, `min`, `max`).
+    pub fn takes_integers(self) -> bool {
+        matches!(self, MathFn::Abs | MathFn::Min | MathFn::Max)
+    }
+}
+
+/// What an expression computes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Node {
+    /// a constant of the expression's type
+    Const(Scalar),
+    /// the value of variable slot `k`
+    Var(usize),
+    /// the element index `i` (int64)
+    Index,
+    /// element `index` (C order) of raw parameter `param` (an input's position)
+    Raw(usize, Box<TExpr>),
+    /// C's unary operator
+    Un(UnOp, Box<TExpr>),
+    /// C's binary operator
+    Bin(BinOp, Box<TExpr>, Box<TExpr>),
+    /// `c ? a : b`
+    Select(Box<TExpr>, Box<TExpr>, Box<TExpr>),
+    /// C's conversion to the expression's type (narrow integers wrap; floats truncate toward
+    /// zero into integers)
+    Convert(Box<TExpr>),
+    /// a math function, arguments already converted to the types it takes
+    Math(MathFn, Vec<TExpr>),
+    /// NumPy's ufunc `op` on its loop dtype (`loop`), as xp's own kernels compute it (fusion)
+    Ufunc1(UnaryOp, DType, Box<TExpr>),
+    /// NumPy's ufunc `op` on its loop dtype (fusion)
+    Ufunc2(BinaryOp, DType, Box<TExpr>, Box<TExpr>),
+    /// the value rounded to `dtype` and back (a float16 intermediate of a fused chain)
+    Round(DType, Box<TExpr>),
+}
+
+/// A typed statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TStmt {
+    /// `var = value` (value already of the variable's type)
+    Set(usize, TExpr),
+    /// `if (cond) then else els`
+    If(TExpr, Vec<TStmt>, Vec<TStmt>),
+}
+
+/// The part a variable plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// input array `k` (read-only)
+    In(usize),
+    /// output `k`
+    Out(usize),
+    /// scalar parameter at input position `k`
+    Scalar(usize),
+    /// a local
+    Local,
+}
+
+/// A variable slot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VarInfo {
+    /// its name in the source
+    pub name: String,
+    /// its C type
+    pub ty: DType,
+    /// what it is
+    pub role: Role,
+}
+
+/// A checked body: its variables and statements.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    /// every variable, parameters first
+    pub vars: Vec<VarInfo>,
+    /// the statements
+    pub body: Vec<TStmt>,
+}
+
+impl TExpr {
+    /// A constant.
+    pub fn constant(ty: DType, v: Scalar) -> TExpr {
+        TExpr { ty, node: Node::Const(v) }
+    }
+    /// This expression converted to `ty` (itself when it already has that type).
+    pub fn to(self, ty: DType) -> TExpr {
+        if self.ty == ty {
+            self
+        } else {
+            TExpr { ty, node: Node::Convert(Box::new(self)) }
+        }
+    }
+}
+
+/// The C type a value of storage dtype `d` computes in (float16 and bfloat16 as float32).
+pub fn compute(d: DType) -> DType {
+    match d {
+        DType::F16 | DType::BF16 => DType::F32,
+        d => d,
+    }
+}

@@ -1,0 +1,232 @@
+//! User-defined kernels, written once for every backend: CuPy's signature language
+//! (`"T x, raw T y, float32 a"`), a body in C, and the typed [`Program`] the CPU evaluates.
+//!
+//! A body in the *expression subset* (arithmetic, comparisons, `?:`, locals, `if`/`else`, casts,
+//! the math functions of [`MathFn`], `raw` parameters indexed by an integer) type-checks here
+//! with C's rules and runs on the CPU as well as the GPU, with the same results (floating-point
+//! math functions to within their accuracy). A body outside it (loops, pointers, CUDA intrinsics,
+//! functions of a preamble) compiles with NVRTC on the GPU and gives
+//! [`crate::Error::KernelUnsupported`] on the CPU, saying which construct and where.
+//!
+//! ```
+//! use xp_core::kernel::{parse_params, ElementwiseDef, ParamTy};
+//! use xp_core::DType;
+//! let p = parse_params("axpy", "T x, raw T y, float32 a").unwrap();
+//! assert_eq!(p[1].ty, ParamTy::Generic("T".into()));
+//! assert!(p[1].raw && p[2].ty == ParamTy::Fixed(DType::F32));
+//! let k = ElementwiseDef::new("T x, T y, float32 a", "T z", "z = a * x + y", "axpy", "").unwrap();
+//! let prog = k.program(&[("T".into(), DType::F64)], &[false, false, true]).unwrap();
+//! assert_eq!(prog.vars.len(), 4); // x, y, a, z
+//! // a loop is outside the CPU subset: the error says so, with the line
+//! let k = ElementwiseDef::new("T x", "T z", "z = 0;\nfor (int k = 0; k < 3; ++k) z += x;", "f", "").unwrap();
+//! let e = k.program(&[("T".into(), DType::F32)], &[false]).unwrap_err();
+//! assert!(e.to_string().contains("line 2"));
+//! ```
+mod check;
+pub mod ir;
+mod lex;
+mod parse;
+mod reduction;
+
+use crate::{DType, Error, Result};
+pub use ir::{compute, BinOp, MathFn, Node, Program, Role, TExpr, TStmt, UnOp, VarInfo};
+pub use reduction::{ReductionDef, ReductionPrograms};
+
+/// An error in kernel source: where, what, and whether the construct is valid C outside the
+/// CPU subset (rather than a mistake).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceError {
+    /// 1-based line in the body
+    pub line: usize,
+    /// what was wrong
+    pub msg: String,
+    /// true when the source may be valid CUDA that the CPU cannot run
+    pub outside: bool,
+}
+
+impl SourceError {
+    pub(crate) fn syntax(line: usize, msg: impl Into<String>) -> Self {
+        SourceError { line, msg: msg.into(), outside: false }
+    }
+    pub(crate) fn outside(line: usize, msg: impl Into<String>) -> Self {
+        SourceError { line, msg: msg.into(), outside: true }
+    }
+    /// The typed error of kernel `kernel` (part `part`: "body", "map_expr", ...).
+    pub fn into_error(self, kernel: &str, part: &str) -> Error {
+        if self.outside {
+            Error::KernelUnsupported {
+                kernel: kernel.to_string(),
+                backend: "cpu",
+                reason: format!("{part} line {}: {}", self.line, self.msg),
+            }
+        } else {
+            Error::KernelSource { kernel: kernel.to_string(), line: self.line, msg: format!("{part}: {}", self.msg) }
+        }
+    }
+}
+
+/// The type of a parameter: a dtype, or a placeholder resolved from the arguments.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ParamTy {
+    /// a fixed dtype (`float32 a`)
+    Fixed(DType),
+    /// a placeholder (`T x`): the dtype of the first array argument that names it
+    Generic(String),
+}
+
+/// One parameter of a kernel signature.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Param {
+    /// its name in the body
+    pub name: String,
+    /// its type
+    pub ty: ParamTy,
+    /// `raw`: the whole array, indexed explicitly (`x[i]`), not broadcast
+    pub raw: bool,
+}
+
+/// A dtype of the signature language: NumPy's names, and C's `float`, `double`, `int`, ...
+fn dtype_name(s: &str) -> Option<DType> {
+    DType::from_name(s).or(match s {
+        "float" => Some(DType::F32),
+        "double" => Some(DType::F64),
+        "int" => Some(DType::I32),
+        "half" => Some(DType::F16),
+        "unsigned" => Some(DType::U32),
+        "complex<float>" => Some(DType::C64),
+        "complex<double>" => Some(DType::C128),
+        _ => None,
+    })
+}
+
+fn valid_name(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Parse a parameter list: comma-separated `[raw] type name`, where `type` is a dtype name or a
+/// placeholder (any other identifier).
+pub fn parse_params(kernel: &str, src: &str) -> Result<Vec<Param>> {
+    let bad = |msg: String| Error::KernelSource { kernel: kernel.to_string(), line: 1, msg };
+    let mut out: Vec<Param> = Vec::new();
+    if src.trim().is_empty() {
+        return Ok(out);
+    }
+    for part in src.split(',') {
+        let words: Vec<&str> = part.split_whitespace().collect();
+        let (raw, rest) = match words.first() {
+            Some(&"raw") => (true, &words[1..]),
+            _ => (false, &words[..]),
+        };
+        let [ty, name] = rest else {
+            return Err(bad(format!("parameter `{}` is not `[raw] type name`", part.trim())));
+        };
+        if !valid_name(name) || !valid_name(ty.trim_end_matches('>').replace('<', "_").as_str()) {
+            return Err(bad(format!("parameter `{}` is not `[raw] type name`", part.trim())));
+        }
+        if out.iter().any(|p| p.name == *name) {
+            return Err(bad(format!("parameter `{name}` appears twice")));
+        }
+        let ty = match dtype_name(ty) {
+            Some(d) => ParamTy::Fixed(d),
+            None => ParamTy::Generic(ty.to_string()),
+        };
+        out.push(Param { name: name.to_string(), ty, raw });
+    }
+    Ok(out)
+}
+
+/// A 64-bit FNV-1a hash, for kernel identities (a kernel's cache key is a hash of its
+/// specification: signature, body, preamble, dtypes and layout class).
+pub fn hash_str(h: u64, s: &str) -> u64 {
+    s.bytes().fold(h ^ 0xcbf2_9ce4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+/// Every placeholder named by `params`, in order of first appearance.
+pub fn placeholders<'a>(params: impl IntoIterator<Item = &'a Param>) -> Vec<String> {
+    let mut v: Vec<String> = Vec::new();
+    for p in params {
+        if let ParamTy::Generic(t) = &p.ty {
+            if !v.contains(t) {
+                v.push(t.clone());
+            }
+        }
+    }
+    v
+}
+
+/// An elementwise kernel: CuPy's `ElementwiseKernel(in_params, out_params, operation, name)`.
+#[derive(Clone, Debug)]
+pub struct ElementwiseDef {
+    /// the kernel's name (a C identifier)
+    pub name: String,
+    /// input parameters
+    pub ins: Vec<Param>,
+    /// output parameters
+    pub outs: Vec<Param>,
+    /// the body
+    pub body: String,
+    /// code placed before the kernel (GPU only: its functions are outside the CPU subset)
+    pub preamble: String,
+    /// a hash of all of the above
+    pub id: u64,
+    parsed: std::result::Result<Vec<parse::Stmt>, SourceError>,
+}
+
+impl ElementwiseDef {
+    /// Parse the signature (errors now) and the body (its errors are reported when the CPU is
+    /// asked to run it; the GPU compiles the body as written).
+    pub fn new(ins: &str, outs: &str, body: &str, name: &str, preamble: &str) -> Result<ElementwiseDef> {
+        if !valid_name(name) {
+            return Err(Error::KernelSource {
+                kernel: name.to_string(),
+                line: 1,
+                msg: "the name must be a C identifier".into(),
+            });
+        }
+        let (ins, outs) = (parse_params(name, ins)?, parse_params(name, outs)?);
+        if outs.is_empty() {
+            return Err(Error::KernelSource { kernel: name.into(), line: 1, msg: "a kernel needs an output".into() });
+        }
+        if let Some(p) = outs.iter().find(|p| p.raw || ins.iter().any(|q| q.name == p.name)) {
+            let msg = format!("output `{}` is raw or repeats an input's name", p.name);
+            return Err(Error::KernelSource { kernel: name.into(), line: 1, msg });
+        }
+        let types = placeholders(ins.iter().chain(&outs));
+        let parsed = parse::parse(body, &types);
+        let id = [name, body, preamble, &format!("{ins:?}{outs:?}")].iter().fold(0, |h, s| hash_str(h, s));
+        Ok(ElementwiseDef { name: name.into(), ins, outs, body: body.into(), preamble: preamble.into(), id, parsed })
+    }
+    /// The typed program for placeholder bindings `typedefs`; `scalar[k]` says whether input `k`
+    /// is a scalar. Errors: the body's syntax or type errors ([`Error::KernelSource`]) or a
+    /// construct outside the CPU subset ([`Error::KernelUnsupported`]).
+    pub fn program(&self, typedefs: &[(String, DType)], scalar: &[bool]) -> Result<Program> {
+        let stmts = self.parsed.as_ref().map_err(|e| e.clone().into_error(&self.name, "body"))?;
+        let tys = |p: &Param| -> DType {
+            match &p.ty {
+                ParamTy::Fixed(d) => *d,
+                ParamTy::Generic(t) => typedefs.iter().find(|(n, _)| n == t).map_or(DType::F64, |x| x.1),
+            }
+        };
+        let raws: Vec<check::RawParam> = (self.ins.iter().enumerate())
+            .filter(|(_, p)| p.raw)
+            .map(|(k, p)| check::RawParam { name: p.name.clone(), dtype: tys(p), pos: k })
+            .collect();
+        let mut c = check::Checker::new(typedefs, &raws);
+        for (k, p) in self.ins.iter().enumerate() {
+            if p.raw {
+                continue;
+            }
+            let role = if scalar.get(k).copied().unwrap_or(false) { Role::Scalar(k) } else { Role::In(k) };
+            c.declare(&p.name, compute(tys(p)), role);
+        }
+        for (k, p) in self.outs.iter().enumerate() {
+            c.declare(&p.name, compute(tys(p)), Role::Out(k));
+        }
+        if let Some(v) = c.vars.iter().find(|v| v.ty.is_complex()) {
+            let reason = format!("`{}` is complex: complex arithmetic in kernel bodies runs on the GPU only", v.name);
+            return Err(Error::KernelUnsupported { kernel: self.name.clone(), backend: "cpu", reason });
+        }
+        c.program(stmts).map_err(|e| e.into_error(&self.name, "body"))
+    }
+}

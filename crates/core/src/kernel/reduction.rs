@@ -1,0 +1,166 @@
+//! Reduction kernels: CuPy's `ReductionKernel(in_params, out_params, map_expr, reduce_expr,
+//! post_map_expr, identity, name)`: each element maps to a value of the reduce type, values
+//! combine pairwise with `reduce_expr` over `a` and `b`, and `post_map_expr` writes the outputs
+//! from the result `a`.
+use super::check::{Checker, RawParam};
+use super::ir::{compute, Program, Role, TExpr, TStmt};
+use super::{hash_str, parse, placeholders, ElementwiseDef, Param, ParamTy};
+use crate::{DType, Error, Result};
+
+/// A reduction kernel's definition.
+#[derive(Clone, Debug)]
+pub struct ReductionDef {
+    /// the kernel's name
+    pub name: String,
+    /// input parameters
+    pub ins: Vec<Param>,
+    /// output parameters
+    pub outs: Vec<Param>,
+    /// the map expression (over the inputs)
+    pub map_expr: String,
+    /// the reduce expression (over `a` and `b`)
+    pub reduce_expr: String,
+    /// the statements that write the outputs from `a`
+    pub post_map_expr: String,
+    /// the identity of `reduce_expr`, as an expression (empty: none, so empty reductions fail)
+    pub identity: String,
+    /// the type values reduce in: a dtype, a placeholder, or empty for the first output's type
+    pub reduce_type: String,
+    /// code placed before the kernel (GPU only)
+    pub preamble: String,
+    /// a hash of all of the above
+    pub id: u64,
+}
+
+/// A reduction's typed parts, for the CPU.
+#[derive(Clone, Debug)]
+pub struct ReductionPrograms {
+    /// the reduce type
+    pub reduce_ty: DType,
+    /// inputs → output 0 (`__map`, of the reduce type)
+    pub map: Program,
+    /// inputs 0, 1 (`a`, `b`) → output 0 (`__reduce`)
+    pub reduce: Program,
+    /// input 0 (`a`) and the scalar parameters → the outputs
+    pub post: Program,
+    /// the identity, if any
+    pub identity: Option<TExpr>,
+}
+
+impl ReductionDef {
+    /// Parse the signature; the expressions are parsed when the CPU runs the kernel (the GPU
+    /// compiles them as written).
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        ins: &str,
+        outs: &str,
+        map_expr: &str,
+        reduce_expr: &str,
+        post_map_expr: &str,
+        identity: &str,
+        name: &str,
+        reduce_type: &str,
+    ) -> Result<ReductionDef> {
+        // The signature rules are an elementwise kernel's.
+        let e = ElementwiseDef::new(ins, outs, post_map_expr, name, "")?;
+        if let Some(p) = e.outs.iter().find(|p| p.name == "a" || p.name == "b") {
+            let msg = format!("`{}` is reserved for the reduction's operands", p.name);
+            return Err(Error::KernelSource { kernel: name.into(), line: 1, msg });
+        }
+        let id =
+            [name, map_expr, reduce_expr, post_map_expr, identity, reduce_type, &format!("{:?}{:?}", e.ins, e.outs)]
+                .iter()
+                .fold(7, |h, s| hash_str(h, s));
+        Ok(ReductionDef {
+            name: name.into(),
+            ins: e.ins,
+            outs: e.outs,
+            map_expr: map_expr.into(),
+            reduce_expr: reduce_expr.into(),
+            post_map_expr: post_map_expr.into(),
+            identity: identity.into(),
+            reduce_type: reduce_type.into(),
+            preamble: String::new(),
+            id,
+        })
+    }
+    /// The reduce type under `typedefs`, given the outputs' dtypes.
+    pub fn reduce_dtype(&self, typedefs: &[(String, DType)], out_dtypes: &[DType]) -> Result<DType> {
+        let t = self.reduce_type.trim();
+        if t.is_empty() {
+            return Ok(out_dtypes[0]);
+        }
+        if let Some((_, d)) = typedefs.iter().find(|(n, _)| n == t) {
+            return Ok(*d);
+        }
+        super::dtype_name(t).ok_or_else(|| Error::KernelSource {
+            kernel: self.name.clone(),
+            line: 1,
+            msg: format!("reduce_type `{t}` is neither a dtype nor a placeholder"),
+        })
+    }
+    /// The typed parts under `typedefs`; `scalar[k]` says whether input `k` is a scalar.
+    pub fn programs(
+        &self,
+        typedefs: &[(String, DType)],
+        scalar: &[bool],
+        out_dtypes: &[DType],
+    ) -> Result<ReductionPrograms> {
+        let rt = compute(self.reduce_dtype(typedefs, out_dtypes)?);
+        let types = placeholders(self.ins.iter().chain(&self.outs));
+        let name = &self.name;
+        let tys = |p: &Param| match &p.ty {
+            ParamTy::Fixed(d) => *d,
+            ParamTy::Generic(t) => typedefs.iter().find(|(n, _)| n == t).map_or(DType::F64, |x| x.1),
+        };
+        let raws: Vec<RawParam> = (self.ins.iter().enumerate())
+            .filter(|(_, p)| p.raw)
+            .map(|(k, p)| RawParam { name: p.name.clone(), dtype: tys(p), pos: k })
+            .collect();
+        let declare_ins = |c: &mut Checker, scalars_only: bool| {
+            for (k, p) in self.ins.iter().enumerate() {
+                let s = scalar.get(k).copied().unwrap_or(false);
+                if p.raw || (scalars_only && !s) {
+                    continue;
+                }
+                c.declare(&p.name, compute(tys(p)), if s { Role::Scalar(k) } else { Role::In(k) });
+            }
+        };
+        let expr_program = |c: Checker, src: &str, part: &str| -> Result<Program> {
+            let e = parse::parse_expr(src, &types).map_err(|e| e.into_error(name, part))?;
+            let mut c = c;
+            let v = c.expr(&e).map_err(|e| e.into_error(name, part))?.to(rt);
+            let k = c.declare("__out", rt, Role::Out(0));
+            let mut p = c.program(&[]).map_err(|e| e.into_error(name, part))?;
+            p.body.push(TStmt::Set(k, v));
+            Ok(p)
+        };
+        let mut c = Checker::new(typedefs, &raws);
+        declare_ins(&mut c, false);
+        let map = expr_program(c, &self.map_expr, "map_expr")?;
+        let mut c = Checker::new(typedefs, &[]);
+        c.declare("a", rt, Role::In(0));
+        c.declare("b", rt, Role::In(1));
+        let reduce = expr_program(c, &self.reduce_expr, "reduce_expr")?;
+        let mut c = Checker::new(typedefs, &[]);
+        c.declare("a", rt, Role::In(0));
+        declare_ins(&mut c, true);
+        for (k, p) in self.outs.iter().enumerate() {
+            c.declare(&p.name, compute(tys(p)), Role::Out(k));
+        }
+        let stmts = parse::parse(&self.post_map_expr, &types).map_err(|e| e.into_error(name, "post_map_expr"))?;
+        let post = c.program(&stmts).map_err(|e| e.into_error(name, "post_map_expr"))?;
+        let identity = if self.identity.trim().is_empty() {
+            None
+        } else {
+            let e = parse::parse_expr(&self.identity, &types).map_err(|e| e.into_error(name, "identity"))?;
+            let mut c = Checker::new(typedefs, &[]);
+            Some(c.expr(&e).map_err(|e| e.into_error(name, "identity"))?.to(rt))
+        };
+        if rt.is_complex() {
+            let reason = "a complex reduce type runs on the GPU only".to_string();
+            return Err(Error::KernelUnsupported { kernel: name.clone(), backend: "cpu", reason });
+        }
+        Ok(ReductionPrograms { reduce_ty: rt, map, reduce, post, identity })
+    }
+}
