@@ -333,6 +333,8 @@ mod stub {
     impl xp_core::StatsStorage for CudaStorage {}
     /// Never reached: no stub device exists.
     impl xp_core::RandomDevice for CudaDevice {}
+    /// Never reached: no stub device exists.
+    impl xp_core::KernelDevice for CudaDevice {}
 
     impl BackendDevice for CudaDevice {
         type Storage = CudaStorage;

@@ -32,6 +32,7 @@ mod einsum;
 mod index;
 mod interop;
 pub mod io;
+pub mod kernel;
 pub mod linalg;
 mod manip;
 mod ops;

@@ -69,6 +69,7 @@ fn tanh(x: f32) -> f32 {
     }
 }
 
+#[inline(always)]
 fn block(
     x: &[f32],
     out: &mut [MaybeUninit<f32>],
@@ -85,6 +86,26 @@ fn block(
             o.write(slow(v));
         }
     }
+}
+
+/// `o = f(x)` through the fast kernels, for the functions that have one (false otherwise):
+/// the kernel evaluator's blocks of float32 `sin`, `cos`, `exp`, `tanh`.
+#[inline(always)]
+pub(crate) fn slice_f32(f: xp_core::kernel::MathFn, x: &[f32], o: &mut [f32]) -> bool {
+    use xp_core::kernel::MathFn::*;
+    // SAFETY: viewing initialised floats as possibly-uninitialised ones is always sound, and
+    // `block` writes every element.
+    let o = unsafe { &mut *(o as *mut [f32] as *mut [MaybeUninit<f32>]) };
+    for (x, o) in x.chunks(256).zip(o.chunks_mut(256)) {
+        match f {
+            Sin => block(x, o, |v| v.abs() <= 8192.0, |v| sincos(v, 0), f32::sin),
+            Cos => block(x, o, |v| v.abs() <= 8192.0, |v| sincos(v, 1), f32::cos),
+            Exp => block(x, o, |v| (-87.0..=88.0).contains(&v), exp, f32::exp),
+            Tanh => block(x, o, |v| v.abs() <= 1e30, tanh, f32::tanh),
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// The fast kernel of `op` on float32, if there is one.

@@ -14,6 +14,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod eval;
 mod fastmath;
 mod index;
 pub mod iter;

@@ -30,6 +30,7 @@ mod stats;
 mod storage;
 mod stream;
 mod transfer;
+mod ukernel;
 
 pub use nvrtc::{kernels_compiled, kernels_compiled_on_this_thread};
 pub use properties::{mem_info, properties};

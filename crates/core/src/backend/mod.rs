@@ -12,6 +12,7 @@
 use crate::{ArgReduceOp, BinaryOp, DType, Device, Error, HostBuffer, Layout, Result, Scalar, UnaryOp};
 
 mod index;
+mod kernel;
 mod linalg;
 mod pending;
 mod random;
@@ -19,6 +20,7 @@ mod sort;
 mod stats;
 
 pub use index::{Combine, IndexMode, IndexSet, IndexStorage};
+pub use kernel::{KernelArg, KernelDevice, KernelTypes};
 pub use linalg::LinalgStorage;
 pub use pending::{FftKind, FftNorm, FftStorage};
 pub use random::{Distribution, RandomDevice};

@@ -1,0 +1,209 @@
+//! What every kernel call does before a backend runs it: count the arguments, resolve the type
+//! placeholders (CuPy's rules: the first array that names a placeholder binds it; scalars take
+//! the bound dtype, or NumPy's default for their kind), cast arrays to fixed parameter dtypes
+//! where `same_kind` allows, broadcast, check devices, and lock each storage once.
+use crate::backend::{CudaDevice, CudaStorage, Many, Reads, Storage};
+use crate::ufunc::{can_cast_same_kind, Operand};
+use crate::Array;
+use xp_core::kernel::{Param, ParamTy};
+use xp_core::{broadcast_shapes, default_dtype, DType, Device, Error, KernelArg, KernelTypes, Result, Scalar};
+use xp_cpu::CpuStorage;
+
+/// A call's arguments, typed and ready for a backend.
+pub(crate) struct Prepared {
+    pub(crate) types: KernelTypes,
+    /// the arrays (inputs cast where needed, then given outputs)
+    arrays: Vec<Array>,
+    slots: Vec<Slot>,
+    pub(crate) shape: Vec<usize>,
+    pub(crate) device: Device,
+}
+
+enum Slot {
+    Array(usize),
+    Raw(usize),
+    Scalar(Scalar, DType),
+    None,
+}
+
+fn args_err(kernel: &str, msg: String) -> Error {
+    Error::KernelArgs { kernel: kernel.to_string(), msg }
+}
+
+/// Resolve the types of a call with inputs `args` and given outputs `outs` (empty: all
+/// allocated). `broadcast_outs`: whether given outputs take part in the broadcast shape.
+pub(crate) fn prepare(
+    kernel: &str,
+    ins: &[Param],
+    out_params: &[Param],
+    args: &[Operand],
+    outs: &[&Array],
+) -> Result<Prepared> {
+    if args.len() != ins.len() {
+        return Err(args_err(
+            kernel,
+            format!(
+                "takes {} input argument(s) ({} output(s) optional), got {}",
+                ins.len(),
+                out_params.len(),
+                args.len()
+            ),
+        ));
+    }
+    if !outs.is_empty() && outs.len() != out_params.len() {
+        return Err(args_err(kernel, format!("takes {} output array(s), got {}", out_params.len(), outs.len())));
+    }
+    // Bind placeholders: arrays first (inputs, then given outputs), then scalars.
+    let mut typedefs: Vec<(String, DType)> = Vec::new();
+    let mut bind = |t: &str, d: DType, what: &str| -> Result<()> {
+        match typedefs.iter().find(|(n, _)| n == t) {
+            Some((_, b)) if *b != d => {
+                Err(args_err(kernel, format!("type {t} is already {b}, but {what} has dtype {d}")))
+            }
+            Some(_) => Ok(()),
+            None => {
+                typedefs.push((t.to_string(), d));
+                Ok(())
+            }
+        }
+    };
+    for (p, a) in ins.iter().zip(args) {
+        if let (ParamTy::Generic(t), Operand::Array(a)) = (&p.ty, a) {
+            bind(t, a.dtype(), &format!("argument `{}`", p.name))?;
+        }
+    }
+    for (p, o) in out_params.iter().zip(outs) {
+        if let ParamTy::Generic(t) = &p.ty {
+            bind(t, o.dtype(), &format!("output `{}`", p.name))?;
+        }
+    }
+    for (p, a) in ins.iter().zip(args) {
+        if let (ParamTy::Generic(t), Operand::Scalar(s)) = (&p.ty, a) {
+            if !typedefs.iter().any(|(n, _)| n == t) {
+                typedefs.push((t.clone(), default_dtype(s)));
+            }
+        }
+    }
+    let dtype_of = |p: &Param| -> Result<DType> {
+        match &p.ty {
+            ParamTy::Fixed(d) => Ok(*d),
+            ParamTy::Generic(t) => typedefs.iter().find(|(n, _)| n == t).map(|x| x.1).ok_or_else(|| {
+                args_err(kernel, format!("cannot determine type {t} of `{}`: no argument binds it", p.name))
+            }),
+        }
+    };
+    let in_dtypes: Vec<DType> = ins.iter().map(dtype_of).collect::<Result<_>>()?;
+    let out_dtypes: Vec<DType> = out_params.iter().map(dtype_of).collect::<Result<_>>()?;
+    let mut device: Option<Device> = None;
+    let mut arrays = Vec::new();
+    let mut slots = Vec::new();
+    let mut shape: Vec<usize> = Vec::new();
+    let mut first = true;
+    for ((p, a), &d) in ins.iter().zip(args).zip(&in_dtypes) {
+        match a {
+            Operand::Array(a) => {
+                if a.dtype() != d && !can_cast_same_kind(a.dtype(), d) {
+                    let msg = format!(
+                        "argument `{}` has dtype {}, which cannot be cast to {d} ('same_kind')",
+                        p.name,
+                        a.dtype()
+                    );
+                    return Err(args_err(kernel, msg));
+                }
+                match device {
+                    Some(dev) if dev != a.device() => {
+                        return Err(Error::DeviceMismatch { op: "kernel call", lhs: dev, rhs: a.device() })
+                    }
+                    _ => device = Some(a.device()),
+                }
+                if !p.raw {
+                    shape =
+                        if first { a.shape().to_vec() } else { broadcast_shapes("kernel call", &shape, a.shape())? };
+                    first = false;
+                }
+                arrays.push(a.cast_if(d)?);
+                slots.push(if p.raw { Slot::Raw(arrays.len() - 1) } else { Slot::Array(arrays.len() - 1) });
+            }
+            Operand::Scalar(s) => {
+                if p.raw {
+                    return Err(args_err(kernel, format!("raw parameter `{}` needs an array", p.name)));
+                }
+                slots.push(Slot::Scalar(*s, d));
+            }
+        }
+    }
+    for ((p, o), &d) in out_params.iter().zip(outs).zip(&out_dtypes) {
+        if o.dtype() != d {
+            return Err(args_err(kernel, format!("output `{}` has dtype {}, expected {d}", p.name, o.dtype())));
+        }
+        match device {
+            Some(dev) if dev != o.device() => {
+                return Err(Error::DeviceMismatch { op: "kernel call", lhs: dev, rhs: o.device() })
+            }
+            _ => device = Some(o.device()),
+        }
+        if first {
+            shape = o.shape().to_vec();
+            first = false;
+        }
+        arrays.push((*o).clone());
+        slots.push(Slot::Array(arrays.len() - 1));
+    }
+    if outs.is_empty() {
+        slots.extend(out_params.iter().map(|_| Slot::None));
+    }
+    let device =
+        device.ok_or_else(|| args_err(kernel, "needs at least one array argument to know its device".into()))?;
+    let scalar = args.iter().map(|a| matches!(a, Operand::Scalar(_))).collect();
+    let types = KernelTypes { typedefs, ins: in_dtypes, outs: out_dtypes, scalar };
+    Ok(Prepared { types, arrays, slots, shape, device })
+}
+
+impl Prepared {
+    /// The call's shape checked against the given outputs (which must have exactly that shape).
+    pub(crate) fn check_outs(&self, outs: &[&Array], shape: &[usize]) -> Result<()> {
+        for o in outs {
+            if o.shape() != shape {
+                return Err(Error::ShapeMismatch { op: "kernel call", lhs: shape.to_vec(), rhs: o.shape().to_vec() });
+            }
+        }
+        Ok(())
+    }
+    /// Run `cpu` or `cuda` with the backend's arguments.
+    pub(crate) fn run(
+        &self,
+        cpu: impl FnOnce(&xp_cpu::CpuDevice, &[KernelArg<'_, CpuStorage>]) -> Result<Vec<CpuStorage>>,
+        cuda: impl FnOnce(&CudaDevice, &[KernelArg<'_, CudaStorage>]) -> Result<Vec<CudaStorage>>,
+    ) -> Result<Vec<Storage>> {
+        let refs: Vec<&Array> = self.arrays.iter().collect();
+        let reads = Reads::lock(&refs);
+        let shape = &self.shape;
+        macro_rules! args {
+            ($v:expr) => {
+                self.slots
+                    .iter()
+                    .map(|s| -> Result<_> {
+                        Ok(match s {
+                            Slot::Array(k) => {
+                                KernelArg::Array($v[*k], self.arrays[*k].layout.broadcast_to("kernel call", shape)?)
+                            }
+                            Slot::Raw(k) => KernelArg::Raw($v[*k], self.arrays[*k].layout.clone()),
+                            Slot::Scalar(x, d) => KernelArg::Scalar(*x, *d),
+                            Slot::None => KernelArg::None,
+                        })
+                    })
+                    .collect::<Result<Vec<_>>>()?
+            };
+        }
+        if self.arrays.is_empty() {
+            return Err(Error::KernelArgs { kernel: String::new(), msg: "no arrays".into() });
+        }
+        match (reads.many("kernel call")?, self.device) {
+            (Many::Cpu(v), _) => Ok(cpu(&xp_cpu::CpuDevice, &args!(v))?.into_iter().map(Storage::Cpu).collect()),
+            (Many::Cuda(v), Device::Cuda(i)) => {
+                Ok(cuda(&CudaDevice::new(i)?, &args!(v))?.into_iter().map(Storage::Cuda).collect())
+            }
+            (Many::Cuda(_), d) => Err(Error::DeviceMismatch { op: "kernel call", lhs: d, rhs: d }),
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! Math functions and NumPy ufuncs over register blocks.
+use super::col::{class, with_lane, with_num, Col, Lane, Reg};
+use crate::kernel::Kernel;
+use xp_core::kernel::MathFn;
+use xp_core::{BinaryOp, DType, Error, OutRule, Result, UnaryOp};
+
+/// True for the two-argument functions.
+pub(crate) fn binary(f: MathFn) -> bool {
+    use MathFn::*;
+    matches!(f, Pow | Atan2 | Hypot | Fmin | Fmax | Fmod | Copysign | Min | Max)
+}
+
+macro_rules! float_fns {
+    ($t:ty, $unary:ident, $binary:ident) => {
+        fn $unary(f: MathFn) -> fn($t) -> $t {
+            use MathFn::*;
+            match f {
+                Sin => <$t>::sin,
+                Cos => <$t>::cos,
+                Tan => <$t>::tan,
+                Asin => <$t>::asin,
+                Acos => <$t>::acos,
+                Atan => <$t>::atan,
+                Sinh => <$t>::sinh,
+                Cosh => <$t>::cosh,
+                Tanh => <$t>::tanh,
+                Asinh => <$t>::asinh,
+                Acosh => <$t>::acosh,
+                Atanh => <$t>::atanh,
+                Exp => <$t>::exp,
+                Exp2 => <$t>::exp2,
+                Expm1 => <$t>::exp_m1,
+                Log => <$t>::ln,
+                Log2 => <$t>::log2,
+                Log10 => <$t>::log10,
+                Log1p => <$t>::ln_1p,
+                Sqrt => <$t>::sqrt,
+                Rsqrt => |x| 1.0 / x.sqrt(),
+                Cbrt => <$t>::cbrt,
+                Floor => <$t>::floor,
+                Ceil => <$t>::ceil,
+                Trunc => <$t>::trunc,
+                Round => <$t>::round,
+                Rint => <$t>::round_ties_even,
+                Fabs | Abs => <$t>::abs,
+                Erf => |x| libm::erf(x as f64) as $t,
+                Erfc => |x| libm::erfc(x as f64) as $t,
+                _ => |x| x,
+            }
+        }
+        fn $binary(f: MathFn) -> fn($t, $t) -> $t {
+            use MathFn::*;
+            match f {
+                Pow => <$t>::powf,
+                Atan2 => <$t>::atan2,
+                Hypot => <$t>::hypot,
+                Fmin => <$t>::min,
+                Fmax => <$t>::max,
+                Fmod => |a, b| a % b,
+                Copysign => <$t>::copysign,
+                // CUDA's min/max on floats: fminf/fmaxf (NaN-ignoring)
+                Min => <$t>::min,
+                _ => <$t>::max,
+            }
+        }
+    };
+}
+float_fns!(f32, f32_unary, f32_binary);
+float_fns!(f64, f64_unary, f64_binary);
+
+/// `o = f(args)`; `ty` is the arguments' type.
+pub(crate) fn math(f: MathFn, ty: DType, args: &[Col], o: &mut Col, n: usize) {
+    use MathFn::*;
+    if f.is_predicate() {
+        let o = &mut bool::get_mut(o)[..n];
+        macro_rules! pred {
+            ($t:ty) => {{
+                let a = &<$t>::get(&args[0])[..n];
+                let p: fn($t) -> bool = match f {
+                    IsNan => <$t>::is_nan,
+                    IsInf => <$t>::is_infinite,
+                    IsFinite => <$t>::is_finite,
+                    _ => <$t>::is_sign_negative,
+                };
+                o.iter_mut().zip(a).for_each(|(o, &x)| *o = p(x));
+            }};
+        }
+        if class(ty) == DType::F32 {
+            pred!(f32)
+        } else {
+            pred!(f64)
+        }
+        return;
+    }
+    match class(ty) {
+        DType::F32 => {
+            let o = &mut f32::get_mut(o)[..n];
+            let a = &f32::get(&args[0])[..n];
+            if f == Fma {
+                let (b, c) = (&f32::get(&args[1])[..n], &f32::get(&args[2])[..n]);
+                for (((o, &x), &y), &z) in o.iter_mut().zip(a).zip(b).zip(c) {
+                    *o = x.mul_add(y, z);
+                }
+            } else if binary(f) {
+                let g = f32_binary(f);
+                o.iter_mut().zip(a).zip(&f32::get(&args[1])[..n]).for_each(|((o, &x), &y)| *o = g(x, y));
+            } else if !crate::fastmath::slice_f32(f, a, o) {
+                let g = f32_unary(f);
+                o.iter_mut().zip(a).for_each(|(o, &x)| *o = g(x));
+            }
+        }
+        DType::F64 => {
+            let o = &mut f64::get_mut(o)[..n];
+            let a = &f64::get(&args[0])[..n];
+            if f == Fma {
+                let (b, c) = (&f64::get(&args[1])[..n], &f64::get(&args[2])[..n]);
+                for (((o, &x), &y), &z) in o.iter_mut().zip(a).zip(b).zip(c) {
+                    *o = x.mul_add(y, z);
+                }
+            } else if binary(f) {
+                let g = f64_binary(f);
+                o.iter_mut().zip(a).zip(&f64::get(&args[1])[..n]).for_each(|((o, &x), &y)| *o = g(x, y));
+            } else {
+                let g = f64_unary(f);
+                o.iter_mut().zip(a).for_each(|(o, &x)| *o = g(x));
+            }
+        }
+        _ => with_num!(ty, T => {
+            // integer abs, min, max
+            let o = &mut T::get_mut(o)[..n];
+            let a = &T::get(&args[0])[..n];
+            match f {
+                Abs => o.iter_mut().zip(a).for_each(|(o, &x)| *o = if x < T::default() { <T as super::col::Arith>::neg(x) } else { x }),
+                Min => o.iter_mut().zip(a).zip(&T::get(&args[1])[..n]).for_each(|((o, &x), &y)| *o = if y < x { y } else { x }),
+                _ => o.iter_mut().zip(a).zip(&T::get(&args[1])[..n]).for_each(|((o, &x), &y)| *o = if y > x { y } else { x }),
+            }
+        }),
+    }
+}
+
+fn no_loop(op: &'static str, d: DType) -> Error {
+    Error::InvalidDType { op, dtype: d }
+}
+
+/// NumPy's ufunc `op` on loop dtype `dt`, as xp's CPU kernels compute it.
+pub(crate) fn ufunc1(op: UnaryOp, dt: DType, a: &Col, o: &mut Col, n: usize) -> Result<()> {
+    if dt == DType::F32 && op.out_rule() == OutRule::Same {
+        let f = match op {
+            UnaryOp::Sin => Some(MathFn::Sin),
+            UnaryOp::Cos => Some(MathFn::Cos),
+            UnaryOp::Exp => Some(MathFn::Exp),
+            UnaryOp::Tanh => Some(MathFn::Tanh),
+            _ => None,
+        };
+        if f.is_some_and(|f| crate::fastmath::slice_f32(f, &f32::get(a)[..n], &mut f32::get_mut(o)[..n])) {
+            return Ok(());
+        }
+    }
+    with_lane!(dt, T => {
+        let x: Vec<T> = <<T as Lane>::R as Reg>::get(a)[..n].iter().map(|&v| T::down(v)).collect();
+        match op.out_rule() {
+            OutRule::Bool => {
+                let f = T::pred_fn(op).ok_or_else(|| no_loop(op.name(), dt))?;
+                bool::get_mut(o)[..n].iter_mut().zip(&x).for_each(|(o, &v)| *o = f(v));
+            }
+            _ => {
+                let f = T::unary_fn(op).ok_or_else(|| no_loop(op.name(), dt))?;
+                <<T as Lane>::R as Reg>::get_mut(o)[..n].iter_mut().zip(&x).for_each(|(o, &v)| *o = f(v).up());
+            }
+        }
+        Ok(())
+    }, Err(no_loop(op.name(), dt)))
+}
+
+/// NumPy's ufunc `op` on loop dtype `dt`.
+pub(crate) fn ufunc2(op: BinaryOp, dt: DType, a: &Col, b: &Col, o: &mut Col, n: usize) -> Result<()> {
+    with_lane!(dt, T => {
+        let (ra, rb) = (&<<T as Lane>::R as Reg>::get(a)[..n], &<<T as Lane>::R as Reg>::get(b)[..n]);
+        if op.out_rule() == OutRule::Bool {
+            let f = T::cmp_fn(op).ok_or_else(|| no_loop(op.name(), dt))?;
+            for ((o, &x), &y) in bool::get_mut(o)[..n].iter_mut().zip(ra).zip(rb) {
+                *o = f(T::down(x), T::down(y));
+            }
+            return Ok(());
+        }
+        let o = &mut <<T as Lane>::R as Reg>::get_mut(o)[..n];
+        macro_rules! inline {
+            ($f:path) => {
+                for ((o, &x), &y) in o.iter_mut().zip(ra).zip(rb) {
+                    *o = $f(T::down(x), T::down(y)).up();
+                }
+            };
+        }
+        match op {
+            BinaryOp::Add => inline!(T::add),
+            BinaryOp::Sub => inline!(T::sub),
+            BinaryOp::Mul => inline!(T::mul),
+            BinaryOp::Div => inline!(T::div),
+            _ => {
+                let f = T::binary_fn(op).ok_or_else(|| no_loop(op.name(), dt))?;
+                inline!(f)
+            }
+        }
+        Ok(())
+    }, Err(no_loop(op.name(), dt)))
+}
