@@ -44,7 +44,7 @@ pub(crate) fn compute_size(d: DType) -> usize {
 }
 
 /// An expression that turns a compute value into the storage type of `d`.
-fn store(d: DType, v: &str) -> String {
+pub(crate) fn store(d: DType, v: &str) -> String {
     match d {
         DType::F16 => format!("st_h({v})"),
         DType::BF16 => format!("st_bh({v})"),

@@ -67,7 +67,13 @@ fn check(r: sys::nvrtcResult, what: &str) -> Result<()> {
 
 /// Compile `src` for `arch` (e.g. "sm_90") to a cubin, through the disk cache.
 pub(crate) fn cubin(src: &str, arch: &str) -> Result<Vec<u8>> {
-    let opts = [format!("-arch={arch}"), "-std=c++17".to_string(), "-default-device".to_string()];
+    cubin_with(src, arch, &[])
+}
+
+/// [`cubin`] with further NVRTC options (a user's `-D...`, `--use_fast_math`, ...).
+pub(crate) fn cubin_with(src: &str, arch: &str, extra: &[String]) -> Result<Vec<u8>> {
+    let mut opts = vec![format!("-arch={arch}"), "-std=c++17".to_string(), "-default-device".to_string()];
+    opts.extend(extra.iter().cloned());
     let (ma, mi) = nvrtc_version();
     let key_text = format!("{src}\u{0}{}\u{0}{arch}\u{0}{ma}.{mi}", opts.join(" "));
     let key = format!("{:016x}{:016x}", fnv(1, key_text.as_bytes()), fnv(2, key_text.as_bytes()));
@@ -132,7 +138,7 @@ fn compile(src: &str, opts: &[String]) -> Result<Vec<u8>> {
             let mut log = vec![0u8; n.max(1)];
             sys::nvrtcGetProgramLog(prog, log.as_mut_ptr() as *mut c_char);
             let log = String::from_utf8_lossy(&log).trim_end_matches('\0').to_string();
-            Err(Error::Cuda(format!("kernel failed to compile ({r:?}):\n{log}")))
+            Err(Error::KernelCompile { kernel: String::new(), log })
         } else {
             let mut n = 0usize;
             check(sys::nvrtcGetCUBINSize(prog, &mut n), "cubin size").and_then(|_| {

@@ -8,6 +8,7 @@ mod fit;
 mod indexing;
 mod indexing_props;
 mod io;
+mod kernels;
 mod large;
 mod linalg;
 mod linalg_props;

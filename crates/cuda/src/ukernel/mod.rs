@@ -1,3 +1,165 @@
-//! User kernels on the GPU.
+//! User kernels on the GPU: [`xp_core::KernelDevice`] for [`CudaDevice`]. The generated source
+//! (`gen.rs`, `reduction.rs`) is compiled through the NVRTC cache; a kernel's identity in the
+//! caches is a hash of its specification (definition, dtypes, argument roles, layout class).
+mod gen;
+mod params;
+mod reduction;
+
+use crate::device::{Dev, Key};
+use crate::storage::{cfg, vector_width, CudaStorage};
 use crate::CudaDevice;
-impl xp_core::KernelDevice for CudaDevice {}
+use gen::{Arg, Mode, Role};
+use params::Params;
+use std::sync::Arc;
+use xp_core::kernel::{hash_str, ElementwiseDef};
+use xp_core::{numel, Error, KernelArg, KernelDevice, KernelTypes, Layout, Result};
+
+/// The kernel of `key`, compiled from `src()` on a miss; NVRTC's log is reported under the
+/// kernel's name.
+pub(crate) fn user_kernel(
+    dev: &Dev,
+    key: u64,
+    name: &str,
+    src: impl FnOnce() -> String,
+) -> Result<cudarc::driver::CudaFunction> {
+    let k = Key::new(20).bits(32, key & 0xffff_ffff).bits(32, key >> 32);
+    dev.kernel(k, name, src).map(|(f, _)| f).map_err(|e| match e {
+        Error::KernelCompile { log, .. } => Error::KernelCompile { kernel: name.to_string(), log },
+        e => e,
+    })
+}
+
+/// The hash of a call's specialisation: definition, placeholder dtypes, argument roles and
+/// dtypes, and the layout class.
+pub(crate) fn spec_hash(id: u64, types: &KernelTypes, args: &[Arg], mode: &str) -> u64 {
+    let mut h = id;
+    for (t, d) in &types.typedefs {
+        h = hash_str(h, t);
+        h = hash_str(h, d.name());
+    }
+    for a in args {
+        h = hash_str(h, &format!("{:?}{}", a.role, a.dtype));
+    }
+    hash_str(h, mode)
+}
+
+/// A raw argument as a contiguous buffer: the storage itself when its layout is a contiguous
+/// run, else a copy (kept alive until the launch is queued; frees are stream-ordered).
+fn raw_ptr(s: &CudaStorage, l: &Layout, keep: &mut Vec<CudaStorage>) -> Result<u64> {
+    if l.is_contiguous() {
+        return Ok(s.ptr(l.offset()));
+    }
+    let c = s.contiguous_copy(l)?;
+    let p = c.ptr(0);
+    keep.push(c);
+    Ok(p)
+}
+
+impl CudaDevice {
+    pub(crate) fn dev(&self) -> &Arc<Dev> {
+        &self.dev
+    }
+}
+
+impl KernelDevice for CudaDevice {
+    fn elementwise_kernel(
+        &self,
+        def: &ElementwiseDef,
+        types: &KernelTypes,
+        args: &[KernelArg<'_, CudaStorage>],
+        shape: &[usize],
+    ) -> Result<Vec<CudaStorage>> {
+        let dev = self.dev();
+        let n = numel(shape);
+        let n_in = def.ins.len();
+        let outs: Vec<CudaStorage> =
+            types.outs.iter().map(|&d| CudaStorage::alloc(dev, d, n)).collect::<Result<_>>()?;
+        if n == 0 {
+            return Ok(outs);
+        }
+        let dense = args.iter().all(|a| !matches!(a, KernelArg::Array(_, l) if !l.is_contiguous()));
+        let mut gargs = Vec::new();
+        let mut keep = Vec::new();
+        let mut p = Params::default();
+        let mut arrays: Vec<(u64, usize, Layout)> = Vec::new(); // (pointer, element size, layout)
+        let mut used: Vec<&CudaStorage> = Vec::new();
+        for (k, a) in args.iter().enumerate() {
+            let (name, dtype) = if k < n_in {
+                (&def.ins[k].name, types.ins[k])
+            } else {
+                (&def.outs[k - n_in].name, types.outs[k - n_in])
+            };
+            let out = k >= n_in;
+            let role = match a {
+                KernelArg::Array(..) if out => Role::Out(true),
+                KernelArg::None => Role::Out(false),
+                KernelArg::Array(..) => Role::In,
+                KernelArg::Scalar(..) => Role::Scalar,
+                KernelArg::Raw(..) => Role::Raw,
+            };
+            gargs.push(Arg { name: name.clone(), role, dtype });
+            if out {
+                let o = &outs[k - n_in];
+                let ol = Layout::contiguous(shape);
+                p.ptr(o.ptr(0));
+                arrays.push((o.ptr(0), dtype.size(), ol));
+            }
+            match a {
+                KernelArg::Array(s, l) => {
+                    used.push(s);
+                    let ptr = if dense { s.ptr(l.offset()) } else { s.ptr(0) };
+                    p.ptr(ptr);
+                    arrays.push((ptr, dtype.size(), l.clone()));
+                }
+                KernelArg::Raw(s, l) => {
+                    used.push(s);
+                    p.ptr(raw_ptr(s, l, &mut keep)?);
+                    p.i64(l.numel() as i64);
+                }
+                KernelArg::Scalar(v, d) => p.scalar(*v, *d),
+                KernelArg::None => {}
+            }
+        }
+        let (mode, threads) = if dense {
+            let widest = arrays.iter().map(|a| a.1).max().unwrap_or(1);
+            let v = vector_width(16 / widest, |v| arrays.iter().all(|a| a.0 % (v * a.1) as u64 == 0));
+            p.i64(n as i64);
+            (Mode::Dense(v), n.div_ceil(v))
+        } else {
+            let ls: Vec<&Layout> = arrays.iter().map(|a| &a.2).collect();
+            p.indexer(&ls)?;
+            (Mode::Strided, n)
+        };
+        let key = spec_hash(def.id, types, &gargs, &format!("{mode:?}"));
+        let f = user_kernel(dev, key, &def.name, || {
+            gen::elementwise(&def.name, &types.typedefs, &def.preamble, &gargs, &def.body, mode)
+        })?;
+        let all: Vec<&CudaStorage> = used.iter().copied().chain(outs.iter()).chain(keep.iter()).collect();
+        p.launch(dev, &f, cfg(threads as i64), &all).map_err(|e| e.in_kernel(&def.name))?;
+        Ok(outs)
+    }
+    fn reduction_kernel(
+        &self,
+        def: &xp_core::kernel::ReductionDef,
+        types: &KernelTypes,
+        args: &[KernelArg<'_, CudaStorage>],
+        shape: &[usize],
+        axes: &[usize],
+    ) -> Result<Vec<CudaStorage>> {
+        reduction::run(self.dev(), def, types, args, shape, axes)
+    }
+}
+
+/// A launch error under a kernel's name.
+pub(crate) trait InKernel {
+    fn in_kernel(self, name: &str) -> Error;
+}
+
+impl InKernel for Error {
+    fn in_kernel(self, name: &str) -> Error {
+        match self {
+            Error::Launch { msg, .. } => Error::Launch { kernel: name.to_string(), msg },
+            e => e,
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! CUDA C of user kernels: the placeholders as `typedef`s of their compute types, the
+//! preamble, and a grid-stride loop that loads each argument into a local of the parameter's
+//! name, runs the body as written (`#line` maps NVRTC's messages to the body's lines), and
+//! stores the outputs. Dense launches index every operand by `i` (with one up-to-16-byte pack
+//! per operand per thread where every pointer is aligned for it); strided ones go through an
+//! indexer over the collapsed shape.
+use crate::codegen::{compute_ty, storage_ty, store, PRELUDE};
+use xp_core::DType;
+
+/// What an argument of the generated kernel is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Role {
+    /// an array read elementwise
+    In,
+    /// a scalar passed by value
+    Scalar,
+    /// a raw array (contiguous, with its length)
+    Raw,
+    /// an output; `true` when its initial values are read from a given array
+    Out(bool),
+}
+
+/// An argument: its name in the body, role and dtype.
+#[derive(Clone, Debug)]
+pub(crate) struct Arg {
+    pub(crate) name: String,
+    pub(crate) role: Role,
+    pub(crate) dtype: DType,
+}
+
+/// How the kernel addresses its elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Mode {
+    /// every elementwise operand contiguous over the same index space: `v` elements per pack
+    Dense(usize),
+    /// through the indexer (`na` strided operands)
+    Strided,
+}
+
+/// Dimensions the indexer holds.
+pub(crate) const MAXD: usize = 12;
+
+/// The source of user kernel `name`.
+pub(crate) fn elementwise(
+    name: &str,
+    typedefs: &[(String, DType)],
+    preamble: &str,
+    args: &[Arg],
+    body: &str,
+    mode: Mode,
+) -> String {
+    let mut s = header(typedefs, preamble);
+    let na = strided_count(args);
+    if mode == Mode::Strided {
+        s += &format!("struct KIdx {{ i64 n, nd; i64 shape[{MAXD}]; i64 st[{na}][{MAXD}]; i64 off[{na}]; }};\n");
+    }
+    let mut params = Vec::new();
+    for a in args {
+        let (st, ct, n) = (storage_ty(a.dtype), compute_ty(a.dtype), &a.name);
+        match a.role {
+            Role::In => params.push(format!("const {st}* __restrict__ _p_{n}")),
+            Role::Scalar => params.push(format!("const {ct} {n}")),
+            Role::Raw => params.push(format!("const {st}* __restrict__ _p_{n}, const i64 _n_{n}")),
+            Role::Out(given) => {
+                params.push(format!("{st}* __restrict__ _p_{n}"));
+                if given {
+                    params.push(format!("const {st}* __restrict__ _g_{n}"));
+                }
+            }
+        }
+    }
+    params.push(if mode == Mode::Strided { "const KIdx ix".into() } else { "const i64 n".into() });
+    let raws: String = args
+        .iter()
+        .filter(|a| a.role == Role::Raw)
+        .map(|a| format!("  const XpRaw<{}> {n}{{_p_{n}, _n_{n}}};\n", storage_ty(a.dtype), n = a.name))
+        .collect();
+    let line_body = format!("#line 1 \"{name}\"\n{body}\n;\n");
+    s += &format!("extern \"C\" __global__ void {name}({}) {{\n{raws}", params.join(", "));
+    s += "  const i64 step = (i64)gridDim.x * blockDim.x, g = (i64)blockIdx.x * blockDim.x + threadIdx.x;\n";
+    match mode {
+        Mode::Dense(v) if v > 1 => {
+            s += &format!("  const i64 nv = n / {v};\n  for (i64 iv = g; iv < nv; iv += step) {{\n");
+            for a in args {
+                let (st, n) = (storage_ty(a.dtype), &a.name);
+                match a.role {
+                    Role::In => {
+                        s += &format!("    const Pack<{v}, {st}> _q_{n} = ((const Pack<{v}, {st}>*)_p_{n})[iv];\n")
+                    }
+                    Role::Out(true) => {
+                        s += &format!("    Pack<{v}, {st}> _q_{n} = ((const Pack<{v}, {st}>*)_g_{n})[iv];\n")
+                    }
+                    Role::Out(false) => s += &format!("    Pack<{v}, {st}> _q_{n};\n"),
+                    _ => {}
+                }
+            }
+            s += &format!("#pragma unroll\n    for (int u = 0; u < {v}; ++u) {{\n      const i64 i = iv * {v} + u;\n");
+            for a in args {
+                let (ct, n) = (compute_ty(a.dtype), &a.name);
+                match a.role {
+                    Role::In => s += &format!("      const {ct} {n} = ld(_q_{n}.v[u]);\n"),
+                    Role::Out(true) => s += &format!("      {ct} {n} = ld(_q_{n}.v[u]);\n"),
+                    Role::Out(false) => s += &format!("      {ct} {n} = {ct}();\n"),
+                    _ => {}
+                }
+            }
+            s += &format!("      {{\n{line_body}      }}\n");
+            for a in args.iter().filter(|a| matches!(a.role, Role::Out(_))) {
+                s += &format!("      _q_{n}.v[u] = {};\n", store(a.dtype, &a.name), n = a.name);
+            }
+            s += "    }\n";
+            for a in args.iter().filter(|a| matches!(a.role, Role::Out(_))) {
+                s += &format!("    ((Pack<{v}, {st}>*)_p_{n})[iv] = _q_{n};\n", st = storage_ty(a.dtype), n = a.name);
+            }
+            s += &format!("  }}\n  for (i64 i = nv * {v} + g; i < n; i += step) {{\n");
+            s += &scalar_body(args, &line_body, |_| "i".to_string());
+            s += "  }\n";
+        }
+        Mode::Dense(_) => {
+            s += "  for (i64 i = g; i < n; i += step) {\n";
+            s += &scalar_body(args, &line_body, |_| "i".to_string());
+            s += "  }\n";
+        }
+        Mode::Strided => {
+            s += "  for (i64 i = g; i < ix.n; i += step) {\n";
+            s += &offsets("ix", "i", na, "    ");
+            let mut k = 0;
+            let mut slot = std::collections::HashMap::new();
+            for a in args {
+                match a.role {
+                    Role::In | Role::Out(false) => {
+                        slot.insert(a.name.clone(), k);
+                        k += 1;
+                    }
+                    Role::Out(true) => {
+                        slot.insert(a.name.clone(), k);
+                        k += 2;
+                    }
+                    _ => {}
+                }
+            }
+            s += &scalar_body(args, &line_body, |a: &Arg| format!("_o{}", slot[&a.name]));
+            s += "  }\n";
+        }
+    }
+    s + "}\n"
+}
+
+/// The prelude, the `XpRaw` view of raw arrays, the placeholders' typedefs and the preamble.
+pub(crate) fn header(typedefs: &[(String, DType)], preamble: &str) -> String {
+    let mut s = format!(
+        "{PRELUDE}\ntemplate <class S> struct XpRaw {{ const S* p; i64 n;\n  __device__ auto operator[](i64 j) const {{ return ld(p[j]); }}\n  __device__ i64 size() const {{ return n; }} }};\n"
+    );
+    for (t, d) in typedefs {
+        s += &format!("typedef {} {t};\n", compute_ty(*d));
+    }
+    s + preamble + "\n"
+}
+
+/// How many operands the indexer addresses: each elementwise input and output, and each given
+/// output's initial values.
+pub(crate) fn strided_count(args: &[Arg]) -> usize {
+    args.iter()
+        .map(|a| match a.role {
+            Role::In | Role::Out(false) => 1,
+            Role::Out(true) => 2,
+            _ => 0,
+        })
+        .sum::<usize>()
+        .max(1)
+}
+
+/// `_o0.._o{na}`: the offsets of position `pos` for every strided operand.
+pub(crate) fn offsets(ix: &str, pos: &str, na: usize, ind: &str) -> String {
+    prefixed_offsets("_o", ix, pos, na, ind)
+}
+
+/// [`offsets`] into variables named `{prefix}0..`.
+pub(crate) fn prefixed_offsets(o: &str, ix: &str, pos: &str, na: usize, ind: &str) -> String {
+    let decl: Vec<String> = (0..na).map(|k| format!("{o}{k} = {ix}.off[{k}]")).collect();
+    let mut s = format!("{ind}i64 {};\n{ind}{{ i64 r = {pos};\n{ind}  for (int d = (int){ix}.nd - 1; d >= 0; --d) {{ const i64 q = r % {ix}.shape[d]; r /= {ix}.shape[d];", decl.join(", "));
+    for k in 0..na {
+        s += &format!(" {o}{k} += q * {ix}.st[{k}][d];");
+    }
+    s + &format!(" }} }}\n")
+}
+
+/// Load, body, store for one element; `at(arg)` is the element's offset for that operand (a
+/// given output's initial values sit at the offset after its own).
+fn scalar_body(args: &[Arg], body: &str, at: impl Fn(&Arg) -> String) -> String {
+    let mut s = String::new();
+    for a in args {
+        let (ct, n) = (compute_ty(a.dtype), &a.name);
+        let p = at(a);
+        match a.role {
+            Role::In => s += &format!("    const {ct} {n} = ld(_p_{n}[{p}]);\n"),
+            Role::Out(true) => {
+                let g =
+                    if p == "i" { "i".to_string() } else { format!("_o{}", p[2..].parse::<usize>().unwrap_or(0) + 1) };
+                s += &format!("    {ct} {n} = ld(_g_{n}[{g}]);\n")
+            }
+            Role::Out(false) => s += &format!("    {ct} {n} = {ct}();\n"),
+            _ => {}
+        }
+    }
+    s += &format!("    {{\n{body}    }}\n");
+    for a in args.iter().filter(|a| matches!(a.role, Role::Out(_))) {
+        s += &format!("    _p_{n}[{p}] = {};\n", store(a.dtype, &a.name), n = a.name, p = at(a));
+    }
+    s
+}

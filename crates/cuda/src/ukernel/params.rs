@@ -1,0 +1,108 @@
+//! Kernel parameters built at run time: each value in its own 8-byte-aligned slot, launched
+//! through `cuLaunchKernel`'s array of parameter pointers.
+use crate::device::{driver_err, Dev};
+use crate::storage::{after, before, CudaStorage};
+use cudarc::driver::{result, CudaFunction, LaunchConfig};
+use xp_core::{collapse, DType, Error, Layout, Result, Scalar};
+
+/// The values of a launch's parameters, in order.
+#[derive(Default)]
+pub(crate) struct Params {
+    slots: Vec<Vec<u64>>,
+}
+
+impl Params {
+    /// A device pointer.
+    pub(crate) fn ptr(&mut self, p: u64) {
+        self.slots.push(vec![p]);
+    }
+    /// A 64-bit integer.
+    pub(crate) fn i64(&mut self, v: i64) {
+        self.slots.push(vec![v as u64]);
+    }
+    /// Raw bytes (a struct), padded to 8 bytes.
+    pub(crate) fn bytes(&mut self, b: &[u8]) {
+        let mut v = vec![0u64; b.len().div_ceil(8).max(1)];
+        for (k, c) in b.chunks(8).enumerate() {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            v[k] = u64::from_le_bytes(w);
+        }
+        self.slots.push(v);
+    }
+    /// A scalar as the compute type of `d` (float16 and bfloat16 as float).
+    pub(crate) fn scalar(&mut self, v: Scalar, d: DType) {
+        let w: Vec<u64> = match d {
+            DType::Bool => vec![v.is_nonzero() as u64],
+            DType::I8 | DType::I16 | DType::I32 => vec![v.to_i64() as i32 as u32 as u64],
+            DType::U8 | DType::U16 | DType::U32 => vec![v.to_u64() as u32 as u64],
+            DType::I64 => vec![v.to_i64() as u64],
+            DType::U64 => vec![v.to_u64()],
+            DType::F16 | DType::BF16 | DType::F32 => vec![(v.to_f64() as f32).to_bits() as u64],
+            DType::F64 => vec![v.to_f64().to_bits()],
+            DType::C64 => {
+                let c = v.to_c128();
+                vec![(c.re as f32).to_bits() as u64 | (((c.im as f32).to_bits() as u64) << 32)]
+            }
+            DType::C128 => {
+                let c = v.to_c128();
+                vec![c.re.to_bits(), c.im.to_bits()]
+            }
+        };
+        self.slots.push(w);
+    }
+    /// The indexer of same-shaped layouts (`struct KIdx`): count, dimensions, shape, strides
+    /// and offsets of each, contiguous dimensions collapsed.
+    pub(crate) fn indexer(&mut self, ls: &[&Layout]) -> Result<()> {
+        let maxd = super::gen::MAXD;
+        let (shape, strides) = collapse(ls);
+        if shape.len() > maxd {
+            return Err(Error::Unsupported {
+                op: "kernels over more than 12 non-mergeable dimensions",
+                backend: "cuda",
+            });
+        }
+        let mut w: Vec<i64> = vec![shape.iter().product::<usize>() as i64, shape.len() as i64];
+        w.extend((0..maxd).map(|d| shape.get(d).map_or(1, |&n| n as i64)));
+        for st in &strides {
+            w.extend((0..maxd).map(|d| st.get(d).map_or(0, |&s| s as i64)));
+        }
+        w.extend(ls.iter().map(|l| l.offset() as i64));
+        self.slots.push(w.into_iter().map(|x| x as u64).collect());
+        Ok(())
+    }
+    /// Launch `f` on the current stream of `dev` with these parameters, after the uses of
+    /// `bufs` on other streams.
+    pub(crate) fn launch(&self, dev: &Dev, f: &CudaFunction, c: LaunchConfig, bufs: &[&CudaStorage]) -> Result<()> {
+        let s = dev.current();
+        before(&s, bufs)?;
+        let mut ptrs: Vec<*mut std::ffi::c_void> =
+            self.slots.iter().map(|v| v.as_ptr() as *mut std::ffi::c_void).collect();
+        dev.bind()?;
+        // SAFETY: the generated kernel's parameters are exactly these slots, in order and of
+        // these sizes (the source and the slots are built from the same argument list); every
+        // pointer addresses memory of a live storage (or a copy kept until after the launch).
+        unsafe {
+            result::launch_kernel(
+                f.cu_function(),
+                c.grid_dim,
+                c.block_dim,
+                c.shared_mem_bytes,
+                s.cu_stream(),
+                &mut ptrs,
+            )
+        }
+        .map_err(|e| match e.0 {
+            cudarc::driver::sys::CUresult::CUDA_ERROR_INVALID_VALUE
+            | cudarc::driver::sys::CUresult::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES => Error::Launch {
+                kernel: String::new(),
+                msg: format!(
+                    "{e:?} for grid {:?}, block {:?}, {} bytes of shared memory",
+                    c.grid_dim, c.block_dim, c.shared_mem_bytes
+                ),
+            },
+            _ => driver_err(e),
+        })?;
+        after(&s, bufs)
+    }
+}
