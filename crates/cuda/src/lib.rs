@@ -24,6 +24,7 @@ pub mod memory;
 mod nvrtc;
 mod properties;
 mod random;
+mod raw;
 mod reduce;
 mod sort;
 mod stats;
@@ -34,6 +35,7 @@ mod ukernel;
 
 pub use nvrtc::{kernels_compiled, kernels_compiled_on_this_thread};
 pub use properties::{mem_info, properties};
+pub use raw::{RawArg, RawModule};
 pub use storage::CudaStorage;
 pub use stream::{Event, Stream, StreamGuard};
 pub use transfer::Pinned;

@@ -81,7 +81,7 @@ pub(crate) fn cubin_with(src: &str, arch: &str, extra: &[String]) -> Result<Vec<
     if let Some(bin) = path.as_ref().and_then(read_entry) {
         return Ok(bin);
     }
-    let bin = compile(src, &opts)?;
+    let (bin, _) = compile(src, &opts, &[])?;
     COMPILED.fetch_add(1, Ordering::Relaxed);
     COMPILED_HERE.with(|c| c.set(c.get() + 1));
     if let Some(p) = path {
@@ -118,7 +118,24 @@ fn write_entry(p: &PathBuf, bin: &[u8]) {
     }
 }
 
-fn compile(src: &str, opts: &[String]) -> Result<Vec<u8>> {
+/// Compile `src` with `extra` options and the template instantiations `names` (NVRTC's name
+/// expressions), without the disk cache: the cubin and each name's lowered (mangled) name.
+pub(crate) fn cubin_named(src: &str, arch: &str, extra: &[String], names: &[String]) -> Result<(Vec<u8>, Vec<String>)> {
+    let mut opts = vec![format!("-arch={arch}"), "-std=c++17".to_string(), "-default-device".to_string()];
+    opts.extend(extra.iter().cloned());
+    let r = compile(src, &opts, names)?;
+    COMPILED.fetch_add(1, Ordering::Relaxed);
+    COMPILED_HERE.with(|c| c.set(c.get() + 1));
+    Ok(r)
+}
+
+fn compile(src: &str, opts: &[String], names: &[String]) -> Result<(Vec<u8>, Vec<String>)> {
+    let cnames: Vec<CString> = names
+        .iter()
+        .map(|n| {
+            CString::new(n.as_str()).map_err(|_| Error::invalid("RawModule", "a name expression contains a NUL byte"))
+        })
+        .collect::<Result<_>>()?;
     let csrc = CString::new(src).map_err(|_| Error::Cuda("kernel source contains a NUL byte".into()))?;
     let name = CString::new("xp.cu").expect("no NUL");
     let mut prog: sys::nvrtcProgram = std::ptr::null_mut();
@@ -129,7 +146,20 @@ fn compile(src: &str, opts: &[String]) -> Result<Vec<u8>> {
             sys::nvrtcCreateProgram(&mut prog, csrc.as_ptr(), name.as_ptr(), 0, std::ptr::null(), std::ptr::null()),
             "create",
         )?;
-        let copts: Vec<CString> = opts.iter().map(|o| CString::new(o.as_str()).expect("no NUL")).collect();
+        for n in &cnames {
+            if let Err(e) = check(sys::nvrtcAddNameExpression(prog, n.as_ptr()), "name expression") {
+                sys::nvrtcDestroyProgram(&mut prog);
+                return Err(e);
+            }
+        }
+        let copts: Vec<CString> =
+            match opts.iter().map(|o| CString::new(o.as_str())).collect::<std::result::Result<_, _>>() {
+                Ok(c) => c,
+                Err(_) => {
+                    sys::nvrtcDestroyProgram(&mut prog);
+                    return Err(Error::invalid("RawModule", "an option contains a NUL byte"));
+                }
+            };
         let ptrs: Vec<*const c_char> = copts.iter().map(|c| c.as_ptr()).collect();
         let r = sys::nvrtcCompileProgram(prog, ptrs.len() as i32, ptrs.as_ptr());
         let out = if r != sys::nvrtcResult::NVRTC_SUCCESS {
@@ -141,10 +171,20 @@ fn compile(src: &str, opts: &[String]) -> Result<Vec<u8>> {
             Err(Error::KernelCompile { kernel: String::new(), log })
         } else {
             let mut n = 0usize;
-            check(sys::nvrtcGetCUBINSize(prog, &mut n), "cubin size").and_then(|_| {
-                let mut bin = vec![0u8; n];
-                check(sys::nvrtcGetCUBIN(prog, bin.as_mut_ptr() as *mut c_char), "cubin").map(|_| bin)
-            })
+            check(sys::nvrtcGetCUBINSize(prog, &mut n), "cubin size")
+                .and_then(|_| {
+                    let mut bin = vec![0u8; n];
+                    check(sys::nvrtcGetCUBIN(prog, bin.as_mut_ptr() as *mut c_char), "cubin").map(|_| bin)
+                })
+                .and_then(|bin| {
+                    let mut lowered = Vec::new();
+                    for n in &cnames {
+                        let mut p: *const c_char = std::ptr::null();
+                        check(sys::nvrtcGetLoweredName(prog, n.as_ptr(), &mut p), "lowered name")?;
+                        lowered.push(std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned());
+                    }
+                    Ok((bin, lowered))
+                })
         };
         sys::nvrtcDestroyProgram(&mut prog);
         out

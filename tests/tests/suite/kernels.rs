@@ -211,3 +211,76 @@ fn typed_errors() {
         assert!(matches!(e, Error::DeviceMismatch { .. }), "{e}");
     }
 }
+
+const SAXPY: &str = r#"extern "C" __global__ void saxpy(float a, const float* x, const float* y, float* z, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) z[i] = a * x[i] + y[i];
+}"#;
+
+/// RawKernel saxpy and a RawModule of two kernels (one a template through a name expression,
+/// one reading a `__constant__` global) launched in turn, against host loops; the typed errors
+/// of raw launches.
+#[test]
+fn raw_kernels_and_modules() {
+    use xp::kernel::{RawKernel, RawModule};
+    let saxpy = RawKernel::new(SAXPY, "saxpy", &[]);
+    // a CPU array is refused on every machine
+    let c = xp::ones(&[4], DType::F32).unwrap();
+    let e =
+        saxpy.launch(1u32, 32u32, &[2.0f32.into(), (&c).into(), (&c).into(), (&c).into(), 4i32.into()]).unwrap_err();
+    assert!(matches!(e, Error::DeviceMismatch { .. } | Error::CudaNotCompiled | Error::NoCuda(_)), "{e}");
+    let module = RawModule::new(
+        r#"__constant__ float scale[2];
+           extern "C" __global__ void affine(float* x, int n) {
+               int i = blockIdx.x * blockDim.x + threadIdx.x;
+               if (i < n) x[i] = x[i] * scale[0] + scale[1];
+           }
+           template <class T> __global__ void square(T* x, int n) {
+               int i = blockIdx.x * blockDim.x + threadIdx.x;
+               if (i < n) x[i] = x[i] * x[i];
+           }"#,
+        &["-DUNUSED=1"],
+        &["square<float>", "square<double>"],
+    );
+    for dev in devices().into_iter().filter(|d| *d != Device::Cpu) {
+        let g = xp::on(dev);
+        let n = 1000usize;
+        let xv: Vec<f32> = (0..n).map(|i| i as f32 * 0.5 - 100.0).collect();
+        let x = Array::from_vec(xv.clone(), &[n]).unwrap().to_device(dev).unwrap();
+        let y = g.full(&[n], 3.0, DType::F32).unwrap();
+        let z = g.zeros(&[n], DType::F32).unwrap();
+        saxpy.launch(4u32, 256u32, &[2.5f32.into(), (&x).into(), (&y).into(), (&z).into(), (n as i32).into()]).unwrap();
+        let zv = z.to_vec::<f32>().unwrap();
+        for i in 0..n {
+            // NVRTC may contract a * x + y into one fused multiply-add
+            let (fused, apart) = (2.5f32.mul_add(xv[i], 3.0), 2.5 * xv[i] + 3.0);
+            assert!(zv[i] == fused || zv[i] == apart, "saxpy {i}: {}", zv[i]);
+        }
+        // the module: scale by the constant, then square (template instantiation)
+        let s = Array::from_vec(vec![2.0f32, -1.0], &[2]).unwrap().to_device(dev).unwrap();
+        module.set_global("scale", &s).unwrap();
+        let w = x.copy().unwrap();
+        module.get_function("affine").launch(4u32, 256u32, &[(&w).into(), (n as i32).into()]).unwrap();
+        module.get_function("square<float>").launch((2u32, 2u32), 256u32, &[(&w).into(), (n as i32).into()]).unwrap();
+        let wv = w.to_vec::<f32>().unwrap();
+        for i in 0..n {
+            let a = xv[i] * 2.0 - 1.0;
+            assert_eq!(wv[i], a * a, "module {i}");
+        }
+        let (_, bytes) = module.get_global(dev, "scale").unwrap();
+        assert_eq!(bytes, 8);
+        // errors: unknown kernel, refused launch configuration, compile failure with its log
+        let e = module.get_function("nope").launch(1u32, 32u32, &[(&w).into(), 1i32.into()]).unwrap_err();
+        assert!(matches!(e, Error::KernelArgs { .. }), "{e}");
+        let e = saxpy
+            .launch(1u32, 2048u32, &[1.0f32.into(), (&x).into(), (&y).into(), (&z).into(), 1i32.into()])
+            .unwrap_err();
+        assert!(matches!(e, Error::Launch { .. }), "{e}");
+        let broken = RawKernel::new("extern \"C\" __global__ void k(float* x) { x[0] = undefined_name; }", "k", &[]);
+        match broken.launch(1u32, 1u32, &[(&w).into()]).unwrap_err() {
+            Error::KernelCompile { log, .. } => assert!(log.contains("undefined_name"), "{log}"),
+            e => panic!("{e}"),
+        }
+        assert_eq!(z.to_vec::<f32>().unwrap(), zv, "failed launches leave arrays untouched");
+    }
+}

@@ -13,7 +13,9 @@
 //! ```
 mod call;
 mod elementwise;
+mod raw;
 mod reduction;
 
 pub use elementwise::ElementwiseKernel;
+pub use raw::{Dim3, KernelParam, RawKernel, RawModule};
 pub use reduction::ReductionKernel;

@@ -2,7 +2,7 @@
 //! (`gen.rs`, `reduction.rs`) is compiled through the NVRTC cache; a kernel's identity in the
 //! caches is a hash of its specification (definition, dtypes, argument roles, layout class).
 mod gen;
-mod params;
+pub(crate) mod params;
 mod reduction;
 
 use crate::device::{Dev, Key};
