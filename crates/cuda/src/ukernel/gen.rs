@@ -182,7 +182,7 @@ pub(crate) fn prefixed_offsets(o: &str, ix: &str, pos: &str, na: usize, ind: &st
     for k in 0..na {
         s += &format!(" {o}{k} += q * {ix}.st[{k}][d];");
     }
-    s + &format!(" }} }}\n")
+    s + " } }\n"
 }
 
 /// Load, body, store for one element; `at(arg)` is the element's offset for that operand (a

@@ -53,10 +53,8 @@ fn source(def: &ReductionDef, types: &KernelTypes, rt: DType, args: &[Arg], nk: 
         s += &format!("      {ct} {n} = {ct}();\n", ct = compute_ty(a.dtype), n = a.name);
     }
     s += &format!("      {{\n#line 1 \"{}\"\n{}\n;\n      }}\n", def.name, def.post_map_expr);
-    let mut k = slot;
-    for a in args.iter().filter(|a| matches!(a.role, Role::Out(_))) {
+    for (k, a) in (slot..).zip(args.iter().filter(|a| matches!(a.role, Role::Out(_)))) {
         s += &format!("      _p_{n}[_k{k}] = {};\n", store(a.dtype, &a.name), n = a.name);
-        k += 1;
     }
     s + "    }\n    __syncthreads();\n  }\n}\n"
 }
