@@ -133,7 +133,7 @@ fn reduction_kernel_scalars_outputs_and_empty() {
     for dev in devices() {
         let v: Vec<f32> = (0..24).map(|i| ((i * 7) % 11) as f32 - 4.0).collect();
         let x = Array::from_vec(v.clone(), &[2, 3, 4]).unwrap().to_device(dev).unwrap();
-        let xt = x.transpose(&[2, 0, 1]).unwrap(); // (4, 2, 3)
+        let xt = x.transpose([2, 0, 1]).unwrap(); // (4, 2, 3)
         let r = k.call(&[(&xt).into(), 2.0f32.into()], [0, 2], false).unwrap();
         assert_eq!(r[0].shape(), &[2]);
         let (s, m) = (r[0].to_vec::<f32>().unwrap(), r[1].to_vec::<f32>().unwrap());
