@@ -29,6 +29,7 @@ mod creation;
 mod diagonal;
 mod display;
 mod einsum;
+pub mod fuse;
 mod index;
 mod interop;
 pub mod io;
@@ -57,6 +58,7 @@ pub use creation::{
 };
 pub use diagonal::{cross, cross_axes, diagonal, matrix_transpose, trace};
 pub use einsum::einsum;
+pub use fuse::fuse;
 pub use index::{
     argwhere, choose, compress, diag_indices, extract, flatnonzero, ix_, nonzero, place, put_along_axis,
     ravel_multi_index, scatter_add, scatter_max, scatter_min, select, take_along_axis, tril_indices, triu_indices,

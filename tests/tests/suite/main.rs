@@ -5,6 +5,7 @@ mod cuda;
 mod edge;
 mod errors;
 mod fit;
+mod fuse;
 mod indexing;
 mod indexing_props;
 mod io;

@@ -52,6 +52,10 @@ impl ElementwiseKernel {
     ) -> Result<ElementwiseKernel> {
         Ok(ElementwiseKernel { def: Arc::new(ElementwiseDef::new(in_params, out_params, operation, name, preamble)?) })
     }
+    /// A kernel of a definition built by xp (a fused chain).
+    pub(crate) fn from_def(def: ElementwiseDef) -> ElementwiseKernel {
+        ElementwiseKernel { def: Arc::new(def) }
+    }
     /// The definition (signature, body, identity hash).
     pub fn def(&self) -> &ElementwiseDef {
         &self.def

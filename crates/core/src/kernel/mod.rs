@@ -26,6 +26,7 @@ mod check;
 pub mod ir;
 mod lex;
 mod parse;
+pub mod print;
 mod reduction;
 
 use crate::{DType, Error, Result};
@@ -171,6 +172,8 @@ pub struct ElementwiseDef {
     /// a hash of all of the above
     pub id: u64,
     parsed: std::result::Result<Vec<parse::Stmt>, SourceError>,
+    /// a program built rather than parsed (a fused chain): used as is
+    typed: Option<Program>,
 }
 
 impl ElementwiseDef {
@@ -195,12 +198,44 @@ impl ElementwiseDef {
         let types = placeholders(ins.iter().chain(&outs));
         let parsed = parse::parse(body, &types);
         let id = [name, body, preamble, &format!("{ins:?}{outs:?}")].iter().fold(0, |h, s| hash_str(h, s));
-        Ok(ElementwiseDef { name: name.into(), ins, outs, body: body.into(), preamble: preamble.into(), id, parsed })
+        Ok(ElementwiseDef {
+            name: name.into(),
+            ins,
+            outs,
+            body: body.into(),
+            preamble: preamble.into(),
+            id,
+            parsed,
+            typed: None,
+        })
+    }
+    /// A kernel of a typed program built by xp (a fused chain): its body for the GPU is the
+    /// program printed as C ([`print::body`]); the CPU runs the program itself.
+    pub fn from_program(name: &str, ins: Vec<Param>, outs: Vec<Param>, program: Program) -> ElementwiseDef {
+        let body = print::body(&program);
+        let id = [name, &body, &format!("{ins:?}{outs:?}")].iter().fold(11, |h, s| hash_str(h, s));
+        ElementwiseDef {
+            name: name.into(),
+            ins,
+            outs,
+            body,
+            preamble: String::new(),
+            id,
+            parsed: Ok(Vec::new()),
+            typed: Some(program),
+        }
     }
     /// The typed program for placeholder bindings `typedefs`; `scalar[k]` says whether input `k`
     /// is a scalar. Errors: the body's syntax or type errors ([`Error::KernelSource`]) or a
     /// construct outside the CPU subset ([`Error::KernelUnsupported`]).
     pub fn program(&self, typedefs: &[(String, DType)], scalar: &[bool]) -> Result<Program> {
+        if let Some(p) = &self.typed {
+            if let Some(v) = p.vars.iter().find(|v| v.ty.is_complex()) {
+                let reason = format!("`{}` is complex: complex values run on the GPU only", v.name);
+                return Err(Error::KernelUnsupported { kernel: self.name.clone(), backend: "cpu", reason });
+            }
+            return Ok(p.clone());
+        }
         let stmts = self.parsed.as_ref().map_err(|e| e.clone().into_error(&self.name, "body"))?;
         let tys = |p: &Param| -> DType {
             match &p.ty {

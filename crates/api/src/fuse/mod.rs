@@ -1,0 +1,142 @@
+//! Kernel fusion (CuPy's `fuse`): a closure over symbolic arrays ([`Sym`]) is traced once per
+//! signature of input dtypes into a graph of ufuncs, casts and `where`s, lowered to one typed
+//! program, and run as one elementwise kernel (one pass over memory) on whichever device holds
+//! the inputs, optionally followed by a reduction. On the CPU the chain runs block by block
+//! through xp's evaluator; complex chains, which it does not evaluate, run op by op.
+//!
+//! ```
+//! use xp::fuse::Sym;
+//! let f = xp::fuse(|x: &Sym, y: &Sym| x.sin()?.add(&y.mul(0.1)?)?.tanh());
+//! let a = xp::Array::from_vec(vec![0.0f32, 1.0, 2.0, 3.0], &[4]).unwrap();
+//! let fused = f.call(&[&a, &a]).unwrap();
+//! let plain = a.sin().unwrap().add(&a.mul(0.1).unwrap()).unwrap().tanh().unwrap();
+//! assert!(xp::allclose(&fused, &plain, 1e-6, 1e-6).unwrap());
+//! // ending in a reduction
+//! let ss = xp::fuse(|x: &Sym| x.square()?.sum(None, false));
+//! assert_eq!(ss.call(&[&a]).unwrap().item::<f32>().unwrap(), 14.0);
+//! ```
+mod lower;
+mod sym;
+
+use crate::kernel::ElementwiseKernel;
+use crate::Array;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+pub use sym::{Sym, SymOperand};
+use xp_core::{DType, Error, Result};
+
+/// A function of symbolic arrays that [`fuse`] accepts: a closure of one to six `&Sym`
+/// arguments returning `Result<Sym>` (annotate the arguments: `|x: &Sym, y: &Sym| ...`).
+pub trait FuseFn<Args>: Send + Sync + 'static {
+    /// How many arrays the function takes.
+    fn arity(&self) -> usize;
+    /// Call it on symbolic arrays.
+    fn trace(&self, args: &[Sym]) -> Result<Sym>;
+}
+
+macro_rules! fuse_fn {
+    ($n:literal: $($a:ident $k:literal),*) => {
+        impl<F> FuseFn<($(fuse_fn!(@ty $a),)*)> for F
+        where
+            F: Fn($(&fuse_fn!(@ty $a)),*) -> Result<Sym> + Send + Sync + 'static,
+        {
+            fn arity(&self) -> usize {
+                $n
+            }
+            fn trace(&self, args: &[Sym]) -> Result<Sym> {
+                self($(&args[$k]),*)
+            }
+        }
+    };
+    (@ty $a:ident) => { Sym };
+}
+fuse_fn!(1: a 0);
+fuse_fn!(2: a 0, b 1);
+fuse_fn!(3: a 0, b 1, c 2);
+fuse_fn!(4: a 0, b 1, c 2, d 3);
+fuse_fn!(5: a 0, b 1, c 2, d 3, e 4);
+fuse_fn!(6: a 0, b 1, c 2, d 3, e 4, f 5);
+
+/// One traced signature: the kernel of its elementwise part (none when the result is an input
+/// itself), the graph (for the op-by-op path), and the reduction that ends it.
+struct Traced {
+    kernel: Option<ElementwiseKernel>,
+    graph: Vec<(sym::FNode, DType)>,
+    root: usize,
+    reduce: Option<sym::Reduce>,
+}
+
+/// A traced function, type-erased.
+type Tracer = Box<dyn Fn(&[Sym]) -> Result<Sym> + Send + Sync>;
+
+/// A fused function: call it like any xp function ([`Fused::call`]).
+pub struct Fused {
+    f: Tracer,
+    arity: usize,
+    cache: Mutex<HashMap<Vec<DType>, Arc<Traced>>>,
+}
+
+impl std::fmt::Debug for Fused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Fused({} arguments, {} signatures traced)", self.arity, self.cache.lock().map_or(0, |c| c.len()))
+    }
+}
+
+/// Fuse `f`, a function of symbolic arrays, into one kernel per signature of input dtypes.
+pub fn fuse<Args, F: FuseFn<Args>>(f: F) -> Fused {
+    let arity = f.arity();
+    Fused { f: Box::new(move |a: &[Sym]| f.trace(a)), arity, cache: Mutex::new(HashMap::new()) }
+}
+
+impl Fused {
+    fn traced(&self, dtypes: Vec<DType>) -> Result<Arc<Traced>> {
+        if let Some(t) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&dtypes) {
+            return Ok(t.clone());
+        }
+        let g = sym::new_graph();
+        let args: Vec<Sym> = dtypes.iter().enumerate().map(|(k, &d)| sym::input(&g, k, d)).collect();
+        let out = (self.f)(&args)?;
+        let graph = g.borrow().nodes.clone();
+        let (root, reduce) = match &graph[out.id].0 {
+            sym::FNode::Reduce(r, a) => (*a, Some(r.clone())),
+            _ => (out.id, None),
+        };
+        let kernel = lower::kernel(&graph, root, &dtypes)?;
+        let t = Arc::new(Traced { kernel, graph, root, reduce });
+        self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(dtypes, t.clone());
+        Ok(t)
+    }
+    /// Run on `args` (broadcast together, all on one device).
+    pub fn call(&self, args: &[&Array]) -> Result<Array> {
+        if args.len() != self.arity {
+            return Err(Error::invalid(
+                "fuse",
+                format!("the fused function takes {} arrays, got {}", self.arity, args.len()),
+            ));
+        }
+        let t = self.traced(args.iter().map(|a| a.dtype()).collect())?;
+        let r = match &t.kernel {
+            None => lower::eager(&t.graph, t.root, args)?,
+            Some(k) => {
+                let ops: Vec<crate::ufunc::Operand> = args.iter().map(|a| (*a).into()).collect();
+                match k.call1(&ops) {
+                    Err(Error::KernelUnsupported { .. }) => lower::eager(&t.graph, t.root, args)?,
+                    r => r?,
+                }
+            }
+        };
+        match &t.reduce {
+            None => Ok(r),
+            Some(red) => lower::reduce(&r, red),
+        }
+    }
+    /// Run op by op, without fusing (the reference the fused kernel is tested against).
+    pub fn call_unfused(&self, args: &[&Array]) -> Result<Array> {
+        let t = self.traced(args.iter().map(|a| a.dtype()).collect())?;
+        let r = lower::eager(&t.graph, t.root, args)?;
+        match &t.reduce {
+            None => Ok(r),
+            Some(red) => lower::reduce(&r, red),
+        }
+    }
+}

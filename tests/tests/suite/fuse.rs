@@ -1,0 +1,91 @@
+//! `xp::fuse` against the same chain run op by op (xp's unfused ufuncs, themselves tested
+//! against NumPy), on every device, across dtypes, layouts (every input layout of
+//! `xp_testing::layouts`, broadcasting) and reductions. On the CPU the fused chain calls the same
+//! scalar kernels in the same order, so results are bit-identical; on the GPU NVRTC may contract
+//! a multiply and an add into one FMA, so floats agree to a few ulp.
+use xp::fuse::Sym;
+use xp::{Array, DType, Device, HostBuffer, Scalar};
+use xp_testing::{devices, layouts};
+
+fn data(d: DType, shape: &[usize], seed: u64) -> HostBuffer {
+    let n: usize = shape.iter().product();
+    HostBuffer::from_fn(n, d, |i| {
+        let v = ((i as u64 * 2654435761 + seed * 97) % 23) as i64 - 11;
+        match d.kind() {
+            xp::Kind::Bool => Scalar::Bool(v > 0),
+            xp::Kind::Int | xp::Kind::Uint => Scalar::Int(v.rem_euclid(if d == DType::U8 { 200 } else { 127 })),
+            _ => Scalar::Float(v as f64 * 0.37),
+        }
+    })
+}
+
+fn close(dev: Device, a: &Array, b: &Array, what: &str) {
+    assert_eq!((a.shape(), a.dtype()), (b.shape(), b.dtype()), "{dev} {what}");
+    let (x, y) = (xp_testing::widen(&a.to_buffer().unwrap()), xp_testing::widen(&b.to_buffer().unwrap()));
+    let eps = match (dev, a.dtype()) {
+        (Device::Cpu, _) => 0.0,
+        (_, DType::F16 | DType::BF16) => 2e-3,
+        (_, DType::F32 | DType::C64) => 4e-7,
+        _ => 1e-15,
+    };
+    for (k, (p, q)) in x.iter().zip(&y).enumerate() {
+        let same = (p.re.is_nan() && q.re.is_nan()) || (p - q).norm() <= eps * q.norm().max(1.0);
+        assert!(same, "{dev} {what} at {k}: fused {p} vs unfused {q}");
+    }
+}
+
+#[test]
+fn fused_chains_equal_unfused_in_every_layout() {
+    let tanh_chain = xp::fuse(|x: &Sym, y: &Sym| x.sin()?.add(&y.mul(0.1)?)?.tanh());
+    let relu_sq = xp::fuse(|x: &Sym, y: &Sym| x.gt(0)?.where_(&x.mul(x)?, &y.neg()?));
+    let divs = xp::fuse(|x: &Sym, y: &Sym| x.div(&y.add(100)?)?.add(&x.floor_divide(7)?));
+    let mixed = xp::fuse(|x: &Sym, y: &Sym| x.astype(DType::F16)?.mul(3)?.add(y));
+    let logic = xp::fuse(|x: &Sym, y: &Sym| x.gt(y)?.logical_and(&y.ge(0)?)?.logical_or(&x.eq(1)?));
+    let cplx = xp::fuse(|x: &Sym, y: &Sym| x.mul(y)?.add(1.0)?.exp());
+    let cases: Vec<(&str, &xp::fuse::Fused, Vec<DType>)> = vec![
+        ("tanh(sin(x) + 0.1y)", &tanh_chain, vec![DType::F32, DType::F64, DType::F16]),
+        ("where(x > 0, x*x, -y)", &relu_sq, vec![DType::I8, DType::I32, DType::F32]),
+        ("x / (y + 100) + x // 7", &divs, vec![DType::I16, DType::I64, DType::F64]),
+        ("f16(x) * 3 + y", &mixed, vec![DType::F32, DType::I8]),
+        ("logic", &logic, vec![DType::I32, DType::F32]),
+        ("exp(x*y + 1)", &cplx, vec![DType::C64, DType::C128]),
+    ];
+    for dev in devices() {
+        for (name, f, dtypes) in &cases {
+            for &d in dtypes {
+                let xb = data(d, &[6, 5], 1);
+                let y = Array::from_buffer(data(d, &[1, 5], 2), &[1, 5], dev).unwrap();
+                for (layout, x) in layouts(&xb, &[6, 5], dev).unwrap() {
+                    let fused = f.call(&[&x, &y]).unwrap();
+                    let plain = f.call_unfused(&[&x, &y]).unwrap();
+                    close(dev, &fused, &plain, &format!("{name} {d} {layout}"));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn fused_reductions_and_errors() {
+    let ssq = xp::fuse(|x: &Sym| x.square()?.sum(Some(&[0]), true));
+    let mean = xp::fuse(|x: &Sym, y: &Sym| x.sub(y)?.abs()?.mean(None, false));
+    let after = xp::fuse(|x: &Sym| x.sum(None, false)?.sqrt());
+    for dev in devices() {
+        for d in [DType::F32, DType::F64, DType::I32] {
+            let xb = data(d, &[7, 4], 3);
+            for (layout, x) in layouts(&xb, &[7, 4], dev).unwrap() {
+                let r = ssq.call(&[&x]).unwrap();
+                assert_eq!(r.shape(), &[1, 4]);
+                close(dev, &r, &x.square().unwrap().sum_keepdim(0).unwrap(), &format!("ssq {d} {layout}"));
+                let m = mean.call(&[&x, &x.flip(1).unwrap()]).unwrap();
+                let want = x.sub(&x.flip(1).unwrap()).unwrap().abs().unwrap().mean(..).unwrap();
+                close(dev, &m, &want, &format!("mean {d} {layout}"));
+            }
+        }
+        let x = xp::on(dev).ones(&[3], DType::F32).unwrap();
+        assert!(after.call(&[&x]).is_err(), "operations after a reduction are refused");
+        assert!(ssq.call(&[&x, &x]).is_err(), "wrong number of arrays");
+        let bad = xp::fuse(|x: &Sym| x.invert());
+        assert!(matches!(bad.call(&[&x]), Err(xp::Error::InvalidDType { .. })), "invert of float32");
+    }
+}
