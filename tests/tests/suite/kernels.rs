@@ -261,7 +261,7 @@ fn raw_kernels_and_modules() {
         module.set_global("scale", &s).unwrap();
         let w = x.copy().unwrap();
         module.get_function("affine").launch(4u32, 256u32, &[(&w).into(), (n as i32).into()]).unwrap();
-        module.get_function("square<float>").launch((2u32, 2u32), 256u32, &[(&w).into(), (n as i32).into()]).unwrap();
+        module.get_function("square<float>").launch((4u32, 1u32), 256u32, &[(&w).into(), (n as i32).into()]).unwrap();
         let wv = w.to_vec::<f32>().unwrap();
         for i in 0..n {
             let a = xv[i] * 2.0 - 1.0;

@@ -69,7 +69,7 @@ pub(crate) fn elementwise(
             }
         }
     }
-    params.push(if mode == Mode::Strided { "const KIdx ix".into() } else { "const i64 n".into() });
+    params.push(if mode == Mode::Strided { "const KIdx _ix".into() } else { "const i64 _n".into() });
     let raws: String = args
         .iter()
         .filter(|a| a.role == Role::Raw)
@@ -77,53 +77,55 @@ pub(crate) fn elementwise(
         .collect();
     let line_body = format!("#line 1 \"{name}\"\n{body}\n;\n");
     s += &format!("extern \"C\" __global__ void {name}({}) {{\n{raws}", params.join(", "));
-    s += "  const i64 step = (i64)gridDim.x * blockDim.x, g = (i64)blockIdx.x * blockDim.x + threadIdx.x;\n";
+    s += "  const i64 _step = (i64)gridDim.x * blockDim.x, _g = (i64)blockIdx.x * blockDim.x + threadIdx.x;\n";
     match mode {
         Mode::Dense(v) if v > 1 => {
-            s += &format!("  const i64 nv = n / {v};\n  for (i64 iv = g; iv < nv; iv += step) {{\n");
+            s += &format!("  const i64 _nv = _n / {v};\n  for (i64 _iv = _g; _iv < _nv; _iv += _step) {{\n");
             for a in args {
                 let (st, n) = (storage_ty(a.dtype), &a.name);
                 match a.role {
                     Role::In => {
-                        s += &format!("    const Pack<{v}, {st}> _q_{n} = ((const Pack<{v}, {st}>*)_p_{n})[iv];\n")
+                        s += &format!("    const Pack<{v}, {st}> _q_{n} = ((const Pack<{v}, {st}>*)_p_{n})[_iv];\n")
                     }
                     Role::Out(true) => {
-                        s += &format!("    Pack<{v}, {st}> _q_{n} = ((const Pack<{v}, {st}>*)_g_{n})[iv];\n")
+                        s += &format!("    Pack<{v}, {st}> _q_{n} = ((const Pack<{v}, {st}>*)_g_{n})[_iv];\n")
                     }
                     Role::Out(false) => s += &format!("    Pack<{v}, {st}> _q_{n};\n"),
                     _ => {}
                 }
             }
-            s += &format!("#pragma unroll\n    for (int u = 0; u < {v}; ++u) {{\n      const i64 i = iv * {v} + u;\n");
+            s += &format!(
+                "#pragma unroll\n    for (int _u = 0; _u < {v}; ++_u) {{\n      const i64 i = _iv * {v} + _u;\n"
+            );
             for a in args {
                 let (ct, n) = (compute_ty(a.dtype), &a.name);
                 match a.role {
-                    Role::In => s += &format!("      const {ct} {n} = ld(_q_{n}.v[u]);\n"),
-                    Role::Out(true) => s += &format!("      {ct} {n} = ld(_q_{n}.v[u]);\n"),
+                    Role::In => s += &format!("      const {ct} {n} = ld(_q_{n}.v[_u]);\n"),
+                    Role::Out(true) => s += &format!("      {ct} {n} = ld(_q_{n}.v[_u]);\n"),
                     Role::Out(false) => s += &format!("      {ct} {n} = {ct}();\n"),
                     _ => {}
                 }
             }
             s += &format!("      {{\n{line_body}      }}\n");
             for a in args.iter().filter(|a| matches!(a.role, Role::Out(_))) {
-                s += &format!("      _q_{n}.v[u] = {};\n", store(a.dtype, &a.name), n = a.name);
+                s += &format!("      _q_{n}.v[_u] = {};\n", store(a.dtype, &a.name), n = a.name);
             }
             s += "    }\n";
             for a in args.iter().filter(|a| matches!(a.role, Role::Out(_))) {
-                s += &format!("    ((Pack<{v}, {st}>*)_p_{n})[iv] = _q_{n};\n", st = storage_ty(a.dtype), n = a.name);
+                s += &format!("    ((Pack<{v}, {st}>*)_p_{n})[_iv] = _q_{n};\n", st = storage_ty(a.dtype), n = a.name);
             }
-            s += &format!("  }}\n  for (i64 i = nv * {v} + g; i < n; i += step) {{\n");
+            s += &format!("  }}\n  for (i64 i = _nv * {v} + _g; i < _n; i += _step) {{\n");
             s += &scalar_body(args, &line_body, |_| "i".to_string());
             s += "  }\n";
         }
         Mode::Dense(_) => {
-            s += "  for (i64 i = g; i < n; i += step) {\n";
+            s += "  for (i64 i = _g; i < _n; i += _step) {\n";
             s += &scalar_body(args, &line_body, |_| "i".to_string());
             s += "  }\n";
         }
         Mode::Strided => {
-            s += "  for (i64 i = g; i < ix.n; i += step) {\n";
-            s += &offsets("ix", "i", na, "    ");
+            s += "  for (i64 i = _g; i < _ix.n; i += _step) {\n";
+            s += &offsets("_ix", "i", na, "    ");
             let mut k = 0;
             let mut slot = std::collections::HashMap::new();
             for a in args {

@@ -27,16 +27,16 @@ fn source(def: &ReductionDef, types: &KernelTypes, rt: DType, args: &[Arg], nk: 
             Role::Out(_) => params.push(format!("{st}* __restrict__ _p_{n}")),
         }
     }
-    params.push("const KIdx kx, const RIdx rx".into());
+    params.push("const KIdx _kx, const RIdx _rx".into());
     s += &format!("extern \"C\" __global__ void {}({}) {{\n", def.name, params.join(", "));
     for a in args.iter().filter(|a| a.role == Role::Raw) {
         s += &format!("  const XpRaw<{}> {n}{{_p_{n}, _n_{n}}};\n", storage_ty(a.dtype), n = a.name);
     }
-    s += "  __shared__ _RT _sh[256]; __shared__ bool _sh_has[256];\n  const int t = threadIdx.x;\n";
-    s += "  for (i64 _ko = blockIdx.x; _ko < kx.n; _ko += gridDim.x) {\n";
-    s += &prefixed_offsets("_k", "kx", "_ko", nk, "    ");
-    s += "    _RT _acc = _RT(); bool _has = false;\n    for (i64 _j = t; _j < rx.n; _j += blockDim.x) {\n";
-    s += &prefixed_offsets("_r", "rx", "_j", nr, "      ");
+    s += "  __shared__ _RT _sh[256]; __shared__ bool _sh_has[256];\n  const int _t = threadIdx.x;\n";
+    s += "  for (i64 _ko = blockIdx.x; _ko < _kx.n; _ko += gridDim.x) {\n";
+    s += &prefixed_offsets("_k", "_kx", "_ko", nk, "    ");
+    s += "    _RT _acc = _RT(); bool _has = false;\n    for (i64 _j = _t; _j < _rx.n; _j += blockDim.x) {\n";
+    s += &prefixed_offsets("_r", "_rx", "_j", nr, "      ");
     let mut slot = 0;
     for a in args.iter().filter(|a| a.role == Role::In) {
         s += &format!("      const {} {n} = ld(_p_{n}[_k{slot} + _r{slot}]);\n", compute_ty(a.dtype), n = a.name);
@@ -44,11 +44,11 @@ fn source(def: &ReductionDef, types: &KernelTypes, rt: DType, args: &[Arg], nk: 
     }
     s += &format!("      const _RT _v = (_RT)(\n#line 1 \"{}\"\n{}\n);\n", def.name, def.map_expr);
     s += "      _acc = _has ? (_RT)(REDUCE(_acc, _v)) : _v; _has = true;\n    }\n";
-    s += "    _sh[t] = _acc; _sh_has[t] = _has; __syncthreads();\n";
-    s += "    for (int _s = blockDim.x / 2; _s > 0; _s >>= 1) {\n      if (t < _s && _sh_has[t + _s]) { _sh[t] = _sh_has[t] ? (_RT)(REDUCE(_sh[t], _sh[t + _s])) : _sh[t + _s]; _sh_has[t] = true; }\n      __syncthreads();\n    }\n";
+    s += "    _sh[_t] = _acc; _sh_has[_t] = _has; __syncthreads();\n";
+    s += "    for (int _s = blockDim.x / 2; _s > 0; _s >>= 1) {\n      if (_t < _s && _sh_has[_t + _s]) { _sh[_t] = _sh_has[_t] ? (_RT)(REDUCE(_sh[_t], _sh[_t + _s])) : _sh[_t + _s]; _sh_has[_t] = true; }\n      __syncthreads();\n    }\n";
     let identity =
         if def.identity.trim().is_empty() { "_RT()".to_string() } else { format!("(_RT)({})", def.identity) };
-    s += &format!("    if (t == 0) {{\n      const _RT a = _sh_has[0] ? _sh[0] : {identity};\n");
+    s += &format!("    if (_t == 0) {{\n      const _RT a = _sh_has[0] ? _sh[0] : {identity};\n");
     for a in args.iter().filter(|a| matches!(a.role, Role::Out(_))) {
         s += &format!("      {ct} {n} = {ct}();\n", ct = compute_ty(a.dtype), n = a.name);
     }
