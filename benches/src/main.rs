@@ -8,6 +8,7 @@
 //! reported. `small_*` workloads report microseconds per op over 10^4 back-to-back ops; the others
 //! milliseconds per run. The ratio is reference time / xp time: above 1 means xp is faster.
 mod index;
+mod kernels;
 mod linalg;
 mod random;
 mod stats;
@@ -124,7 +125,9 @@ fn workloads(gpu: bool) -> Vec<Workload> {
     index::workloads(&mut w, gpu);
     random::workloads(&mut w, gpu);
     stats::workloads(&mut w, gpu);
+    kernels::workloads(&mut w, gpu);
     if gpu {
+        kernels::graph_workload(&mut w);
         transfers(&mut w, n);
         wl!("small_copy_1024".to_string(), "us/op", |d| {
             let a = rand(1024, &[1024], d)?;

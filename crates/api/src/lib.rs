@@ -155,7 +155,7 @@ pub mod cuda {
     /// Streams (create, make current for a scope on this thread, synchronise) and events (record,
     /// wait, synchronise, time): see `xp_cuda::Stream`.
     #[cfg(xp_cuda)]
-    pub use xp_cuda::{Event, Stream, StreamGuard};
+    pub use xp_cuda::{Event, Graph, Stream, StreamGuard};
     /// Page-locked host memory for full-speed, asynchronous host↔device copies
     /// ([`crate::Array::from_pinned`], [`crate::Array::to_pinned`]).
     #[cfg(xp_cuda)]

@@ -108,6 +108,19 @@ pub(crate) fn slice_f32(f: xp_core::kernel::MathFn, x: &[f32], o: &mut [f32]) ->
     true
 }
 
+/// [`slice_f32`] compiled for the widest SIMD the processor has.
+pub(crate) fn wide_f32(f: xp_core::kernel::MathFn, x: &[f32], o: &mut [f32]) -> bool {
+    struct Fast<'a>(xp_core::kernel::MathFn, &'a [f32], &'a mut [f32]);
+    impl pulp::WithSimd for Fast<'_> {
+        type Output = bool;
+        #[inline(always)]
+        fn with_simd<S: pulp::Simd>(self, _: S) -> bool {
+            slice_f32(self.0, self.1, self.2)
+        }
+    }
+    pulp::Arch::new().dispatch(Fast(f, x, o))
+}
+
 /// The fast kernel of `op` on float32, if there is one.
 pub fn unary_f32(x: &[f32], l: &Layout, op: UnaryOp) -> Option<Vec<f32>> {
     Some(match op {

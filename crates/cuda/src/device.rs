@@ -82,6 +82,8 @@ pub struct Dev {
     /// set once a [`crate::Stream`] exists on the device: buffers then order cross-stream uses
     pub(crate) multi: AtomicBool,
     kernels: Mutex<KernelMap>,
+    /// the buffers of the live CUDA graphs of the device
+    pub(crate) graphs: Mutex<Vec<std::sync::Weak<crate::graph::GraphMem>>>,
     /// page-locked bytes for the small reads that calls wait on (a count, a flag, a scalar):
     /// a copy into pageable memory is staged by the driver and takes several microseconds more
     bounce: Mutex<Option<cudarc::driver::PinnedHostSlice<u8>>>,
@@ -129,6 +131,7 @@ pub(crate) fn get(ordinal: usize) -> Result<Arc<Dev>> {
         cache: Mutex::new(Default::default()),
         kernels: Mutex::new(KernelMap::default()),
         bounce: Mutex::new(None),
+        graphs: Mutex::new(Vec::new()),
     });
     crate::memory::keep_freed_memory(&d)?;
     map.insert(ordinal, d.clone());
@@ -149,6 +152,7 @@ impl Dev {
     /// after the work queued on `s`: through page-locked memory, then a wait for `s`.
     pub(crate) fn read_small(&self, s: &CudaStream, src: u64, dst: &mut [u8]) -> Result<()> {
         debug_assert!(dst.len() <= SMALL_READ);
+        crate::graph::capturable(self.ordinal, "reading a value", "it waits for the device")?;
         let mut slot = self.bounce.lock().unwrap_or_else(|e| e.into_inner());
         if slot.is_none() {
             // SAFETY: the bytes are written by the copy below before they are read.

@@ -18,6 +18,7 @@
 
 mod codegen;
 mod device;
+mod graph;
 mod index;
 pub mod linalg;
 pub mod memory;
@@ -33,6 +34,7 @@ mod stream;
 mod transfer;
 mod ukernel;
 
+pub use graph::Graph;
 pub use nvrtc::{kernels_compiled, kernels_compiled_on_this_thread};
 pub use properties::{mem_info, properties};
 pub use raw::{RawArg, RawModule};
@@ -89,6 +91,7 @@ impl CudaDevice {
     }
     /// Wait until all work queued on this device, on every stream, has finished.
     pub fn synchronize(&self) -> Result<()> {
+        graph::capturable(self.dev.ordinal, "synchronize", "it waits for the device")?;
         self.dev.ctx.synchronize().map_err(device::driver_err)
     }
 }
@@ -126,10 +129,8 @@ impl BackendDevice for CudaDevice {
         CudaStorage::upload(&self.dev, &buf)
     }
     fn full(&self, n: usize, value: Scalar, dtype: DType) -> Result<CudaStorage> {
-        // One element uploaded, then broadcast by the copy kernel (stride 0).
-        let one = CudaStorage::upload(&self.dev, &HostBuffer::full(1, value, dtype))?;
-        let l = xp_core::Layout::new(vec![n], vec![0], 0);
-        xp_core::BackendStorage::cast(&one, &l, dtype)
+        // A fill kernel with the value as a parameter: no host copy (so it can be captured).
+        ukernel::fill(&self.dev, n, value, dtype)
     }
     fn affine(&self, n: usize, start: Scalar, step: Scalar, dtype: DType) -> Result<CudaStorage> {
         // Computed on the host (exact integer arithmetic, as on the CPU) and uploaded.

@@ -17,6 +17,7 @@ const CLASS: usize = 512;
 const CACHE_LIMIT: usize = 256 << 20;
 
 /// A device allocation: its address, its size, and the stream its uses are ordered on.
+#[derive(Clone)]
 pub(crate) struct Block {
     pub(crate) ptr: u64,
     pub(crate) bytes: usize,
@@ -44,8 +45,19 @@ fn class(bytes: usize) -> usize {
 
 /// A block of at least `bytes` on `d`'s current stream: from the cache, else from the driver.
 pub(crate) fn alloc(d: &Dev, bytes: usize) -> Result<Block> {
-    let stream = d.current();
     let bytes = class(bytes);
+    if crate::graph::capturing(d.ordinal) {
+        // During a capture: from the pool on the default stream, outside the graph, so that the
+        // memory stays valid between replays (see `graph`).
+        let stream = d.stream.clone();
+        let ptr = reserve(d, bytes, || {
+            d.ctx.bind_to_thread()?;
+            // SAFETY: allocates on the device's live default stream.
+            unsafe { result::malloc_async(stream.cu_stream(), bytes) }
+        })?;
+        return Ok(Block { ptr, bytes, stream });
+    }
+    let stream = d.current();
     let ptr = reserve(d, bytes, || {
         if bytes <= SMALL {
             let mut c = d.cache.lock().unwrap_or_else(|e| e.into_inner());
@@ -64,6 +76,9 @@ pub(crate) fn alloc(d: &Dev, bytes: usize) -> Result<Block> {
 /// Give a block back: small ones to the cache of their stream (later uses on that stream are
 /// ordered after everything queued before), large ones to the driver, on their stream.
 pub(crate) fn release(d: &Dev, b: &Block) {
+    if crate::graph::adopt(d, b) {
+        return; // a graph uses it: freed when the graph goes
+    }
     d.used.fetch_sub(b.bytes, Ordering::Relaxed);
     if b.bytes <= SMALL {
         let mut c = d.cache.lock().unwrap_or_else(|e| e.into_inner());

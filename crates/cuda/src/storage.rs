@@ -28,6 +28,7 @@ pub struct CudaStorage {
 /// device has only its default stream).
 pub(crate) fn before(s: &Arc<CudaStream>, bufs: &[&CudaStorage]) -> Result<()> {
     for b in bufs {
+        crate::graph::note_use(b.dev.ordinal, b.buf.ptr);
         if b.dev.multi.load(std::sync::atomic::Ordering::Relaxed) {
             b.uses.before(&b.buf.stream, s)?;
         }
@@ -139,6 +140,7 @@ impl CudaStorage {
         Ok(CudaStorage { dev: dev.clone(), buf, dtype, len, uses: Uses::default() })
     }
     pub(crate) fn upload(dev: &Arc<Dev>, host: &HostBuffer) -> Result<CudaStorage> {
+        crate::graph::capturable(dev.ordinal, "a host to device copy", "it reads host memory when queued")?;
         let bytes: &[u8] = with_buffer!(host, v => bytes_of(v));
         let out = CudaStorage::alloc(dev, host.dtype(), host.len())?;
         if !bytes.is_empty() {
@@ -306,6 +308,7 @@ impl BackendStorage for CudaStorage {
         self.len
     }
     fn to_host(&self, l: &Layout) -> Result<HostBuffer> {
+        crate::graph::capturable(self.dev.ordinal, "to_host", "it waits for the device")?;
         let n = l.numel();
         let src = self.dense(l)?;
         let mut host = HostBuffer::full(n, xp_core::Scalar::Int(0), self.dtype);

@@ -101,7 +101,25 @@ impl Stream {
     }
     /// Wait until all work queued on this stream has finished.
     pub fn synchronize(&self) -> Result<()> {
+        crate::graph::capturable(self.dev.ordinal, "Stream::synchronize", "it waits for the device")?;
         self.inner.synchronize().map_err(driver_err)
+    }
+    /// Capture the xp operations `f` queues (this stream is current for the call) into a CUDA
+    /// graph without running them; replay it with [`crate::Graph::launch`]. The default stream
+    /// cannot be captured. Inside `f`, calls that wait for the device or read host memory fail
+    /// with `Error::NotCapturable`, and so does the capture.
+    ///
+    /// ```no_run
+    /// # fn main() -> xp_core::Result<()> {
+    /// let s = xp_cuda::Stream::new(0)?;
+    /// let (graph, ()) = s.capture(|| { /* xp operations on arrays made before */ Ok(()) })?;
+    /// graph.launch()?;
+    /// s.synchronize()?;
+    /// # Ok(()) }
+    /// ```
+    pub fn capture<R>(&self, f: impl FnOnce() -> Result<R>) -> Result<(crate::Graph, R)> {
+        let _current = self.enter();
+        crate::graph::capture(&self.dev, &self.inner, f)
     }
     /// Record an event (with timing) after the work queued so far.
     pub fn record(&self) -> Result<Event> {

@@ -6,6 +6,7 @@ mod edge;
 mod errors;
 mod fit;
 mod fuse;
+mod graphs;
 mod indexing;
 mod indexing_props;
 mod io;

@@ -4,6 +4,38 @@ use num_traits::AsPrimitive;
 use xp_core::kernel::{BinOp, UnOp};
 use xp_core::{bf16, f16, DType, Element};
 
+/// Run `f` compiled for the widest SIMD the processor has (pulp's runtime dispatch): `f` must be
+/// a small loop whose callees are `#[inline(always)]`, so that they inherit the target features.
+#[inline(always)]
+pub(crate) fn wide<R>(f: impl FnOnce() -> R) -> R {
+    struct Wide<F>(F);
+    impl<R, F: FnOnce() -> R> pulp::WithSimd for Wide<F> {
+        type Output = R;
+        #[inline(always)]
+        fn with_simd<S: pulp::Simd>(self, _: S) -> R {
+            (self.0)()
+        }
+    }
+    pulp::Arch::new().dispatch(Wide(f))
+}
+
+/// `o = a op b` as pulp's `WithSimd`, so that the loop is compiled for the dispatched
+/// instruction set (a closure handed to the dispatcher is not reliably inlined into it).
+pub(crate) struct ArithLoop<'a, T> {
+    pub(crate) op: BinOp,
+    pub(crate) a: &'a [T],
+    pub(crate) b: &'a [T],
+    pub(crate) o: &'a mut [T],
+}
+
+impl<T: Arith> pulp::WithSimd for ArithLoop<'_, T> {
+    type Output = ();
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _: S) {
+        arith(self.op, self.a, self.b, self.o)
+    }
+}
+
 /// A register: a block of values of one register class.
 #[derive(Clone, Debug)]
 pub(crate) enum Col {

@@ -224,12 +224,17 @@ impl Builder<'_> {
         for s in body {
             match s {
                 TStmt::Set(v, e) => {
+                    let before = self.c.regs.len();
                     let r = self.expr(e, m);
                     let (dst, ty) = (self.c.var_reg[*v], self.p.vars[*v].ty);
-                    self.c.ins.push(match m {
-                        None => Ins::Copy { dst, a: r, ty },
-                        Some(m) => Ins::Merge { dst, m, a: r, ty },
-                    });
+                    let fresh = r >= before && !self.c.consts.iter().any(|c| c.0 == r);
+                    let renamable = matches!(self.p.vars[*v].role, Role::Local | Role::Out(_));
+                    match m {
+                        // Unconditional: the variable now lives in the result's register.
+                        None if fresh && renamable && self.c.regs[r] == class(ty) => self.c.var_reg[*v] = r,
+                        None => self.c.ins.push(Ins::Copy { dst, a: r, ty }),
+                        Some(m) => self.c.ins.push(Ins::Merge { dst, m, a: r, ty }),
+                    }
                 }
                 TStmt::If(c, t, e) => {
                     let cr = self.expr(c, m);
@@ -284,6 +289,7 @@ impl Compiled {
                 b.c.ins.push(Ins::Load { dst, op: in_dtypes.len() + j, dt });
             }
         }
+        b.stmts(&p.body, None);
         let mut outs: Vec<(usize, R, DType)> = p
             .vars
             .iter()
@@ -295,7 +301,6 @@ impl Compiled {
             .collect();
         outs.sort_by_key(|o| o.0);
         b.c.outs = outs.into_iter().map(|(_, r, d)| (r, d)).collect();
-        b.stmts(&p.body, None);
         b.c
     }
     /// A register file for this program, constants filled.
@@ -310,7 +315,10 @@ impl Compiled {
     /// of `srcs` (the operands, their layouts already those of the iteration space); the loads of
     /// inputs whose operand is `None` are skipped (the caller filled their registers).
     pub(crate) fn run(&self, regs: &mut [Col], srcs: &[Operand], start: usize, n: usize) -> Result<()> {
-        pulp::Arch::new().dispatch(Block { c: self, regs, srcs, start, n })
+        for ins in &self.ins {
+            step(ins, regs, srcs, start, n)?;
+        }
+        Ok(())
     }
 }
 
@@ -339,34 +347,16 @@ fn two(regs: &mut [Col], a: R, dst: R) -> (&Col, &mut Col) {
     }
 }
 
-/// Registers `rs` read and `dst` written, as a copy of the read ones (small blocks: the copy
-/// is cheap next to the op and keeps the borrow rules simple).
-fn take<'a>(regs: &'a mut [Col], rs: &[R], dst: R) -> (Vec<Col>, &'a mut Col) {
-    let ins: Vec<Col> = rs.iter().map(|&r| regs[r].clone()).collect();
-    (ins, &mut regs[dst])
-}
-
-struct Block<'a> {
-    c: &'a Compiled,
-    regs: &'a mut [Col],
-    srcs: &'a [Operand<'a>],
-    start: usize,
-    n: usize,
-}
-
-impl pulp::WithSimd for Block<'_> {
-    type Output = Result<()>;
-    #[inline(always)]
-    fn with_simd<S: pulp::Simd>(self, _: S) -> Result<()> {
-        let Block { c, regs, srcs, start, n } = self;
-        for ins in &c.ins {
-            step(ins, regs, srcs, start, n)?;
-        }
-        Ok(())
-    }
-}
-
+/// Run `f` with every register readable and `dst` writable (taken out of the file for the
+/// call: no instruction reads its own destination).
 #[inline(always)]
+fn with_dst<R2>(regs: &mut [Col], dst: R, f: impl FnOnce(&[Col], &mut Col) -> R2) -> R2 {
+    let mut o = std::mem::replace(&mut regs[dst], Col::B(Vec::new()));
+    let r = f(regs, &mut o);
+    regs[dst] = o;
+    r
+}
+
 fn step(ins: &Ins, regs: &mut [Col], srcs: &[Operand], start: usize, n: usize) -> Result<()> {
     match *ins {
         Ins::Load { dst, op, dt } => {
@@ -402,18 +392,16 @@ fn step(ins: &Ins, regs: &mut [Col], srcs: &[Operand], start: usize, n: usize) -
                 with_num!(ty, T => col::unary::<T>(op, &T::get(a)[..n], &mut T::get_mut(o)[..n]));
             }
         }
-        Ins::Bin { dst, op, a, b, ty } => {
-            let (ab, o) = take(regs, &[a, b], dst);
+        Ins::Bin { dst, op, a, b, ty } => with_dst(regs, dst, |r, o| {
             if op.is_predicate() {
-                with_class!(ty, T => col::compare::<T>(op, &T::get(&ab[0])[..n], &T::get(&ab[1])[..n], &mut bool::get_mut(o)[..n]));
+                with_class!(ty, T => col::wide(|| col::compare::<T>(op, &T::get(&r[a])[..n], &T::get(&r[b])[..n], &mut bool::get_mut(o)[..n])));
             } else {
-                with_num!(ty, T => col::arith::<T>(op, &T::get(&ab[0])[..n], &T::get(&ab[1])[..n], &mut T::get_mut(o)[..n]));
+                with_num!(ty, T => pulp::Arch::new().dispatch(col::ArithLoop::<T> { op, a: &T::get(&r[a])[..n], b: &T::get(&r[b])[..n], o: &mut T::get_mut(o)[..n] }));
             }
-        }
-        Ins::Sel { dst, c, a, b, ty } => {
-            let (v, o) = take(regs, &[c, a, b], dst);
-            with_class!(ty, T => col::select::<T>(&bool::get(&v[0])[..n], &T::get(&v[1])[..n], &T::get(&v[2])[..n], &mut T::get_mut(o)[..n]));
-        }
+        }),
+        Ins::Sel { dst, c, a, b, ty } => with_dst(regs, dst, |r, o| {
+            with_class!(ty, T => col::wide(|| col::select::<T>(&bool::get(&r[c])[..n], &T::get(&r[a])[..n], &T::get(&r[b])[..n], &mut T::get_mut(o)[..n])));
+        }),
         Ins::Cvt { dst, a, from, to } => {
             let (a, o) = two(regs, a, dst);
             convert(a, from, o, to, n);
@@ -424,15 +412,14 @@ fn step(ins: &Ins, regs: &mut [Col], srcs: &[Operand], start: usize, n: usize) -
                 with_class!(ty, T => T::get_mut(o)[..n].copy_from_slice(&T::get(a)[..n]));
             }
         }
-        Ins::Merge { dst, m, a, ty } => {
-            let (v, o) = take(regs, &[m, a], dst);
+        Ins::Merge { dst, m, a, ty } => with_dst(regs, dst, |r, o| {
             with_class!(ty, T => {
                 let o = &mut T::get_mut(o)[..n];
-                for ((o, &m), &x) in o.iter_mut().zip(&bool::get(&v[0])[..n]).zip(&T::get(&v[1])[..n]) {
+                for ((o, &m), &x) in o.iter_mut().zip(&bool::get(&r[m])[..n]).zip(&T::get(&r[a])[..n]) {
                     if m { *o = x; }
                 }
             });
-        }
+        }),
         Ins::Math { dst, f, args, ty } => {
             let k = if matches!(f, MathFn::Fma) {
                 3
@@ -441,16 +428,17 @@ fn step(ins: &Ins, regs: &mut [Col], srcs: &[Operand], start: usize, n: usize) -
             } else {
                 1
             };
-            let (v, o) = take(regs, &args[..k], dst);
-            super_math::math(f, ty, &v, o, n);
+            with_dst(regs, dst, |r, o| {
+                let v: [&Col; 3] = [&r[args[0]], &r[args[(k > 1) as usize]], &r[args[if k > 2 { 2 } else { 0 }]]];
+                super_math::math(f, ty, &v, o, n)
+            });
         }
         Ins::Uf1 { dst, op, dt, a } => {
             let (a, o) = two(regs, a, dst);
             super_math::ufunc1(op, dt, a, o, n)?;
         }
         Ins::Uf2 { dst, op, dt, a, b } => {
-            let (v, o) = take(regs, &[a, b], dst);
-            super_math::ufunc2(op, dt, &v[0], &v[1], o, n)?;
+            with_dst(regs, dst, |r, o| super_math::ufunc2(op, dt, &r[a], &r[b], o, n))?;
         }
         Ins::Round { dst, dt, a } => {
             let (a, o) = two(regs, a, dst);
@@ -505,7 +493,12 @@ fn convert(a: &Col, from: DType, o: &mut Col, to: DType, n: usize) {
 /// Run `c` over `shape`: every array operand already broadcast to it. Returns the outputs.
 pub(crate) fn elementwise(c: &Compiled, srcs: &[Operand], shape: &[usize]) -> Result<Vec<HostBuffer>> {
     let n = numel(shape);
-    let mut outs: Vec<HostBuffer> = c.outs.iter().map(|&(_, d)| HostBuffer::full(n, Scalar::Int(0), d)).collect();
+    // Uninitialised outputs from the host pool: every element is written before the length is set.
+    let mut outs: Vec<HostBuffer> = c
+        .outs
+        .iter()
+        .map(|&(_, d)| with_lane!(d, T => T::into_buffer(crate::pool::alloc::<T>(n)), HostBuffer::full(0, Scalar::Int(0), d)))
+        .collect();
     let ptrs: Vec<Ptr> =
         outs.iter_mut().map(|b| Ptr(xp_core::with_buffer!(b, v => v.as_mut_ptr().cast::<u8>()))).collect();
     let err = Mutex::new(None);
@@ -535,6 +528,12 @@ pub(crate) fn elementwise(c: &Compiled, srcs: &[Operand], shape: &[usize]) -> Re
     }
     match err.into_inner().unwrap_or_else(|e| e.into_inner()) {
         Some(e) => Err(e),
-        None => Ok(outs),
+        None => {
+            for b in &mut outs {
+                // SAFETY: the tasks wrote all n elements of each output (no error was reported).
+                xp_core::with_buffer!(b, v => unsafe { v.set_len(n) });
+            }
+            Ok(outs)
+        }
     }
 }

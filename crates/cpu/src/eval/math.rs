@@ -69,13 +69,13 @@ float_fns!(f32, f32_unary, f32_binary);
 float_fns!(f64, f64_unary, f64_binary);
 
 /// `o = f(args)`; `ty` is the arguments' type.
-pub(crate) fn math(f: MathFn, ty: DType, args: &[Col], o: &mut Col, n: usize) {
+pub(crate) fn math(f: MathFn, ty: DType, args: &[&Col; 3], o: &mut Col, n: usize) {
     use MathFn::*;
     if f.is_predicate() {
         let o = &mut bool::get_mut(o)[..n];
         macro_rules! pred {
             ($t:ty) => {{
-                let a = &<$t>::get(&args[0])[..n];
+                let a = &<$t>::get(args[0])[..n];
                 let p: fn($t) -> bool = match f {
                     IsNan => <$t>::is_nan,
                     IsInf => <$t>::is_infinite,
@@ -95,31 +95,31 @@ pub(crate) fn math(f: MathFn, ty: DType, args: &[Col], o: &mut Col, n: usize) {
     match class(ty) {
         DType::F32 => {
             let o = &mut f32::get_mut(o)[..n];
-            let a = &f32::get(&args[0])[..n];
+            let a = &f32::get(args[0])[..n];
             if f == Fma {
-                let (b, c) = (&f32::get(&args[1])[..n], &f32::get(&args[2])[..n]);
+                let (b, c) = (&f32::get(args[1])[..n], &f32::get(args[2])[..n]);
                 for (((o, &x), &y), &z) in o.iter_mut().zip(a).zip(b).zip(c) {
                     *o = x.mul_add(y, z);
                 }
             } else if binary(f) {
                 let g = f32_binary(f);
-                o.iter_mut().zip(a).zip(&f32::get(&args[1])[..n]).for_each(|((o, &x), &y)| *o = g(x, y));
-            } else if !crate::fastmath::slice_f32(f, a, o) {
+                o.iter_mut().zip(a).zip(&f32::get(args[1])[..n]).for_each(|((o, &x), &y)| *o = g(x, y));
+            } else if !crate::fastmath::wide_f32(f, a, o) {
                 let g = f32_unary(f);
                 o.iter_mut().zip(a).for_each(|(o, &x)| *o = g(x));
             }
         }
         DType::F64 => {
             let o = &mut f64::get_mut(o)[..n];
-            let a = &f64::get(&args[0])[..n];
+            let a = &f64::get(args[0])[..n];
             if f == Fma {
-                let (b, c) = (&f64::get(&args[1])[..n], &f64::get(&args[2])[..n]);
+                let (b, c) = (&f64::get(args[1])[..n], &f64::get(args[2])[..n]);
                 for (((o, &x), &y), &z) in o.iter_mut().zip(a).zip(b).zip(c) {
                     *o = x.mul_add(y, z);
                 }
             } else if binary(f) {
                 let g = f64_binary(f);
-                o.iter_mut().zip(a).zip(&f64::get(&args[1])[..n]).for_each(|((o, &x), &y)| *o = g(x, y));
+                o.iter_mut().zip(a).zip(&f64::get(args[1])[..n]).for_each(|((o, &x), &y)| *o = g(x, y));
             } else {
                 let g = f64_unary(f);
                 o.iter_mut().zip(a).for_each(|(o, &x)| *o = g(x));
@@ -128,11 +128,11 @@ pub(crate) fn math(f: MathFn, ty: DType, args: &[Col], o: &mut Col, n: usize) {
         _ => with_num!(ty, T => {
             // integer abs, min, max
             let o = &mut T::get_mut(o)[..n];
-            let a = &T::get(&args[0])[..n];
+            let a = &T::get(args[0])[..n];
             match f {
                 Abs => o.iter_mut().zip(a).for_each(|(o, &x)| *o = if x < T::default() { <T as super::col::Arith>::neg(x) } else { x }),
-                Min => o.iter_mut().zip(a).zip(&T::get(&args[1])[..n]).for_each(|((o, &x), &y)| *o = if y < x { y } else { x }),
-                _ => o.iter_mut().zip(a).zip(&T::get(&args[1])[..n]).for_each(|((o, &x), &y)| *o = if y > x { y } else { x }),
+                Min => o.iter_mut().zip(a).zip(&T::get(args[1])[..n]).for_each(|((o, &x), &y)| *o = if y < x { y } else { x }),
+                _ => o.iter_mut().zip(a).zip(&T::get(args[1])[..n]).for_each(|((o, &x), &y)| *o = if y > x { y } else { x }),
             }
         }),
     }
@@ -152,20 +152,20 @@ pub(crate) fn ufunc1(op: UnaryOp, dt: DType, a: &Col, o: &mut Col, n: usize) -> 
             UnaryOp::Tanh => Some(MathFn::Tanh),
             _ => None,
         };
-        if f.is_some_and(|f| crate::fastmath::slice_f32(f, &f32::get(a)[..n], &mut f32::get_mut(o)[..n])) {
+        if f.is_some_and(|f| crate::fastmath::wide_f32(f, &f32::get(a)[..n], &mut f32::get_mut(o)[..n])) {
             return Ok(());
         }
     }
     with_lane!(dt, T => {
-        let x: Vec<T> = <<T as Lane>::R as Reg>::get(a)[..n].iter().map(|&v| T::down(v)).collect();
+        let x = &<<T as Lane>::R as Reg>::get(a)[..n];
         match op.out_rule() {
             OutRule::Bool => {
                 let f = T::pred_fn(op).ok_or_else(|| no_loop(op.name(), dt))?;
-                bool::get_mut(o)[..n].iter_mut().zip(&x).for_each(|(o, &v)| *o = f(v));
+                bool::get_mut(o)[..n].iter_mut().zip(x).for_each(|(o, &v)| *o = f(T::down(v)));
             }
             _ => {
                 let f = T::unary_fn(op).ok_or_else(|| no_loop(op.name(), dt))?;
-                <<T as Lane>::R as Reg>::get_mut(o)[..n].iter_mut().zip(&x).for_each(|(o, &v)| *o = f(v).up());
+                <<T as Lane>::R as Reg>::get_mut(o)[..n].iter_mut().zip(x).for_each(|(o, &v)| *o = f(T::down(v)).up());
             }
         }
         Ok(())
@@ -186,9 +186,11 @@ pub(crate) fn ufunc2(op: BinaryOp, dt: DType, a: &Col, b: &Col, o: &mut Col, n: 
         let o = &mut <<T as Lane>::R as Reg>::get_mut(o)[..n];
         macro_rules! inline {
             ($f:path) => {
-                for ((o, &x), &y) in o.iter_mut().zip(ra).zip(rb) {
-                    *o = $f(T::down(x), T::down(y)).up();
-                }
+                super::col::wide(|| {
+                    for ((o, &x), &y) in o.iter_mut().zip(ra).zip(rb) {
+                        *o = $f(T::down(x), T::down(y)).up();
+                    }
+                })
             };
         }
         match op {

@@ -163,3 +163,23 @@ impl InKernel for Error {
         }
     }
 }
+
+/// `n` copies of `value` as `dtype`: a dense kernel with the value as its parameter.
+pub(crate) fn fill(dev: &Arc<Dev>, n: usize, value: xp_core::Scalar, dtype: xp_core::DType) -> Result<CudaStorage> {
+    let out = CudaStorage::alloc(dev, dtype, n)?;
+    if n == 0 {
+        return Ok(out);
+    }
+    let args =
+        [Arg { name: "v".into(), role: Role::Scalar, dtype }, Arg { name: "o".into(), role: Role::Out(false), dtype }];
+    let v = vector_width(16 / dtype.size(), |v| out.ptr(0) % (v * dtype.size()) as u64 == 0);
+    let mode = Mode::Dense(v);
+    let key = hash_str(hash_str(0x5eed, dtype.name()), &format!("fill{mode:?}"));
+    let f = user_kernel(dev, key, "xp_fill", || gen::elementwise("xp_fill", &[], "", &args, "o = v", mode))?;
+    let mut p = Params::default();
+    p.scalar(value, dtype);
+    p.ptr(out.ptr(0));
+    p.i64(n as i64);
+    p.launch(dev, &f, cfg(n.div_ceil(v) as i64), &[&out])?;
+    Ok(out)
+}

@@ -38,7 +38,10 @@ impl Params {
             DType::U8 | DType::U16 | DType::U32 => vec![v.to_u64() as u32 as u64],
             DType::I64 => vec![v.to_i64() as u64],
             DType::U64 => vec![v.to_u64()],
-            DType::F16 | DType::BF16 | DType::F32 => vec![(v.to_f64() as f32).to_bits() as u64],
+            // rounded once, to the dtype itself (the kernel's float holds it exactly)
+            DType::F16 => vec![xp_core::f16::from_f64(v.to_f64()).to_f32().to_bits() as u64],
+            DType::BF16 => vec![xp_core::bf16::from_f64(v.to_f64()).to_f32().to_bits() as u64],
+            DType::F32 => vec![(v.to_f64() as f32).to_bits() as u64],
             DType::F64 => vec![v.to_f64().to_bits()],
             DType::C64 => {
                 let c = v.to_c128();
