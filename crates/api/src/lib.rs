@@ -38,6 +38,7 @@ pub mod linalg;
 mod manip;
 mod ops;
 mod products;
+pub mod profiler;
 pub mod random;
 mod reductions;
 mod sets;

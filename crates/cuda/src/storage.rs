@@ -29,7 +29,9 @@ pub struct CudaStorage {
 pub(crate) fn before(s: &Arc<CudaStream>, bufs: &[&CudaStorage]) -> Result<()> {
     for b in bufs {
         crate::graph::note_use(b.dev.ordinal, b.buf.ptr);
-        if b.dev.multi.load(std::sync::atomic::Ordering::Relaxed) {
+        // During a capture nothing is ordered across streams: the capture began after the
+        // device's queued work, and a dependency on uncaptured work would break it.
+        if b.dev.multi.load(std::sync::atomic::Ordering::Relaxed) && !crate::graph::capturing(b.dev.ordinal) {
             b.uses.before(&b.buf.stream, s)?;
         }
     }
@@ -39,7 +41,7 @@ pub(crate) fn before(s: &Arc<CudaStream>, bufs: &[&CudaStorage]) -> Result<()> {
 /// After `bufs` were used on stream `s`: remember the use for their frees.
 pub(crate) fn after(s: &Arc<CudaStream>, bufs: &[&CudaStorage]) -> Result<()> {
     for b in bufs {
-        if b.dev.multi.load(std::sync::atomic::Ordering::Relaxed) {
+        if b.dev.multi.load(std::sync::atomic::Ordering::Relaxed) && !crate::graph::capturing(b.dev.ordinal) {
             b.uses.after(&b.buf.stream, s)?;
         }
     }

@@ -193,10 +193,10 @@ fn scalar_body(args: &[Arg], body: &str, at: impl Fn(&Arg) -> String) -> String 
     let mut s = String::new();
     for a in args {
         let (ct, n) = (compute_ty(a.dtype), &a.name);
-        let p = at(a);
         match a.role {
-            Role::In => s += &format!("    const {ct} {n} = ld(_p_{n}[{p}]);\n"),
+            Role::In => s += &format!("    const {ct} {n} = ld(_p_{n}[{}]);\n", at(a)),
             Role::Out(true) => {
+                let p = at(a);
                 let g =
                     if p == "i" { "i".to_string() } else { format!("_o{}", p[2..].parse::<usize>().unwrap_or(0) + 1) };
                 s += &format!("    {ct} {n} = ld(_g_{n}[{g}]);\n")
@@ -210,4 +210,32 @@ fn scalar_body(args: &[Arg], body: &str, at: impl Fn(&Arg) -> String) -> String 
         s += &format!("    _p_{n}[{p}] = {};\n", store(a.dtype, &a.name), n = a.name, p = at(a));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codegen::tests_support::syntax_check;
+
+    fn arg(name: &str, role: Role, dtype: DType) -> Arg {
+        Arg { name: name.into(), role, dtype }
+    }
+
+    /// Every addressing mode, with scalars, raw arrays, given outputs and float16, parsed by g++.
+    #[test]
+    fn user_kernels_parse_in_every_mode() {
+        let td = vec![("T".to_string(), DType::F16)];
+        let args = vec![
+            arg("x", Role::In, DType::F16),
+            arg("alpha", Role::Scalar, DType::F32),
+            arg("v", Role::Raw, DType::F64),
+            arg("n", Role::Scalar, DType::I64),
+            arg("y", Role::Out(false), DType::F16),
+            arg("z", Role::Out(true), DType::I32),
+        ];
+        let body = "T t = x > 0 ? x : alpha * x;\ny = t + (T)v[n - 1 - i];\nz += (int)t;";
+        for mode in [Mode::Dense(8), Mode::Dense(2), Mode::Dense(1), Mode::Strided] {
+            syntax_check(&format!("user-{mode:?}"), &elementwise("k", &td, "", &args, body, mode));
+        }
+    }
 }
