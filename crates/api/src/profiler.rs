@@ -72,7 +72,12 @@ impl fmt::Display for Benchmark {
 
 /// Time `f`: `n_warmup` untimed calls, then `n_repeat` timed ones (host time; device time on
 /// every GPU present, between events on its current stream, waited for after each call).
-pub fn benchmark<R>(name: &str, mut f: impl FnMut() -> Result<R>, n_repeat: usize, n_warmup: usize) -> Result<Benchmark> {
+pub fn benchmark<R>(
+    name: &str,
+    mut f: impl FnMut() -> Result<R>,
+    n_repeat: usize,
+    n_warmup: usize,
+) -> Result<Benchmark> {
     let gpus: Vec<usize> = crate::devices()
         .into_iter()
         .filter_map(|d| match d {

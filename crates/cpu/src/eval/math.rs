@@ -156,6 +156,29 @@ pub(crate) fn ufunc1(op: UnaryOp, dt: DType, a: &Col, o: &mut Col, n: usize) -> 
             return Ok(());
         }
     }
+    // The cheap float ops inline (a function pointer per element costs more than the op).
+    macro_rules! cheap {
+        ($t:ty) => {{
+            let (x, y) = (&<$t>::get(a)[..n], &mut <$t>::get_mut(o)[..n]);
+            let f: Option<fn(&mut [$t], &[$t])> = match op {
+                UnaryOp::Neg => Some(|y, x| y.iter_mut().zip(x).for_each(|(y, &v)| *y = -v)),
+                UnaryOp::Abs => Some(|y, x| y.iter_mut().zip(x).for_each(|(y, &v)| *y = v.abs())),
+                UnaryOp::Square => Some(|y, x| y.iter_mut().zip(x).for_each(|(y, &v)| *y = v * v)),
+                UnaryOp::Reciprocal => Some(|y, x| y.iter_mut().zip(x).for_each(|(y, &v)| *y = 1.0 / v)),
+                UnaryOp::Sqrt => Some(|y, x| y.iter_mut().zip(x).for_each(|(y, &v)| *y = v.sqrt())),
+                _ => None,
+            };
+            if let Some(f) = f {
+                f(y, x);
+                return Ok(());
+            }
+        }};
+    }
+    match dt {
+        DType::F32 => cheap!(f32),
+        DType::F64 => cheap!(f64),
+        _ => {}
+    }
     with_lane!(dt, T => {
         let x = &<<T as Lane>::R as Reg>::get(a)[..n];
         match op.out_rule() {
