@@ -60,6 +60,9 @@ fn fused() -> (xp::fuse::Fused, xp::fuse::Fused) {
     (call, put)
 }
 
+/// One way of pricing: (call, put).
+type Way<'a> = Box<dyn Fn() -> Result<(Array, Array)> + 'a>;
+
 const BODY: &str = r#"
     const T sqrt_t = sqrt(t);
     const T d1 = (log(s / x) + (r + (T)0.5 * v * v) * t) / (v * sqrt_t);
@@ -97,7 +100,7 @@ fn main() -> Result<()> {
     let mut reference: Option<(Array, Array)> = None;
     for device in xp::devices() {
         let (s, x, t) = inputs(n, device)?;
-        let ways: Vec<(&str, Box<dyn Fn() -> Result<(Array, Array)>>)> = vec![
+        let ways: Vec<(&str, Way)> = vec![
             ("plain xp", Box::new(|| plain(&s, &x, &t))),
             (
                 "xp::fuse",
@@ -120,7 +123,7 @@ fn main() -> Result<()> {
         for (name, f) in &ways {
             let (c, p) = f()?;
             let err = max_diff(&c, &base.0)?.max(max_diff(&p, &base.1)?);
-            let b = xp::profiler::benchmark(name, || f().map(|(c, p)| (c, p)), 10, 2)?;
+            let b = xp::profiler::benchmark(name, f, 10, 2)?;
             let gpu = b.gpu_median_us(device).map_or(String::new(), |g| format!(", device {:.3} ms", g / 1e3));
             println!(
                 "  {name:<18} host {:8.3} ms{gpu}   max |difference| from plain xp {err:.2e}",
