@@ -6,7 +6,6 @@ mod edge;
 mod errors;
 mod fit;
 mod fuse;
-mod graphs;
 mod indexing;
 mod indexing_props;
 mod io;

@@ -2,6 +2,10 @@
 //! replayed gives what running the chain gives, on new input values each time; buffers the
 //! graph uses outlive the arrays that held them; and calls that cannot be captured are typed
 //! errors that leave the process able to go on.
+//!
+//! A test binary of its own, one test: while a thread captures, the driver refuses device-wide
+//! waits from other threads of the process (`cuCtxSynchronize` fails, and breaks the capture),
+//! which the suite's other tests make all the time.
 use xp::{Array, DType, Device, Error};
 use xp_testing::devices;
 
@@ -13,6 +17,11 @@ fn chain(x: &Array, y: &Array, out: &Array) -> xp::Result<()> {
 }
 
 #[test]
+fn graphs() {
+    captured_chains_replay_on_new_inputs();
+    graphs_keep_their_buffers_and_refuse_waits();
+}
+
 fn captured_chains_replay_on_new_inputs() {
     for dev in devices().into_iter().filter(|d| *d != Device::Cpu) {
         let Device::Cuda(i) = dev else { unreachable!() };
@@ -40,7 +49,6 @@ fn captured_chains_replay_on_new_inputs() {
     }
 }
 
-#[test]
 fn graphs_keep_their_buffers_and_refuse_waits() {
     for dev in devices().into_iter().filter(|d| *d != Device::Cpu) {
         let Device::Cuda(i) = dev else { unreachable!() };
