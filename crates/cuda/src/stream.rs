@@ -107,7 +107,10 @@ impl Stream {
     /// Capture the xp operations `f` queues (this stream is current for the call) into a CUDA
     /// graph without running them; replay it with [`crate::Graph::launch`]. The default stream
     /// cannot be captured. Inside `f`, calls that wait for the device or read host memory fail
-    /// with `Error::NotCapturable`, and so does the capture.
+    /// with `Error::NotCapturable`, and so does the capture. While a thread captures, the driver
+    /// refuses device-wide waits from other threads of the process (`synchronize`,
+    /// `free_all_blocks`), and such a wait breaks the capture: capture when no other thread waits
+    /// on the whole device.
     ///
     /// ```no_run
     /// # fn main() -> xp_core::Result<()> {
