@@ -281,6 +281,9 @@ mod stub {
         pub fn to_device(&self, _: &Layout, _: usize) -> Result<CudaStorage> {
             match self.0 {}
         }
+        pub fn cuda_device(&self) -> CudaDevice {
+            match self.0 {}
+        }
     }
 
     impl BackendStorage for CudaStorage {

@@ -51,14 +51,26 @@ fn driver_present() -> bool {
     unsafe { cudarc::driver::sys::is_culib_present() }
 }
 
-/// Number of CUDA devices (0 when there is no driver or no device). Never panics.
+/// Number of CUDA devices (0 when there is no driver or no device). Never panics. Probed once per
+/// process (opening the driver library and counting devices cost microseconds, and every
+/// creation on a GPU asks).
 pub fn device_count() -> usize {
-    if !driver_present() {
-        return 0;
-    }
-    cudarc::driver::result::init()
-        .and_then(|_| cudarc::driver::result::device::get_count())
-        .map_or(0, |n| n.max(0) as usize)
+    static COUNT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *COUNT.get_or_init(|| {
+        if !driver_present() {
+            return 0;
+        }
+        cudarc::driver::result::init()
+            .and_then(|_| cudarc::driver::result::device::get_count())
+            .map_or(0, |n| n.max(0) as usize)
+    })
+}
+
+/// Whether the NVRTC library can be loaded, probed once per process.
+fn nvrtc_present() -> bool {
+    static PRESENT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    // SAFETY: the probe only tries to open the library and reports whether it could.
+    *PRESENT.get_or_init(|| unsafe { cudarc::nvrtc::sys::is_culib_present() })
 }
 
 /// True when at least one CUDA device can be used.
@@ -76,18 +88,20 @@ impl CudaDevice {
     /// The device with this ordinal, or a typed error when there is no driver, no NVRTC or no such
     /// device.
     pub fn new(ordinal: usize) -> Result<CudaDevice> {
-        if !driver_present() {
+        let n = device_count();
+        if n == 0 && !driver_present() {
             return Err(Error::NoCuda("the CUDA driver library (libcuda) was not found".into()));
         }
-        let n = device_count();
         if ordinal >= n {
             return Err(Error::NoCuda(format!("device ordinal {ordinal} requested, {n} CUDA device(s) present")));
         }
-        // SAFETY: as for the driver probe.
-        if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+        if !nvrtc_present() {
             return Err(Error::NoCuda("the NVRTC library was not found; xp compiles its kernels with it".into()));
         }
         Ok(CudaDevice { dev: device::get(ordinal)? })
+    }
+    pub(crate) fn of(dev: &Arc<device::Dev>) -> CudaDevice {
+        CudaDevice { dev: dev.clone() }
     }
     /// Wait until all work queued on this device, on every stream, has finished.
     pub fn synchronize(&self) -> Result<()> {

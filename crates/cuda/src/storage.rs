@@ -153,6 +153,10 @@ impl CudaStorage {
         }
         Ok(out)
     }
+    /// The device this storage lives on (no driver call: the storage holds it).
+    pub fn cuda_device(&self) -> crate::CudaDevice {
+        crate::CudaDevice::of(&self.dev)
+    }
     /// The device address of element `off` (no event is involved: xp orders streams itself).
     pub(crate) fn ptr(&self, off: usize) -> u64 {
         self.buf.ptr + (off * self.dtype.size()) as u64

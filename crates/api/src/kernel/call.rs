@@ -200,8 +200,10 @@ impl Prepared {
         }
         match (reads.many("kernel call")?, self.device) {
             (Many::Cpu(v), _) => Ok(cpu(&xp_cpu::CpuDevice, &args!(v))?.into_iter().map(Storage::Cpu).collect()),
-            (Many::Cuda(v), Device::Cuda(i)) => {
-                Ok(cuda(&CudaDevice::new(i)?, &args!(v))?.into_iter().map(Storage::Cuda).collect())
+            (Many::Cuda(v), Device::Cuda(_)) => {
+                // The device from the storage: CudaDevice::new probes the driver and NVRTC.
+                let dev: CudaDevice = v[0].cuda_device();
+                Ok(cuda(&dev, &args!(v))?.into_iter().map(Storage::Cuda).collect())
             }
             (Many::Cuda(_), d) => Err(Error::DeviceMismatch { op: "kernel call", lhs: d, rhs: d }),
         }
