@@ -33,8 +33,9 @@ pub(crate) struct Arg {
 pub(crate) enum Mode {
     /// every elementwise operand contiguous over the same index space: `v` elements per pack
     Dense(usize),
-    /// through the indexer (`na` strided operands)
-    Strided,
+    /// through the indexer; `true`: positions and extents fit 32 bits, so the index arithmetic
+    /// divides in 32 bits (a 64-bit division is a long instruction sequence on the GPU)
+    Strided(bool),
 }
 
 /// Dimensions the indexer holds.
@@ -51,7 +52,7 @@ pub(crate) fn elementwise(
 ) -> String {
     let mut s = header(typedefs, preamble);
     let na = strided_count(args);
-    if mode == Mode::Strided {
+    if matches!(mode, Mode::Strided(_)) {
         s += &format!("struct KIdx {{ i64 n, nd; i64 shape[{MAXD}]; i64 st[{na}][{MAXD}]; i64 off[{na}]; }};\n");
     }
     let mut params = Vec::new();
@@ -69,7 +70,7 @@ pub(crate) fn elementwise(
             }
         }
     }
-    params.push(if mode == Mode::Strided { "const KIdx _ix".into() } else { "const i64 _n".into() });
+    params.push(if matches!(mode, Mode::Strided(_)) { "const KIdx _ix".into() } else { "const i64 _n".into() });
     let raws: String = args
         .iter()
         .filter(|a| a.role == Role::Raw)
@@ -123,9 +124,9 @@ pub(crate) fn elementwise(
             s += &scalar_body(args, &line_body, |_| "i".to_string());
             s += "  }\n";
         }
-        Mode::Strided => {
+        Mode::Strided(narrow) => {
             s += "  for (i64 i = _g; i < _ix.n; i += _step) {\n";
-            s += &offsets("_ix", "i", na, "    ");
+            s += &if narrow { offsets32("_ix", "i", na, "    ") } else { offsets("_ix", "i", na, "    ") };
             let mut k = 0;
             let mut slot = std::collections::HashMap::new();
             for a in args {
@@ -175,6 +176,19 @@ pub(crate) fn strided_count(args: &[Arg]) -> usize {
 /// `_o0.._o{na}`: the offsets of position `pos` for every strided operand.
 pub(crate) fn offsets(ix: &str, pos: &str, na: usize, ind: &str) -> String {
     prefixed_offsets("_o", ix, pos, na, ind)
+}
+
+/// [`offsets`] with 32-bit position arithmetic (every extent and position below 2^31).
+pub(crate) fn offsets32(ix: &str, pos: &str, na: usize, ind: &str) -> String {
+    let decl: Vec<String> = (0..na).map(|k| format!("_o{k} = {ix}.off[{k}]")).collect();
+    let mut s = format!(
+        "{ind}i64 {};\n{ind}{{ unsigned r = (unsigned){pos};\n{ind}  for (int d = (int){ix}.nd - 1; d >= 0; --d) {{ const unsigned e = (unsigned){ix}.shape[d], q = r % e; r /= e;",
+        decl.join(", ")
+    );
+    for k in 0..na {
+        s += &format!(" _o{k} += (i64)q * {ix}.st[{k}][d];");
+    }
+    s + " } }\n"
 }
 
 /// [`offsets`] into variables named `{prefix}0..`.
@@ -234,7 +248,7 @@ mod tests {
             arg("z", Role::Out(true), DType::I32),
         ];
         let body = "T t = x > 0 ? x : alpha * x;\ny = t + (T)v[n - 1 - i];\nz += (int)t;";
-        for mode in [Mode::Dense(8), Mode::Dense(2), Mode::Dense(1), Mode::Strided] {
+        for mode in [Mode::Dense(8), Mode::Dense(2), Mode::Dense(1), Mode::Strided(false), Mode::Strided(true)] {
             syntax_check(&format!("user-{mode:?}"), &elementwise("k", &td, "", &args, body, mode));
         }
     }

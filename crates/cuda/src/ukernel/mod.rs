@@ -137,7 +137,7 @@ impl KernelDevice for CudaDevice {
         } else {
             let ls: Vec<&Layout> = arrays.iter().map(|a| &a.2).collect();
             p.indexer(&ls)?;
-            (Mode::Strided, n)
+            (Mode::Strided(n < (1 << 31)), n)
         };
         let key = spec_hash(
             def.id,
@@ -149,7 +149,8 @@ impl KernelDevice for CudaDevice {
                 Mode::Dense(4) => "d4",
                 Mode::Dense(2) => "d2",
                 Mode::Dense(_) => "d1",
-                Mode::Strided => "s",
+                Mode::Strided(false) => "s",
+                Mode::Strided(true) => "s32",
             },
         );
         let f = user_kernel(dev, key, &def.name, || {
