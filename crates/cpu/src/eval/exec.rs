@@ -109,8 +109,10 @@ pub(crate) struct Compiled {
     ins: Vec<Ins>,
     /// the register class of each register
     regs: Vec<DType>,
-    /// registers filled once: constants and scalar parameters
+    /// registers filled once: constants
     consts: Vec<(R, Scalar)>,
+    /// registers filled once per call: (register, scalar input position)
+    scalar_regs: Vec<(R, usize)>,
     /// the register of each variable
     pub(crate) var_reg: Vec<R>,
     /// (register, storage dtype) of each output, in output order
@@ -263,14 +265,26 @@ fn has_raw(e: &TExpr) -> bool {
 }
 
 impl Compiled {
-    /// Compile `p`. `scalars[k]` is the value of scalar input `k`; `in_dtypes[k]` input `k`'s
+    /// Compile `p` (scalar parameters are filled per call: [`Compiled::regs_for`]); `in_dtypes[k]` input `k`'s
     /// storage dtype; `out_dtypes` the outputs' storage dtypes.
-    pub(crate) fn new(p: &Program, scalars: &[Option<Scalar>], in_dtypes: &[DType], out_dtypes: &[DType]) -> Compiled {
-        let c = Compiled { ins: vec![], regs: vec![], consts: vec![], var_reg: vec![], outs: vec![], ins_read: vec![] };
+    pub(crate) fn new(p: &Program, in_dtypes: &[DType], out_dtypes: &[DType]) -> Compiled {
+        let c = Compiled {
+            ins: vec![],
+            regs: vec![],
+            consts: vec![],
+            scalar_regs: vec![],
+            var_reg: vec![],
+            outs: vec![],
+            ins_read: vec![],
+        };
         let mut b = Builder { p, c };
         for v in &p.vars {
             let r = match v.role {
-                Role::Scalar(k) => b.konst(v.ty, scalars.get(k).copied().flatten().unwrap_or(Scalar::Int(0))),
+                Role::Scalar(k) => {
+                    let r = b.reg(v.ty);
+                    b.c.scalar_regs.push((r, k));
+                    r
+                }
                 _ => b.reg(v.ty),
             };
             b.c.var_reg.push(r);
@@ -303,13 +317,21 @@ impl Compiled {
         b.c.outs = outs.into_iter().map(|(_, r, d)| (r, d)).collect();
         b.c
     }
-    /// A register file for this program, constants filled.
-    pub(crate) fn regs(&self) -> Vec<Col> {
-        let mut regs: Vec<Col> = self.regs.iter().map(|&d| Col::new(d, BLK)).collect();
+    /// A register file for this program of blocks of `len` (at most [`BLK`]) elements,
+    /// constants and the scalar parameters `scalars` (by input position) filled.
+    pub(crate) fn regs_for(&self, len: usize, scalars: &[Option<Scalar>]) -> Vec<Col> {
+        let mut regs: Vec<Col> = self.regs.iter().map(|&d| Col::new(d, len.clamp(1, BLK))).collect();
         for &(r, v) in &self.consts {
             fill(&mut regs[r], v);
         }
+        for &(r, k) in &self.scalar_regs {
+            fill(&mut regs[r], scalars.get(k).copied().flatten().unwrap_or(Scalar::Int(0)));
+        }
         regs
+    }
+    /// A full-size register file without scalar parameters.
+    pub(crate) fn regs(&self) -> Vec<Col> {
+        self.regs_for(BLK, &[])
     }
     /// Run the instructions over `n` (at most [`BLK`]) elements at positions `start..start + n`
     /// of `srcs` (the operands, their layouts already those of the iteration space); the loads of
@@ -491,7 +513,12 @@ fn convert(a: &Col, from: DType, o: &mut Col, to: DType, n: usize) {
 }
 
 /// Run `c` over `shape`: every array operand already broadcast to it. Returns the outputs.
-pub(crate) fn elementwise(c: &Compiled, srcs: &[Operand], shape: &[usize]) -> Result<Vec<HostBuffer>> {
+pub(crate) fn elementwise(
+    c: &Compiled,
+    srcs: &[Operand],
+    scalars: &[Option<Scalar>],
+    shape: &[usize],
+) -> Result<Vec<HostBuffer>> {
     let n = numel(shape);
     // Uninitialised outputs from the host pool: every element is written before the length is set.
     let mut outs: Vec<HostBuffer> = c
@@ -506,7 +533,7 @@ pub(crate) fn elementwise(c: &Compiled, srcs: &[Operand], shape: &[usize]) -> Re
         if n < crate::iter::PAR_THRESHOLD { n.max(1) } else { (n / (rayon::current_num_threads() * 4)).max(BLK * 8) };
     let task = |s: usize| {
         let e = (s + chunk).min(n);
-        let mut regs = c.regs();
+        let mut regs = c.regs_for(e - s, scalars);
         let mut p = s;
         while p < e {
             let m = (e - p).min(BLK);

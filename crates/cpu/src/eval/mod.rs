@@ -17,8 +17,10 @@ pub(crate) use reduce::reduction;
 pub(crate) const BLK: usize = 512;
 
 use crate::{CpuDevice, CpuStorage};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 use xp_core::kernel::{ElementwiseDef, ReductionDef};
-use xp_core::{KernelArg, KernelDevice, KernelTypes, Result, Scalar};
+use xp_core::{DType, KernelArg, KernelDevice, KernelTypes, Result, Scalar};
 
 fn operands<'a>(args: &'a [KernelArg<'a, CpuStorage>]) -> (Vec<Operand<'a>>, Vec<Option<Scalar>>) {
     let ops = args
@@ -34,6 +36,32 @@ fn operands<'a>(args: &'a [KernelArg<'a, CpuStorage>]) -> (Vec<Operand<'a>>, Vec
     (ops, scalars)
 }
 
+/// A compiled elementwise program per (kernel, placeholder dtypes, argument dtypes, which inputs
+/// are scalars): a call of a kernel already seen neither checks nor compiles.
+type ProgramKey = (u64, Vec<DType>, Vec<DType>, Vec<DType>, Vec<bool>);
+
+fn compiled(def: &ElementwiseDef, types: &KernelTypes) -> Result<Arc<Compiled>> {
+    static CACHE: OnceLock<Mutex<HashMap<ProgramKey, Result<Arc<Compiled>>>>> = OnceLock::new();
+    let key = (
+        def.id,
+        types.typedefs.iter().map(|t| t.1).collect(),
+        types.ins.clone(),
+        types.outs.clone(),
+        types.scalar.clone(),
+    );
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(c) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return c.clone();
+    }
+    let c = def.program(&types.typedefs, &types.scalar).map(|p| Arc::new(Compiled::new(&p, &types.ins, &types.outs)));
+    let mut m = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if m.len() >= 4096 {
+        m.clear(); // a bound, not an eviction policy: programs recompile in microseconds
+    }
+    m.insert(key, c.clone());
+    c
+}
+
 impl KernelDevice for CpuDevice {
     fn elementwise_kernel(
         &self,
@@ -42,10 +70,9 @@ impl KernelDevice for CpuDevice {
         args: &[KernelArg<'_, CpuStorage>],
         shape: &[usize],
     ) -> Result<Vec<CpuStorage>> {
-        let prog = def.program(&types.typedefs, &types.scalar)?;
+        let c = compiled(def, types)?;
         let (ops, scalars) = operands(args);
-        let c = Compiled::new(&prog, &scalars, &types.ins, &types.outs);
-        Ok(elementwise(&c, &ops, shape)?.into_iter().map(CpuStorage).collect())
+        Ok(elementwise(&c, &ops, &scalars, shape)?.into_iter().map(CpuStorage).collect())
     }
     fn reduction_kernel(
         &self,
@@ -57,7 +84,7 @@ impl KernelDevice for CpuDevice {
     ) -> Result<Vec<CpuStorage>> {
         let progs = def.programs(&types.typedefs, &types.scalar, &types.outs)?;
         let (ops, scalars) = operands(args);
-        let parts = reduce::Parts::new(&progs, &scalars, &types.ins, &types.outs);
-        Ok(reduction(&progs, &parts, &ops, shape, axes)?.into_iter().map(CpuStorage).collect())
+        let parts = reduce::Parts::new(&progs, &types.ins, &types.outs);
+        Ok(reduction(&progs, &parts, &ops, &scalars, shape, axes)?.into_iter().map(CpuStorage).collect())
     }
 }

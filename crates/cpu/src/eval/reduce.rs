@@ -17,12 +17,7 @@ pub(crate) struct Parts {
 }
 
 impl Parts {
-    pub(crate) fn new(
-        p: &ReductionPrograms,
-        scalars: &[Option<Scalar>],
-        in_dtypes: &[DType],
-        out_dtypes: &[DType],
-    ) -> Parts {
+    pub(crate) fn new(p: &ReductionPrograms, in_dtypes: &[DType], out_dtypes: &[DType]) -> Parts {
         let rt = p.reduce_ty;
         let identity = p.identity.as_ref().map(|e| {
             let prog = xp_core::kernel::Program {
@@ -33,12 +28,12 @@ impl Parts {
                 }],
                 body: vec![xp_core::kernel::TStmt::Set(0, e.clone())],
             };
-            Compiled::new(&prog, &[], &[], &[rt])
+            Compiled::new(&prog, &[], &[rt])
         });
         Parts {
-            map: Compiled::new(&p.map, scalars, in_dtypes, &[rt]),
-            red: Compiled::new(&p.reduce, &[], &[rt, rt], &[rt]),
-            post: Compiled::new(&p.post, scalars, &[rt], out_dtypes),
+            map: Compiled::new(&p.map, in_dtypes, &[rt]),
+            red: Compiled::new(&p.reduce, &[rt, rt], &[rt]),
+            post: Compiled::new(&p.post, &[rt], out_dtypes),
             identity,
         }
     }
@@ -71,6 +66,7 @@ pub(crate) fn reduction(
     p: &ReductionPrograms,
     parts: &Parts,
     srcs: &[Operand],
+    scalars: &[Option<Scalar>],
     shape: &[usize],
     axes: &[usize],
 ) -> Result<Vec<HostBuffer>> {
@@ -98,7 +94,7 @@ pub(crate) fn reduction(
         .par_iter()
         .map(|&k0| {
             let k1 = (k0 + chunk).min(nk);
-            let (mut mregs, mut rregs, mut pregs) = (parts.map.regs(), parts.red.regs(), parts.post.regs());
+            let (mut mregs, mut rregs, mut pregs) = (parts.map.regs_for(BLK, scalars), parts.red.regs(), parts.post.regs_for(BLK, scalars));
             let mut acc = Col::new(rt, BLK);
             let mut one = Col::new(rt, 2);
             let init = match &parts.identity {
