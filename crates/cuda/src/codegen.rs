@@ -9,30 +9,16 @@ pub(crate) const PRELUDE: &str = include_str!("kernels/prelude.cu");
 /// How elements of a dtype are stored in device memory.
 pub(crate) fn storage_ty(d: DType) -> &'static str {
     match d {
-        DType::Bool => "bool",
-        DType::I8 => "i8",
-        DType::I16 => "i16",
-        DType::I32 => "i32",
-        DType::I64 => "i64",
-        DType::U8 => "u8",
-        DType::U16 => "u16",
-        DType::U32 => "u32",
-        DType::U64 => "u64",
         DType::F16 => "xp_h",
         DType::BF16 => "xp_bh",
-        DType::F32 => "float",
-        DType::F64 => "double",
-        DType::C64 => "cf",
-        DType::C128 => "cd",
+        d => xp_core::kernel::print::c_type(d),
     }
 }
 
-/// The type arithmetic on a dtype runs in (float16 and bfloat16 compute in float).
+/// The type arithmetic on a dtype runs in (float16 and bfloat16 compute in float): the names
+/// the kernel IR prints too.
 pub(crate) fn compute_ty(d: DType) -> &'static str {
-    match d {
-        DType::F16 | DType::BF16 => "float",
-        d => storage_ty(d),
-    }
+    xp_core::kernel::print::c_type(d)
 }
 
 /// Bytes of `d`'s compute type.

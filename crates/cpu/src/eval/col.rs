@@ -109,35 +109,11 @@ reg!(f64, F64);
 /// Bind `$T` to the register type of class `$d` and run `$body`.
 macro_rules! with_class {
     ($d:expr, $T:ident => $body:expr) => {
-        match $crate::eval::col::class($d) {
-            xp_core::DType::Bool => {
-                type $T = bool;
-                $body
-            }
-            xp_core::DType::I32 => {
-                type $T = i32;
-                $body
-            }
-            xp_core::DType::U32 => {
-                type $T = u32;
-                $body
-            }
-            xp_core::DType::I64 => {
-                type $T = i64;
-                $body
-            }
-            xp_core::DType::U64 => {
-                type $T = u64;
-                $body
-            }
-            xp_core::DType::F32 => {
-                type $T = f32;
-                $body
-            }
-            _ => {
-                type $T = f64;
-                $body
-            }
+        if $crate::eval::col::class($d) == xp_core::DType::Bool {
+            type $T = bool;
+            $body
+        } else {
+            $crate::eval::col::with_num!($d, $T => $body)
         }
     };
 }

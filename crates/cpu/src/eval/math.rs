@@ -92,39 +92,27 @@ pub(crate) fn math(f: MathFn, ty: DType, args: &[&Col; 3], o: &mut Col, n: usize
         }
         return;
     }
+    macro_rules! float {
+        ($t:ty, $unary:ident, $binary:ident, $fast:expr) => {{
+            let o = &mut <$t>::get_mut(o)[..n];
+            let a = &<$t>::get(args[0])[..n];
+            if f == Fma {
+                let (b, c) = (&<$t>::get(args[1])[..n], &<$t>::get(args[2])[..n]);
+                for (((o, &x), &y), &z) in o.iter_mut().zip(a).zip(b).zip(c) {
+                    *o = x.mul_add(y, z);
+                }
+            } else if binary(f) {
+                let g = $binary(f);
+                o.iter_mut().zip(a).zip(&<$t>::get(args[1])[..n]).for_each(|((o, &x), &y)| *o = g(x, y));
+            } else if !$fast(a, &mut *o) {
+                let g = $unary(f);
+                o.iter_mut().zip(a).for_each(|(o, &x)| *o = g(x));
+            }
+        }};
+    }
     match class(ty) {
-        DType::F32 => {
-            let o = &mut f32::get_mut(o)[..n];
-            let a = &f32::get(args[0])[..n];
-            if f == Fma {
-                let (b, c) = (&f32::get(args[1])[..n], &f32::get(args[2])[..n]);
-                for (((o, &x), &y), &z) in o.iter_mut().zip(a).zip(b).zip(c) {
-                    *o = x.mul_add(y, z);
-                }
-            } else if binary(f) {
-                let g = f32_binary(f);
-                o.iter_mut().zip(a).zip(&f32::get(args[1])[..n]).for_each(|((o, &x), &y)| *o = g(x, y));
-            } else if !crate::fastmath::wide_f32(f, a, o) {
-                let g = f32_unary(f);
-                o.iter_mut().zip(a).for_each(|(o, &x)| *o = g(x));
-            }
-        }
-        DType::F64 => {
-            let o = &mut f64::get_mut(o)[..n];
-            let a = &f64::get(args[0])[..n];
-            if f == Fma {
-                let (b, c) = (&f64::get(args[1])[..n], &f64::get(args[2])[..n]);
-                for (((o, &x), &y), &z) in o.iter_mut().zip(a).zip(b).zip(c) {
-                    *o = x.mul_add(y, z);
-                }
-            } else if binary(f) {
-                let g = f64_binary(f);
-                o.iter_mut().zip(a).zip(&f64::get(args[1])[..n]).for_each(|((o, &x), &y)| *o = g(x, y));
-            } else {
-                let g = f64_unary(f);
-                o.iter_mut().zip(a).for_each(|(o, &x)| *o = g(x));
-            }
-        }
+        DType::F32 => float!(f32, f32_unary, f32_binary, |a, o| crate::fastmath::wide_f32(f, a, o)),
+        DType::F64 => float!(f64, f64_unary, f64_binary, |_: &[f64], _: &mut [f64]| false),
         _ => with_num!(ty, T => {
             // integer abs, min, max
             let o = &mut T::get_mut(o)[..n];

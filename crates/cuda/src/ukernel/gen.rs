@@ -55,21 +55,7 @@ pub(crate) fn elementwise(
     if matches!(mode, Mode::Strided(_)) {
         s += &format!("struct KIdx {{ i64 n, nd; i64 shape[{MAXD}]; i64 st[{na}][{MAXD}]; i64 off[{na}]; }};\n");
     }
-    let mut params = Vec::new();
-    for a in args {
-        let (st, ct, n) = (storage_ty(a.dtype), compute_ty(a.dtype), &a.name);
-        match a.role {
-            Role::In => params.push(format!("const {st}* __restrict__ _p_{n}")),
-            Role::Scalar => params.push(format!("const {ct} {n}")),
-            Role::Raw => params.push(format!("const {st}* __restrict__ _p_{n}, const i64 _n_{n}")),
-            Role::Out(given) => {
-                params.push(format!("{st}* __restrict__ _p_{n}"));
-                if given {
-                    params.push(format!("const {st}* __restrict__ _g_{n}"));
-                }
-            }
-        }
-    }
+    let mut params = param_decls(args);
     params.push(if matches!(mode, Mode::Strided(_)) { "const KIdx _ix".into() } else { "const i64 _n".into() });
     let raws: String = args
         .iter()
@@ -147,6 +133,27 @@ pub(crate) fn elementwise(
         }
     }
     s + "}\n"
+}
+
+/// The kernel parameters of `args`, in order: a pointer per array (and the initial values of a
+/// given output), a value per scalar, a pointer and a length per raw array.
+pub(crate) fn param_decls(args: &[Arg]) -> Vec<String> {
+    let mut params = Vec::new();
+    for a in args {
+        let (st, ct, n) = (storage_ty(a.dtype), compute_ty(a.dtype), &a.name);
+        match a.role {
+            Role::In => params.push(format!("const {st}* __restrict__ _p_{n}")),
+            Role::Scalar => params.push(format!("const {ct} {n}")),
+            Role::Raw => params.push(format!("const {st}* __restrict__ _p_{n}, const i64 _n_{n}")),
+            Role::Out(given) => {
+                params.push(format!("{st}* __restrict__ _p_{n}"));
+                if given {
+                    params.push(format!("const {st}* __restrict__ _g_{n}"));
+                }
+            }
+        }
+    }
+    params
 }
 
 /// The prelude, the `XpRaw` view of raw arrays, the placeholders' typedefs and the preamble.

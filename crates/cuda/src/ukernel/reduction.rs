@@ -1,7 +1,7 @@
 //! Reduction kernels on the GPU: a block per output (grid-stride over outputs); its threads map
 //! and fold interleaved elements of the reduced axes with `REDUCE`, then fold their partial
 //! results in shared memory; thread 0 runs the post-map and stores the outputs.
-use super::gen::{header, prefixed_offsets, MAXD};
+use super::gen::{header, param_decls, prefixed_offsets, MAXD};
 use super::params::Params;
 use super::{raw_ptr, spec_hash, user_kernel, Arg, InKernel, Role};
 use crate::codegen::{compute_ty, storage_ty, store};
@@ -17,16 +17,7 @@ fn source(def: &ReductionDef, types: &KernelTypes, rt: DType, args: &[Arg], nk: 
     s += &format!("typedef {rct} _RT;\n#define REDUCE(a, b) ({})\n", def.reduce_expr);
     s += &format!("struct KIdx {{ i64 n, nd; i64 shape[{MAXD}]; i64 st[{nk}][{MAXD}]; i64 off[{nk}]; }};\n");
     s += &format!("struct RIdx {{ i64 n, nd; i64 shape[{MAXD}]; i64 st[{nr}][{MAXD}]; i64 off[{nr}]; }};\n");
-    let mut params = Vec::new();
-    for a in args {
-        let (st, ct, n) = (storage_ty(a.dtype), compute_ty(a.dtype), &a.name);
-        match a.role {
-            Role::In => params.push(format!("const {st}* __restrict__ _p_{n}")),
-            Role::Scalar => params.push(format!("const {ct} {n}")),
-            Role::Raw => params.push(format!("const {st}* __restrict__ _p_{n}, const i64 _n_{n}")),
-            Role::Out(_) => params.push(format!("{st}* __restrict__ _p_{n}")),
-        }
-    }
+    let mut params = param_decls(args);
     params.push("const KIdx _kx, const RIdx _rx".into());
     s += &format!("extern \"C\" __global__ void {}({}) {{\n", def.name, params.join(", "));
     for a in args.iter().filter(|a| a.role == Role::Raw) {
@@ -118,4 +109,40 @@ pub(crate) fn run(
     let all: Vec<&CudaStorage> = used.iter().copied().chain(outs.iter()).chain(keep.iter()).collect();
     p.launch(dev, &f, blocks_cfg(nk as i64), &all).map_err(|e| e.in_kernel(&def.name))?;
     Ok(outs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codegen::tests_support::syntax_check;
+
+    /// A reduction with a scalar, a raw array and two outputs of float16 and int32, parsed by g++.
+    #[test]
+    fn reduction_kernels_parse() {
+        let def = ReductionDef::new(
+            "T x, T w, raw float64 v",
+            "T s, int32 c",
+            "x * w + (T)v[0]",
+            "a + b",
+            "s = a; c = (int)a",
+            "0",
+            "wsum",
+            "float32",
+        )
+        .unwrap();
+        let types = KernelTypes {
+            typedefs: vec![("T".into(), DType::F16)],
+            ins: vec![DType::F16, DType::F16, DType::F64],
+            outs: vec![DType::F16, DType::I32],
+            scalar: vec![false, true, false],
+        };
+        let args = vec![
+            Arg { name: "x".into(), role: Role::In, dtype: DType::F16 },
+            Arg { name: "w".into(), role: Role::Scalar, dtype: DType::F16 },
+            Arg { name: "v".into(), role: Role::Raw, dtype: DType::F64 },
+            Arg { name: "s".into(), role: Role::Out(false), dtype: DType::F16 },
+            Arg { name: "c".into(), role: Role::Out(false), dtype: DType::I32 },
+        ];
+        syntax_check("user-reduction", &source(&def, &types, DType::F32, &args, 3, 1));
+    }
 }
