@@ -89,13 +89,10 @@ fn block(
 }
 
 /// `o = f(x)` through the fast kernels, for the functions that have one (false otherwise):
-/// the kernel evaluator's blocks of float32 `sin`, `cos`, `exp`, `tanh`.
+/// blocks of float32 `sin`, `cos`, `exp`, `tanh`, written into possibly uninitialised memory.
 #[inline(always)]
-pub(crate) fn slice_f32(f: xp_core::kernel::MathFn, x: &[f32], o: &mut [f32]) -> bool {
+fn slice_uninit(f: xp_core::kernel::MathFn, x: &[f32], o: &mut [MaybeUninit<f32>]) -> bool {
     use xp_core::kernel::MathFn::*;
-    // SAFETY: viewing initialised floats as possibly-uninitialised ones is always sound, and
-    // `block` writes every element.
-    let o = unsafe { &mut *(o as *mut [f32] as *mut [MaybeUninit<f32>]) };
     for (x, o) in x.chunks(256).zip(o.chunks_mut(256)) {
         match f {
             Sin => block(x, o, |v| v.abs() <= 8192.0, |v| sincos(v, 0), f32::sin),
@@ -108,28 +105,40 @@ pub(crate) fn slice_f32(f: xp_core::kernel::MathFn, x: &[f32], o: &mut [f32]) ->
     true
 }
 
-/// [`slice_f32`] compiled for the widest SIMD the processor has.
-pub(crate) fn wide_f32(f: xp_core::kernel::MathFn, x: &[f32], o: &mut [f32]) -> bool {
-    struct Fast<'a>(xp_core::kernel::MathFn, &'a [f32], &'a mut [f32]);
+/// [`slice_uninit`] compiled for the widest SIMD the processor has (pulp's runtime dispatch).
+fn wide_uninit(f: xp_core::kernel::MathFn, x: &[f32], o: &mut [MaybeUninit<f32>]) -> bool {
+    struct Fast<'a>(xp_core::kernel::MathFn, &'a [f32], &'a mut [MaybeUninit<f32>]);
     impl pulp::WithSimd for Fast<'_> {
         type Output = bool;
         #[inline(always)]
         fn with_simd<S: pulp::Simd>(self, _: S) -> bool {
-            slice_f32(self.0, self.1, self.2)
+            slice_uninit(self.0, self.1, self.2)
         }
     }
     pulp::Arch::new().dispatch(Fast(f, x, o))
 }
 
+/// `o = f(x)` through the fast kernels at the machine's full SIMD width, for the functions that
+/// have one (false otherwise, `o` untouched): the kernel evaluator's float32 blocks.
+pub(crate) fn wide_f32(f: xp_core::kernel::MathFn, x: &[f32], o: &mut [f32]) -> bool {
+    // SAFETY: viewing initialised floats as possibly-uninitialised ones is always sound.
+    wide_uninit(f, x, unsafe { &mut *(o as *mut [f32] as *mut [MaybeUninit<f32>]) })
+}
+
 /// The fast kernel of `op` on float32, if there is one.
 pub fn unary_f32(x: &[f32], l: &Layout, op: UnaryOp) -> Option<Vec<f32>> {
-    Some(match op {
-        UnaryOp::Sin => map1_blocks(x, l, |x, o| block(x, o, |v| v.abs() <= 8192.0, |v| sincos(v, 0), f32::sin)),
-        UnaryOp::Cos => map1_blocks(x, l, |x, o| block(x, o, |v| v.abs() <= 8192.0, |v| sincos(v, 1), f32::cos)),
-        UnaryOp::Exp => map1_blocks(x, l, |x, o| block(x, o, |v| (-87.0..=88.0).contains(&v), exp, f32::exp)),
-        UnaryOp::Tanh => map1_blocks(x, l, |x, o| block(x, o, |v| v.abs() <= 1e30, tanh, f32::tanh)),
+    use xp_core::kernel::MathFn;
+    let f = match op {
+        UnaryOp::Sin => MathFn::Sin,
+        UnaryOp::Cos => MathFn::Cos,
+        UnaryOp::Exp => MathFn::Exp,
+        UnaryOp::Tanh => MathFn::Tanh,
         _ => return None,
-    })
+    };
+    // Each block compiled for the widest SIMD the processor has (as the kernel evaluator's).
+    Some(map1_blocks(x, l, |x, o| {
+        wide_uninit(f, x, o);
+    }))
 }
 
 #[cfg(test)]
