@@ -19,6 +19,8 @@ struct Capture {
     /// the capturing stream (its handle)
     stream: usize,
     used: HashSet<u64>,
+    /// buffers dropped during the capture that it uses: the graph takes them
+    pending: Vec<Block>,
 }
 
 thread_local! {
@@ -59,9 +61,15 @@ pub(crate) fn note_use(ordinal: usize, ptr: u64) {
 pub(crate) fn adopt(d: &Dev, b: &Block) -> bool {
     let held =
         |c: &Capture| c.ordinal == d.ordinal && (c.used.contains(&b.ptr) || c.stream == b.stream.cu_stream() as usize);
-    if CAPTURE.with(|c| c.borrow().as_ref().is_some_and(held)) {
-        // Still capturing: the graph being made adopts it when the capture ends.
-        PENDING.with(|p| p.borrow_mut().push(b.clone()));
+    let taken = CAPTURE.with(|c| match c.borrow_mut().as_mut().filter(|c| held(c)) {
+        Some(c) => {
+            // Still capturing: the graph being made adopts it when the capture ends.
+            c.pending.push(b.clone());
+            true
+        }
+        None => false,
+    });
+    if taken {
         return true;
     }
     let graphs = d.graphs.lock().unwrap_or_else(|e| e.into_inner());
@@ -72,10 +80,6 @@ pub(crate) fn adopt(d: &Dev, b: &Block) -> bool {
         }
     }
     false
-}
-
-thread_local! {
-    static PENDING: RefCell<Vec<Block>> = const { RefCell::new(Vec::new()) };
 }
 
 /// A captured graph of xp operations (CuPy's `cupy.cuda.Graph`).
@@ -150,15 +154,17 @@ pub(crate) fn capture<R>(
     stream.synchronize().map_err(driver_err)?;
     dev.stream.synchronize().map_err(driver_err)?;
     let handle = stream.cu_stream() as usize;
-    CAPTURE.with(|c| *c.borrow_mut() = Some(Capture { ordinal: dev.ordinal, stream: handle, used: HashSet::new() }));
+    CAPTURE.with(|c| {
+        *c.borrow_mut() =
+            Some(Capture { ordinal: dev.ordinal, stream: handle, used: HashSet::new(), pending: Vec::new() })
+    });
     let begun = stream.begin_capture(sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED).map_err(driver_err);
     let r = begun.and_then(|_| f());
     let cap = CAPTURE.with(|c| c.borrow_mut().take()).expect("capture state set above");
-    let pending = PENDING.with(|p| std::mem::take(&mut *p.borrow_mut()));
     let ended = stream.end_capture(sys::CUgraphInstantiate_flags(0)).map_err(driver_err);
     // Memory for arrays made during the capture came from the default stream: order it first.
     dev.stream.synchronize().map_err(driver_err)?;
-    let mem = Arc::new(GraphMem { used: cap.used, deferred: Mutex::new(pending) });
+    let mem = Arc::new(GraphMem { used: cap.used, deferred: Mutex::new(cap.pending) });
     dev.graphs.lock().unwrap_or_else(|e| e.into_inner()).push(Arc::downgrade(&mem));
     let mut graph = Graph { dev: dev.clone(), stream: stream.clone(), graph: None, mem };
     match (r, ended) {

@@ -70,10 +70,16 @@ pub(crate) fn cubin(src: &str, arch: &str) -> Result<Vec<u8>> {
     cubin_with(src, arch, &[])
 }
 
-/// [`cubin`] with further NVRTC options (a user's `-D...`, `--use_fast_math`, ...).
-pub(crate) fn cubin_with(src: &str, arch: &str, extra: &[String]) -> Result<Vec<u8>> {
+/// NVRTC's options: the device's architecture, C++17, device code by default, then `extra`.
+fn options(arch: &str, extra: &[String]) -> Vec<String> {
     let mut opts = vec![format!("-arch={arch}"), "-std=c++17".to_string(), "-default-device".to_string()];
     opts.extend(extra.iter().cloned());
+    opts
+}
+
+/// [`cubin`] with further NVRTC options (a user's `-D...`, `--use_fast_math`, ...).
+pub(crate) fn cubin_with(src: &str, arch: &str, extra: &[String]) -> Result<Vec<u8>> {
+    let opts = options(arch, extra);
     let (ma, mi) = nvrtc_version();
     let key_text = format!("{src}\u{0}{}\u{0}{arch}\u{0}{ma}.{mi}", opts.join(" "));
     let key = format!("{:016x}{:016x}", fnv(1, key_text.as_bytes()), fnv(2, key_text.as_bytes()));
@@ -121,8 +127,7 @@ fn write_entry(p: &PathBuf, bin: &[u8]) {
 /// Compile `src` with `extra` options and the template instantiations `names` (NVRTC's name
 /// expressions), without the disk cache: the cubin and each name's lowered (mangled) name.
 pub(crate) fn cubin_named(src: &str, arch: &str, extra: &[String], names: &[String]) -> Result<(Vec<u8>, Vec<String>)> {
-    let mut opts = vec![format!("-arch={arch}"), "-std=c++17".to_string(), "-default-device".to_string()];
-    opts.extend(extra.iter().cloned());
+    let opts = options(arch, extra);
     let r = compile(src, &opts, names)?;
     COMPILED.fetch_add(1, Ordering::Relaxed);
     COMPILED_HERE.with(|c| c.set(c.get() + 1));

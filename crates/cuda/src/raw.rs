@@ -72,9 +72,12 @@ impl RawModule {
     pub fn compile(&self, ordinal: usize) -> Result<()> {
         self.load(ordinal).map(|_| ())
     }
+    /// The symbol of `name`: its lowered name when it is a name expression.
+    fn symbol<'a>(l: &'a Loaded, name: &'a str) -> &'a str {
+        l.lowered.iter().find(|(n, _)| n == name).map_or(name, |(_, m)| m.as_str())
+    }
     fn function(&self, l: &Loaded, name: &str) -> Result<CudaFunction> {
-        let sym = l.lowered.iter().find(|(n, _)| n == name).map_or(name, |(_, m)| m.as_str());
-        l.module.load_function(sym).map_err(|e| Error::KernelArgs {
+        l.module.load_function(Self::symbol(l, name)).map_err(|e| Error::KernelArgs {
             kernel: name.to_string(),
             msg: format!("no kernel of this name in the module ({e:?})"),
         })
@@ -88,15 +91,32 @@ impl RawModule {
     /// variable `name` on device `ordinal`.
     pub fn global(&self, ordinal: usize, name: &str) -> Result<(u64, usize)> {
         let l = self.load(ordinal)?;
-        let sym = l.lowered.iter().find(|(n, _)| n == name).map_or(name, |(_, m)| m.as_str());
         let s = l.dev.current();
-        let v = l.module.get_global(sym, &s).map_err(|e| Error::KernelArgs {
+        let v = l.module.get_global(Self::symbol(&l, name), &s).map_err(|e| Error::KernelArgs {
             kernel: name.to_string(),
             msg: format!("no global of this name in the module ({e:?})"),
         })?;
         use cudarc::driver::DevicePtr;
         let (p, _g) = v.device_ptr(&s);
         Ok((p, v.len()))
+    }
+    /// Copy the `bytes` bytes of `src` from element `off` into the global `name` on `src`'s
+    /// device, on the current stream (the global must hold exactly that many bytes).
+    pub fn write_global(&self, name: &str, src: &CudaStorage, off: usize, bytes: usize) -> Result<()> {
+        let ordinal = src.dev.ordinal;
+        let (dst, size) = self.global(ordinal, name)?;
+        if size != bytes {
+            let msg = format!("global `{name}` has {size} bytes, the array {bytes}");
+            return Err(Error::invalid("set_global", msg));
+        }
+        let s = src.dev.current();
+        crate::storage::before(&s, &[src])?;
+        src.dev.bind()?;
+        // SAFETY: `dst` is a global of `bytes` bytes of this module on the device, and the source
+        // holds `bytes` bytes from element `off` (a contiguous array, checked by the caller).
+        unsafe { cudarc::driver::result::memcpy_dtod_async(dst, src.ptr(off), bytes, s.cu_stream()) }
+            .map_err(driver_err)?;
+        crate::storage::after(&s, &[src])
     }
     /// Launch kernel `name` on the current stream of device `ordinal` with `grid` × `block`
     /// threads and `shared` bytes of dynamic shared memory. Buffers must live on that device.

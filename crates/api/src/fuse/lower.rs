@@ -70,9 +70,9 @@ pub(crate) fn kernel(graph: &[(FNode, DType)], root: usize, dtypes: &[DType]) ->
         .collect();
     let outs = vec![Param { name: "out0".into(), ty: ParamTy::Fixed(out_ty), raw: false }];
     // Named by the hash of the program, so that the kernel's name says which chain it is.
-    let probe = ElementwiseDef::from_program("xp_fused", ins.clone(), outs.clone(), program.clone());
-    let name = format!("xp_fused_{:016x}", probe.id);
-    Ok(Some(ElementwiseKernel::from_def(ElementwiseDef::from_program(&name, ins, outs, program))))
+    let mut def = ElementwiseDef::from_program("xp_fused", ins, outs, program);
+    def.name = format!("xp_fused_{:016x}", def.id);
+    Ok(Some(ElementwiseKernel::from_def(def)))
 }
 
 /// The graph evaluated op by op with xp's functions.

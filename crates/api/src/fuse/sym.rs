@@ -1,7 +1,6 @@
 //! Symbolic arrays: a closure over [`Sym`]s records its ufuncs, casts and `where`s into a graph,
 //! with NumPy's loop resolution and weak-scalar promotion applied as it goes, so every node
 //! knows its loop dtype and its result dtype.
-use crate::ufunc::can_cast_same_kind;
 use std::cell::RefCell;
 use std::rc::Rc;
 use xp_core::{default_dtype, promote_types, promote_weak, BinaryOp, DType, Error, Result, Scalar, UnaryOp};
@@ -160,7 +159,6 @@ impl Sym {
             ReduceKind::Mean if !self.dtype.is_inexact() => DType::F64,
             _ => self.dtype,
         };
-        let _ = can_cast_same_kind;
         self.node(FNode::Reduce(Reduce { kind, axes, keepdims }, self.id), d)
     }
     /// Sum over `axes` (`None`: all), ending the fused function.

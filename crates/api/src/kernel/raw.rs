@@ -129,25 +129,21 @@ impl RawModule {
     /// Copy `value` (its elements, in order) into the global variable `name` on `value`'s GPU;
     /// its byte size must match the global's.
     pub fn set_global(&self, name: &str, value: &Array) -> Result<()> {
-        let (ptr, bytes) = self.get_global(value.device(), name)?;
-        let want = value.size() * value.dtype().size();
-        if bytes != want {
-            return Err(xp_core::Error::invalid(
-                "set_global",
-                format!("global `{name}` has {bytes} bytes, the array {want}"),
-            ));
+        #[cfg(xp_cuda)]
+        {
+            use crate::backend::Storage;
+            gpu(value.device())?;
+            let c = value.ascontiguousarray()?;
+            let bytes = c.size() * c.dtype().size();
+            let g = c.read();
+            let Storage::Cuda(s) = &*g else { unreachable!("a GPU array") };
+            self.inner.write_global(name, s, c.layout.offset(), bytes)
         }
-        let c = value.copy()?;
-        let src = RawModule::new(
-            "extern \"C\" __global__ void xp_copy_bytes(unsigned char* d, const unsigned char* s, unsigned long long n) {\n  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n; i += (unsigned long long)gridDim.x * blockDim.x) d[i] = s[i];\n}\n",
-            &[],
-            &[],
-        );
-        src.get_function("xp_copy_bytes").launch(
-            ((want as u32).div_ceil(256).clamp(1, 4096), 1, 1),
-            256u32,
-            &[KernelParam::Value(ptr.to_le_bytes().to_vec()), (&c).into(), (want as u64).into()],
-        )
+        #[cfg(not(xp_cuda))]
+        {
+            let _ = (name, value);
+            Err(Error::CudaNotCompiled)
+        }
     }
 }
 

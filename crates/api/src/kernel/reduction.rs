@@ -38,20 +38,9 @@ impl ReductionKernel {
         Ok(ReductionKernel { def: Arc::new(def) })
     }
     /// The same kernel reducing in `reduce_type` (a dtype name or a placeholder).
-    pub fn with_reduce_type(mut self, reduce_type: &str) -> Result<ReductionKernel> {
-        let d = &*self.def;
-        let def = ReductionDef::new(
-            &params(&d.ins),
-            &params(&d.outs),
-            &d.map_expr,
-            &d.reduce_expr,
-            &d.post_map_expr,
-            &d.identity,
-            &d.name,
-            reduce_type,
-        )?;
-        self.def = Arc::new(def);
-        Ok(self)
+    pub fn with_reduce_type(mut self, reduce_type: &str) -> ReductionKernel {
+        Arc::make_mut(&mut self.def).set_reduce_type(reduce_type);
+        self
     }
     /// The definition.
     pub fn def(&self) -> &ReductionDef {
@@ -83,17 +72,4 @@ impl ReductionKernel {
     pub fn call1(&self, args: &[Operand], axis: impl IntoAxes, keepdims: bool) -> Result<Array> {
         Ok(self.call(args, axis, keepdims)?.swap_remove(0))
     }
-}
-
-fn params(ps: &[xp_core::kernel::Param]) -> String {
-    ps.iter()
-        .map(|p| {
-            let ty = match &p.ty {
-                xp_core::kernel::ParamTy::Fixed(d) => d.name().to_string(),
-                xp_core::kernel::ParamTy::Generic(t) => t.clone(),
-            };
-            format!("{}{ty} {}", if p.raw { "raw " } else { "" }, p.name)
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
 }

@@ -13,6 +13,14 @@ pub(crate) struct RawParam {
     pub(crate) pos: usize,
 }
 
+/// The raw parameters among `ins`, with their dtypes under `typedefs` and input positions.
+pub(crate) fn raw_params(ins: &[super::Param], typedefs: &[(String, DType)]) -> Vec<RawParam> {
+    (ins.iter().enumerate())
+        .filter(|(_, p)| p.raw)
+        .map(|(k, p)| RawParam { name: p.name.clone(), dtype: p.dtype(typedefs), pos: k })
+        .collect()
+}
+
 pub(crate) struct Checker<'a> {
     pub(crate) vars: Vec<VarInfo>,
     scopes: Vec<HashMap<String, usize>>,

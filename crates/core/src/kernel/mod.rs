@@ -86,6 +86,17 @@ pub struct Param {
     pub raw: bool,
 }
 
+impl Param {
+    /// The parameter's dtype under the placeholder bindings `typedefs` (float64 for a
+    /// placeholder left unbound: the front end refuses such calls before a program is made).
+    pub fn dtype(&self, typedefs: &[(String, DType)]) -> DType {
+        match &self.ty {
+            ParamTy::Fixed(d) => *d,
+            ParamTy::Generic(t) => typedefs.iter().find(|(n, _)| n == t).map_or(DType::F64, |x| x.1),
+        }
+    }
+}
+
 /// A dtype of the signature language: NumPy's names, and C's `float`, `double`, `int`, ...
 fn dtype_name(s: &str) -> Option<DType> {
     DType::from_name(s).or(match s {
@@ -237,16 +248,8 @@ impl ElementwiseDef {
             return Ok(p.clone());
         }
         let stmts = self.parsed.as_ref().map_err(|e| e.clone().into_error(&self.name, "body"))?;
-        let tys = |p: &Param| -> DType {
-            match &p.ty {
-                ParamTy::Fixed(d) => *d,
-                ParamTy::Generic(t) => typedefs.iter().find(|(n, _)| n == t).map_or(DType::F64, |x| x.1),
-            }
-        };
-        let raws: Vec<check::RawParam> = (self.ins.iter().enumerate())
-            .filter(|(_, p)| p.raw)
-            .map(|(k, p)| check::RawParam { name: p.name.clone(), dtype: tys(p), pos: k })
-            .collect();
+        let tys = |p: &Param| p.dtype(typedefs);
+        let raws = check::raw_params(&self.ins, typedefs);
         let mut c = check::Checker::new(typedefs, &raws);
         for (k, p) in self.ins.iter().enumerate() {
             if p.raw {

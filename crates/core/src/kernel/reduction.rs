@@ -2,9 +2,9 @@
 //! post_map_expr, identity, name)`: each element maps to a value of the reduce type, values
 //! combine pairwise with `reduce_expr` over `a` and `b`, and `post_map_expr` writes the outputs
 //! from the result `a`.
-use super::check::{Checker, RawParam};
+use super::check::{raw_params, Checker};
 use super::ir::{compute, Program, Role, TExpr, TStmt};
-use super::{hash_str, parse, placeholders, ElementwiseDef, Param, ParamTy};
+use super::{hash_str, parse, placeholders, ElementwiseDef, Param};
 use crate::{DType, Error, Result};
 
 /// A reduction kernel's definition.
@@ -67,11 +67,7 @@ impl ReductionDef {
             let msg = format!("`{}` is reserved for the reduction's operands", p.name);
             return Err(Error::KernelSource { kernel: name.into(), line: 1, msg });
         }
-        let id =
-            [name, map_expr, reduce_expr, post_map_expr, identity, reduce_type, &format!("{:?}{:?}", e.ins, e.outs)]
-                .iter()
-                .fold(7, |h, s| hash_str(h, s));
-        Ok(ReductionDef {
+        let mut def = ReductionDef {
             name: name.into(),
             ins: e.ins,
             outs: e.outs,
@@ -79,10 +75,27 @@ impl ReductionDef {
             reduce_expr: reduce_expr.into(),
             post_map_expr: post_map_expr.into(),
             identity: identity.into(),
-            reduce_type: reduce_type.into(),
+            reduce_type: String::new(),
             preamble: String::new(),
-            id,
-        })
+            id: 0,
+        };
+        def.set_reduce_type(reduce_type);
+        Ok(def)
+    }
+    /// Reduce in `reduce_type` (a dtype name or a placeholder; empty: the first output's type).
+    pub fn set_reduce_type(&mut self, reduce_type: &str) {
+        self.reduce_type = reduce_type.into();
+        let sig = format!("{:?}{:?}", self.ins, self.outs);
+        let parts = [
+            &self.name,
+            &self.map_expr,
+            &self.reduce_expr,
+            &self.post_map_expr,
+            &self.identity,
+            &self.reduce_type,
+            &sig,
+        ];
+        self.id = parts.iter().fold(7, |h, s| hash_str(h, s));
     }
     /// The reduce type under `typedefs`, given the outputs' dtypes.
     pub fn reduce_dtype(&self, typedefs: &[(String, DType)], out_dtypes: &[DType]) -> Result<DType> {
@@ -109,14 +122,8 @@ impl ReductionDef {
         let rt = compute(self.reduce_dtype(typedefs, out_dtypes)?);
         let types = placeholders(self.ins.iter().chain(&self.outs));
         let name = &self.name;
-        let tys = |p: &Param| match &p.ty {
-            ParamTy::Fixed(d) => *d,
-            ParamTy::Generic(t) => typedefs.iter().find(|(n, _)| n == t).map_or(DType::F64, |x| x.1),
-        };
-        let raws: Vec<RawParam> = (self.ins.iter().enumerate())
-            .filter(|(_, p)| p.raw)
-            .map(|(k, p)| RawParam { name: p.name.clone(), dtype: tys(p), pos: k })
-            .collect();
+        let tys = |p: &Param| p.dtype(typedefs);
+        let raws = raw_params(&self.ins, typedefs);
         let declare_ins = |c: &mut Checker, scalars_only: bool| {
             for (k, p) in self.ins.iter().enumerate() {
                 let s = scalar.get(k).copied().unwrap_or(false);

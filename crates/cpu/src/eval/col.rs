@@ -119,36 +119,25 @@ macro_rules! with_class {
 }
 pub(crate) use with_class;
 
+/// The match behind the binding macros: one arm per (dtype, Rust type) pair, then a fallback.
+macro_rules! type_arms {
+    ($d:expr, $T:ident => $body:expr, $other:pat => $fallback:expr; $($v:ident $ty:ty),*) => {
+        match $d {
+            $(xp_core::DType::$v => {
+                type $T = $ty;
+                $body
+            })*
+            $other => $fallback,
+        }
+    };
+}
+pub(crate) use type_arms;
+
 /// Bind `$T` to a numeric (non-bool) register type of class `$d`.
 macro_rules! with_num {
     ($d:expr, $T:ident => $body:expr) => {
-        match $crate::eval::col::class($d) {
-            xp_core::DType::I32 => {
-                type $T = i32;
-                $body
-            }
-            xp_core::DType::U32 => {
-                type $T = u32;
-                $body
-            }
-            xp_core::DType::I64 => {
-                type $T = i64;
-                $body
-            }
-            xp_core::DType::U64 => {
-                type $T = u64;
-                $body
-            }
-            xp_core::DType::F32 => {
-                type $T = f32;
-                $body
-            }
-            xp_core::DType::F64 => {
-                type $T = f64;
-                $body
-            }
-            d => unreachable!("{d} is not numeric"),
-        }
+        $crate::eval::col::type_arms!($crate::eval::col::class($d), $T => $body, d => unreachable!("{d} is not numeric");
+            I32 i32, U32 u32, I64 i64, U64 u64, F32 f32, F64 f64)
     };
 }
 pub(crate) use with_num;
@@ -394,61 +383,9 @@ pub(crate) fn narrow(d: DType, v: &mut [i32]) {
 /// Bind `$T` to the element type of a non-complex dtype.
 macro_rules! with_lane {
     ($d:expr, $T:ident => $body:expr, $complex:expr) => {
-        match $d {
-            xp_core::DType::Bool => {
-                type $T = bool;
-                $body
-            }
-            xp_core::DType::I8 => {
-                type $T = i8;
-                $body
-            }
-            xp_core::DType::I16 => {
-                type $T = i16;
-                $body
-            }
-            xp_core::DType::I32 => {
-                type $T = i32;
-                $body
-            }
-            xp_core::DType::I64 => {
-                type $T = i64;
-                $body
-            }
-            xp_core::DType::U8 => {
-                type $T = u8;
-                $body
-            }
-            xp_core::DType::U16 => {
-                type $T = u16;
-                $body
-            }
-            xp_core::DType::U32 => {
-                type $T = u32;
-                $body
-            }
-            xp_core::DType::U64 => {
-                type $T = u64;
-                $body
-            }
-            xp_core::DType::F16 => {
-                type $T = xp_core::f16;
-                $body
-            }
-            xp_core::DType::BF16 => {
-                type $T = xp_core::bf16;
-                $body
-            }
-            xp_core::DType::F32 => {
-                type $T = f32;
-                $body
-            }
-            xp_core::DType::F64 => {
-                type $T = f64;
-                $body
-            }
-            _ => $complex,
-        }
+        $crate::eval::col::type_arms!($d, $T => $body, _ => $complex;
+            Bool bool, I8 i8, I16 i16, I32 i32, I64 i64, U8 u8, U16 u16, U32 u32, U64 u64,
+            F16 xp_core::f16, BF16 xp_core::bf16, F32 f32, F64 f64)
     };
 }
 pub(crate) use with_lane;

@@ -356,19 +356,6 @@ fn fill(c: &mut Col, v: Scalar) {
     }
 }
 
-/// Two registers, one read and one written (distinct: every instruction writes a fresh register
-/// or a variable's, which it never reads in the same instruction except through a copy).
-fn two(regs: &mut [Col], a: R, dst: R) -> (&Col, &mut Col) {
-    debug_assert_ne!(a, dst);
-    if a < dst {
-        let (x, y) = regs.split_at_mut(dst);
-        (&x[a], &mut y[0])
-    } else {
-        let (x, y) = regs.split_at_mut(a);
-        (&y[0], &mut x[dst])
-    }
-}
-
 /// Run `f` with every register readable and `dst` writable (taken out of the file for the
 /// call: no instruction reads its own destination).
 #[inline(always)]
@@ -404,16 +391,15 @@ fn step(ins: &Ins, regs: &mut [Col], srcs: &[Operand], start: usize, n: usize) -
             let dt = buf.dtype();
             with_lane!(dt, T => gather::<T>(T::slice_of(buf).expect("dtype"), l, &ix, m.as_deref(), <<T as Lane>::R as Reg>::get_mut(&mut regs[dst])), unreachable!("complex"));
         }
-        Ins::Un { dst, op, a, ty } => {
-            let (a, o) = two(regs, a, dst);
+        Ins::Un { dst, op, a, ty } => with_dst(regs, dst, |r, o| {
             if op == UnOp::Not {
-                for (o, &x) in bool::get_mut(o)[..n].iter_mut().zip(&bool::get(a)[..n]) {
+                for (o, &x) in bool::get_mut(o)[..n].iter_mut().zip(&bool::get(&r[a])[..n]) {
                     *o = !x;
                 }
             } else {
-                with_num!(ty, T => col::unary::<T>(op, &T::get(a)[..n], &mut T::get_mut(o)[..n]));
+                with_num!(ty, T => col::unary::<T>(op, &T::get(&r[a])[..n], &mut T::get_mut(o)[..n]));
             }
-        }
+        }),
         Ins::Bin { dst, op, a, b, ty } => with_dst(regs, dst, |r, o| {
             if op.is_predicate() {
                 with_class!(ty, T => col::wide(|| col::compare::<T>(op, &T::get(&r[a])[..n], &T::get(&r[b])[..n], &mut bool::get_mut(o)[..n])));
@@ -424,14 +410,14 @@ fn step(ins: &Ins, regs: &mut [Col], srcs: &[Operand], start: usize, n: usize) -
         Ins::Sel { dst, c, a, b, ty } => with_dst(regs, dst, |r, o| {
             with_class!(ty, T => col::wide(|| col::select::<T>(&bool::get(&r[c])[..n], &T::get(&r[a])[..n], &T::get(&r[b])[..n], &mut T::get_mut(o)[..n])));
         }),
-        Ins::Cvt { dst, a, from, to } => {
-            let (a, o) = two(regs, a, dst);
-            convert(a, from, o, to, n);
-        }
+        Ins::Cvt { dst, a, from, to } => with_dst(regs, dst, |r, o| convert(&r[a], from, o, to, n)),
         Ins::Copy { dst, a, ty } => {
             if a != dst {
-                let (a, o) = two(regs, a, dst);
-                with_class!(ty, T => T::get_mut(o)[..n].copy_from_slice(&T::get(a)[..n]));
+                with_dst(
+                    regs,
+                    dst,
+                    |r, o| with_class!(ty, T => T::get_mut(o)[..n].copy_from_slice(&T::get(&r[a])[..n])),
+                );
             }
         }
         Ins::Merge { dst, m, a, ty } => with_dst(regs, dst, |r, o| {
@@ -455,20 +441,16 @@ fn step(ins: &Ins, regs: &mut [Col], srcs: &[Operand], start: usize, n: usize) -
                 super_math::math(f, ty, &v, o, n)
             });
         }
-        Ins::Uf1 { dst, op, dt, a } => {
-            let (a, o) = two(regs, a, dst);
-            super_math::ufunc1(op, dt, a, o, n)?;
-        }
+        Ins::Uf1 { dst, op, dt, a } => with_dst(regs, dst, |r, o| super_math::ufunc1(op, dt, &r[a], o, n))?,
         Ins::Uf2 { dst, op, dt, a, b } => {
             with_dst(regs, dst, |r, o| super_math::ufunc2(op, dt, &r[a], &r[b], o, n))?;
         }
-        Ins::Round { dst, dt, a } => {
-            let (a, o) = two(regs, a, dst);
+        Ins::Round { dst, dt, a } => with_dst(regs, dst, |r, o| {
             with_lane!(dt, T => {
-                let (a, o) = (<<T as Lane>::R as Reg>::get(a), <<T as Lane>::R as Reg>::get_mut(o));
+                let (a, o) = (<<T as Lane>::R as Reg>::get(&r[a]), <<T as Lane>::R as Reg>::get_mut(o));
                 for (o, &x) in o[..n].iter_mut().zip(&a[..n]) { *o = T::down(x).up(); }
             }, unreachable!("complex"));
-        }
+        }),
     }
     Ok(())
 }

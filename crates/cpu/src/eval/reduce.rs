@@ -51,10 +51,7 @@ fn fold(red: &Compiled, regs: &mut [Col], v: &mut Col, mut n: usize, rt: DType) 
             T::get_mut(&mut regs[rb])[..h].copy_from_slice(&x[n - h..n]);
         });
         red.run(regs, &[Operand::None, Operand::None], 0, h)?;
-        with_class!(rt, T => {
-            let r = T::get(&regs[out])[..h].to_vec();
-            T::get_mut(v)[..h].copy_from_slice(&r);
-        });
+        with_class!(rt, T => T::get_mut(v)[..h].copy_from_slice(&T::get(&regs[out])[..h]));
         n -= h;
     }
     Ok(())
@@ -130,16 +127,13 @@ pub(crate) fn reduction(
                 while r0 < nr {
                     let m = (nr - r0).min(BLK);
                     parts.map.run(&mut mregs, &view, r0, m)?;
-                    let mut v = mregs[parts.map.outs[0].0].clone();
-                    fold(&parts.red, &mut rregs, &mut v, m, rt)?;
-                    with_class!(rt, T => {
-                        let x = T::get(&v)[0];
-                        if have {
-                            T::get_mut(&mut one)[1] = x;
-                        } else {
-                            T::get_mut(&mut one)[0] = x;
-                        }
-                    });
+                    // Folded in place, out of the map's registers and back (no copy of the block).
+                    let r = parts.map.outs[0].0;
+                    let mut v = std::mem::replace(&mut mregs[r], Col::B(Vec::new()));
+                    let folded = fold(&parts.red, &mut rregs, &mut v, m, rt);
+                    with_class!(rt, T => T::get_mut(&mut one)[have as usize] = T::get(&v)[0]);
+                    mregs[r] = v;
+                    folded?;
                     if have {
                         fold(&parts.red, &mut rregs, &mut one, 2, rt)?;
                     }
