@@ -38,71 +38,6 @@ pub(crate) fn store(d: DType, v: &str) -> String {
     }
 }
 
-fn index_loop(nops: usize) -> String {
-    let mut s = String::from("i64 r = i;\n      for (int d = (int)ix.nd - 1; d >= 0; --d) {\n        i64 q = r % ix.shape[d]; r /= ix.shape[d];\n");
-    for k in 0..nops {
-        s += &format!("        p{k} += q * ix.st[{k}][d];\n");
-    }
-    s + "      }"
-}
-
-/// A contiguous elementwise kernel over pre-offset pointers: each thread computes `v` consecutive
-/// elements with one (up to 16-byte) load per operand and one store (`v = 1`: scalar accesses,
-/// for misaligned views), the last `n % v` elements one per thread.
-pub(crate) fn dense(name: &str, out: DType, ins: &[DType], expr: &str, v: usize) -> String {
-    let mut params = format!("{}* __restrict__ o", storage_ty(out));
-    for (k, d) in ins.iter().enumerate() {
-        params += &format!(", const {}* __restrict__ a{k}", storage_ty(*d));
-    }
-    let (mut packs, mut lanes, mut scalars) = (String::new(), String::new(), String::new());
-    for (k, d) in ins.iter().enumerate() {
-        let st = storage_ty(*d);
-        packs += &format!("    const Pack<{v}, {st}> q{k} = ((const Pack<{v}, {st}>*)a{k})[i];\n");
-        lanes += &format!("      {} x{k} = ld(q{k}.v[u]);\n", compute_ty(*d));
-        scalars += &format!("    {} x{k} = ld(a{k}[i]);\n", compute_ty(*d));
-    }
-    let so = storage_ty(out);
-    let e = store(out, expr);
-    format!(
-        "{PRELUDE}\nextern \"C\" __global__ void {name}({params}, i64 n) {{
-  const i64 step = (i64)gridDim.x * blockDim.x, g = (i64)blockIdx.x * blockDim.x + threadIdx.x, nv = n / {v};
-  for (i64 i = g; i < nv; i += step) {{
-{packs}    Pack<{v}, {so}> r;
-#pragma unroll
-    for (int u = 0; u < {v}; ++u) {{
-{lanes}      r.v[u] = {e};
-    }}
-    ((Pack<{v}, {so}>*)o)[i] = r;
-  }}
-  for (i64 i = nv * {v} + g; i < n; i += step) {{
-{scalars}    o[i] = {e};
-  }}
-}}\n"
-    )
-}
-
-/// A strided elementwise kernel: `o = expr(x0, x1, ...)`, where `xk` is input k in its compute
-/// type, each operand addressed through the indexer.
-pub(crate) fn elementwise(name: &str, out: DType, ins: &[DType], expr: &str) -> String {
-    let mut params = format!("{}* __restrict__ o", storage_ty(out));
-    for (k, d) in ins.iter().enumerate() {
-        params += &format!(", const {}* __restrict__ a{k}", storage_ty(*d));
-    }
-    let nops = ins.len() + 1;
-    let decl: Vec<String> = (0..nops).map(|k| format!("p{k} = ix.off[{k}]")).collect();
-    let index = index_loop(nops);
-    let loads: String = ins
-        .iter()
-        .enumerate()
-        .map(|(k, d)| format!("      {} x{k} = ld(a{k}[p{}]);\n", compute_ty(*d), k + 1))
-        .collect();
-    format!(
-        "{PRELUDE}\nextern \"C\" __global__ void {name}({params}, Idx ix) {{\n  const i64 step = (i64)gridDim.x * blockDim.x;\n  for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < ix.n; i += step) {{\n      i64 {};\n      {index}\n{loads}      o[p0] = {};\n  }}\n}}\n",
-        decl.join(", "),
-        store(out, expr)
-    )
-}
-
 /// Offset of position `pos` of the index space `ix` for operand `k`, into `var`.
 fn offset_of(ix: &str, pos: &str, k: usize, var: &str) -> String {
     format!(
@@ -612,11 +547,6 @@ mod tests {
     fn every_kernel_template_parses_for_every_dtype() {
         for d in DType::ALL {
             let mut src = String::new();
-            src += &elementwise("e0", d, &[d, d], "x0").replace(PRELUDE, "");
-            for v in [1, 2, 4] {
-                src += &dense(&format!("d{v}"), d, &[d, DType::Bool], "x0", v).replace(PRELUDE, "");
-            }
-            src += &dense("wh", d, &[DType::Bool, d, d], "(x0 ? x1 : x2)", 1).replace(PRELUDE, "");
             let op = if d == DType::Bool { "b_logical_or" } else { "b_maximum" };
             src += &reduce("r0", d, op, false, true, 1).replace(PRELUDE, "");
             src += &reduce("r1", d, op, true, false, 1).replace(PRELUDE, "");

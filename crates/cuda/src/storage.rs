@@ -1,10 +1,10 @@
 //! [`CudaStorage`]: a typed buffer in one device's memory, and every backend family on it as
 //! generated kernels. Launches are asynchronous on the calling thread's current stream (see
 //! [`crate::Stream`]); only `to_host` waits.
-use crate::codegen;
-use crate::device::{driver_err, Dev, Key};
+use crate::device::{driver_err, Dev};
 use crate::stream::Uses;
-use cudarc::driver::{result, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg};
+pub(crate) use crate::ukernel::builtin::Expr;
+use cudarc::driver::{result, CudaStream, DeviceRepr, LaunchConfig};
 use std::sync::Arc;
 use xp_core::{
     collapse, with_buffer, ArgReduceOp, BackendStorage, BinaryOp, DType, Device, Element, Error, HostBuffer, Layout,
@@ -161,129 +161,13 @@ impl CudaStorage {
     pub(crate) fn ptr(&self, off: usize) -> u64 {
         self.buf.ptr + (off * self.dtype.size()) as u64
     }
-    /// Launch the strided elementwise kernel `o = expr(inputs)` over `ix` (the output first).
-    fn launch_ew(&self, expr: Expr, out: &mut CudaStorage, ins: &[&CudaStorage], ix: Idx) -> Result<()> {
-        if ix.n == 0 {
-            return Ok(());
-        }
-        let key = ins.iter().fold(Key::new(1).bits(8, expr.id()).dtype(out.dtype), |k, s| k.dtype(s.dtype));
-        let (f, _) = self.dev.kernel(key, "xp_k", || {
-            let dts: Vec<DType> = ins.iter().map(|s| s.dtype).collect();
-            codegen::elementwise("xp_k", out.dtype, &dts, &expr.code(out.dtype))
-        })?;
-        let s = self.dev.current();
-        before(&s, ins)?;
-        before(&s, &[&*out])?;
-        let mut b = s.launch_builder(&f);
-        b.arg(&out.buf.ptr);
-        for s in ins {
-            b.arg(&s.buf.ptr);
-        }
-        b.arg(&ix);
-        // SAFETY: the kernel's parameters are exactly the pushed arguments (generated together),
-        // and every offset it computes lies inside the buffers (layouts are validated by xp).
-        unsafe { b.launch(cfg(ix.n)) }.map_err(driver_err)?;
-        after(&s, ins)?;
-        after(&s, &[&*out])
-    }
-    /// Launch the contiguous elementwise kernel over `n` elements: the output from element 0,
-    /// input k from element `ins[k].1`. Each thread handles up to 16 bytes of the widest operand
-    /// per access where every operand's start is aligned for it.
-    fn launch_dense(&self, expr: Expr, out: &mut CudaStorage, ins: &[(&CudaStorage, usize)], n: usize) -> Result<()> {
-        let s = self.dev.current();
-        let mut ptrs = [0u64; 4];
-        let mut sizes = [out.dtype.size(); 4];
-        ptrs[0] = out.ptr(0);
-        for (k, (x, off)) in ins.iter().enumerate() {
-            ptrs[k + 1] = x.ptr(*off);
-            sizes[k + 1] = x.dtype.size();
-        }
-        let m = ins.len() + 1;
-        let widest = sizes[..m].iter().max().copied().unwrap_or(1);
-        let v = vector_width(16 / widest, |v| (0..m).all(|k| ptrs[k] % (v * sizes[k]) as u64 == 0));
-        let key = ins
-            .iter()
-            .fold(Key::new(2).bits(8, expr.id()).dtype(out.dtype).bits(5, v as u64), |k, (x, _)| k.dtype(x.dtype));
-        let (f, _) = self.dev.kernel(key, "xp_k", || {
-            let dts: Vec<DType> = ins.iter().map(|(x, _)| x.dtype).collect();
-            codegen::dense("xp_k", out.dtype, &dts, &expr.code(out.dtype), v)
-        })?;
-        for (x, _) in ins {
-            before(&s, &[x])?;
-        }
-        before(&s, &[&*out])?;
-        let nn = n as i64;
-        let mut params: [*mut std::ffi::c_void; 5] = [std::ptr::null_mut(); 5];
-        for (k, p) in ptrs[..m].iter().enumerate() {
-            params[k] = p as *const u64 as *mut std::ffi::c_void;
-        }
-        params[m] = &nn as *const i64 as *mut std::ffi::c_void;
-        let grid = cfg(n.div_ceil(v) as i64);
-        self.dev.bind()?;
-        // SAFETY: the kernel takes `m` pointers and the count (the parameters point at live locals);
-        // each pointer addresses `n` elements of its operand's dtype inside its buffer (contiguous
-        // layouts validated by xp), and `v` divides each pointer's alignment.
-        unsafe {
-            result::launch_kernel(f.cu_function(), grid.grid_dim, grid.block_dim, 0, s.cu_stream(), &mut params[..=m])
-        }
-        .map_err(driver_err)?;
-        for (x, _) in ins {
-            after(&s, &[x])?;
-        }
-        after(&s, &[&*out])
-    }
     /// An elementwise op into a new contiguous output of `out_dtype`.
     pub(crate) fn map(&self, ins: &[(&CudaStorage, &Layout)], out_dtype: DType, expr: Expr) -> Result<CudaStorage> {
         let shape = ins[0].1.shape();
         let n: usize = shape.iter().product();
-        let mut out = CudaStorage::alloc(&self.dev, out_dtype, n)?;
-        if n == 0 {
-            return Ok(out);
-        }
-        if ins.iter().all(|(_, l)| l.is_contiguous()) {
-            let mut dense = [(self, 0); 3];
-            for (k, (x, l)) in ins.iter().enumerate() {
-                dense[k] = (*x, l.offset());
-            }
-            self.launch_dense(expr, &mut out, &dense[..ins.len()], n)?;
-            return Ok(out);
-        }
-        let ol = Layout::contiguous(shape);
-        let mut ls = vec![&ol];
-        ls.extend(ins.iter().map(|(_, l)| *l));
-        let ix = idx(&ls)?;
-        let stores: Vec<&CudaStorage> = ins.iter().map(|(s, _)| *s).collect();
-        self.launch_ew(expr, &mut out, &stores, ix)?;
+        let out = CudaStorage::alloc(&self.dev, out_dtype, n)?;
+        crate::ukernel::builtin::run(&self.dev, expr, &out, &Layout::contiguous(shape), ins)?;
         Ok(out)
-    }
-}
-
-/// What an elementwise kernel computes from its inputs `x0, x1, ...`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Expr {
-    Unary(UnaryOp),
-    Binary(BinaryOp),
-    /// `x0` converted to the output's dtype
-    Cast,
-    Where,
-}
-
-impl Expr {
-    fn id(self) -> u64 {
-        match self {
-            Expr::Unary(op) => op as u64,
-            Expr::Binary(op) => 64 + op as u64,
-            Expr::Cast => 128,
-            Expr::Where => 129,
-        }
-    }
-    fn code(self, out: DType) -> String {
-        match self {
-            Expr::Unary(op) => format!("u_{}(x0)", op.name()),
-            Expr::Binary(op) => format!("b_{}(x0, x1)", op.name()),
-            Expr::Cast => format!("cv<{}>(x0)", codegen::compute_ty(out)),
-            Expr::Where => "(x0 ? x1 : x2)".into(),
-        }
     }
 }
 
@@ -363,8 +247,7 @@ impl BackendStorage for CudaStorage {
         if self.copy_run(l, dst, dl)? {
             return Ok(());
         }
-        let ix = idx(&[dl, l])?;
-        self.launch_ew(Expr::Cast, dst, &[self], ix)
+        crate::ukernel::builtin::run(&self.dev, Expr::Cast, dst, dl, &[(self, l)])
     }
     fn reduce(&self, l: &Layout, op: BinaryOp, axes: &[usize]) -> Result<Self> {
         self.reduce_impl(l, op, axes)

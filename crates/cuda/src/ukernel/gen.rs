@@ -21,9 +21,9 @@ pub(crate) enum Role {
 }
 
 /// An argument: its name in the body, role and dtype.
-#[derive(Clone, Debug)]
-pub(crate) struct Arg {
-    pub(crate) name: String,
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Arg<'a> {
+    pub(crate) name: &'a str,
     pub(crate) role: Role,
     pub(crate) dtype: DType,
 }
@@ -118,17 +118,17 @@ pub(crate) fn elementwise(
             for a in args {
                 match a.role {
                     Role::In | Role::Out(false) => {
-                        slot.insert(a.name.clone(), k);
+                        slot.insert(a.name, k);
                         k += 1;
                     }
                     Role::Out(true) => {
-                        slot.insert(a.name.clone(), k);
+                        slot.insert(a.name, k);
                         k += 2;
                     }
                     _ => {}
                 }
             }
-            s += &scalar_body(args, &line_body, |a: &Arg| format!("_o{}", slot[&a.name]));
+            s += &scalar_body(args, &line_body, |a: &Arg| format!("_o{}", slot[a.name]));
             s += "  }\n";
         }
     }
@@ -238,8 +238,8 @@ mod tests {
     use super::*;
     use crate::codegen::tests_support::syntax_check;
 
-    fn arg(name: &str, role: Role, dtype: DType) -> Arg {
-        Arg { name: name.into(), role, dtype }
+    fn arg(name: &str, role: Role, dtype: DType) -> Arg<'_> {
+        Arg { name, role, dtype }
     }
 
     /// Every addressing mode, with scalars, raw arrays, given outputs and float16, parsed by g++.

@@ -1,6 +1,7 @@
 //! User kernels on the GPU: [`xp_core::KernelDevice`] for [`CudaDevice`]. The generated source
 //! (`gen.rs`, `reduction.rs`) is compiled through the NVRTC cache; a kernel's identity in the
 //! caches is a hash of its specification (definition, dtypes, argument roles, layout class).
+pub(crate) mod builtin;
 mod gen;
 pub(crate) mod params;
 mod reduction;
@@ -50,6 +51,19 @@ pub(crate) fn spec_hash(id: u64, types: &KernelTypes, args: &[Arg], mode: &str) 
         h = mix(h, (role << 8) | a.dtype as u64);
     }
     hash_str(h, mode)
+}
+
+/// The layout class of an addressing mode, as part of a kernel's identity.
+pub(crate) fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Dense(16) => "d16",
+        Mode::Dense(8) => "d8",
+        Mode::Dense(4) => "d4",
+        Mode::Dense(2) => "d2",
+        Mode::Dense(_) => "d1",
+        Mode::Strided(false) => "s",
+        Mode::Strided(true) => "s32",
+    }
 }
 
 /// A raw argument as a contiguous buffer: the storage itself when its layout is a contiguous
@@ -106,7 +120,7 @@ impl KernelDevice for CudaDevice {
                 KernelArg::Scalar(..) => Role::Scalar,
                 KernelArg::Raw(..) => Role::Raw,
             };
-            gargs.push(Arg { name: name.clone(), role, dtype });
+            gargs.push(Arg { name, role, dtype });
             if out {
                 let o = &outs[k - n_in];
                 let ol = Layout::contiguous(shape);
@@ -139,20 +153,7 @@ impl KernelDevice for CudaDevice {
             p.indexer(&ls)?;
             (Mode::Strided(n < (1 << 31)), n)
         };
-        let key = spec_hash(
-            def.id,
-            types,
-            &gargs,
-            match mode {
-                Mode::Dense(16) => "d16",
-                Mode::Dense(8) => "d8",
-                Mode::Dense(4) => "d4",
-                Mode::Dense(2) => "d2",
-                Mode::Dense(_) => "d1",
-                Mode::Strided(false) => "s",
-                Mode::Strided(true) => "s32",
-            },
-        );
+        let key = spec_hash(def.id, types, &gargs, mode_name(mode));
         let f = user_kernel(dev, key, &def.name, || {
             gen::elementwise(&def.name, &types.typedefs, &def.preamble, &gargs, &def.body, mode)
         })?;
@@ -192,8 +193,7 @@ pub(crate) fn fill(dev: &Arc<Dev>, n: usize, value: xp_core::Scalar, dtype: xp_c
     if n == 0 {
         return Ok(out);
     }
-    let args =
-        [Arg { name: "v".into(), role: Role::Scalar, dtype }, Arg { name: "o".into(), role: Role::Out(false), dtype }];
+    let args = [Arg { name: "v", role: Role::Scalar, dtype }, Arg { name: "o", role: Role::Out(false), dtype }];
     let v = vector_width(16 / dtype.size(), |v| out.ptr(0) % (v * dtype.size()) as u64 == 0);
     let mode = Mode::Dense(v);
     let key = hash_str(hash_str(0x5eed, dtype.name()), &format!("fill{mode:?}"));

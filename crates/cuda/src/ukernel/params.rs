@@ -5,54 +5,68 @@ use crate::storage::{after, before, CudaStorage};
 use cudarc::driver::{result, CudaFunction, LaunchConfig};
 use xp_core::{collapse, DType, Error, Layout, Result, Scalar};
 
-/// The values of a launch's parameters, in order.
-#[derive(Default)]
+/// The values of a launch's parameters, in order: one buffer of 8-byte words and where each
+/// parameter starts in it (two allocations per launch, whatever the number of parameters).
 pub(crate) struct Params {
-    slots: Vec<Vec<u64>>,
+    words: Vec<u64>,
+    starts: Vec<u32>,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params { words: Vec::with_capacity(32), starts: Vec::with_capacity(16) }
+    }
 }
 
 impl Params {
+    fn push(&mut self, w: &[u64]) {
+        self.starts.push(self.words.len() as u32);
+        self.words.extend_from_slice(w);
+    }
     /// A device pointer.
     pub(crate) fn ptr(&mut self, p: u64) {
-        self.slots.push(vec![p]);
+        self.push(&[p]);
     }
     /// A 64-bit integer.
     pub(crate) fn i64(&mut self, v: i64) {
-        self.slots.push(vec![v as u64]);
+        self.push(&[v as u64]);
     }
     /// Raw bytes (a struct), padded to 8 bytes.
     pub(crate) fn bytes(&mut self, b: &[u8]) {
-        let mut v = vec![0u64; b.len().div_ceil(8).max(1)];
-        for (k, c) in b.chunks(8).enumerate() {
+        self.starts.push(self.words.len() as u32);
+        for c in b.chunks(8) {
             let mut w = [0u8; 8];
             w[..c.len()].copy_from_slice(c);
-            v[k] = u64::from_le_bytes(w);
+            self.words.push(u64::from_le_bytes(w));
         }
-        self.slots.push(v);
+        if b.is_empty() {
+            self.words.push(0);
+        }
     }
     /// A scalar as the compute type of `d` (float16 and bfloat16 as float).
     pub(crate) fn scalar(&mut self, v: Scalar, d: DType) {
-        let w: Vec<u64> = match d {
-            DType::Bool => vec![v.is_nonzero() as u64],
-            DType::I8 | DType::I16 | DType::I32 => vec![v.to_i64() as i32 as u32 as u64],
-            DType::U8 | DType::U16 | DType::U32 => vec![v.to_u64() as u32 as u64],
-            DType::I64 => vec![v.to_i64() as u64],
-            DType::U64 => vec![v.to_u64()],
+        let one = |w: u64| [w, 0];
+        let w: [u64; 2] = match d {
+            DType::Bool => one(v.is_nonzero() as u64),
+            DType::I8 | DType::I16 | DType::I32 => one(v.to_i64() as i32 as u32 as u64),
+            DType::U8 | DType::U16 | DType::U32 => one(v.to_u64() as u32 as u64),
+            DType::I64 => one(v.to_i64() as u64),
+            DType::U64 => one(v.to_u64()),
             // rounded once, to the dtype itself (the kernel's float holds it exactly)
-            DType::F16 => vec![xp_core::f16::from_f64(v.to_f64()).to_f32().to_bits() as u64],
-            DType::BF16 => vec![xp_core::bf16::from_f64(v.to_f64()).to_f32().to_bits() as u64],
-            DType::F32 => vec![(v.to_f64() as f32).to_bits() as u64],
-            DType::F64 => vec![v.to_f64().to_bits()],
+            DType::F16 => one(xp_core::f16::from_f64(v.to_f64()).to_f32().to_bits() as u64),
+            DType::BF16 => one(xp_core::bf16::from_f64(v.to_f64()).to_f32().to_bits() as u64),
+            DType::F32 => one((v.to_f64() as f32).to_bits() as u64),
+            DType::F64 => one(v.to_f64().to_bits()),
             DType::C64 => {
                 let c = v.to_c128();
-                vec![(c.re as f32).to_bits() as u64 | (((c.im as f32).to_bits() as u64) << 32)]
+                one((c.re as f32).to_bits() as u64 | (((c.im as f32).to_bits() as u64) << 32))
             }
             DType::C128 => {
                 let c = v.to_c128();
-                vec![c.re.to_bits(), c.im.to_bits()]
+                [c.re.to_bits(), c.im.to_bits()]
             }
         };
-        self.slots.push(w);
+        self.push(if d == DType::C128 { &w } else { &w[..1] });
     }
     /// The indexer of same-shaped layouts (`struct KIdx`): count, dimensions, shape, strides
     /// and offsets of each, contiguous dimensions collapsed.
@@ -65,13 +79,14 @@ impl Params {
                 backend: "cuda",
             });
         }
-        let mut w: Vec<i64> = vec![shape.iter().product::<usize>() as i64, shape.len() as i64];
-        w.extend((0..maxd).map(|d| shape.get(d).map_or(1, |&n| n as i64)));
+        self.starts.push(self.words.len() as u32);
+        let w = &mut self.words;
+        w.extend([shape.iter().product::<usize>() as u64, shape.len() as u64]);
+        w.extend((0..maxd).map(|d| shape.get(d).map_or(1, |&n| n as u64)));
         for st in &strides {
-            w.extend((0..maxd).map(|d| st.get(d).map_or(0, |&s| s as i64)));
+            w.extend((0..maxd).map(|d| st.get(d).map_or(0, |&s| s as i64 as u64)));
         }
-        w.extend(ls.iter().map(|l| l.offset() as i64));
-        self.slots.push(w.into_iter().map(|x| x as u64).collect());
+        w.extend(ls.iter().map(|l| l.offset() as u64));
         Ok(())
     }
     /// Launch `f` on the current stream of `dev` with these parameters, after the uses of
@@ -79,8 +94,10 @@ impl Params {
     pub(crate) fn launch(&self, dev: &Dev, f: &CudaFunction, c: LaunchConfig, bufs: &[&CudaStorage]) -> Result<()> {
         let s = dev.current();
         before(&s, bufs)?;
+        let base = self.words.as_ptr();
+        // SAFETY: every start lies inside `words`.
         let mut ptrs: Vec<*mut std::ffi::c_void> =
-            self.slots.iter().map(|v| v.as_ptr() as *mut std::ffi::c_void).collect();
+            self.starts.iter().map(|&k| unsafe { base.add(k as usize) } as *mut std::ffi::c_void).collect();
         dev.bind()?;
         // SAFETY: the generated kernel's parameters are exactly these slots, in order and of
         // these sizes (the source and the slots are built from the same argument list); every

@@ -70,7 +70,7 @@ pub(crate) fn run(
     let (mut kls, mut rls) = (Vec::new(), Vec::new());
     let mut p = Params::default();
     for (k, a) in args.iter().enumerate().take(def.ins.len()) {
-        let (name, dtype) = (def.ins[k].name.clone(), types.ins[k]);
+        let (name, dtype) = (def.ins[k].name.as_str(), types.ins[k]);
         match a {
             KernelArg::Array(s, l) => {
                 gargs.push(Arg { name, role: Role::In, dtype });
@@ -94,7 +94,7 @@ pub(crate) fn run(
         }
     }
     for (j, o) in outs.iter().enumerate() {
-        gargs.push(Arg { name: def.outs[j].name.clone(), role: Role::Out(false), dtype: types.outs[j] });
+        gargs.push(Arg { name: &def.outs[j].name, role: Role::Out(false), dtype: types.outs[j] });
         p.ptr(o.ptr(0));
         kls.push(Layout::contiguous(&kept));
     }
@@ -137,11 +137,11 @@ mod tests {
             scalar: vec![false, true, false],
         };
         let args = vec![
-            Arg { name: "x".into(), role: Role::In, dtype: DType::F16 },
-            Arg { name: "w".into(), role: Role::Scalar, dtype: DType::F16 },
-            Arg { name: "v".into(), role: Role::Raw, dtype: DType::F64 },
-            Arg { name: "s".into(), role: Role::Out(false), dtype: DType::F16 },
-            Arg { name: "c".into(), role: Role::Out(false), dtype: DType::I32 },
+            Arg { name: "x", role: Role::In, dtype: DType::F16 },
+            Arg { name: "w", role: Role::Scalar, dtype: DType::F16 },
+            Arg { name: "v", role: Role::Raw, dtype: DType::F64 },
+            Arg { name: "s", role: Role::Out(false), dtype: DType::F16 },
+            Arg { name: "c", role: Role::Out(false), dtype: DType::I32 },
         ];
         syntax_check("user-reduction", &source(&def, &types, DType::F32, &args, 3, 1));
     }
