@@ -185,17 +185,36 @@ impl Dev {
     /// the disk cache, keyed by the full source) and loaded once.
     /// Also returns how many 256-thread blocks of it are resident on the whole device at once.
     pub(crate) fn kernel(&self, key: Key, name: &str, src: impl FnOnce() -> String) -> Result<(CudaFunction, usize)> {
-        if let Some(f) = self.kernels.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-            return Ok(f.clone());
+        self.kernels(key, [name], src).map(|[k]| k)
+    }
+    /// [`Dev::kernel`] for several kernels of one source, each cached under `key` and its index.
+    pub(crate) fn kernels<const N: usize>(
+        &self,
+        key: Key,
+        names: [&str; N],
+        src: impl FnOnce() -> String,
+    ) -> Result<[(CudaFunction, usize); N]> {
+        let keys: [Key; N] = std::array::from_fn(|i| if N == 1 { key } else { key.bits(3, i as u64) });
+        {
+            let map = self.kernels.lock().unwrap_or_else(|e| e.into_inner());
+            if keys.iter().all(|k| map.contains_key(k)) {
+                return Ok(keys.map(|k| map[&k].clone()));
+            }
         }
         let src = src();
         let bin = nvrtc::cubin(&src, self.arch)?;
         let module = self.ctx.load_module(cudarc::nvrtc::Ptx::from_binary(bin)).map_err(driver_err)?;
-        let f = module.load_function(name).map_err(driver_err)?;
-        let per_sm = f.occupancy_max_active_blocks_per_multiprocessor(256, 0, None).map_err(driver_err)?;
-        let k = (f, self.sms * per_sm.max(1) as usize);
-        self.kernels.lock().unwrap_or_else(|e| e.into_inner()).insert(key, k.clone());
-        Ok(k)
+        let mut out = Vec::with_capacity(N);
+        for name in names {
+            let f = module.load_function(name).map_err(driver_err)?;
+            let per_sm = f.occupancy_max_active_blocks_per_multiprocessor(256, 0, None).map_err(driver_err)?;
+            out.push((f, self.sms * per_sm.max(1) as usize));
+        }
+        let mut map = self.kernels.lock().unwrap_or_else(|e| e.into_inner());
+        for (k, f) in keys.iter().zip(&out) {
+            map.insert(*k, f.clone());
+        }
+        Ok(out.try_into().unwrap_or_else(|_| unreachable!("one kernel per name")))
     }
 }
 

@@ -4,20 +4,9 @@
 use crate::codegen;
 use crate::device::{driver_err, Key};
 use crate::storage::{after, before, blocks_cfg, cfg, idx, split, vector_width, CudaStorage, Idx};
+use crate::ukernel::reduction::{self, chunking};
 use cudarc::driver::PushKernelArg;
 use xp_core::{ArgReduceOp, BackendStorage, BinaryOp, DType, Layout, Result, Scalar};
-
-/// Chunks of at least `min` positions splitting `n` into about `want` parts: (chunks, per), with
-/// `per` a multiple of 16 when there are several chunks (so that vector loads stay aligned) and
-/// no chunk empty.
-fn plan(n: usize, want: usize, min: usize) -> (usize, usize) {
-    let chunks = want.min(n / min.max(1)).max(1);
-    if chunks == 1 {
-        return (1, n.max(1));
-    }
-    let per = n.div_ceil(chunks).next_multiple_of(16);
-    (n.div_ceil(per), per)
-}
 
 /// Elements per vector load (up to 16 bytes) along unit-stride runs starting at the offsets of
 /// `kix`'s operand 1 plus multiples of `per`: the widest width that divides all of them (1: scalar
@@ -50,125 +39,20 @@ fn identity(op: BinaryOp, d: DType) -> Option<String> {
 }
 
 impl CudaStorage {
-    /// Column-mode stage: partials (chunks, kept) over ranges of `per` reduced positions.
-    fn reduce_columns(
-        &self,
-        l: &Layout,
-        op: BinaryOp,
-        axes: &[usize],
-        chunks: usize,
-        per: usize,
-    ) -> Result<CudaStorage> {
-        let (kl, rl) = split(l, axes);
-        let nk = kl.numel();
-        let out = CudaStorage::alloc(&self.dev, self.dtype, nk * chunks)?;
-        let ok = Layout::contiguous(kl.shape());
-        let kix = idx(&[&ok, &kl])?;
-        let rix = idx(&[&rl, &rl])?;
-        let run = rix.nd == 1;
-        // Kept elements contiguous: a vector of adjacent columns per thread where aligned.
-        let columns = run && kix.nd == 1 && kix.st[1][0] == 1;
-        let vec = if !columns {
-            1
-        } else {
-            vector_width(16 / self.dtype.size(), |v| {
-                nk % v == 0 && kix.off[1] % v as i64 == 0 && rix.st[1][0] % v as i64 == 0
-            })
-        };
-        let key = Key::new(3).dtype(self.dtype).bits(7, op as u64).flag(run).bits(5, vec as u64);
-        let (f, _) = self.dev.kernel(key, "xp_k", || {
-            codegen::reduce_columns("xp_k", self.dtype, &format!("b_{}", op.name()), run, vec)
-        })?;
-        let (c, p) = (chunks as i64, per as i64);
-        let s = self.dev.current();
-        before(&s, &[self])?;
-        let mut b = s.launch_builder(&f);
-        b.arg(&out.buf.ptr).arg(&self.buf.ptr).arg(&kix).arg(&rix).arg(&c).arg(&p);
-        // SAFETY: parameters match the generated kernel; offsets stay inside the input (vector
-        // accesses only where every start is aligned to them).
-        unsafe { b.launch(cfg((nk / vec * chunks) as i64)) }.map_err(driver_err)?;
-        after(&s, &[self])?;
-        Ok(out)
-    }
-    /// Stage one of a reduction: `chunks` partial results per output (C-contiguous, the part
-    /// index fastest), each over a contiguous range of `per` reduced positions, where
-    /// `(chunks, per) = plan(blocks that fill the device)`; `per` must be a multiple of 16 when
-    /// `chunks > 1`. Returns the partials and `chunks`.
-    fn reduce_parts(
-        &self,
-        l: &Layout,
-        op: BinaryOp,
-        axes: &[usize],
-        plan: impl FnOnce(usize) -> (usize, usize),
-    ) -> Result<(CudaStorage, usize)> {
-        let (kl, rl) = split(l, axes);
-        let nk = kl.numel();
-        let ordered = !op.is_reorderable();
-        let ok = Layout::contiguous(kl.shape());
-        let kix = idx(&[&ok, &kl])?;
-        let rix = idx(&[&rl, &rl])?;
-        let run = rix.nd == 1;
-        let vec = if ordered || !run { 1 } else { vec_width(self.dtype, &kix, 0, rix.st[1][0] == 1) };
-        let key = Key::new(4).dtype(self.dtype).bits(7, op as u64).flag(ordered).flag(run).bits(5, vec as u64);
-        let (f, fill) = self.dev.kernel(key, "xp_k", || {
-            codegen::reduce("xp_k", self.dtype, &format!("b_{}", op.name()), ordered, run, vec)
-        })?;
-        let (chunks, per) = plan(fill);
-        let out = CudaStorage::alloc(&self.dev, self.dtype, nk * chunks)?;
-        if nk == 0 {
-            return Ok((out, chunks));
-        }
-        let (c, p) = (chunks as i64, per as i64);
-        let s = self.dev.current();
-        before(&s, &[self])?;
-        let mut b = s.launch_builder(&f);
-        b.arg(&out.buf.ptr).arg(&self.buf.ptr).arg(&kix).arg(&rix).arg(&c).arg(&p);
-        // SAFETY: parameters match the generated kernel; offsets stay inside the input.
-        unsafe { b.launch(blocks_cfg((nk * chunks) as i64)) }.map_err(driver_err)?;
-        after(&s, &[self])?;
-        Ok((out, chunks))
-    }
-
     pub(crate) fn reduce_impl(&self, l: &Layout, op: BinaryOp, axes: &[usize]) -> Result<CudaStorage> {
-        let (kl, rl) = split(l, axes);
-        let (nk, nr) = (kl.numel(), rl.numel());
-        if nk == 0 {
-            return CudaStorage::alloc(&self.dev, self.dtype, 0);
+        reduction::builtin(self, l, op, axes)
+    }
+    /// Totals of `chunks` consecutive ranges of `per` positions of each line along `axis`, as
+    /// `self`'s dtype: (lines, chunks), C-contiguous.
+    fn chunk_totals(&self, l: &Layout, op: BinaryOp, axis: usize, chunks: usize, per: usize) -> Result<CudaStorage> {
+        let parts = reduction::builtin_parts(self, l, op, axis, chunks, per)?;
+        let nk = split(l, &[axis]).0.numel();
+        let pl = Layout::contiguous(&[nk, chunks]);
+        if parts.dtype == self.dtype {
+            return Ok(parts);
         }
-        // The axis that moves fastest in memory decides: reduced → a block per output (rows);
-        // kept → a thread per output, coalesced across outputs (columns).
-        let inner = (0..l.ndim())
-            .filter(|&a| l.shape()[a] > 1)
-            .min_by_key(|&a| l.strides()[a].unsigned_abs())
-            .is_none_or(|a| axes.contains(&a));
-        let reorder = op.is_reorderable();
-        if !inner {
-            // Enough threads to fill the device, at least 16 reduced positions each.
-            let threads = 2048 * self.dev.sms;
-            let chunks = if reorder { (threads / nk).min(nr / 16).max(1) } else { 1 };
-            let per = nr.div_ceil(chunks);
-            let chunks = nr.div_ceil(per);
-            let parts = self.reduce_columns(l, op, axes, chunks, per)?;
-            if chunks == 1 {
-                return Ok(parts);
-            }
-            let mut shape = vec![chunks];
-            shape.extend_from_slice(kl.shape());
-            return parts.reduce(&Layout::contiguous(&shape), op, &[0]);
-        }
-        // Few outputs over many elements: spread each output over enough blocks to fill the
-        // device in one wave (as many as are resident at once), then reduce the partials.
-        let (out, chunks) = self.reduce_parts(l, op, axes, |fill| {
-            if !reorder || nk >= fill {
-                (1, nr.max(1))
-            } else {
-                plan(nr, fill / nk, 2048)
-            }
-        })?;
-        if chunks == 1 {
-            return Ok(out);
-        }
-        out.reduce(&Layout::contiguous(&[nk, chunks]), op, &[1])
+        // float16 and bfloat16 partials are float32: rounded to the dtype the scan reads
+        parts.cast(&pl, self.dtype)
     }
     pub(crate) fn arg_reduce_impl(&self, l: &Layout, op: ArgReduceOp, axis: usize) -> Result<CudaStorage> {
         let (kl, _) = split(l, &[axis]);
@@ -185,7 +69,7 @@ impl CudaStorage {
         let vec = vec_width(self.dtype, &kix, 0, l.strides()[axis] == 1);
         let key = Key::new(5).dtype(self.dtype).flag(better == "gt").bits(5, vec as u64);
         let (f, fill) = self.dev.kernel(key, "xp_k", || codegen::arg_reduce("xp_k", self.dtype, better, vec))?;
-        let (chunks, per) = if nk >= fill { (1, n.max(1)) } else { plan(n, fill / nk, 2048) };
+        let (chunks, per) = if nk >= fill { (1, n.max(1)) } else { chunking(n, fill / nk, 2048) };
         let (nn, s) = (n as i64, l.strides()[axis] as i64);
         let st = self.dev.current();
         before(&st, &[self])?;
@@ -256,7 +140,7 @@ impl CudaStorage {
                 let at = |k: usize| base + k as u64;
                 (scratch, base, at(flags_at), at(aggs_at), at(incls_at))
             } else {
-                let (parts, _) = self.reduce_parts(l, op, &[axis], |_| (tpl, codegen::SCAN_TILE))?;
+                let parts = self.chunk_totals(l, op, axis, tpl, codegen::SCAN_TILE)?;
                 let totals = parts.scan(&Layout::contiguous(&[nk, tpl]), op, 1)?;
                 let p = totals.ptr(0);
                 (totals, 0, 0, 0, p)
@@ -283,9 +167,9 @@ impl CudaStorage {
         // scan line by line.
         let fill = 32 * self.dev.sms;
         let (chunks, per) =
-            if !op.is_reorderable() || nk >= fill { (1, len.max(1)) } else { plan(len, fill / nk, 256) };
+            if !op.is_reorderable() || nk >= fill { (1, len.max(1)) } else { chunking(len, fill / nk, 256) };
         let pre = if chunks > 1 {
-            let (parts, _) = self.reduce_parts(l, op, &[axis], |_| (chunks, per))?;
+            let parts = self.chunk_totals(l, op, axis, chunks, per)?;
             Some(parts.scan(&Layout::contiguous(&[nk, chunks]), op, 1)?)
         } else {
             None
@@ -323,7 +207,7 @@ mod tests {
         for n in [1usize, 15, 16, 17, 2047, 2048, 4096, 10_000, 1 << 20, 10_000_000] {
             for want in [1usize, 2, 7, 1056, 4224] {
                 for min in [1usize, 256, 2048] {
-                    let (chunks, per) = plan(n, want, min);
+                    let (chunks, per) = chunking(n, want, min);
                     assert!(chunks >= 1 && chunks * per >= n, "{n} {want} {min}: {chunks} x {per}");
                     assert!((chunks - 1) * per < n, "an empty chunk: {n} {want} {min}: {chunks} x {per}");
                     if chunks > 1 {

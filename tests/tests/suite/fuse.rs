@@ -20,14 +20,29 @@ fn data(d: DType, shape: &[usize], seed: u64) -> HostBuffer {
 }
 
 fn close(dev: Device, a: &Array, b: &Array, what: &str) {
-    assert_eq!((a.shape(), a.dtype()), (b.shape(), b.dtype()), "{dev} {what}");
-    let (x, y) = (xp_testing::widen(&a.to_buffer().unwrap()), xp_testing::widen(&b.to_buffer().unwrap()));
     let eps = match (dev, a.dtype()) {
         (Device::Cpu, _) => 0.0,
         (_, DType::F16 | DType::BF16) => 2e-3,
         (_, DType::F32 | DType::C64) => 4e-7,
         _ => 1e-15,
     };
+    close_to(dev, a, b, what, eps)
+}
+
+/// A fused reduction sums in its own order (blocks, then partials): floats agree to a few ulp
+/// of the sum on every device, integers exactly.
+fn close_sum(dev: Device, a: &Array, b: &Array, what: &str) {
+    let eps = match a.dtype() {
+        DType::F32 => 2e-6,
+        DType::F64 => 1e-14,
+        _ => 0.0,
+    };
+    close_to(dev, a, b, what, eps)
+}
+
+fn close_to(dev: Device, a: &Array, b: &Array, what: &str, eps: f64) {
+    assert_eq!((a.shape(), a.dtype()), (b.shape(), b.dtype()), "{dev} {what}");
+    let (x, y) = (xp_testing::widen(&a.to_buffer().unwrap()), xp_testing::widen(&b.to_buffer().unwrap()));
     for (k, (p, q)) in x.iter().zip(&y).enumerate() {
         let same = (p.re.is_nan() && q.re.is_nan()) || (p - q).norm() <= eps * q.norm().max(1.0);
         assert!(same, "{dev} {what} at {k}: fused {p} vs unfused {q}");
@@ -76,10 +91,10 @@ fn fused_reductions_and_errors() {
             for (layout, x) in layouts(&xb, &[7, 4], dev).unwrap() {
                 let r = ssq.call(&[&x]).unwrap();
                 assert_eq!(r.shape(), &[1, 4]);
-                close(dev, &r, &x.square().unwrap().sum_keepdim(0).unwrap(), &format!("ssq {d} {layout}"));
+                close_sum(dev, &r, &x.square().unwrap().sum_keepdim(0).unwrap(), &format!("ssq {d} {layout}"));
                 let m = mean.call(&[&x, &x.flip(1).unwrap()]).unwrap();
                 let want = x.sub(&x.flip(1).unwrap()).unwrap().abs().unwrap().mean(..).unwrap();
-                close(dev, &m, &want, &format!("mean {d} {layout}"));
+                close_sum(dev, &m, &want, &format!("mean {d} {layout}"));
             }
         }
         let x = xp::on(dev).ones(&[3], DType::F32).unwrap();
@@ -87,5 +102,39 @@ fn fused_reductions_and_errors() {
         assert!(ssq.call(&[&x, &x]).is_err(), "wrong number of arrays");
         let bad = xp::fuse(|x: &Sym| x.invert());
         assert!(matches!(bad.call(&[&x]), Err(xp::Error::InvalidDType { .. })), "invert of float32");
+    }
+}
+
+/// Fused reductions large enough for every GPU plan (rows and columns, packs, outputs split into
+/// chunks whose partials a second kernel folds), in float32 against the float64 chain, on every
+/// device: sum of squares and max over either axis, of contiguous, transposed and stepped inputs.
+#[test]
+fn fused_reductions_in_every_plan() {
+    let ssq0 = xp::fuse(|x: &Sym| x.square()?.sum(Some(&[0]), false));
+    let ssq1 = xp::fuse(|x: &Sym| x.square()?.sum(Some(&[1]), true));
+    let max0 = xp::fuse(|x: &Sym| x.mul(2.0)?.max(Some(&[0]), false));
+    let mean1 = xp::fuse(|x: &Sym| x.abs()?.mean(Some(&[1]), false));
+    for dev in devices() {
+        for shape in [[3000usize, 40], [3, 50000], [257, 515]] {
+            let base = Array::from_buffer(data(DType::F32, &shape, 5), &shape, dev).unwrap();
+            let rev = [shape[1], shape[0]];
+            let variants = [
+                ("contiguous", base.clone()),
+                ("transposed", Array::from_buffer(data(DType::F32, &rev, 6), &rev, dev).unwrap().t().unwrap()),
+                ("stepped", base.slice(xp::s![..;2, ..]).unwrap()),
+            ];
+            for (layout, x) in variants {
+                let w = x.astype(DType::F64).unwrap();
+                let what = |k: &str| format!("{k} {shape:?} {layout}");
+                let want = w.square().unwrap().sum(0).unwrap().astype(DType::F32).unwrap();
+                close_to(dev, &ssq0.call(&[&x]).unwrap(), &want, &what("ssq0"), 1e-5);
+                let want = w.square().unwrap().sum_keepdim(1).unwrap().astype(DType::F32).unwrap();
+                close_to(dev, &ssq1.call(&[&x]).unwrap(), &want, &what("ssq1"), 1e-5);
+                let want = x.mul(2.0).unwrap().max(0).unwrap();
+                close_to(dev, &max0.call(&[&x]).unwrap(), &want, &what("max0"), 0.0);
+                let want = w.abs().unwrap().mean(1).unwrap().astype(DType::F32).unwrap();
+                close_to(dev, &mean1.call(&[&x]).unwrap(), &want, &what("mean1"), 1e-5);
+            }
+        }
     }
 }

@@ -1,10 +1,13 @@
 //! A traced graph as one typed program (a local per node, NumPy's ufuncs as `Ufunc` nodes,
 //! float16 intermediates rounded as the unfused chain rounds them), and the op-by-op path.
 use super::sym::{FNode, Reduce, ReduceKind};
-use crate::kernel::ElementwiseKernel;
+use crate::kernel::{ElementwiseKernel, ReductionKernel};
 use crate::Array;
-use xp_core::kernel::{compute, ElementwiseDef, Node, Param, ParamTy, Program, Role, TExpr, TStmt, VarInfo};
-use xp_core::{DType, Result};
+use xp_core::kernel::{
+    compute, ElementwiseDef, Node, Param, ParamTy, Program, ReductionDef, ReductionPrograms, Role, TExpr, TStmt,
+    VarInfo,
+};
+use xp_core::{BinaryOp, DType, Result, Scalar};
 
 fn rounded(d: DType, e: TExpr) -> TExpr {
     if matches!(d, DType::F16 | DType::BF16) {
@@ -14,12 +17,9 @@ fn rounded(d: DType, e: TExpr) -> TExpr {
     }
 }
 
-/// The elementwise kernel of `graph` up to `root` over inputs of `dtypes` (None when `root` is
-/// an input: nothing to compute).
-pub(crate) fn kernel(graph: &[(FNode, DType)], root: usize, dtypes: &[DType]) -> Result<Option<ElementwiseKernel>> {
-    if matches!(graph[root].0, FNode::Input(_)) {
-        return Ok(None);
-    }
+/// The chain of `graph` up to `root` over inputs of `dtypes` as typed statements: the
+/// variables (the inputs first, then a local per node), the statements, and the root's value.
+fn chain(graph: &[(FNode, DType)], root: usize, dtypes: &[DType]) -> (Vec<VarInfo>, Vec<TStmt>, TExpr) {
     let mut vars: Vec<VarInfo> = dtypes
         .iter()
         .enumerate()
@@ -61,18 +61,79 @@ pub(crate) fn kernel(graph: &[(FNode, DType)], root: usize, dtypes: &[DType]) ->
         slot[n] = vars.len() - 1;
         body.push(TStmt::Set(slot[n], e));
     }
+    let value = var(&slot, &vars, root);
+    (vars, body, value)
+}
+
+fn in_params(dtypes: &[DType]) -> Vec<Param> {
+    (dtypes.iter().enumerate())
+        .map(|(k, &d)| Param { name: format!("in{k}"), ty: ParamTy::Fixed(d), raw: false })
+        .collect()
+}
+
+/// The elementwise kernel of `graph` up to `root` over inputs of `dtypes` (None when `root` is
+/// an input: nothing to compute).
+pub(crate) fn kernel(graph: &[(FNode, DType)], root: usize, dtypes: &[DType]) -> Result<Option<ElementwiseKernel>> {
+    if matches!(graph[root].0, FNode::Input(_)) {
+        return Ok(None);
+    }
+    let (mut vars, mut body, value) = chain(graph, root, dtypes);
     let out_ty = graph[root].1;
     vars.push(VarInfo { name: "out0".into(), ty: compute(out_ty), role: Role::Out(0) });
-    body.push(TStmt::Set(vars.len() - 1, var(&slot, &vars, root)));
+    body.push(TStmt::Set(vars.len() - 1, value));
     let program = Program { vars, body };
-    let ins: Vec<Param> = (dtypes.iter().enumerate())
-        .map(|(k, &d)| Param { name: format!("in{k}"), ty: ParamTy::Fixed(d), raw: false })
-        .collect();
     let outs = vec![Param { name: "out0".into(), ty: ParamTy::Fixed(out_ty), raw: false }];
     // Named by the hash of the program, so that the kernel's name says which chain it is.
-    let mut def = ElementwiseDef::from_program("xp_fused", ins, outs, program);
+    let mut def = ElementwiseDef::from_program("xp_fused", in_params(dtypes), outs, program);
     def.name = format!("xp_fused_{:016x}", def.id);
     Ok(Some(ElementwiseKernel::from_def(def)))
+}
+
+/// The chain up to `root` and the reduction `r` that ends it (of result dtype `rt`) as one
+/// reduction kernel: the chain is its map, so that the chain's values never reach memory. A
+/// mean is a sum whose post-map divides by the count, passed as the last (scalar) input.
+pub(crate) fn reduction(
+    graph: &[(FNode, DType)],
+    root: usize,
+    dtypes: &[DType],
+    r: &Reduce,
+    rt: DType,
+) -> ReductionKernel {
+    let ct = compute(rt);
+    let (mut vars, mut body, value) = chain(graph, root, dtypes);
+    vars.push(VarInfo { name: "__out".into(), ty: ct, role: Role::Out(0) });
+    body.push(TStmt::Set(vars.len() - 1, value.to(ct)));
+    let map = Program { vars, body };
+    let v = |k: usize| Box::new(TExpr { ty: ct, node: Node::Var(k) });
+    let (op, identity) = match r.kind {
+        ReduceKind::Sum | ReduceKind::Mean => (BinaryOp::Add, Some(0)),
+        ReduceKind::Prod => (BinaryOp::Mul, Some(1)),
+        ReduceKind::Max => (BinaryOp::Max, None),
+        ReduceKind::Min => (BinaryOp::Min, None),
+    };
+    let var = |name: &str, role: Role| VarInfo { name: name.into(), ty: ct, role };
+    let reduce = Program {
+        vars: vec![var("a", Role::In(0)), var("b", Role::In(1)), var("__out", Role::Out(0))],
+        body: vec![TStmt::Set(2, TExpr { ty: ct, node: Node::Ufunc2(op, rt, v(0), v(1)) })],
+    };
+    let mut ins = in_params(dtypes);
+    let mut pvars = vec![var("a", Role::In(0)), var("out0", Role::Out(0))];
+    let result = if r.kind == ReduceKind::Mean {
+        let k = dtypes.len();
+        ins.push(Param { name: "_count".into(), ty: ParamTy::Fixed(DType::F64), raw: false });
+        pvars.push(VarInfo { name: "_count".into(), ty: DType::F64, role: Role::Scalar(k) });
+        let count = TExpr { ty: DType::F64, node: Node::Var(2) }.to(ct);
+        TExpr { ty: ct, node: Node::Ufunc2(BinaryOp::Div, rt, v(0), Box::new(count)) }
+    } else {
+        TExpr { ty: ct, node: Node::Var(0) }
+    };
+    let post = Program { vars: pvars, body: vec![TStmt::Set(1, result)] };
+    let identity = identity.map(|i| TExpr::constant(ct, Scalar::Int(i)));
+    let progs = ReductionPrograms { reduce_ty: rt, map, reduce, post, identity };
+    let outs = vec![Param { name: "out0".into(), ty: ParamTy::Fixed(rt), raw: false }];
+    let mut def = ReductionDef::from_programs("xp_fused_red", ins, outs, progs);
+    def.name = format!("xp_fused_red_{:016x}", def.id);
+    ReductionKernel::from_def(def)
 }
 
 /// The graph evaluated op by op with xp's functions.

@@ -20,6 +20,7 @@ mod sym;
 
 use crate::kernel::ElementwiseKernel;
 use crate::Array;
+use crate::IntoAxes;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 pub use sym::{Sym, SymOperand};
@@ -57,13 +58,23 @@ fuse_fn!(4: a 0, b 1, c 2, d 3);
 fuse_fn!(5: a 0, b 1, c 2, d 3, e 4);
 fuse_fn!(6: a 0, b 1, c 2, d 3, e 4, f 5);
 
-/// One traced signature: the kernel of its elementwise part (none when the result is an input
-/// itself), the graph (for the op-by-op path), and the reduction that ends it.
+/// One traced signature: its kernel, the graph (for the op-by-op path), and the reduction that
+/// ends it.
 struct Traced {
-    kernel: Option<ElementwiseKernel>,
+    kernel: Kernel,
     graph: Vec<(sym::FNode, DType)>,
     root: usize,
     reduce: Option<sym::Reduce>,
+}
+
+/// What a traced signature runs.
+enum Kernel {
+    /// nothing to compute: the result is an input
+    None,
+    /// the chain as one elementwise kernel
+    Map(ElementwiseKernel),
+    /// the chain as the map of one reduction kernel
+    Reduce(crate::kernel::ReductionKernel),
 }
 
 /// A traced function, type-erased.
@@ -80,6 +91,26 @@ impl std::fmt::Debug for Fused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Fused({} arguments, {} signatures traced)", self.arity, self.cache.lock().map_or(0, |c| c.len()))
     }
+}
+
+/// Run the reduction kernel of a fused chain (a mean passes its count as the last input).
+fn fused_reduce(
+    k: &crate::kernel::ReductionKernel,
+    red: &sym::Reduce,
+    args: &[&Array],
+    mut ops: Vec<crate::ufunc::Operand>,
+) -> Result<Array> {
+    let axes = match &red.axes {
+        None => crate::Axes::All,
+        Some(v) => crate::Axes::List(v.clone()),
+    };
+    if red.kind == sym::ReduceKind::Mean {
+        let shape = args.iter().try_fold(Vec::new(), |s, a| xp_core::broadcast_shapes("fuse", &s, a.shape()))?;
+        let reduced = (&axes).into_axes().normalize("fuse", shape.len())?;
+        let count: usize = reduced.iter().map(|&a| shape[a]).product();
+        ops.push((count as f64).into());
+    }
+    k.call1(&ops, axes, red.keepdims)
 }
 
 /// Fuse `f`, a function of symbolic arrays, into one kernel per signature of input dtypes.
@@ -101,7 +132,10 @@ impl Fused {
             sym::FNode::Reduce(r, a) => (*a, Some(r.clone())),
             _ => (out.id, None),
         };
-        let kernel = lower::kernel(&graph, root, &dtypes)?;
+        let kernel = match &reduce {
+            Some(r) => Kernel::Reduce(lower::reduction(&graph, root, &dtypes, r, graph[out.id].1)),
+            None => lower::kernel(&graph, root, &dtypes)?.map_or(Kernel::None, Kernel::Map),
+        };
         let t = Arc::new(Traced { kernel, graph, root, reduce });
         self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(dtypes, t.clone());
         Ok(t)
@@ -115,19 +149,15 @@ impl Fused {
             ));
         }
         let t = self.traced(args.iter().map(|a| a.dtype()).collect())?;
-        let r = match &t.kernel {
-            None => lower::eager(&t.graph, t.root, args)?,
-            Some(k) => {
-                let ops: Vec<crate::ufunc::Operand> = args.iter().map(|a| (*a).into()).collect();
-                match k.call1(&ops) {
-                    Err(Error::KernelUnsupported { .. }) => lower::eager(&t.graph, t.root, args)?,
-                    r => r?,
-                }
-            }
+        let ops: Vec<crate::ufunc::Operand> = args.iter().map(|a| (*a).into()).collect();
+        let fused = match (&t.kernel, &t.reduce) {
+            (Kernel::Map(k), _) => k.call1(&ops),
+            (Kernel::Reduce(k), Some(red)) => fused_reduce(k, red, args, ops),
+            _ => return self.call_unfused(args),
         };
-        match &t.reduce {
-            None => Ok(r),
-            Some(red) => lower::reduce(&r, red),
+        match fused {
+            Err(Error::KernelUnsupported { .. }) => self.call_unfused(args),
+            r => r,
         }
     }
     /// Run op by op, without fusing (the reference the fused kernel is tested against).

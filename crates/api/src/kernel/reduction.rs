@@ -37,6 +37,10 @@ impl ReductionKernel {
         let def = ReductionDef::new(in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, name, "")?;
         Ok(ReductionKernel { def: Arc::new(def) })
     }
+    /// The kernel of a definition built by xp (a fused chain).
+    pub(crate) fn from_def(def: ReductionDef) -> ReductionKernel {
+        ReductionKernel { def: Arc::new(def) }
+    }
     /// The same kernel reducing in `reduce_type` (a dtype name or a placeholder).
     pub fn with_reduce_type(mut self, reduce_type: &str) -> ReductionKernel {
         Arc::make_mut(&mut self.def).set_reduce_type(reduce_type);

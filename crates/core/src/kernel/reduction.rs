@@ -4,7 +4,7 @@
 //! from the result `a`.
 use super::check::{raw_params, Checker};
 use super::ir::{compute, Program, Role, TExpr, TStmt};
-use super::{hash_str, parse, placeholders, ElementwiseDef, Param};
+use super::{hash_str, parse, placeholders, print, ElementwiseDef, Param};
 use crate::{DType, Error, Result};
 
 /// A reduction kernel's definition.
@@ -30,6 +30,8 @@ pub struct ReductionDef {
     pub preamble: String,
     /// a hash of all of the above
     pub id: u64,
+    /// parts built rather than parsed (a fused chain): used as they are
+    typed: Option<ReductionPrograms>,
 }
 
 /// A reduction's typed parts, for the CPU.
@@ -78,9 +80,47 @@ impl ReductionDef {
             reduce_type: String::new(),
             preamble: String::new(),
             id: 0,
+            typed: None,
         };
         def.set_reduce_type(reduce_type);
         Ok(def)
+    }
+    /// A reduction of typed programs built by xp (a fused chain ending in a reduction): the GPU
+    /// compiles them printed as C (the map as a lambda called in place, so that its statements
+    /// form one expression); the CPU runs the programs themselves. `progs.map` writes the mapped
+    /// value to its output 0, `progs.reduce` combines inputs 0 and 1 (`a`, `b`) into output 0,
+    /// `progs.post` writes the outputs from input 0 (`a`).
+    pub fn from_programs(name: &str, ins: Vec<Param>, outs: Vec<Param>, progs: ReductionPrograms) -> ReductionDef {
+        let out_of = |p: &Program| p.vars.iter().position(|v| v.role == Role::Out(0)).unwrap_or(0);
+        let ret = |p: &Program| {
+            let TStmt::Set(_, e) = p.body.last().expect("a program sets its output") else {
+                unreachable!("expression programs end in their output's assignment")
+            };
+            print::expr(e, p)
+        };
+        let map = &progs.map;
+        let out = &map.vars[out_of(map)];
+        let (ct, o) = (print::c_type(out.ty), &out.name);
+        let map_expr = format!("[&]() -> {ct} {{\n{ct} {o};\n{}return {o};\n}}()", print::body(map));
+        let reduce_expr = ret(&progs.reduce);
+        let post_map_expr = print::body(&progs.post);
+        let identity = progs.identity.as_ref().map_or(String::new(), |e| print::expr(e, &progs.post));
+        let mut def = ReductionDef {
+            name: name.into(),
+            ins,
+            outs,
+            map_expr,
+            reduce_expr,
+            post_map_expr,
+            identity,
+            reduce_type: String::new(),
+            preamble: String::new(),
+            id: 0,
+            typed: None,
+        };
+        def.set_reduce_type(progs.reduce_ty.name());
+        def.typed = Some(progs);
+        def
     }
     /// Reduce in `reduce_type` (a dtype name or a placeholder; empty: the first output's type).
     pub fn set_reduce_type(&mut self, reduce_type: &str) {
@@ -119,6 +159,13 @@ impl ReductionDef {
         scalar: &[bool],
         out_dtypes: &[DType],
     ) -> Result<ReductionPrograms> {
+        if let Some(p) = &self.typed {
+            if p.reduce_ty.is_complex() || p.map.vars.iter().any(|v| v.ty.is_complex()) {
+                let reason = "complex values run on the GPU only".to_string();
+                return Err(Error::KernelUnsupported { kernel: self.name.clone(), backend: "cpu", reason });
+            }
+            return Ok(p.clone());
+        }
         let rt = compute(self.reduce_dtype(typedefs, out_dtypes)?);
         let types = placeholders(self.ins.iter().chain(&self.outs));
         let name = &self.name;

@@ -4,7 +4,8 @@
 pub(crate) mod builtin;
 mod gen;
 pub(crate) mod params;
-mod reduction;
+mod reduce_src;
+pub(crate) mod reduction;
 
 use crate::device::{Dev, Key};
 use crate::storage::{cfg, vector_width, CudaStorage};
@@ -23,9 +24,20 @@ pub(crate) fn user_kernel(
     name: &str,
     src: impl FnOnce() -> String,
 ) -> Result<cudarc::driver::CudaFunction> {
+    user_kernels(dev, key, [name], src).map(|[(f, _)]| f)
+}
+
+/// The kernels `names` of one source (with how many of their blocks fill the device), under
+/// the identity `key`.
+pub(crate) fn user_kernels<const N: usize>(
+    dev: &Dev,
+    key: u64,
+    names: [&str; N],
+    src: impl FnOnce() -> String,
+) -> Result<[(cudarc::driver::CudaFunction, usize); N]> {
     let k = Key::new(20).bits(32, key & 0xffff_ffff).bits(32, key >> 32);
-    dev.kernel(k, name, src).map(|(f, _)| f).map_err(|e| match e {
-        Error::KernelCompile { log, .. } => Error::KernelCompile { kernel: name.to_string(), log },
+    dev.kernels(k, names, src).map_err(|e| match e {
+        Error::KernelCompile { log, .. } => Error::KernelCompile { kernel: names[0].to_string(), log },
         e => e,
     })
 }

@@ -1,53 +1,167 @@
-//! Reduction kernels on the GPU: a block per output (grid-stride over outputs); its threads map
-//! and fold interleaved elements of the reduced axes with `REDUCE`, then fold their partial
-//! results in shared memory; thread 0 runs the post-map and stores the outputs.
-use super::gen::{header, param_decls, prefixed_offsets, MAXD};
+//! Reductions on the GPU, xp's built-in ones and user [`ReductionDef`]s alike: the plan (rows or
+//! columns, packs, chunks per output) from the layouts, the source from [`super::reduce_src`],
+//! one launch, and a second that folds the partials where outputs were split into chunks.
 use super::params::Params;
-use super::{raw_ptr, spec_hash, user_kernel, Arg, InKernel, Role};
-use crate::codegen::{compute_ty, storage_ty, store};
+use super::reduce_src::{Fold, Plan};
+use super::{raw_ptr, spec_hash, user_kernels, Arg, InKernel, Role};
 use crate::device::Dev;
-use crate::storage::{blocks_cfg, split, CudaStorage};
+use crate::storage::{blocks_cfg, cfg, split, vector_width, CudaStorage};
 use std::sync::Arc;
-use xp_core::kernel::ReductionDef;
-use xp_core::{numel, DType, KernelArg, KernelTypes, Layout, Result};
+use xp_core::kernel::{hash_str, ReductionDef};
+use xp_core::{collapse, numel, BinaryOp, DType, KernelArg, KernelTypes, Layout, Result, Scalar};
 
-fn source(def: &ReductionDef, types: &KernelTypes, rt: DType, args: &[Arg], nk: usize, nr: usize) -> String {
-    let mut s = header(&types.typedefs, &def.preamble);
-    let rct = compute_ty(rt);
-    s += &format!("typedef {rct} _RT;\n#define REDUCE(a, b) ({})\n", def.reduce_expr);
-    s += &format!("struct KIdx {{ i64 n, nd; i64 shape[{MAXD}]; i64 st[{nk}][{MAXD}]; i64 off[{nk}]; }};\n");
-    s += &format!("struct RIdx {{ i64 n, nd; i64 shape[{MAXD}]; i64 st[{nr}][{MAXD}]; i64 off[{nr}]; }};\n");
-    let mut params = param_decls(args);
-    params.push("const KIdx _kx, const RIdx _rx".into());
-    s += &format!("extern \"C\" __global__ void {}({}) {{\n", def.name, params.join(", "));
-    for a in args.iter().filter(|a| a.role == Role::Raw) {
-        s += &format!("  const XpRaw<{}> {n}{{_p_{n}, _n_{n}}};\n", storage_ty(a.dtype), n = a.name);
+/// Chunks of at least `min` positions splitting `n` into about `want` parts: (chunks, per), with
+/// `per` a multiple of 16 when there are several chunks (so that packs stay aligned) and no
+/// chunk empty.
+pub(crate) fn chunking(n: usize, want: usize, min: usize) -> (usize, usize) {
+    let chunks = want.min(n / min.max(1)).max(1);
+    if chunks == 1 {
+        return (1, n.max(1));
     }
-    s += "  __shared__ _RT _sh[256]; __shared__ bool _sh_has[256];\n  const int _t = threadIdx.x;\n";
-    s += "  for (i64 _ko = blockIdx.x; _ko < _kx.n; _ko += gridDim.x) {\n";
-    s += &prefixed_offsets("_k", "_kx", "_ko", nk, "    ");
-    s += "    _RT _acc = _RT(); bool _has = false;\n    for (i64 _j = _t; _j < _rx.n; _j += blockDim.x) {\n";
-    s += &prefixed_offsets("_r", "_rx", "_j", nr, "      ");
-    let mut slot = 0;
-    for a in args.iter().filter(|a| a.role == Role::In) {
-        s += &format!("      const {} {n} = ld(_p_{n}[_k{slot} + _r{slot}]);\n", compute_ty(a.dtype), n = a.name);
-        slot += 1;
+    let per = n.div_ceil(chunks).next_multiple_of(16);
+    (n.div_ceil(per), per)
+}
+
+/// The arrays a reduction reads elementwise, with their layouts over the full shape.
+struct Operands<'a> {
+    ins: Vec<(&'a CudaStorage, &'a Layout)>,
+}
+
+impl Operands<'_> {
+    /// Whether the axis that moves fastest in memory (in the first input) is reduced: then a
+    /// block per output (rows), else a thread per output (columns).
+    fn rows(&self, axes: &[usize]) -> bool {
+        let Some((_, l)) = self.ins.first() else { return true };
+        (0..l.ndim())
+            .filter(|&a| l.shape()[a] > 1)
+            .min_by_key(|&a| l.strides()[a].unsigned_abs())
+            .is_none_or(|a| axes.contains(&a))
     }
-    s += &format!("      const _RT _v = (_RT)(\n#line 1 \"{}\"\n{}\n);\n", def.name, def.map_expr);
-    s += "      _acc = _has ? (_RT)(REDUCE(_acc, _v)) : _v; _has = true;\n    }\n";
-    s += "    _sh[_t] = _acc; _sh_has[_t] = _has; __syncthreads();\n";
-    s += "    for (int _s = blockDim.x / 2; _s > 0; _s >>= 1) {\n      if (_t < _s && _sh_has[_t + _s]) { _sh[_t] = _sh_has[_t] ? (_RT)(REDUCE(_sh[_t], _sh[_t + _s])) : _sh[_t + _s]; _sh_has[_t] = true; }\n      __syncthreads();\n    }\n";
-    let identity =
-        if def.identity.trim().is_empty() { "_RT()".to_string() } else { format!("(_RT)({})", def.identity) };
-    s += &format!("    if (_t == 0) {{\n      const _RT a = _sh_has[0] ? _sh[0] : {identity};\n");
-    for a in args.iter().filter(|a| matches!(a.role, Role::Out(_))) {
-        s += &format!("      {ct} {n} = {ct}();\n", ct = compute_ty(a.dtype), n = a.name);
+    /// Whether every input's base pointer and kept offset are aligned to `v` elements.
+    fn aligned(&self, kls: &[Layout], v: usize) -> bool {
+        self.ins.iter().zip(kls).all(|((s, _), kl)| s.ptr(0) % (v * s.dtype.size()) as u64 == 0 && kl.offset() % v == 0)
     }
-    s += &format!("      {{\n#line 1 \"{}\"\n{}\n;\n      }}\n", def.name, def.post_map_expr);
-    for (k, a) in (slot..).zip(args.iter().filter(|a| matches!(a.role, Role::Out(_)))) {
-        s += &format!("      _p_{n}[_k{k}] = {};\n", store(a.dtype, &a.name), n = a.name);
+    /// Elements per pack: 16 bytes of the widest input.
+    fn widest(&self) -> usize {
+        16 / self.ins.iter().map(|(s, _)| s.dtype.size()).max().unwrap_or(16)
     }
-    s + "    }\n    __syncthreads();\n  }\n}\n"
+}
+
+/// The plan of a reduction over `kls` (kept layouts of the inputs, then the outputs) and `rls`
+/// (the inputs' reduced layouts).
+fn plan(ops: &Operands, axes: &[usize], kls: &[Layout], rls: &[Layout], reorder: bool) -> Plan {
+    let rr: Vec<&Layout> = rls.iter().collect();
+    let (rshape, rst) = collapse(&rr);
+    let run = rshape.len() == 1;
+    let nin = ops.ins.len();
+    if !ops.rows(axes) {
+        let kr: Vec<&Layout> = kls.iter().collect();
+        let (kshape, kst) = collapse(&kr);
+        let nk = numel(kls[0].shape());
+        let columns = run && nin > 0 && kshape.len() == 1 && kst.iter().all(|s| s[0] == 1);
+        let vec = if !columns {
+            1
+        } else {
+            vector_width(ops.widest(), |v| {
+                nk % v == 0 && ops.aligned(kls, v) && rst.iter().all(|s| s[0].unsigned_abs() % v == 0)
+            })
+        };
+        return Plan::Cols { run, vec };
+    }
+    let ordered = !reorder;
+    let vec = if ordered || !run || nin != 1 || rst[0][0] != 1 {
+        1
+    } else {
+        let kl = &kls[0];
+        vector_width(ops.widest(), |v| {
+            ops.aligned(kls, v) && (0..kl.ndim()).all(|a| kl.shape()[a] == 1 || kl.strides()[a].unsigned_abs() % v == 0)
+        })
+    };
+    Plan::Rows { ordered, run, vec }
+}
+
+/// Everything a reduction launch needs.
+struct Job<'a> {
+    dev: &'a Arc<Dev>,
+    fold: Fold<'a>,
+    /// the kernel's identity without the plan
+    key: u64,
+    /// the arguments' parameters
+    p: Params,
+    ops: Operands<'a>,
+    /// kept layouts (inputs, then outputs) and reduced layouts (inputs)
+    kls: Vec<Layout>,
+    rls: Vec<Layout>,
+    reorder: bool,
+    /// every buffer the kernels read or write
+    bufs: Vec<&'a CudaStorage>,
+}
+
+/// The dtype that holds values of `d`'s compute type (float16 and bfloat16 compute in float32).
+fn compute_dtype(d: DType) -> DType {
+    match d {
+        DType::F16 | DType::BF16 => DType::F32,
+        d => d,
+    }
+}
+
+impl Job<'_> {
+    /// Plan and launch. `fixed`: rows of exactly `(chunks, per)` (chunks > 1), whose partials
+    /// are returned (nk x chunks, in the reduce type's compute dtype) instead of finished.
+    fn run(mut self, axes: &[usize], fixed: Option<(usize, usize)>) -> Result<Option<CudaStorage>> {
+        let (nk, nr) = (numel(self.kls[0].shape()), numel(self.rls[0].shape()));
+        if nk == 0 {
+            return Ok(None);
+        }
+        let plan = match fixed {
+            Some(_) => match plan(&self.ops, axes, &self.kls, &self.rls, self.reorder) {
+                p @ Plan::Rows { .. } => p,
+                Plan::Cols { .. } => Plan::Rows { ordered: false, run: true, vec: 1 },
+            },
+            None => plan(&self.ops, axes, &self.kls, &self.rls, self.reorder),
+        };
+        let key = self.key ^ plan.code().wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let fin = format!("{}_fin", self.fold.name);
+        let [(f, fill), (g, _)] = user_kernels(self.dev, key, [self.fold.name, &fin], || self.fold.source(plan))?;
+        let (chunks, per) = match plan {
+            _ if fixed.is_some() => fixed.unwrap_or((1, 1)),
+            Plan::Cols { .. } => {
+                let threads = 2048 * self.dev.sms;
+                let chunks = if self.reorder { (threads / nk).min(nr / 16).max(1) } else { 1 };
+                let per = nr.div_ceil(chunks).max(1);
+                (nr.div_ceil(per).max(1), per)
+            }
+            Plan::Rows { ordered, .. } if ordered || nk >= fill => (1, nr.max(1)),
+            Plan::Rows { .. } => chunking(nr, fill / nk, 2048),
+        };
+        let part = if chunks > 1 {
+            Some(CudaStorage::alloc(self.dev, compute_dtype(self.fold.rt), nk * chunks)?)
+        } else {
+            None
+        };
+        let kr: Vec<&Layout> = self.kls.iter().collect();
+        let rr: Vec<&Layout> = self.rls.iter().collect();
+        self.p.indexer(&kr)?;
+        self.p.indexer(&rr)?;
+        self.p.i64(chunks as i64);
+        self.p.i64(per as i64);
+        self.p.ptr(part.as_ref().map_or(0, |s| s.ptr(0)));
+        let mut bufs = self.bufs.clone();
+        bufs.extend(part.as_ref());
+        let name = self.fold.name;
+        let (work, finish) = match plan {
+            Plan::Cols { vec, .. } => (cfg((nk / vec * chunks) as i64), cfg(nk as i64)),
+            Plan::Rows { .. } => (blocks_cfg((nk * chunks) as i64), blocks_cfg(nk as i64)),
+        };
+        self.p.launch(self.dev, &f, work, &bufs).map_err(|e| e.in_kernel(name))?;
+        if fixed.is_some() {
+            return Ok(part);
+        }
+        if chunks > 1 {
+            self.p.launch(self.dev, &g, finish, &bufs).map_err(|e| e.in_kernel(name))?;
+        }
+        Ok(None)
+    }
 }
 
 /// Run reduction kernel `def` over `shape`, reducing `axes`.
@@ -66,15 +180,16 @@ pub(crate) fn run(
         return Ok(outs);
     }
     let rt = def.reduce_dtype(&types.typedefs, &types.outs)?;
-    let (mut gargs, mut keep, mut used) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut kls, mut rls) = (Vec::new(), Vec::new());
+    let (mut gargs, mut keep, mut bufs) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut kls, mut rls, mut ins) = (Vec::new(), Vec::new(), Vec::new());
     let mut p = Params::default();
     for (k, a) in args.iter().enumerate().take(def.ins.len()) {
         let (name, dtype) = (def.ins[k].name.as_str(), types.ins[k]);
         match a {
             KernelArg::Array(s, l) => {
                 gargs.push(Arg { name, role: Role::In, dtype });
-                used.push(*s);
+                bufs.push(*s);
+                ins.push((*s, l));
                 p.ptr(s.ptr(0));
                 let (kl, rl) = split(l, axes);
                 kls.push(kl);
@@ -82,7 +197,7 @@ pub(crate) fn run(
             }
             KernelArg::Raw(s, l) => {
                 gargs.push(Arg { name, role: Role::Raw, dtype });
-                used.push(*s);
+                bufs.push(*s);
                 p.ptr(raw_ptr(s, l, &mut keep)?);
                 p.i64(l.numel() as i64);
             }
@@ -101,48 +216,100 @@ pub(crate) fn run(
     if rls.is_empty() {
         rls.push(Layout::contiguous(&axes.iter().map(|&a| shape[a]).collect::<Vec<_>>()));
     }
-    let (kr, rr): (Vec<&Layout>, Vec<&Layout>) = (kls.iter().collect(), rls.iter().collect());
-    p.indexer(&kr)?;
-    p.indexer(&rr)?;
-    let key = spec_hash(def.id, types, &gargs, &format!("reduce{}/{}", kls.len(), rls.len()));
-    let f = user_kernel(dev, key, &def.name, || source(def, types, rt, &gargs, kls.len(), rls.len()))?;
-    let all: Vec<&CudaStorage> = used.iter().copied().chain(outs.iter()).chain(keep.iter()).collect();
-    p.launch(dev, &f, blocks_cfg(nk as i64), &all).map_err(|e| e.in_kernel(&def.name))?;
+    bufs.extend(outs.iter());
+    bufs.extend(keep.iter());
+    let key = spec_hash(def.id, types, &gargs, "reduce");
+    let fold = Fold {
+        name: &def.name,
+        typedefs: &types.typedefs,
+        preamble: &def.preamble,
+        args: &gargs,
+        rt,
+        map: &def.map_expr,
+        reduce: &def.reduce_expr,
+        post: &def.post_map_expr,
+        identity: &def.identity,
+    };
+    let job = Job { dev, fold, key, p, ops: Operands { ins }, kls, rls, reorder: true, bufs };
+    job.run(axes, None)?;
     Ok(outs)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::codegen::tests_support::syntax_check;
-
-    /// A reduction with a scalar, a raw array and two outputs of float16 and int32, parsed by g++.
-    #[test]
-    fn reduction_kernels_parse() {
-        let def = ReductionDef::new(
-            "T x, T w, raw float64 v",
-            "T s, int32 c",
-            "x * w + (T)v[0]",
-            "a + b",
-            "s = a; c = (int)a",
-            "0",
-            "wsum",
-            "float32",
-        )
-        .unwrap();
-        let types = KernelTypes {
-            typedefs: vec![("T".into(), DType::F16)],
-            ins: vec![DType::F16, DType::F16, DType::F64],
-            outs: vec![DType::F16, DType::I32],
-            scalar: vec![false, true, false],
-        };
-        let args = vec![
-            Arg { name: "x", role: Role::In, dtype: DType::F16 },
-            Arg { name: "w", role: Role::Scalar, dtype: DType::F16 },
-            Arg { name: "v", role: Role::Raw, dtype: DType::F64 },
-            Arg { name: "s", role: Role::Out(false), dtype: DType::F16 },
-            Arg { name: "c", role: Role::Out(false), dtype: DType::I32 },
-        ];
-        syntax_check("user-reduction", &source(&def, &types, DType::F32, &args, 3, 1));
+/// A CUDA expression of `op`'s identity in `d`'s compute type (none where it has none).
+fn identity(op: BinaryOp, d: DType) -> String {
+    let ct = crate::codegen::compute_ty(d);
+    match op.identity(d) {
+        Some(Scalar::Int(v)) => format!("cv<{ct}>((i64){v})"),
+        Some(Scalar::Bool(b)) => format!("cv<{ct}>({b})"),
+        _ => String::new(),
     }
+}
+
+/// xp's reduction of `x` (laid out by `l`) with `op` over `axes`: the map `x0`, the reduce
+/// `b_op(a, b)`, the post-map `o = a`.
+pub(crate) fn builtin(x: &CudaStorage, l: &Layout, op: BinaryOp, axes: &[usize]) -> Result<CudaStorage> {
+    let out = CudaStorage::alloc(&x.dev, x.dtype, split(l, axes).0.numel())?;
+    builtin_job(x, l, op, axes, &out, None)?;
+    Ok(out)
+}
+
+/// The partial results of [`builtin`] over one axis in `chunks` (> 1) consecutive ranges of
+/// `per` positions: (kept, chunks), C-contiguous, in the compute dtype of `x`'s dtype.
+pub(crate) fn builtin_parts(
+    x: &CudaStorage,
+    l: &Layout,
+    op: BinaryOp,
+    axis: usize,
+    chunks: usize,
+    per: usize,
+) -> Result<CudaStorage> {
+    let out = CudaStorage::alloc(&x.dev, x.dtype, 0)?;
+    let parts = builtin_job(x, l, op, &[axis], &out, Some((chunks, per)))?;
+    match parts {
+        Some(p) => Ok(p),
+        None => CudaStorage::alloc(&x.dev, compute_dtype(x.dtype), 0),
+    }
+}
+
+fn builtin_job(
+    x: &CudaStorage,
+    l: &Layout,
+    op: BinaryOp,
+    axes: &[usize],
+    out: &CudaStorage,
+    fixed: Option<(usize, usize)>,
+) -> Result<Option<CudaStorage>> {
+    let (kl, rl) = split(l, axes);
+    let d = x.dtype;
+    let args = [Arg { name: "x0", role: Role::In, dtype: d }, Arg { name: "o", role: Role::Out(false), dtype: d }];
+    let mut p = Params::default();
+    p.ptr(x.ptr(0));
+    p.ptr(out.ptr(0));
+    let reduce = format!("b_{}(a, b)", op.name());
+    let id = identity(op, d);
+    let fold = Fold {
+        name: "xp_k",
+        typedefs: &[],
+        preamble: "",
+        args: &args,
+        rt: d,
+        map: "x0",
+        reduce: &reduce,
+        post: "o = a;",
+        identity: &id,
+    };
+    let key = hash_str(hash_str(0x7ed, op.name()), d.name());
+    let ok = Layout::contiguous(kl.shape());
+    let job = Job {
+        dev: &x.dev,
+        fold,
+        key,
+        p,
+        ops: Operands { ins: vec![(x, l)] },
+        kls: vec![kl, ok],
+        rls: vec![rl],
+        reorder: op.is_reorderable(),
+        bufs: vec![x, out],
+    };
+    job.run(axes, fixed)
 }
