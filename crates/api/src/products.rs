@@ -54,6 +54,7 @@ pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
 }
 
 pub(crate) fn matmul_named(op: &'static str, a: &Array, b: &Array) -> Result<Array> {
+    let _r = crate::profiler::range(op);
     check_devices(op, a, b)?;
     if a.ndim() == 0 || b.ndim() == 0 {
         return Err(Error::invalid(op, "0-d operand: matmul needs at least one dimension per operand (use multiply)"));

@@ -88,6 +88,7 @@ fn check_scalar(op: &'static str, o: &Operand, adopted: DType) -> Result<()> {
 
 /// Apply a unary op with NumPy's loop resolution.
 pub fn unary(op: UnaryOp, a: &Array) -> Result<Array> {
+    let _r = crate::profiler::range(op.name());
     let (loop_dtype, _) = op.resolve(a.dtype())?;
     let a = a.cast_if(loop_dtype)?;
     let s = on_storage!(&*a.read(), s => s.unary(&a.layout, op))?;
@@ -96,6 +97,7 @@ pub fn unary(op: UnaryOp, a: &Array) -> Result<Array> {
 
 /// Apply a binary op with NumPy 2 promotion (weak scalars) and broadcasting.
 pub fn binary<'a, 'b>(op: BinaryOp, a: impl Into<Operand<'a>>, b: impl Into<Operand<'b>>) -> Result<Array> {
+    let _r = crate::profiler::range(op.name());
     let (a, b) = (a.into(), b.into());
     let device = common_device(op.name(), &[&a, &b])?;
     let (mut da, mut db) = (operand_dtype(&a, &b), operand_dtype(&b, &a));
@@ -156,6 +158,7 @@ pub(crate) fn write_out(op: &'static str, result: &Array, out: &Array) -> Result
 /// `where(cond, x, y)`: elements of `x` where `cond` is true, else of `y` (broadcast together;
 /// `x` and `y` promoted as a binary op would). Named `where_` because `where` is a Rust keyword.
 pub fn where_<'a, 'b>(cond: &Array, x: impl Into<Operand<'a>>, y: impl Into<Operand<'b>>) -> Result<Array> {
+    let _r = crate::profiler::range("where");
     let (x, y) = (x.into(), y.into());
     let c = Operand::Array(cond);
     let device = common_device("where", &[&c, &x, &y])?;
@@ -205,6 +208,7 @@ pub(crate) fn reduce_raw(
     dtype: DType,
     out_dtype: DType,
 ) -> Result<Array> {
+    let _r = crate::profiler::range(name);
     let ax = normalize_axes(name, axes, a.ndim())?;
     if ax.len() > 1 && !op.is_reorderable() {
         return Err(Error::invalid(

@@ -17,6 +17,8 @@ pub(crate) struct Prepared {
     slots: Vec<Slot>,
     pub(crate) shape: Vec<usize>,
     pub(crate) device: Device,
+    /// the kernel's name (the NVTX range of the call)
+    name: String,
 }
 
 enum Slot {
@@ -55,10 +57,11 @@ pub(crate) fn prepare(
     }
     // Bind placeholders: arrays first (inputs, then given outputs), then scalars.
     let mut typedefs: Vec<(String, DType)> = Vec::new();
-    let mut bind = |t: &str, d: DType, what: &str| -> Result<()> {
+    // `what` names the argument only when there is an error (no formatting on the hot path).
+    let mut bind = |t: &str, d: DType, what: &dyn Fn() -> String| -> Result<()> {
         match typedefs.iter().find(|(n, _)| n == t) {
             Some((_, b)) if *b != d => {
-                Err(args_err(kernel, format!("type {t} is already {b}, but {what} has dtype {d}")))
+                Err(args_err(kernel, format!("type {t} is already {b}, but {} has dtype {d}", what())))
             }
             Some(_) => Ok(()),
             None => {
@@ -69,12 +72,12 @@ pub(crate) fn prepare(
     };
     for (p, a) in ins.iter().zip(args) {
         if let (ParamTy::Generic(t), Operand::Array(a)) = (&p.ty, a) {
-            bind(t, a.dtype(), &format!("argument `{}`", p.name))?;
+            bind(t, a.dtype(), &|| format!("argument `{}`", p.name))?;
         }
     }
     for (p, o) in out_params.iter().zip(outs) {
         if let ParamTy::Generic(t) = &p.ty {
-            bind(t, o.dtype(), &format!("output `{}`", p.name))?;
+            bind(t, o.dtype(), &|| format!("output `{}`", p.name))?;
         }
     }
     for (p, a) in ins.iter().zip(args) {
@@ -156,7 +159,14 @@ pub(crate) fn prepare(
         device.ok_or_else(|| args_err(kernel, "needs at least one array argument to know its device".into()))?;
     let scalar = args.iter().map(|a| matches!(a, Operand::Scalar(_))).collect();
     let types = KernelTypes { typedefs, ins: in_dtypes, outs: out_dtypes, scalar };
-    Ok(Prepared { types, arrays, slots, shape, device })
+    Ok(Prepared {
+        types,
+        arrays,
+        slots,
+        shape,
+        device,
+        name: if crate::profiler::nvtx_enabled() { kernel.to_string() } else { String::new() },
+    })
 }
 
 impl Prepared {
@@ -175,6 +185,7 @@ impl Prepared {
         cpu: impl FnOnce(&xp_cpu::CpuDevice, &[KernelArg<'_, CpuStorage>]) -> Result<Vec<CpuStorage>>,
         cuda: impl FnOnce(&CudaDevice, &[KernelArg<'_, CudaStorage>]) -> Result<Vec<CudaStorage>>,
     ) -> Result<Vec<Storage>> {
+        let _r = crate::profiler::range(&self.name);
         let refs: Vec<&Array> = self.arrays.iter().collect();
         let reads = Reads::lock(&refs);
         let shape = &self.shape;

@@ -113,11 +113,14 @@ impl KernelDevice for CudaDevice {
             return Ok(outs);
         }
         let dense = args.iter().all(|a| !matches!(a, KernelArg::Array(_, l) if !l.is_contiguous()));
-        let mut gargs = Vec::new();
+        let mut gargs = Vec::with_capacity(args.len());
         let mut keep = Vec::new();
         let mut p = Params::default();
-        let mut arrays: Vec<(u64, usize, Layout)> = Vec::new(); // (pointer, element size, layout)
-        let mut used: Vec<&CudaStorage> = Vec::new();
+        // (pointer, element size) of each elementwise operand; their layouts where strided
+        let mut arrays: Vec<(u64, usize)> = Vec::with_capacity(args.len());
+        let out_layout = if dense { None } else { Some(Layout::contiguous(shape)) };
+        let mut layouts: Vec<&Layout> = Vec::new();
+        let mut used: Vec<&CudaStorage> = Vec::with_capacity(args.len() + outs.len());
         for (k, a) in args.iter().enumerate() {
             let (name, dtype) = if k < n_in {
                 (&def.ins[k].name, types.ins[k])
@@ -135,16 +138,19 @@ impl KernelDevice for CudaDevice {
             gargs.push(Arg { name, role, dtype });
             if out {
                 let o = &outs[k - n_in];
-                let ol = Layout::contiguous(shape);
                 p.ptr(o.ptr(0));
-                arrays.push((o.ptr(0), dtype.size(), ol));
+                arrays.push((o.ptr(0), dtype.size()));
+                layouts.extend(out_layout.as_ref());
             }
             match a {
                 KernelArg::Array(s, l) => {
                     used.push(s);
                     let ptr = if dense { s.ptr(l.offset()) } else { s.ptr(0) };
                     p.ptr(ptr);
-                    arrays.push((ptr, dtype.size(), l.clone()));
+                    arrays.push((ptr, dtype.size()));
+                    if !dense {
+                        layouts.push(l);
+                    }
                 }
                 KernelArg::Raw(s, l) => {
                     used.push(s);
@@ -161,16 +167,16 @@ impl KernelDevice for CudaDevice {
             p.i64(n as i64);
             (Mode::Dense(v), n.div_ceil(v))
         } else {
-            let ls: Vec<&Layout> = arrays.iter().map(|a| &a.2).collect();
-            p.indexer(&ls)?;
+            p.indexer(&layouts)?;
             (Mode::Strided(n < (1 << 31)), n)
         };
         let key = spec_hash(def.id, types, &gargs, mode_name(mode));
         let f = user_kernel(dev, key, &def.name, || {
             gen::elementwise(&def.name, &types.typedefs, &def.preamble, &gargs, &def.body, mode)
         })?;
-        let all: Vec<&CudaStorage> = used.iter().copied().chain(outs.iter()).chain(keep.iter()).collect();
-        p.launch(dev, &f, cfg(threads as i64), &all).map_err(|e| e.in_kernel(&def.name))?;
+        used.extend(outs.iter());
+        used.extend(keep.iter());
+        p.launch(dev, &f, cfg(threads as i64), &used).map_err(|e| e.in_kernel(&def.name))?;
         Ok(outs)
     }
     fn reduction_kernel(

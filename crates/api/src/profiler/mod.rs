@@ -8,6 +8,21 @@
 //! assert_eq!(b.cpu_us.len(), 20);
 //! println!("{b}"); // sin: CPU: 41.2 us +/- 3.1 (min 38.0, max 52.9) GPU-0: ...
 //! ```
+//!
+//! With a profiler attached (Nsight Systems, Nsight Compute), xp's operations (ufuncs,
+//! reductions, kernel calls, fused functions, products) appear as NVTX ranges named after the
+//! op, and [`range`] opens ranges of your own; without one, a range costs an atomic load.
+//!
+//! ```
+//! {
+//!     let _r = xp::profiler::range("my step");
+//!     xp::ones(&[8], xp::DType::F32).unwrap().sin().unwrap();
+//! } // the range ends here
+//! ```
+mod nvtx;
+
+pub use nvtx::{enabled as nvtx_enabled, range, Range};
+
 use crate::Device;
 use std::fmt;
 use std::time::Instant;
