@@ -166,7 +166,7 @@ impl CudaStorage {
         let shape = ins[0].1.shape();
         let n: usize = shape.iter().product();
         let out = CudaStorage::alloc(&self.dev, out_dtype, n)?;
-        crate::ukernel::builtin::run(&self.dev, expr, &out, &Layout::contiguous(shape), ins)?;
+        crate::ukernel::builtin::run(&self.dev, expr, &out, None, ins)?;
         Ok(out)
     }
 }
@@ -247,7 +247,7 @@ impl BackendStorage for CudaStorage {
         if self.copy_run(l, dst, dl)? {
             return Ok(());
         }
-        crate::ukernel::builtin::run(&self.dev, Expr::Cast, dst, dl, &[(self, l)])
+        crate::ukernel::builtin::run(&self.dev, Expr::Cast, dst, Some(dl), &[(self, l)])
     }
     fn reduce(&self, l: &Layout, op: BinaryOp, axes: &[usize]) -> Result<Self> {
         self.reduce_impl(l, op, axes)

@@ -56,29 +56,31 @@ pub(crate) fn source(expr: Expr, out: DType, ins: &[DType], mode: Mode) -> Strin
     gen::elementwise("xp_k", &[], "", &args, &expr.body(out), mode)
 }
 
-/// `o = expr(ins)` elementwise over `ol`'s shape (every input laid out over the same shape).
+/// `o = expr(ins)` elementwise over the inputs' shape (every input laid out over the same
+/// shape), into `out` laid out by `ol` (None: C-contiguous from element 0).
 pub(crate) fn run(
     dev: &Arc<Dev>,
     expr: Expr,
     out: &CudaStorage,
-    ol: &Layout,
+    ol: Option<&Layout>,
     ins: &[(&CudaStorage, &Layout)],
 ) -> Result<()> {
-    let n = ol.numel();
+    let n = ins[0].1.numel();
     if n == 0 {
         return Ok(());
     }
     let mut p = Params::default();
-    let dense = ol.is_contiguous() && ins.iter().all(|(_, l)| l.is_contiguous());
+    let dense = ol.is_none_or(|l| l.is_contiguous()) && ins.iter().all(|(_, l)| l.is_contiguous());
+    let ooff = ol.map_or(0, |l| l.offset());
     let (mode, threads) = if dense {
         for (s, l) in ins {
             p.ptr(s.ptr(l.offset()));
         }
-        p.ptr(out.ptr(ol.offset()));
+        p.ptr(out.ptr(ooff));
         p.i64(n as i64);
         let widest = ins.iter().map(|(s, _)| s.dtype.size()).fold(out.dtype.size(), usize::max);
         let aligned = |v: usize| {
-            out.ptr(ol.offset()) % (v * out.dtype.size()) as u64 == 0
+            out.ptr(ooff) % (v * out.dtype.size()) as u64 == 0
                 && ins.iter().all(|(s, l)| s.ptr(l.offset()) % (v * s.dtype.size()) as u64 == 0)
         };
         let v = vector_width(16 / widest, aligned);
@@ -88,11 +90,12 @@ pub(crate) fn run(
             p.ptr(s.ptr(0));
         }
         p.ptr(out.ptr(0));
+        let own = Layout::contiguous(ins[0].1.shape());
+        let ol = ol.unwrap_or(&own);
         let mut ls: [&Layout; 4] = [ol; 4];
         for (k, (_, l)) in ins.iter().enumerate() {
             ls[k] = l;
         }
-        ls[ins.len()] = ol;
         p.indexer(&ls[..=ins.len()])?;
         (Mode::Strided(n < (1 << 31)), n)
     };

@@ -6,15 +6,33 @@ use cudarc::driver::{result, CudaFunction, LaunchConfig};
 use xp_core::{collapse, DType, Error, Layout, Result, Scalar};
 
 /// The values of a launch's parameters, in order: one buffer of 8-byte words and where each
-/// parameter starts in it (two allocations per launch, whatever the number of parameters).
+/// parameter starts in it. The buffers are reused by the calling thread's next launch (no
+/// allocation per launch once warm: small kernels are bound by host time).
 pub(crate) struct Params {
     words: Vec<u64>,
     starts: Vec<u32>,
 }
 
+type Buffers = (Vec<u64>, Vec<u32>);
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Option<Buffers>> = const { std::cell::RefCell::new(None) };
+}
+
 impl Default for Params {
     fn default() -> Params {
-        Params { words: Vec::with_capacity(32), starts: Vec::with_capacity(16) }
+        let (mut words, mut starts) =
+            SPARE.with(|c| c.borrow_mut().take()).unwrap_or_else(|| (Vec::with_capacity(64), Vec::with_capacity(32)));
+        words.clear();
+        starts.clear();
+        Params { words, starts }
+    }
+}
+
+impl Drop for Params {
+    fn drop(&mut self) {
+        let spare = (std::mem::take(&mut self.words), std::mem::take(&mut self.starts));
+        SPARE.with(|c| *c.borrow_mut() = Some(spare));
     }
 }
 
@@ -96,21 +114,24 @@ impl Params {
         before(&s, bufs)?;
         let base = self.words.as_ptr();
         // SAFETY: every start lies inside `words`.
-        let mut ptrs: Vec<*mut std::ffi::c_void> =
-            self.starts.iter().map(|&k| unsafe { base.add(k as usize) } as *mut std::ffi::c_void).collect();
+        let at = |k: u32| unsafe { base.add(k as usize) } as *mut std::ffi::c_void;
+        let mut inline = [std::ptr::null_mut(); 32];
+        let mut heap = Vec::new();
+        let ptrs: &mut [*mut std::ffi::c_void] = if self.starts.len() <= inline.len() {
+            for (p, &k) in inline.iter_mut().zip(&self.starts) {
+                *p = at(k);
+            }
+            &mut inline[..self.starts.len()]
+        } else {
+            heap.extend(self.starts.iter().map(|&k| at(k)));
+            &mut heap
+        };
         dev.bind()?;
         // SAFETY: the generated kernel's parameters are exactly these slots, in order and of
         // these sizes (the source and the slots are built from the same argument list); every
         // pointer addresses memory of a live storage (or a copy kept until after the launch).
         unsafe {
-            result::launch_kernel(
-                f.cu_function(),
-                c.grid_dim,
-                c.block_dim,
-                c.shared_mem_bytes,
-                s.cu_stream(),
-                &mut ptrs,
-            )
+            result::launch_kernel(f.cu_function(), c.grid_dim, c.block_dim, c.shared_mem_bytes, s.cu_stream(), ptrs)
         }
         .map_err(|e| match e.0 {
             cudarc::driver::sys::CUresult::CUDA_ERROR_INVALID_VALUE

@@ -83,7 +83,12 @@ fn plan(ops: &Operands, axes: &[usize], kls: &[Layout], rls: &[Layout], reorder:
 /// Everything a reduction launch needs.
 struct Job<'a> {
     dev: &'a Arc<Dev>,
-    fold: Fold<'a>,
+    /// the kernel's name and its finishing kernel's
+    names: [&'a str; 2],
+    /// the reduce type
+    rt: DType,
+    /// the module's source for a plan (only called on a cache miss)
+    source: &'a dyn Fn(Plan) -> String,
     /// the kernel's identity without the plan
     key: u64,
     /// the arguments' parameters
@@ -121,8 +126,7 @@ impl Job<'_> {
             None => plan(&self.ops, axes, &self.kls, &self.rls, self.reorder),
         };
         let key = self.key ^ plan.code().wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let fin = format!("{}_fin", self.fold.name);
-        let [(f, fill), (g, _)] = user_kernels(self.dev, key, [self.fold.name, &fin], || self.fold.source(plan))?;
+        let [(f, fill), (g, _)] = user_kernels(self.dev, key, self.names, || (self.source)(plan))?;
         let (chunks, per) = match plan {
             _ if fixed.is_some() => fixed.unwrap_or((1, 1)),
             Plan::Cols { .. } => {
@@ -134,11 +138,8 @@ impl Job<'_> {
             Plan::Rows { ordered, .. } if ordered || nk >= fill => (1, nr.max(1)),
             Plan::Rows { .. } => chunking(nr, fill / nk, 2048),
         };
-        let part = if chunks > 1 {
-            Some(CudaStorage::alloc(self.dev, compute_dtype(self.fold.rt), nk * chunks)?)
-        } else {
-            None
-        };
+        let part =
+            if chunks > 1 { Some(CudaStorage::alloc(self.dev, compute_dtype(self.rt), nk * chunks)?) } else { None };
         let kr: Vec<&Layout> = self.kls.iter().collect();
         let rr: Vec<&Layout> = self.rls.iter().collect();
         self.p.indexer(&kr)?;
@@ -148,7 +149,7 @@ impl Job<'_> {
         self.p.ptr(part.as_ref().map_or(0, |s| s.ptr(0)));
         let mut bufs = self.bufs.clone();
         bufs.extend(part.as_ref());
-        let name = self.fold.name;
+        let name = self.names[0];
         let (work, finish) = match plan {
             Plan::Cols { vec, .. } => (cfg((nk / vec * chunks) as i64), cfg(nk as i64)),
             Plan::Rows { .. } => (blocks_cfg((nk * chunks) as i64), blocks_cfg(nk as i64)),
@@ -230,7 +231,21 @@ pub(crate) fn run(
         post: &def.post_map_expr,
         identity: &def.identity,
     };
-    let job = Job { dev, fold, key, p, ops: Operands { ins }, kls, rls, reorder: true, bufs };
+    let fin = format!("{}_fin", def.name);
+    let source = |plan| fold.source(plan);
+    let job = Job {
+        dev,
+        names: [&def.name, &fin],
+        rt,
+        source: &source,
+        key,
+        p,
+        ops: Operands { ins },
+        kls,
+        rls,
+        reorder: true,
+        bufs,
+    };
     job.run(axes, None)?;
     Ok(outs)
 }
@@ -285,24 +300,30 @@ fn builtin_job(
     let mut p = Params::default();
     p.ptr(x.ptr(0));
     p.ptr(out.ptr(0));
-    let reduce = format!("b_{}(a, b)", op.name());
-    let id = identity(op, d);
-    let fold = Fold {
-        name: "xp_k",
-        typedefs: &[],
-        preamble: "",
-        args: &args,
-        rt: d,
-        map: "x0",
-        reduce: &reduce,
-        post: "o = a;",
-        identity: &id,
+    // the parts as text only when the kernel is compiled
+    let source = |plan| {
+        let reduce = format!("b_{}(a, b)", op.name());
+        let id = identity(op, d);
+        let fold = Fold {
+            name: "xp_k",
+            typedefs: &[],
+            preamble: "",
+            args: &args,
+            rt: d,
+            map: "x0",
+            reduce: &reduce,
+            post: "o = a;",
+            identity: &id,
+        };
+        fold.source(plan)
     };
     let key = hash_str(hash_str(0x7ed, op.name()), d.name());
     let ok = Layout::contiguous(kl.shape());
     let job = Job {
         dev: &x.dev,
-        fold,
+        names: ["xp_k", "xp_k_fin"],
+        rt: d,
+        source: &source,
         key,
         p,
         ops: Operands { ins: vec![(x, l)] },
