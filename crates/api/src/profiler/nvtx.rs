@@ -15,6 +15,12 @@ const CBID_RANGE_POP: usize = 11;
 const CORE_SIZE: usize = 16;
 /// `NVTX_CB_MODULE_CORE`
 const MODULE_CORE: c_int = 1;
+/// The other modules (CUDA, OpenCL, CUDA runtime, core 2, sync: ids 2 to 6) and their table
+/// sizes: xp calls none of them, but a tool fills every module's table, and may give up on the
+/// whole library when one is missing.
+const OTHER_SIZES: [usize; 5] = [9, 15, 7, 16, 7];
+/// Slots of every other module's table (more than any of them has).
+const OTHER_SLOTS: usize = 32;
 /// export table ids
 const ETID_CALLBACKS: u32 = 1;
 const ETID_VERSIONINFO: u32 = 3;
@@ -28,6 +34,29 @@ struct Table([*mut AtomicPtr<c_void>; CORE_SIZE + 1]);
 // SAFETY: the pointers address statics; the tool writes through them (atomics) during init.
 unsafe impl Sync for Table {}
 unsafe impl Send for Table {}
+
+/// The other modules' slots, never called.
+static OTHER: [[AtomicPtr<c_void>; OTHER_SLOTS]; 5] =
+    [const { [const { AtomicPtr::new(std::ptr::null_mut()) }; OTHER_SLOTS] }; 5];
+
+fn other_tables() -> &'static [Table2; 5] {
+    static T: OnceLock<[Table2; 5]> = OnceLock::new();
+    T.get_or_init(|| {
+        std::array::from_fn(|m| {
+            let mut t = [std::ptr::null_mut(); OTHER_SLOTS + 1];
+            for (k, slot) in t.iter_mut().enumerate().take(OTHER_SLOTS).skip(1) {
+                *slot = &OTHER[m][k] as *const AtomicPtr<c_void> as *mut AtomicPtr<c_void>;
+            }
+            Table2(t)
+        })
+    })
+}
+
+/// A table of pointers to another module's slots.
+struct Table2([*mut AtomicPtr<c_void>; OTHER_SLOTS + 1]);
+// SAFETY: as for `Table`.
+unsafe impl Sync for Table2 {}
+unsafe impl Send for Table2 {}
 
 fn table() -> &'static Table {
     static T: OnceLock<Table> = OnceLock::new();
@@ -59,16 +88,22 @@ unsafe extern "C" fn get_module_function_table(
     out_table: *mut *const *mut AtomicPtr<c_void>,
     out_size: *mut c_uint,
 ) -> c_int {
-    if module != MODULE_CORE {
-        return 0;
-    }
+    let (ptr, size) = match module {
+        MODULE_CORE => (table().0.as_ptr(), CORE_SIZE),
+        2..=6 => {
+            let m = (module - 2) as usize;
+            (other_tables()[m].0.as_ptr(), OTHER_SIZES[m])
+        }
+        _ => return 0,
+    };
+    debug(&format!("module {module}: table of {size}"));
     // SAFETY: the tool passes valid out-pointers (or null).
     unsafe {
         if !out_table.is_null() {
-            *out_table = table().0.as_ptr();
+            *out_table = ptr;
         }
         if !out_size.is_null() {
-            *out_size = CORE_SIZE as c_uint;
+            *out_size = size as c_uint;
         }
     }
     1
@@ -84,7 +119,16 @@ static VERSION: VersionInfo = VersionInfo {
     set_injection_nvtx_version,
 };
 
+/// With `XP_NVTX_DEBUG` set: what the handshake with the tool did, on stderr.
+fn debug(msg: &str) {
+    static ON: OnceLock<bool> = OnceLock::new();
+    if *ON.get_or_init(|| std::env::var_os("XP_NVTX_DEBUG").is_some()) {
+        eprintln!("xp nvtx: {msg}");
+    }
+}
+
 unsafe extern "C" fn get_export_table(id: u32) -> *const c_void {
+    debug(&format!("export table {id} requested"));
     match id {
         ETID_CALLBACKS => &CALLBACKS as *const Callbacks as *const c_void,
         ETID_VERSIONINFO => &VERSION as *const VersionInfo as *const c_void,
@@ -98,16 +142,38 @@ type InitFn = unsafe extern "C" fn(unsafe extern "C" fn(u32) -> *const c_void) -
 fn attached() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
     *ON.get_or_init(|| {
-        let Some(path) = std::env::var_os("NVTX_INJECTION64_PATH") else { return false };
+        let Some(path) = std::env::var_os("NVTX_INJECTION64_PATH") else {
+            debug("NVTX_INJECTION64_PATH is not set: no tool");
+            return false;
+        };
+        debug(&format!("loading {path:?}"));
         // SAFETY: loading the tool's library runs its initialisers, as NVTX's headers do.
-        let Ok(lib) = (unsafe { libloading::Library::new(path) }) else { return false };
+        let lib = match unsafe { libloading::Library::new(&path) } {
+            Ok(l) => l,
+            Err(e) => {
+                debug(&format!("cannot load it: {e}"));
+                return false;
+            }
+        };
         // SAFETY: NVTX's documented entry point of injection libraries, of this signature.
         let ok = unsafe {
             match lib.get::<InitFn>(b"InitializeInjectionNvtx2\0") {
-                Ok(init) => init(get_export_table) != 0,
-                Err(_) => false,
+                Ok(init) => {
+                    let r = init(get_export_table);
+                    debug(&format!("InitializeInjectionNvtx2 returned {r}"));
+                    r != 0
+                }
+                Err(e) => {
+                    debug(&format!("no InitializeInjectionNvtx2: {e}"));
+                    false
+                }
             }
         };
+        debug(&format!(
+            "push {:?}, pop {:?}",
+            CORE[CBID_RANGE_PUSH_A].load(Ordering::Acquire),
+            CORE[CBID_RANGE_POP].load(Ordering::Acquire)
+        ));
         // The tool stays loaded for the life of the process.
         std::mem::forget(lib);
         ok
@@ -181,7 +247,12 @@ mod tests {
             assert_eq!((v.struct_size, v.version), (std::mem::size_of::<VersionInfo>(), 3));
             let cb = &*(get_export_table(ETID_CALLBACKS) as *const Callbacks);
             let (mut t, mut n) = (std::ptr::null(), 0);
-            assert_eq!((cb.get_module_function_table)(2, &mut t, &mut n), 0, "only the core module");
+            assert_eq!((cb.get_module_function_table)(7, &mut t, &mut n), 0, "modules 1 to 6");
+            for m in 2..=6 {
+                assert_eq!((cb.get_module_function_table)(m, &mut t, &mut n), 1);
+                assert_eq!(n as usize, OTHER_SIZES[m as usize - 2]);
+                assert!((*t).is_null() && !(*t.add(n as usize - 1)).is_null());
+            }
             assert_eq!((cb.get_module_function_table)(MODULE_CORE, &mut t, &mut n), 1);
             assert_eq!(n as usize, CORE_SIZE);
             assert!((*t).is_null(), "slot 0 is invalid");
