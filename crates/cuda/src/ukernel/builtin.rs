@@ -80,8 +80,8 @@ pub(crate) fn run(
         p.i64(n as i64);
         let widest = ins.iter().map(|(s, _)| s.dtype.size()).fold(out.dtype.size(), usize::max);
         let aligned = |v: usize| {
-            out.ptr(ooff) % (v * out.dtype.size()) as u64 == 0
-                && ins.iter().all(|(s, l)| s.ptr(l.offset()) % (v * s.dtype.size()) as u64 == 0)
+            out.ptr(ooff).is_multiple_of((v * out.dtype.size()) as u64)
+                && ins.iter().all(|(s, l)| s.ptr(l.offset()).is_multiple_of((v * s.dtype.size()) as u64))
         };
         let v = vector_width(16 / widest, aligned);
         (Mode::Dense(v), n.div_ceil(v))

@@ -95,7 +95,7 @@ pub(crate) fn elementwise(
             }
             s += &format!("      {{\n{line_body}      }}\n");
             for a in args.iter().filter(|a| matches!(a.role, Role::Out(_))) {
-                s += &format!("      _q_{n}.v[_u] = {};\n", store(a.dtype, &a.name), n = a.name);
+                s += &format!("      _q_{n}.v[_u] = {};\n", store(a.dtype, a.name), n = a.name);
             }
             s += "    }\n";
             for a in args.iter().filter(|a| matches!(a.role, Role::Out(_))) {
@@ -228,7 +228,7 @@ fn scalar_body(args: &[Arg], body: &str, at: impl Fn(&Arg) -> String) -> String 
     }
     s += &format!("    {{\n{body}    }}\n");
     for a in args.iter().filter(|a| matches!(a.role, Role::Out(_))) {
-        s += &format!("    _p_{n}[{p}] = {};\n", store(a.dtype, &a.name), n = a.name, p = at(a));
+        s += &format!("    _p_{n}[{p}] = {};\n", store(a.dtype, a.name), n = a.name, p = at(a));
     }
     s
 }

@@ -39,7 +39,10 @@ impl Operands<'_> {
     }
     /// Whether every input's base pointer and kept offset are aligned to `v` elements.
     fn aligned(&self, kls: &[Layout], v: usize) -> bool {
-        self.ins.iter().zip(kls).all(|((s, _), kl)| s.ptr(0) % (v * s.dtype.size()) as u64 == 0 && kl.offset() % v == 0)
+        self.ins
+            .iter()
+            .zip(kls)
+            .all(|((s, _), kl)| s.ptr(0).is_multiple_of((v * s.dtype.size()) as u64) && kl.offset().is_multiple_of(v))
     }
     /// Elements per pack: 16 bytes of the widest input.
     fn widest(&self) -> usize {
@@ -63,7 +66,7 @@ fn plan(ops: &Operands, axes: &[usize], kls: &[Layout], rls: &[Layout], reorder:
             1
         } else {
             vector_width(ops.widest(), |v| {
-                nk % v == 0 && ops.aligned(kls, v) && rst.iter().all(|s| s[0].unsigned_abs() % v == 0)
+                nk.is_multiple_of(v) && ops.aligned(kls, v) && rst.iter().all(|s| s[0].unsigned_abs().is_multiple_of(v))
             })
         };
         return Plan::Cols { run, vec };
@@ -74,7 +77,8 @@ fn plan(ops: &Operands, axes: &[usize], kls: &[Layout], rls: &[Layout], reorder:
     } else {
         let kl = &kls[0];
         vector_width(ops.widest(), |v| {
-            ops.aligned(kls, v) && (0..kl.ndim()).all(|a| kl.shape()[a] == 1 || kl.strides()[a].unsigned_abs() % v == 0)
+            ops.aligned(kls, v)
+                && (0..kl.ndim()).all(|a| kl.shape()[a] == 1 || kl.strides()[a].unsigned_abs().is_multiple_of(v))
         })
     };
     Plan::Rows { ordered, run, vec }
