@@ -133,9 +133,11 @@ impl Job<'_> {
         let [(f, fill), (g, _)] = user_kernels(self.dev, key, self.names, || (self.source)(plan))?;
         let (chunks, per) = match plan {
             _ if fixed.is_some() => fixed.unwrap_or((1, 1)),
-            Plan::Cols { .. } => {
+            Plan::Cols { vec, .. } => {
+                // Enough threads to fill the device (a thread per `vec` outputs and chunk), at
+                // least 16 rows each.
                 let threads = 2048 * self.dev.sms;
-                let chunks = if self.reorder { (threads / nk).min(nr / 16).max(1) } else { 1 };
+                let chunks = if self.reorder { (threads / (nk / vec).max(1)).min(nr / 16).max(1) } else { 1 };
                 let per = nr.div_ceil(chunks).max(1);
                 (nr.div_ceil(per).max(1), per)
             }
