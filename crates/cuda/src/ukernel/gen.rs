@@ -53,7 +53,9 @@ pub(crate) fn elementwise(
     let mut s = header(typedefs, preamble);
     let na = strided_count(args);
     if matches!(mode, Mode::Strided(_)) {
-        s += &format!("struct KIdx {{ i64 n, nd; i64 shape[{MAXD}]; i64 st[{na}][{MAXD}]; i64 off[{na}]; }};\n");
+        s += &format!(
+            "struct KIdx {{ i64 n, nd; i64 shape[{MAXD}]; i64 st[{na}][{MAXD}]; i64 off[{na}]; i64 mag[{MAXD}]; i64 shf[{MAXD}]; }};\n"
+        );
     }
     let mut params = param_decls(args);
     params.push(if matches!(mode, Mode::Strided(_)) { "const KIdx _ix".into() } else { "const i64 _n".into() });
@@ -185,17 +187,28 @@ pub(crate) fn offsets(ix: &str, pos: &str, na: usize, ind: &str) -> String {
     prefixed_offsets("_o", ix, pos, na, ind)
 }
 
-/// [`offsets`] with 32-bit position arithmetic (every extent and position below 2^31).
+/// [`offsets`] with 32-bit position arithmetic (every extent and position below 2^31), each
+/// division by an extent a multiply-high and a shift by the indexer's magic numbers
+/// ([`magic`]): a division by a run-time value is a long instruction sequence on the GPU, and
+/// was most of the time of broadcasting elementwise kernels.
 pub(crate) fn offsets32(ix: &str, pos: &str, na: usize, ind: &str) -> String {
     let decl: Vec<String> = (0..na).map(|k| format!("_o{k} = {ix}.off[{k}]")).collect();
     let mut s = format!(
-        "{ind}i64 {};\n{ind}{{ unsigned r = (unsigned){pos};\n{ind}  for (int d = (int){ix}.nd - 1; d >= 0; --d) {{ const unsigned e = (unsigned){ix}.shape[d], q = r % e; r /= e;",
+        "{ind}i64 {};\n{ind}{{ unsigned r = (unsigned){pos};\n{ind}  for (int d = (int){ix}.nd - 1; d >= 0; --d) {{ const unsigned e = (unsigned){ix}.shape[d], nr = (__umulhi(r, (unsigned){ix}.mag[d]) + r) >> (unsigned){ix}.shf[d], q = r - nr * e; r = nr;",
         decl.join(", ")
     );
     for k in 0..na {
         s += &format!(" _o{k} += (i64)q * {ix}.st[{k}][d];");
     }
     s + " } }\n"
+}
+
+/// The magic numbers of unsigned division by `d` (1 <= d < 2^31) for dividends below 2^31:
+/// `n / d == (umulhi(n, m) + n) >> s` (the round-up method of Granlund and Montgomery).
+pub(crate) fn magic(d: u64) -> (u64, u64) {
+    let s = (0..32).find(|&s| (1u64 << s) >= d).unwrap_or(31);
+    let m = ((1u64 << 32) * ((1u64 << s) - d)) / d + 1;
+    (m, s)
 }
 
 /// [`offsets`] into variables named `{prefix}0..`.
@@ -240,6 +253,23 @@ mod tests {
 
     fn arg(name: &str, role: Role, dtype: DType) -> Arg<'_> {
         Arg { name, role, dtype }
+    }
+
+    /// The magic division against `/` for every divisor class and dividends up to 2^31 - 1.
+    #[test]
+    fn magic_division_is_exact() {
+        let divisors = (1..=300u64).chain([641, 1000, 4096, 8191, 8192, 65535, 65537, 1 << 20, (1 << 31) - 1]);
+        for d in divisors {
+            let (m, s) = magic(d);
+            assert!(m < 1 << 32, "{d}");
+            for n in (0..2000u64).chain([d - 1, d, d + 1, 3 * d, (1 << 31) - 2, (1 << 31) - 1, 1 << 30, 123_456_789]) {
+                if n >= 1 << 31 {
+                    continue;
+                }
+                let hi = (n * m) >> 32;
+                assert_eq!((hi + n) >> s, n / d, "{n} / {d}");
+            }
+        }
     }
 
     /// Every addressing mode, with scalars, raw arrays, given outputs and float16, parsed by g++.

@@ -105,6 +105,13 @@ impl Params {
             w.extend((0..maxd).map(|d| st.get(d).map_or(0, |&s| s as i64 as u64)));
         }
         w.extend(ls.iter().map(|l| l.offset() as u64));
+        // magic numbers of each extent for 32-bit division (`gen::offsets32`); kernels that
+        // declare a shorter indexer never read them (a parameter is copied by its own size)
+        let magic: Vec<(u64, u64)> = (0..maxd)
+            .map(|d| shape.get(d).map_or((1, 0), |&n| super::gen::magic((n as u64).clamp(1, (1 << 31) - 1))))
+            .collect();
+        w.extend(magic.iter().map(|m| m.0));
+        w.extend(magic.iter().map(|m| m.1));
         Ok(())
     }
     /// Launch `f` on the current stream of `dev` with these parameters, after the uses of
