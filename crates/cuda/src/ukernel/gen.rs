@@ -194,7 +194,7 @@ pub(crate) fn offsets(ix: &str, pos: &str, na: usize, ind: &str) -> String {
 pub(crate) fn offsets32(ix: &str, pos: &str, na: usize, ind: &str) -> String {
     let decl: Vec<String> = (0..na).map(|k| format!("_o{k} = {ix}.off[{k}]")).collect();
     let mut s = format!(
-        "{ind}i64 {};\n{ind}{{ unsigned r = (unsigned){pos};\n#pragma unroll\n{ind}  for (int d = {MAXD} - 1; d >= 0; --d) {{ if (d >= (int){ix}.nd) continue; const unsigned e = (unsigned){ix}.shape[d], nr = (__umulhi(r, (unsigned){ix}.mag[d]) + r) >> (unsigned){ix}.shf[d], q = r - nr * e; r = nr;",
+        "{ind}i64 {};\n{ind}{{ unsigned r = (unsigned){pos};\n{ind}  for (int d = (int){ix}.nd - 1; d >= 0; --d) {{ const unsigned e = (unsigned){ix}.shape[d], nr = (__umulhi(r, (unsigned){ix}.mag[d]) + r) >> (unsigned){ix}.shf[d], q = r - nr * e; r = nr;",
         decl.join(", ")
     );
     for k in 0..na {
@@ -211,12 +211,10 @@ pub(crate) fn magic(d: u64) -> (u64, u64) {
     (m, s)
 }
 
-/// [`offsets`] into variables named `{prefix}0..`. The loop over dimensions is unrolled to the
-/// indexer's capacity, so that every access to the indexer (a kernel parameter) has a constant
-/// index: indexed at run time, the whole struct is copied to each thread's local memory.
+/// [`offsets`] into variables named `{prefix}0..`.
 pub(crate) fn prefixed_offsets(o: &str, ix: &str, pos: &str, na: usize, ind: &str) -> String {
     let decl: Vec<String> = (0..na).map(|k| format!("{o}{k} = {ix}.off[{k}]")).collect();
-    let mut s = format!("{ind}i64 {};\n{ind}{{ i64 r = {pos};\n#pragma unroll\n{ind}  for (int d = {MAXD} - 1; d >= 0; --d) {{ if (d >= (int){ix}.nd) continue; const i64 q = r % {ix}.shape[d]; r /= {ix}.shape[d];", decl.join(", "));
+    let mut s = format!("{ind}i64 {};\n{ind}{{ i64 r = {pos};\n{ind}  for (int d = (int){ix}.nd - 1; d >= 0; --d) {{ const i64 q = r % {ix}.shape[d]; r /= {ix}.shape[d];", decl.join(", "));
     for k in 0..na {
         s += &format!(" {o}{k} += q * {ix}.st[{k}][d];");
     }
