@@ -41,6 +41,34 @@ fn operands<'a>(args: &'a [KernelArg<'a, CpuStorage>]) -> (Vec<Operand<'a>>, Vec
 type ProgramKey = (u64, Vec<DType>, Vec<DType>, Vec<DType>, Vec<bool>);
 
 fn compiled(def: &ElementwiseDef, types: &KernelTypes) -> Result<Arc<Compiled>> {
+    // The calling thread's last kernel, compared field by field: a kernel called in a loop
+    // allocates nothing, hashes nothing and takes no lock.
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(ProgramKey, Arc<Compiled>)>> = const { std::cell::RefCell::new(None) };
+    }
+    let same = |k: &ProgramKey| {
+        k.0 == def.id
+            && k.1.iter().copied().eq(types.typedefs.iter().map(|t| t.1))
+            && k.2 == types.ins
+            && k.3 == types.outs
+            && k.4 == types.scalar
+    };
+    if let Some(c) = LAST.with(|l| l.borrow().as_ref().filter(|(k, _)| same(k)).map(|(_, c)| c.clone())) {
+        return Ok(c);
+    }
+    let c = compiled_shared(def, types)?;
+    let key = (
+        def.id,
+        types.typedefs.iter().map(|t| t.1).collect(),
+        types.ins.clone(),
+        types.outs.clone(),
+        types.scalar.clone(),
+    );
+    LAST.with(|l| *l.borrow_mut() = Some((key, c.clone())));
+    Ok(c)
+}
+
+fn compiled_shared(def: &ElementwiseDef, types: &KernelTypes) -> Result<Arc<Compiled>> {
     static CACHE: OnceLock<Mutex<HashMap<ProgramKey, Result<Arc<Compiled>>>>> = OnceLock::new();
     let key = (
         def.id,
