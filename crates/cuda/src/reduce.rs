@@ -4,9 +4,9 @@
 use crate::codegen;
 use crate::device::{driver_err, Key};
 use crate::storage::{after, before, blocks_cfg, cfg, idx, split, vector_width, CudaStorage, Idx};
-use crate::ukernel::reduction::{self, chunking};
+use crate::ukernel::reduction::{self, chunking, identity};
 use cudarc::driver::PushKernelArg;
-use xp_core::{ArgReduceOp, BackendStorage, BinaryOp, DType, Layout, Result, Scalar};
+use xp_core::{ArgReduceOp, BackendStorage, BinaryOp, DType, Layout, Result};
 
 /// Elements per vector load (up to 16 bytes) along unit-stride runs starting at the offsets of
 /// `kix`'s operand 1 plus multiples of `per`: the widest width that divides all of them (1: scalar
@@ -26,16 +26,6 @@ fn vec_width(d: DType, kix: &Idx, per: usize, unit: bool) -> usize {
 fn lookback_scan() -> bool {
     static LOOKBACK: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *LOOKBACK.get_or_init(|| std::env::var("XP_SCAN").is_ok_and(|v| v == "lookback"))
-}
-
-/// A CUDA expression of `op`'s identity in `d`'s compute type.
-fn identity(op: BinaryOp, d: DType) -> Option<String> {
-    let ct = codegen::compute_ty(d);
-    Some(match op.identity(d)? {
-        Scalar::Int(v) => format!("cv<{ct}>((i64){v})"),
-        Scalar::Bool(b) => format!("cv<{ct}>({b})"),
-        _ => return None,
-    })
 }
 
 impl CudaStorage {

@@ -56,7 +56,6 @@ fn compiled(def: &ElementwiseDef, types: &KernelTypes) -> Result<Arc<Compiled>> 
     if let Some(c) = LAST.with(|l| l.borrow().as_ref().filter(|(k, _)| same(k)).map(|(_, c)| c.clone())) {
         return Ok(c);
     }
-    let c = compiled_shared(def, types)?;
     let key = (
         def.id,
         types.typedefs.iter().map(|t| t.1).collect(),
@@ -64,21 +63,16 @@ fn compiled(def: &ElementwiseDef, types: &KernelTypes) -> Result<Arc<Compiled>> 
         types.outs.clone(),
         types.scalar.clone(),
     );
+    let c = compiled_shared(def, types, &key)?;
     LAST.with(|l| *l.borrow_mut() = Some((key, c.clone())));
     Ok(c)
 }
 
-fn compiled_shared(def: &ElementwiseDef, types: &KernelTypes) -> Result<Arc<Compiled>> {
+/// The process-wide cache behind [`compiled`].
+fn compiled_shared(def: &ElementwiseDef, types: &KernelTypes, key: &ProgramKey) -> Result<Arc<Compiled>> {
     static CACHE: OnceLock<Mutex<HashMap<ProgramKey, Result<Arc<Compiled>>>>> = OnceLock::new();
-    let key = (
-        def.id,
-        types.typedefs.iter().map(|t| t.1).collect(),
-        types.ins.clone(),
-        types.outs.clone(),
-        types.scalar.clone(),
-    );
     let cache = CACHE.get_or_init(Default::default);
-    if let Some(c) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+    if let Some(c) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(key) {
         return c.clone();
     }
     let c = def.program(&types.typedefs, &types.scalar).map(|p| Arc::new(Compiled::new(&p, &types.ins, &types.outs)));
@@ -86,7 +80,7 @@ fn compiled_shared(def: &ElementwiseDef, types: &KernelTypes) -> Result<Arc<Comp
     if m.len() >= 4096 {
         m.clear(); // a bound, not an eviction policy: programs recompile in microseconds
     }
-    m.insert(key, c.clone());
+    m.insert(key.clone(), c.clone());
     c
 }
 

@@ -214,7 +214,7 @@ pub(crate) fn fill(dev: &Arc<Dev>, n: usize, value: xp_core::Scalar, dtype: xp_c
     let args = [Arg { name: "v", role: Role::Scalar, dtype }, Arg { name: "o", role: Role::Out(false), dtype }];
     let v = vector_width(16 / dtype.size(), |v| out.ptr(0) % (v * dtype.size()) as u64 == 0);
     let mode = Mode::Dense(v);
-    let key = hash_str(hash_str(0x5eed, dtype.name()), &format!("fill{mode:?}"));
+    let key = hash_str(hash_str(0x5eed, dtype.name()), mode_name(mode));
     let f = user_kernel(dev, key, "xp_fill", || gen::elementwise("xp_fill", &[], "", &args, "o = v", mode))?;
     let mut p = Params::default();
     p.scalar(value, dtype);

@@ -107,9 +107,9 @@ impl Params {
         w.extend(ls.iter().map(|l| l.offset() as u64));
         // magic numbers of each extent for 32-bit division (`gen::offsets32`); kernels that
         // declare a shorter indexer never read them (a parameter is copied by its own size)
-        let magic: Vec<(u64, u64)> = (0..maxd)
-            .map(|d| shape.get(d).map_or((1, 0), |&n| super::gen::magic((n as u64).clamp(1, (1 << 31) - 1))))
-            .collect();
+        let magic: [(u64, u64); super::gen::MAXD] = std::array::from_fn(|d| {
+            shape.get(d).map_or((1, 0), |&n| super::gen::magic((n as u64).clamp(1, (1 << 31) - 1)))
+        });
         w.extend(magic.iter().map(|m| m.0));
         w.extend(magic.iter().map(|m| m.1));
         Ok(())

@@ -122,17 +122,14 @@ impl Job<'_> {
         if nk == 0 {
             return Ok(None);
         }
-        let plan = match fixed {
-            Some(_) => match plan(&self.ops, axes, &self.kls, &self.rls, self.reorder) {
-                p @ Plan::Rows { .. } => p,
-                Plan::Cols { .. } => Plan::Rows { ordered: false, run: true, vec: 1 },
-            },
-            None => plan(&self.ops, axes, &self.kls, &self.rls, self.reorder),
+        let plan = match (fixed, plan(&self.ops, axes, &self.kls, &self.rls, self.reorder)) {
+            (Some(_), Plan::Cols { .. }) => Plan::Rows { ordered: false, run: true, vec: 1 },
+            (_, p) => p,
         };
         let key = self.key ^ plan.code().wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let [(f, fill), (g, _)] = user_kernels(self.dev, key, self.names, || (self.source)(plan))?;
         let (chunks, per) = match plan {
-            _ if fixed.is_some() => fixed.unwrap_or((1, 1)),
+            _ if let Some(f) = fixed => f,
             Plan::Cols { vec, .. } => {
                 // Enough threads to fill the device (a thread per `vec` outputs and chunk), at
                 // least 16 rows each.
@@ -153,19 +150,25 @@ impl Job<'_> {
         self.p.i64(chunks as i64);
         self.p.i64(per as i64);
         self.p.ptr(part.as_ref().map_or(0, |s| s.ptr(0)));
-        let mut bufs = self.bufs.clone();
-        bufs.extend(part.as_ref());
+        let with_part: Vec<&CudaStorage>;
+        let bufs: &[&CudaStorage] = match &part {
+            Some(s) => {
+                with_part = self.bufs.iter().copied().chain([s]).collect();
+                &with_part
+            }
+            None => &self.bufs,
+        };
         let name = self.names[0];
         let (work, finish) = match plan {
             Plan::Cols { vec, .. } => (cfg((nk / vec * chunks) as i64), cfg(nk as i64)),
             Plan::Rows { .. } => (blocks_cfg((nk * chunks) as i64), blocks_cfg(nk as i64)),
         };
-        self.p.launch(self.dev, &f, work, &bufs).map_err(|e| e.in_kernel(name))?;
+        self.p.launch(self.dev, &f, work, bufs).map_err(|e| e.in_kernel(name))?;
         if fixed.is_some() {
             return Ok(part);
         }
         if chunks > 1 {
-            self.p.launch(self.dev, &g, finish, &bufs).map_err(|e| e.in_kernel(name))?;
+            self.p.launch(self.dev, &g, finish, bufs).map_err(|e| e.in_kernel(name))?;
         }
         Ok(None)
     }
@@ -256,14 +259,14 @@ pub(crate) fn run(
     Ok(outs)
 }
 
-/// A CUDA expression of `op`'s identity in `d`'s compute type (none where it has none).
-fn identity(op: BinaryOp, d: DType) -> String {
+/// A CUDA expression of `op`'s identity in `d`'s compute type, if it has one.
+pub(crate) fn identity(op: BinaryOp, d: DType) -> Option<String> {
     let ct = crate::codegen::compute_ty(d);
-    match op.identity(d) {
-        Some(Scalar::Int(v)) => format!("cv<{ct}>((i64){v})"),
-        Some(Scalar::Bool(b)) => format!("cv<{ct}>({b})"),
-        _ => String::new(),
-    }
+    Some(match op.identity(d)? {
+        Scalar::Int(v) => format!("cv<{ct}>((i64){v})"),
+        Scalar::Bool(b) => format!("cv<{ct}>({b})"),
+        _ => return None,
+    })
 }
 
 /// xp's reduction of `x` (laid out by `l`) with `op` over `axes`: the map `x0`, the reduce
@@ -309,7 +312,7 @@ fn builtin_job(
     // the parts as text only when the kernel is compiled
     let source = |plan| {
         let reduce = format!("b_{}(a, b)", op.name());
-        let id = identity(op, d);
+        let id = identity(op, d).unwrap_or_default();
         let fold = Fold {
             name: "xp_k",
             typedefs: &[],
