@@ -11,11 +11,14 @@ use std::mem::MaybeUninit;
 use xp_core::{Layout, UnaryOp};
 
 const MAGIC: f32 = 12_582_912.0; // 1.5 * 2^23: adding and subtracting it rounds to an integer
-const FRAC_2_PI: f32 = std::f32::consts::FRAC_2_PI;
-// π/2 in three parts; k * P1 is exact for |k| < 2^16.
+const FRAC_1_PI: f32 = std::f32::consts::FRAC_1_PI;
+// π/2 in three parts; q * P1 is exact for |q| < 2^16. Cephes's P2 and P3 are short too (exact
+// products without FMA); with FMA, P2 and P3 are full float32 parts of the rest.
 const P1: f32 = 1.570_312_5;
 const P2: f32 = 4.837_513e-4;
 const P3: f32 = 7.549_79e-8;
+const P2_FMA: f32 = 4.838_267_9e-4;
+const P3_FMA: f32 = 2.563_283e-12;
 
 /// `x` rounded to an integer (|x| < 2^22), and that integer in the low bits of the second value
 /// (the bits of `x + MAGIC` are `0x4B40_0000 + round(x)`). Reading the integer from the bits
@@ -39,23 +42,23 @@ fn fma<const F: bool>(a: f32, b: f32, c: f32) -> f32 {
     }
 }
 
-/// sin (quadrant offset 0) or cos (offset 1) for |x| <= 8192.
+/// sin (offset 0) or cos (offset 1) for |x| <= 8192: one odd polynomial on [-π/2, π/2] (SLEEF's
+/// `sinf_u35` coefficients). `x = q·π/2 + r` with `q` even for sin and odd for cos (cos x =
+/// sin(x - π/2) shifted by a half period), and the sign from `(q + offset) / 2`. With FMA, π/2 is
+/// split into a short head and two full float32 parts (each product rounded once); without it,
+/// Cephes's three short parts keep every product exact.
 #[inline(always)]
 fn sincos<const F: bool>(x: f32, offset: i32) -> f32 {
-    let (k, ki) = round_bits(x * FRAC_2_PI);
-    let q = ki.wrapping_add(offset) & 3;
-    let r = fma::<F>(-k, P3, fma::<F>(-k, P2, fma::<F>(-k, P1, x)));
-    let z = r * r;
-    let ps = fma::<F>(z, fma::<F>(z, -1.951_529_6e-4, 8.332_161e-3), -1.666_665_5e-1);
-    let s = fma::<F>(r * z, ps, r);
-    let pc = fma::<F>(z, fma::<F>(z, 2.443_315_7e-5, -1.388_731_6e-3), 4.166_664_6e-2);
-    let c = fma::<F>(z * z, pc, fma::<F>(-0.5, z, 1.0));
-    let v = if q & 1 == 0 { s } else { c };
-    if q & 2 == 0 {
-        v
-    } else {
-        -v
-    }
+    let (k, ki) = round_bits(fma::<F>(x, FRAC_1_PI, -0.5 * offset as f32));
+    let q = fma::<F>(2.0, k, offset as f32);
+    let (p2, p3) = if F { (P2_FMA, P3_FMA) } else { (P2, P3) };
+    let r = fma::<F>(-q, p3, fma::<F>(-q, p2, fma::<F>(-q, P1, x)));
+    let s = r * r;
+    let u = [-1.981_069_1e-4, 8.333_079e-3, -1.666_666e-1].into_iter().fold(2.608_316e-6, |u, c| fma::<F>(u, s, c));
+    let v = fma::<F>(s, u * r, r);
+    // negate where (q + offset) / 2 = k + offset is odd: flip the sign bit
+    let flip = (ki.wrapping_add(offset) & 1) as u32;
+    f32::from_bits(v.to_bits() ^ (flip << 31))
 }
 
 /// e^x for x in [-87, 88].
@@ -70,21 +73,24 @@ fn exp<const F: bool>(x: f32) -> f32 {
     e * f32::from_bits((ni.wrapping_add(127) << 23) as u32)
 }
 
-/// tanh for finite x.
+/// tanh for finite x: Eigen's rational approximation (odd degree 13 over even degree 6) on
+/// |x| < 7.905, x itself below 4e-4, and ±1 from 9 on (where float32 tanh rounds to 1).
 #[inline(always)]
 fn tanh<const F: bool>(x: f32) -> f32 {
-    let a = x.abs().min(9.0);
-    let z = x * x;
-    let p = [2.063_908_9e-2, -5.373_971_6e-2, 1.333_144_2e-1, -3.333_328_2e-1]
+    let c = x.clamp(-7.905_311, 7.905_311);
+    let z = c * c;
+    let p = [2.000_188e-13, -8.604_672e-11, 5.122_297e-8, 1.485_722_4e-5, 6.372_619_3e-4, 4.893_524_6e-3]
         .into_iter()
-        .fold(-5.704_988_7e-3, |p, c| fma::<F>(p, z, c));
-    let small = fma::<F>(p * z, x, x);
-    let e = exp::<F>(2.0 * a);
-    let big = (1.0 - 2.0 / (e + 1.0)).copysign(x);
-    if a < 0.625 {
-        small
+        .fold(-2.760_768_5e-16, |p, k| fma::<F>(p, z, k));
+    let q = [1.185_347e-4, 2.268_434_6e-3, 4.893_525e-3].into_iter().fold(1.198_258_4e-6, |q, k| fma::<F>(q, z, k));
+    let t = c * p / q;
+    let a = x.abs();
+    if a < 4e-4 {
+        x
+    } else if a >= 9.0 {
+        1f32.copysign(x)
     } else {
-        big
+        t
     }
 }
 
@@ -200,5 +206,34 @@ mod tests {
         for (k, w) in worst.iter().enumerate() {
             assert!(*w < 4.0 * f32::EPSILON as f64, "kernel {k}: worst relative error {w:e}");
         }
+    }
+
+    /// sin and cos over their whole fast range (absolute error, as libm's float32 results near
+    /// the zeros are themselves that far from the true value), and tanh's edges: tiny values
+    /// (sign of zero kept), the clamp and the saturation at 9.
+    #[test]
+    fn kernels_edges() {
+        let tol = 4.0 * f32::EPSILON as f64;
+        let mut x = -8192.0f32;
+        while x <= 8192.0 {
+            for (got, want) in [
+                (sincos::<true>(x, 0), (x as f64).sin()),
+                (sincos::<true>(x, 1), (x as f64).cos()),
+                (sincos::<false>(x, 0), (x as f64).sin()),
+                (sincos::<false>(x, 1), (x as f64).cos()),
+            ] {
+                assert!((got as f64 - want).abs() < tol, "sin/cos({x}) = {got}, want {want}");
+            }
+            x += 0.037_1;
+        }
+        for x in [1e-30f32, 1e-8, 3.9e-4, 4.1e-4, 0.1, 7.9, 8.0, 8.99, 9.0, 20.0, 1e30] {
+            for v in [x, -x] {
+                for got in [tanh::<true>(v), tanh::<false>(v)] {
+                    let want = (v as f64).tanh();
+                    assert!((got as f64 - want).abs() <= tol * want.abs(), "tanh({v}) = {got}, want {want}");
+                }
+            }
+        }
+        assert!(tanh::<true>(-0.0).is_sign_negative() && tanh::<false>(-0.0) == 0.0);
     }
 }

@@ -124,6 +124,23 @@ pub(crate) struct Compiled {
 struct Builder<'p> {
     p: &'p Program,
     c: Compiled,
+    /// how many assignments each variable has in the whole body
+    writes: Vec<usize>,
+    /// how many of them are compiled so far
+    done: Vec<usize>,
+}
+
+/// Count the assignments of each variable in `body` into `w`.
+fn count_writes(body: &[TStmt], w: &mut [usize]) {
+    for s in body {
+        match s {
+            TStmt::Set(v, _) => w[*v] += 1,
+            TStmt::If(_, t, e) => {
+                count_writes(t, w);
+                count_writes(e, w);
+            }
+        }
+    }
 }
 
 impl Builder<'_> {
@@ -231,12 +248,26 @@ impl Builder<'_> {
                     let (dst, ty) = (self.c.var_reg[*v], self.p.vars[*v].ty);
                     let fresh = r >= before && !self.c.consts.iter().any(|c| c.0 == r);
                     let renamable = matches!(self.p.vars[*v].role, Role::Local | Role::Out(_));
+                    // A register no later instruction writes: a constant, or the register of a
+                    // variable with no assignment left (inputs, scalars, single assignments
+                    // already made).
+                    let mut holders = (0..self.p.vars.len()).filter(|&u| self.c.var_reg[u] == r).peekable();
+                    let held = holders.peek().is_some();
+                    let frozen = self.c.consts.iter().any(|c| c.0 == r)
+                        || (held && holders.all(|u| self.writes[u] <= 1 && self.done[u] == self.writes[u]));
+                    // Assigned once from a frozen register: the variable can share it (no copy).
+                    // Not an output sharing a constant or scalar register: those are filled once
+                    // per call, and a reduction folds its map's output register in place.
+                    let fixed = self.c.consts.iter().any(|c| c.0 == r) || self.c.scalar_regs.iter().any(|c| c.0 == r);
+                    let out = matches!(self.p.vars[*v].role, Role::Out(_));
+                    let share = frozen && self.writes[*v] == 1 && !(out && fixed);
                     match m {
                         // Unconditional: the variable now lives in the result's register.
-                        None if fresh && renamable && self.c.regs[r] == class(ty) => self.c.var_reg[*v] = r,
+                        None if (fresh || share) && renamable && self.c.regs[r] == class(ty) => self.c.var_reg[*v] = r,
                         None => self.c.ins.push(Ins::Copy { dst, a: r, ty }),
                         Some(m) => self.c.ins.push(Ins::Merge { dst, m, a: r, ty }),
                     }
+                    self.done[*v] += 1;
                 }
                 TStmt::If(c, t, e) => {
                     let cr = self.expr(c, m);
@@ -277,7 +308,10 @@ impl Compiled {
             outs: vec![],
             ins_read: vec![],
         };
-        let mut b = Builder { p, c };
+        let mut writes = vec![0; p.vars.len()];
+        count_writes(&p.body, &mut writes);
+        let done = vec![0; p.vars.len()];
+        let mut b = Builder { p, c, writes, done };
         for v in &p.vars {
             let r = match v.role {
                 Role::Scalar(k) => {
@@ -455,7 +489,10 @@ fn step(ins: &Ins, regs: &mut [Col], srcs: &[Operand], start: usize, n: usize) -
     Ok(())
 }
 
-use super::io::{gather, load, store, Ptr};
+use super::io::{fence, gather, load, store, Ptr};
+
+/// Output bytes from which the evaluator stores around the caches.
+const STREAM_BYTES: usize = 64 << 20;
 use super::math as super_math;
 
 /// C's conversion of register `a` (type `from`) into `o` (type `to`).
@@ -513,6 +550,8 @@ pub(crate) fn elementwise(
     let err = Mutex::new(None);
     let chunk =
         if n < crate::iter::PAR_THRESHOLD { n.max(1) } else { (n / (rayon::current_num_threads() * 4)).max(BLK * 8) };
+    // Outputs larger than the last-level caches are written around them.
+    let stream = c.outs.iter().map(|o| o.1.size()).sum::<usize>() * n >= STREAM_BYTES;
     let task = |s: usize| {
         let e = (s + chunk).min(n);
         let mut regs = c.regs_for(e - s, scalars);
@@ -524,9 +563,12 @@ pub(crate) fn elementwise(
                 return;
             }
             for (k, &(r, d)) in c.outs.iter().enumerate() {
-                with_lane!(d, T => store::<T>(&regs[r], ptrs[k].0 as *mut T, p, m), unreachable!("complex"));
+                with_lane!(d, T => store::<T>(&regs[r], ptrs[k].0 as *mut T, p, m, stream), unreachable!("complex"));
             }
             p += m;
+        }
+        if stream {
+            fence();
         }
     };
     let starts: Vec<usize> = (0..n).step_by(chunk).collect();
