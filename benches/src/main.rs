@@ -282,7 +282,9 @@ fn launch_costs(i: usize) -> Result<()> {
         })
     };
     let (add, sum) = (host(&|| a.add(&a))?, host(&|| a.sum(..))?);
-    println!("host enqueue cost per op, bursts of 100 after a wait: empty kernel {empty:.2} us, small add {add:.2} us, small sum {sum:.2} us");
+    let k = xp::kernel::ElementwiseKernel::new("T x, T y, float32 s", "T z", "z = s * x + y", "xp_bench_axpy")?;
+    let ewk = host(&|| k.call1(&[(&a).into(), (&a).into(), 2.0f32.into()]))?;
+    println!("host enqueue cost per op, bursts of 100 after a wait: empty kernel {empty:.2} us, small add {add:.2} us, small sum {sum:.2} us, ElementwiseKernel {ewk:.2} us (xp's own host work: {:.2} us above the empty launch)", ewk - empty);
     Ok(())
 }
 

@@ -5,15 +5,16 @@
 use crate::backend::{CudaDevice, CudaStorage, Many, Reads, Storage};
 use crate::ufunc::{can_cast_same_kind, Operand};
 use crate::Array;
+use std::borrow::Cow;
 use xp_core::kernel::{Param, ParamTy};
 use xp_core::{broadcast_shapes, default_dtype, DType, Device, Error, KernelArg, KernelTypes, Result, Scalar};
 use xp_cpu::CpuStorage;
 
 /// A call's arguments, typed and ready for a backend.
-pub(crate) struct Prepared {
+pub(crate) struct Prepared<'a> {
     pub(crate) types: KernelTypes,
-    /// the arrays (inputs cast where needed, then given outputs)
-    arrays: Vec<Array>,
+    /// the arrays (inputs cast where needed, then given outputs): borrowed unless cast
+    arrays: Vec<Cow<'a, Array>>,
     slots: Vec<Slot>,
     pub(crate) shape: Vec<usize>,
     pub(crate) device: Device,
@@ -34,13 +35,13 @@ fn args_err(kernel: &str, msg: String) -> Error {
 
 /// Resolve the types of a call with inputs `args` and given outputs `outs` (empty: all
 /// allocated). `broadcast_outs`: whether given outputs take part in the broadcast shape.
-pub(crate) fn prepare(
+pub(crate) fn prepare<'a>(
     kernel: &str,
     ins: &[Param],
     out_params: &[Param],
-    args: &[Operand],
-    outs: &[&Array],
-) -> Result<Prepared> {
+    args: &'a [Operand],
+    outs: &[&'a Array],
+) -> Result<Prepared<'a>> {
     if args.len() != ins.len() {
         return Err(args_err(
             kernel,
@@ -124,7 +125,7 @@ pub(crate) fn prepare(
                         if first { a.shape().to_vec() } else { broadcast_shapes("kernel call", &shape, a.shape())? };
                     first = false;
                 }
-                arrays.push(a.cast_if(d)?);
+                arrays.push(if a.dtype() == d { Cow::Borrowed(*a) } else { Cow::Owned(a.astype(d)?) });
                 slots.push(if p.raw { Slot::Raw(arrays.len() - 1) } else { Slot::Array(arrays.len() - 1) });
             }
             Operand::Scalar(s) => {
@@ -149,7 +150,7 @@ pub(crate) fn prepare(
             shape = o.shape().to_vec();
             first = false;
         }
-        arrays.push((*o).clone());
+        arrays.push(Cow::Borrowed(*o));
         slots.push(Slot::Array(arrays.len() - 1));
     }
     if outs.is_empty() {
@@ -169,7 +170,7 @@ pub(crate) fn prepare(
     })
 }
 
-impl Prepared {
+impl Prepared<'_> {
     /// The call's shape checked against the given outputs (which must have exactly that shape).
     pub(crate) fn check_outs(&self, outs: &[&Array], shape: &[usize]) -> Result<()> {
         for o in outs {
@@ -186,7 +187,7 @@ impl Prepared {
         cuda: impl FnOnce(&CudaDevice, &[KernelArg<'_, CudaStorage>]) -> Result<Vec<CudaStorage>>,
     ) -> Result<Vec<Storage>> {
         let _r = crate::profiler::range(&self.name);
-        let refs: Vec<&Array> = self.arrays.iter().collect();
+        let refs: Vec<&Array> = self.arrays.iter().map(|a| &**a).collect();
         let reads = Reads::lock(&refs);
         let shape = &self.shape;
         macro_rules! args {
@@ -196,9 +197,17 @@ impl Prepared {
                     .map(|s| -> Result<_> {
                         Ok(match s {
                             Slot::Array(k) => {
-                                KernelArg::Array($v[*k], self.arrays[*k].layout.broadcast_to("kernel call", shape)?)
+                                let l = &self.arrays[*k].layout;
+                                KernelArg::Array(
+                                    $v[*k],
+                                    if l.shape() == &shape[..] {
+                                        Cow::Borrowed(l)
+                                    } else {
+                                        Cow::Owned(l.broadcast_to("kernel call", shape)?)
+                                    },
+                                )
                             }
-                            Slot::Raw(k) => KernelArg::Raw($v[*k], self.arrays[*k].layout.clone()),
+                            Slot::Raw(k) => KernelArg::Raw($v[*k], Cow::Borrowed(&self.arrays[*k].layout)),
                             Slot::Scalar(x, d) => KernelArg::Scalar(*x, *d),
                             Slot::None => KernelArg::None,
                         })

@@ -3,14 +3,16 @@
 use super::unsupported;
 use crate::kernel::{ElementwiseDef, ReductionDef};
 use crate::{BackendDevice, BackendStorage, DType, Layout, Result, Scalar};
+use std::borrow::Cow;
 
 /// An argument of a kernel call, as a backend receives it.
 #[derive(Debug)]
 pub enum KernelArg<'a, S> {
-    /// an array, its layout broadcast to the call's shape (its dtype the parameter's)
-    Array(&'a S, Layout),
+    /// an array, its layout broadcast to the call's shape (its dtype the parameter's); borrowed
+    /// where the array already has that shape
+    Array(&'a S, Cow<'a, Layout>),
     /// a `raw` array: the body indexes it (C order of its layout)
-    Raw(&'a S, Layout),
+    Raw(&'a S, Cow<'a, Layout>),
     /// a scalar, already of the parameter's dtype
     Scalar(Scalar, DType),
     /// no value: an output the backend allocates

@@ -199,7 +199,7 @@ pub(crate) fn run(
             KernelArg::Array(s, l) => {
                 gargs.push(Arg { name, role: Role::In, dtype });
                 bufs.push(*s);
-                ins.push((*s, l));
+                ins.push((*s, &**l));
                 p.ptr(s.ptr(0));
                 let (kl, rl) = split(l, axes);
                 kls.push(kl);
