@@ -113,7 +113,7 @@ fn stream_copy<T: Copy>(x: &[T], o: &mut [T]) {
         use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
         let size = std::mem::size_of::<T>();
         let head = (o.as_ptr() as usize).wrapping_neg() % 16;
-        if size > 0 && head % size == 0 && 16 % size == 0 {
+        if size > 0 && head.is_multiple_of(size) && 16usize.is_multiple_of(size) {
             let head = (head / size).min(o.len());
             let (xh, xb) = x.split_at(head);
             let (oh, ob) = o.split_at_mut(head);
@@ -152,7 +152,7 @@ mod tests {
             let src: Vec<T> = (0..300).map(&make).collect();
             for off in 0..8 {
                 for len in [0, 1, 3, 7, 15, 16, 17, 33, 64, 255] {
-                    let mut dst = vec![zero; 300];
+                    let mut dst = [zero; 300];
                     super::stream_copy(&src[off..off + len], &mut dst[off..off + len]);
                     super::fence();
                     assert_eq!(&dst[off..off + len], &src[off..off + len]);
