@@ -246,19 +246,20 @@ impl Builder<'_> {
                     let before = self.c.regs.len();
                     let r = self.expr(e, m);
                     let (dst, ty) = (self.c.var_reg[*v], self.p.vars[*v].ty);
-                    let fresh = r >= before && !self.c.consts.iter().any(|c| c.0 == r);
+                    let is_const = self.c.consts.iter().any(|c| c.0 == r);
+                    let fresh = r >= before && !is_const;
                     let renamable = matches!(self.p.vars[*v].role, Role::Local | Role::Out(_));
                     // A register no later instruction writes: a constant, or the register of a
                     // variable with no assignment left (inputs, scalars, single assignments
                     // already made).
                     let mut holders = (0..self.p.vars.len()).filter(|&u| self.c.var_reg[u] == r).peekable();
                     let held = holders.peek().is_some();
-                    let frozen = self.c.consts.iter().any(|c| c.0 == r)
-                        || (held && holders.all(|u| self.writes[u] <= 1 && self.done[u] == self.writes[u]));
+                    let frozen =
+                        is_const || (held && holders.all(|u| self.writes[u] <= 1 && self.done[u] == self.writes[u]));
                     // Assigned once from a frozen register: the variable can share it (no copy).
                     // Not an output sharing a constant or scalar register: those are filled once
                     // per call, and a reduction folds its map's output register in place.
-                    let fixed = self.c.consts.iter().any(|c| c.0 == r) || self.c.scalar_regs.iter().any(|c| c.0 == r);
+                    let fixed = is_const || self.c.scalar_regs.iter().any(|c| c.0 == r);
                     let out = matches!(self.p.vars[*v].role, Role::Out(_));
                     let share = frozen && self.writes[*v] == 1 && !(out && fixed);
                     match m {

@@ -3,13 +3,21 @@ use super::col::{Col, Lane, Reg};
 use crate::iter::Walk;
 use xp_core::Layout;
 
-/// `o[k] = x[k].up()`: one `memcpy` where the register type is the storage type (the element
-/// loop compiled for baseline x86-64 copies 16 bytes at a time).
+/// `x` as a slice of `B` when `A` and `B` are the same type (a storage type that is its own
+/// register type), so that copies between them are one `memcpy`: the element loops, compiled
+/// for baseline x86-64, copy 16 bytes at a time.
+#[inline(always)]
+fn same<A: 'static, B: 'static>(x: &[A]) -> Option<&[B]> {
+    // SAFETY: equal type ids: `A` and `B` are the same type.
+    (std::any::TypeId::of::<A>() == std::any::TypeId::of::<B>())
+        .then(|| unsafe { std::slice::from_raw_parts(x.as_ptr().cast::<B>(), x.len()) })
+}
+
+/// `o[k] = x[k].up()`.
 #[inline(always)]
 fn up_all<T: Lane>(x: &[T], o: &mut [T::R]) {
-    if std::any::TypeId::of::<T>() == std::any::TypeId::of::<T::R>() {
-        // SAFETY: `T` and `T::R` are the same type.
-        o.copy_from_slice(unsafe { std::slice::from_raw_parts(x.as_ptr().cast::<T::R>(), x.len()) });
+    if let Some(x) = same::<T, T::R>(x) {
+        o.copy_from_slice(x);
     } else {
         for (o, &x) in o.iter_mut().zip(x) {
             *o = x.up();
@@ -83,9 +91,7 @@ pub(crate) fn store<T: Lane>(r: &Col, out: *mut T, start: usize, n: usize, strea
     // SAFETY: `out` holds the whole output; tasks write disjoint ranges `start..start + n`.
     let o = unsafe { std::slice::from_raw_parts_mut(out.add(start), n) };
     let r = &<<T as Lane>::R as Reg>::get(r)[..n];
-    if std::any::TypeId::of::<T>() == std::any::TypeId::of::<T::R>() {
-        // SAFETY: `T` and `T::R` are the same type.
-        let r = unsafe { std::slice::from_raw_parts(r.as_ptr().cast::<T>(), n) };
+    if let Some(r) = same::<T::R, T>(r) {
         if stream {
             stream_copy(r, o);
         } else {

@@ -197,56 +197,50 @@ fn looped<T: Mac>(a: &[T], sa: &Stack, b: &[T], sb: &Stack) -> Vec<T> {
 mod tests {
     use super::*;
 
+    /// `A B` through `gemm`, A (m x k) and B (k x n) read at `oa`, `ob` with strides `sa`, `sb`.
+    fn product<T: Default + Clone>(
+        (m, k, n): (usize, usize, usize),
+        a: &[T],
+        (oa, sa): (usize, (isize, isize)),
+        b: &[T],
+        (ob, sb): (usize, (isize, isize)),
+        par: bool,
+        gemm: Gemm<T>,
+    ) -> Vec<T> {
+        let mut c = vec![T::default(); m * n];
+        // SAFETY: the callers' views address inside `a` and `b`; `c` holds m * n.
+        let (a, b) = unsafe { (a.as_ptr().add(oa), b.as_ptr().add(ob)) };
+        unsafe { gemm(&Job { m, k, n, a, sa, b, sb, c: c.as_mut_ptr(), par }) };
+        c
+    }
+
     /// faer's path (products above [`FAER_MIN`]) against a float64 triple loop, with operands
-    /// read row-major, transposed and reversed (negative strides), alone and in a stack.
+    /// read row-major, transposed and reversed (negative strides), on every thread and
+    /// sequentially (as one matrix of a stack).
     #[test]
     fn large_products_match_a_triple_loop() {
         let (m, k, n) = (150, 130, 120);
         assert!(m * k * n >= FAER_MIN);
         let a: Vec<f64> = (0..m * k).map(|x| ((x * 7919) % 1013) as f64 / 1013.0 - 0.5).collect();
         let b: Vec<f64> = (0..k * n).map(|x| ((x * 104_729) % 997) as f64 / 997.0 - 0.5).collect();
-        // (row stride, column stride, offset) of A (m x k) and B (k x n) in their buffers
+        let (a32, b32): (Vec<f32>, Vec<f32>) =
+            (a.iter().map(|&x| x as f32).collect(), b.iter().map(|&x| x as f32).collect());
+        // (offset, (row stride, column stride)) of A (m x k) and B (k x n) in their buffers
         let views = [
-            ((k as isize, 1), 0, (n as isize, 1), 0),
-            ((1, m as isize), 0, (1, k as isize), 0),
-            ((-(k as isize), 1), (m - 1) * k, (n as isize, -1), n - 1),
+            ((0, (k as isize, 1)), (0, (n as isize, 1))),
+            ((0, (1, m as isize)), (0, (1, k as isize))),
+            (((m - 1) * k, (-(k as isize), 1)), (n - 1, (n as isize, -1))),
         ];
-        for (sa, oa, sb, ob) in views {
+        for (va, vb) in views {
+            let ((oa, sa), (ob, sb)) = (va, vb);
             let at = |i: usize, p: usize| a[(oa as isize + i as isize * sa.0 + p as isize * sa.1) as usize];
             let bt = |p: usize, j: usize| b[(ob as isize + p as isize * sb.0 + j as isize * sb.1) as usize];
             let want: Vec<f64> = (0..m * n).map(|x| (0..k).map(|p| at(x / n, p) * bt(p, x % n)).sum::<f64>()).collect();
             for par in [true, false] {
-                let mut c = vec![0f64; m * n];
-                // SAFETY: every (i, p) and (p, j) addresses inside `a` and `b`; `c` holds m * n.
-                let job = Job {
-                    m,
-                    k,
-                    n,
-                    a: unsafe { a.as_ptr().add(oa) },
-                    sa,
-                    b: unsafe { b.as_ptr().add(ob) },
-                    sb,
-                    c: c.as_mut_ptr(),
-                    par,
-                };
-                unsafe { dgemm(&job) };
+                let c = product((m, k, n), &a, va, &b, vb, par, dgemm);
                 let err = c.iter().zip(&want).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
                 assert!(err < 1e-12, "float64 {sa:?} {sb:?}: {err:e}");
-                let (a32, b32): (Vec<f32>, Vec<f32>) =
-                    (a.iter().map(|&x| x as f32).collect(), b.iter().map(|&x| x as f32).collect());
-                let mut c32 = vec![0f32; m * n];
-                let job = Job {
-                    m,
-                    k,
-                    n,
-                    a: unsafe { a32.as_ptr().add(oa) },
-                    sa,
-                    b: unsafe { b32.as_ptr().add(ob) },
-                    sb,
-                    c: c32.as_mut_ptr(),
-                    par,
-                };
-                unsafe { sgemm(&job) };
+                let c32 = product((m, k, n), &a32, va, &b32, vb, par, sgemm);
                 let err = c32.iter().zip(&want).map(|(&x, y)| (x as f64 - y).abs()).fold(0.0, f64::max);
                 assert!(err < 1e-4, "float32 {sa:?} {sb:?}: {err:e}");
             }
