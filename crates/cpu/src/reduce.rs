@@ -267,7 +267,9 @@ fn arg_reduce_by<T: Kernel>(
     // (index, value) of the winner among positions lo..hi from base.
     let scan = |base: isize, lo: usize, hi: usize| -> (usize, T) {
         if s == 1 && hi > lo {
-            let (i, v) = arg_extreme_contiguous(&x[(base as usize + lo)..(base as usize + hi)], better);
+            let run = &x[(base as usize + lo)..(base as usize + hi)];
+            // compiled for the widest SIMD the processor has (as NumPy's argmax is)
+            let (i, v) = crate::eval::col::wide(|| arg_extreme_contiguous(run, better));
             return (lo + i, v);
         }
         let mut best = (lo, x[(base + lo as isize * s) as usize]);
@@ -314,6 +316,7 @@ fn arg_reduce_by<T: Kernel>(
 /// First index of the extreme of a contiguous run (first NaN wins), in blocks: a vectorisable
 /// pass finds each block's extreme and whether it holds a NaN, and only a block that improves on
 /// the best so far is searched for the index.
+#[inline(always)]
 fn arg_extreme_contiguous<T: Kernel>(x: &[T], better: impl Fn(T, T) -> bool + Copy) -> (usize, T) {
     const B: usize = 2048;
     let mut best = (0usize, x[0]);

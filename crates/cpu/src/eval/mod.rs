@@ -3,7 +3,7 @@
 //! range a block of [`BLK`] elements at a time, each instruction one tight typed loop compiled
 //! for the widest SIMD the processor has (pulp's runtime dispatch). No instruction is
 //! interpreted per element.
-mod col;
+pub(crate) mod col;
 mod exec;
 mod io;
 mod math;
@@ -49,9 +49,9 @@ fn compiled(def: &ElementwiseDef, types: &KernelTypes) -> Result<Arc<Compiled>> 
     let same = |k: &ProgramKey| {
         k.0 == def.id
             && k.1.iter().copied().eq(types.typedefs.iter().map(|t| t.1))
-            && k.2 == types.ins
-            && k.3 == types.outs
-            && k.4 == types.scalar
+            && k.2[..] == types.ins[..]
+            && k.3[..] == types.outs[..]
+            && k.4[..] == types.scalar[..]
     };
     if let Some(c) = LAST.with(|l| l.borrow().as_ref().filter(|(k, _)| same(k)).map(|(_, c)| c.clone())) {
         return Ok(c);
@@ -59,9 +59,9 @@ fn compiled(def: &ElementwiseDef, types: &KernelTypes) -> Result<Arc<Compiled>> 
     let key = (
         def.id,
         types.typedefs.iter().map(|t| t.1).collect(),
-        types.ins.clone(),
-        types.outs.clone(),
-        types.scalar.clone(),
+        types.ins.to_vec(),
+        types.outs.to_vec(),
+        types.scalar.to_vec(),
     );
     let c = compiled_shared(def, types, &key)?;
     LAST.with(|l| *l.borrow_mut() = Some((key, c.clone())));
@@ -91,7 +91,7 @@ impl KernelDevice for CpuDevice {
         types: &KernelTypes,
         args: &[KernelArg<'_, CpuStorage>],
         shape: &[usize],
-    ) -> Result<Vec<CpuStorage>> {
+    ) -> Result<xp_core::Outputs<CpuStorage>> {
         let c = compiled(def, types)?;
         let (ops, scalars) = operands(args);
         Ok(elementwise(&c, &ops, &scalars, shape)?.into_iter().map(CpuStorage).collect())
@@ -103,7 +103,7 @@ impl KernelDevice for CpuDevice {
         args: &[KernelArg<'_, CpuStorage>],
         shape: &[usize],
         axes: &[usize],
-    ) -> Result<Vec<CpuStorage>> {
+    ) -> Result<xp_core::Outputs<CpuStorage>> {
         let progs = def.programs(&types.typedefs, &types.scalar, &types.outs)?;
         let (ops, scalars) = operands(args);
         let parts = reduce::Parts::new(&progs, &types.ins, &types.outs);

@@ -81,10 +81,16 @@ impl Scatter<'_, '_> {
             let sv = if nbd == 1 { vl.strides()[0] } else { 0 };
             if k == 1 {
                 let (n, s, ix) = (l.shape()[0] as i64, l.strides()[0], self.idx[0]);
+                let last = vbase + ix.len().saturating_sub(1) as isize * sv;
+                assert!(ix.is_empty() || (vbase.max(last) < v.len() as isize && vbase.min(last) >= 0));
                 for (b, &i) in ix.iter().enumerate() {
                     let r = if (0..n).contains(&i) { i } else { resolve(i, n as usize, set.mode).expect("validated") };
-                    let o = (base + r as isize * s) as usize;
-                    dst[o] = f(dst[o], v[(vbase + b as isize * sv) as usize]);
+                    let (o, x) = ((base + r as isize * s) as usize, (vbase + b as isize * sv) as usize);
+                    debug_assert!(o < dst.len() && x < v.len());
+                    // SAFETY: `r` lies in 0..n, so `o` is an element of the validated layout `l`
+                    // of `dst`; `x` lies between the first and last value positions, checked
+                    // against `v` above (the value layout is linear in `b`).
+                    unsafe { *dst.get_unchecked_mut(o) = f(*dst.get_unchecked(o), *v.get_unchecked(x)) };
                 }
             } else {
                 for b in 0..set.len() {

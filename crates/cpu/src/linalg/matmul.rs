@@ -107,28 +107,38 @@ pub(crate) fn matmul(a: &HostBuffer, al: &Layout, b: &HostBuffer, bl: &Layout) -
     })
 }
 
-/// The product through a BLAS-style kernel: one call per matrix, matrices in parallel.
+/// The product through a BLAS-style kernel: one call per matrix, matrices in parallel. The
+/// output comes from xp's buffer pool unwritten (every kernel here overwrites C: faer with
+/// `Accum::Replace`, matrixmultiply with beta = 0), so that a product in a loop neither zeroes
+/// nor faults in fresh pages.
 fn blas<T: Element + Default>(a: &[T], sa: &Stack, b: &[T], sb: &Stack, gemm: Gemm<T>) -> Vec<T> {
     let (m, k, n) = (sa.rows, sa.cols, sb.cols);
-    let mut out = vec![T::default(); sa.len() * m * n];
+    let total = sa.len() * m * n;
+    let mut out = crate::pool::alloc::<T>(total);
     if m * n == 0 || k == 0 {
+        out.resize(total, T::default());
         return out; // empty, or a sum over nothing: zeros
     }
     let (pa, pb) = (Ptr(a.as_ptr()), Ptr(b.as_ptr()));
-    let one = |i: usize, c: &mut [T]| {
+    let one = |i: usize, c: &mut [std::mem::MaybeUninit<T>]| {
         // SAFETY: matrix i of each stack lies inside its buffer (layouts validated by the front
-        // end); `c` holds m * n elements written densely with row stride n.
+        // end); `c` holds m * n elements, which the kernel writes densely with row stride n
+        // without reading them.
         unsafe {
             let (a, b) = (pa.at(sa.offsets[i]), pb.at(sb.offsets[i]));
             let par = sa.len() == 1;
-            gemm(&Job { m, k, n, a, sa: (sa.rs, sa.cs), b, sb: (sb.rs, sb.cs), c: c.as_mut_ptr(), par })
+            let c = c.as_mut_ptr().cast::<T>();
+            gemm(&Job { m, k, n, a, sa: (sa.rs, sa.cs), b, sb: (sb.rs, sb.cs), c, par })
         }
     };
+    let spare = &mut out.spare_capacity_mut()[..total];
     if sa.len() == 1 {
-        one(0, &mut out); // matrixmultiply threads a large single product itself
+        one(0, spare); // the kernel threads a large single product itself
     } else {
-        out.par_chunks_mut(m * n).enumerate().for_each(|(i, c)| one(i, c));
+        spare.par_chunks_mut(m * n).enumerate().for_each(|(i, c)| one(i, c));
     }
+    // SAFETY: every one of the `total` elements was written above.
+    unsafe { out.set_len(total) };
     out
 }
 
@@ -197,8 +207,10 @@ fn looped<T: Mac>(a: &[T], sa: &Stack, b: &[T], sb: &Stack) -> Vec<T> {
 mod tests {
     use super::*;
 
-    /// `A B` through `gemm`, A (m x k) and B (k x n) read at `oa`, `ob` with strides `sa`, `sb`.
-    fn product<T: Default + Clone>(
+    /// `A B` through `gemm`, A (m x k) and B (k x n) read at `oa`, `ob` with strides `sa`, `sb`,
+    /// into a C filled with NaN (the kernels must overwrite C without reading it: `blas` hands
+    /// them unwritten pool memory).
+    fn product<T: num_traits::Float>(
         (m, k, n): (usize, usize, usize),
         a: &[T],
         (oa, sa): (usize, (isize, isize)),
@@ -207,20 +219,25 @@ mod tests {
         par: bool,
         gemm: Gemm<T>,
     ) -> Vec<T> {
-        let mut c = vec![T::default(); m * n];
+        let mut c = vec![T::nan(); m * n];
         // SAFETY: the callers' views address inside `a` and `b`; `c` holds m * n.
         let (a, b) = unsafe { (a.as_ptr().add(oa), b.as_ptr().add(ob)) };
         unsafe { gemm(&Job { m, k, n, a, sa, b, sb, c: c.as_mut_ptr(), par }) };
         c
     }
 
-    /// faer's path (products above [`FAER_MIN`]) against a float64 triple loop, with operands
-    /// read row-major, transposed and reversed (negative strides), on every thread and
-    /// sequentially (as one matrix of a stack).
+    /// faer's path (products above [`FAER_MIN`]) and matrixmultiply's (below) against a float64
+    /// triple loop, with operands read row-major, transposed and reversed (negative strides), on
+    /// every thread and sequentially (as one matrix of a stack).
     #[test]
-    fn large_products_match_a_triple_loop() {
-        let (m, k, n) = (150, 130, 120);
-        assert!(m * k * n >= FAER_MIN);
+    fn products_match_a_triple_loop() {
+        for (m, k, n) in [(150, 130, 120), (37, 29, 41)] {
+            assert_eq!(m * k * n >= FAER_MIN, m == 150);
+            check_products(m, k, n);
+        }
+    }
+
+    fn check_products(m: usize, k: usize, n: usize) {
         let a: Vec<f64> = (0..m * k).map(|x| ((x * 7919) % 1013) as f64 / 1013.0 - 0.5).collect();
         let b: Vec<f64> = (0..k * n).map(|x| ((x * 104_729) % 997) as f64 / 997.0 - 0.5).collect();
         let (a32, b32): (Vec<f32>, Vec<f32>) =
