@@ -178,3 +178,10 @@ pub fn check_layouts(
         }
     }
 }
+
+/// Whether the suite runs under compute-sanitizer (`scripts/gpu-sanitize` sets `XP_SANITIZE`):
+/// the slowest property tests then sweep a subset of their sizes, since every launch is
+/// instrumented (all dtypes and layouts are still covered).
+pub fn sanitizing() -> bool {
+    std::env::var_os("XP_SANITIZE").is_some()
+}

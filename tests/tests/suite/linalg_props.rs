@@ -59,9 +59,11 @@ fn matmul_at_tile_edges_is_exact_for_every_dtype_and_layout() {
         (65, 129, 63),
         (128, 17, 129),
     ];
+    // under the sanitizer: one size on each side of the kernels' tile edges
+    let sizes = if crate::common::sanitizing() { &sizes[1..4] } else { &sizes[..] };
     for dev in devices() {
         for d in DType::ALL {
-            for &(m, k, n) in &sizes {
+            for &(m, k, n) in sizes {
                 if m * k * n > 70_000 && !matches!(d, DType::F32 | DType::I32 | DType::F64 | DType::C64) {
                     continue;
                 }
