@@ -6,6 +6,7 @@
 //! [`Error::DeviceMismatch`] for mixed devices. (`enum_dispatch` was tried for this and dropped:
 //! it cannot express the pairwise match, which every binary op needs.)
 use crate::Array;
+use smallvec::SmallVec;
 use std::sync::{Arc, RwLockReadGuard, RwLockWriteGuard};
 use xp_core::{BackendDevice, BackendStorage, DType, Device, Error, HostBuffer, Layout, Result, Scalar};
 use xp_cpu::{CpuDevice, CpuStorage};
@@ -66,8 +67,8 @@ pub(crate) use on_storage_map;
 /// order (by address), whatever the order and repetition of the arrays: an array may appear
 /// twice, or share its storage with another, without a second lock on the same storage.
 pub(crate) struct Reads<'a> {
-    guards: Vec<RwLockReadGuard<'a, Storage>>,
-    slot: Vec<usize>,
+    guards: SmallVec<[RwLockReadGuard<'a, Storage>; 4]>,
+    slot: SmallVec<[usize; 6]>,
 }
 
 impl<'a> Reads<'a> {
@@ -89,9 +90,9 @@ impl<'a> Reads<'a> {
         arrays: &[&'a Array],
     ) -> (Reads<'a>, Option<RwLockWriteGuard<'a, Storage>>) {
         let key = |a: &Array| Arc::as_ptr(&a.storage) as usize;
-        let mut order: Vec<usize> = (0..arrays.len()).collect();
-        order.sort_by_key(|&i| key(arrays[i]));
-        let (mut guards, mut slot, mut last) = (Vec::new(), vec![0; arrays.len()], None);
+        let mut order: SmallVec<[usize; 6]> = (0..arrays.len()).collect();
+        order.sort_unstable_by_key(|&i| (key(arrays[i]), i));
+        let (mut guards, mut slot, mut last) = (SmallVec::new(), SmallVec::from_elem(0, arrays.len()), None);
         let mut write = None;
         let mut target = target;
         for i in order {
@@ -122,14 +123,14 @@ impl<'a> Reads<'a> {
 
 /// One backend's storages of several operands.
 pub(crate) enum Many<'a> {
-    Cpu(Vec<&'a CpuStorage>),
-    Cuda(Vec<&'a CudaStorage>),
+    Cpu(SmallVec<[&'a CpuStorage; 6]>),
+    Cuda(SmallVec<[&'a CudaStorage; 6]>),
 }
 
 /// The storages as one backend's, or [`Error::DeviceMismatch`] naming the first two devices that
 /// differ.
 pub(crate) fn many<'a>(op: &'static str, stores: impl IntoIterator<Item = &'a Storage>) -> Result<Many<'a>> {
-    let stores: Vec<&Storage> = stores.into_iter().collect();
+    let stores: SmallVec<[&Storage; 6]> = stores.into_iter().collect();
     let first = stores.first().map(|s| s.device());
     if let Some(s) = stores.iter().find(|s| Some(s.device()) != first) {
         return Err(Error::DeviceMismatch { op, lhs: first.expect("nonempty"), rhs: s.device() });
@@ -241,11 +242,15 @@ pub(crate) fn random(
         );
     }
     let reads = Reads::lock(params);
-    match (reads.many("random")?, device) {
+    let many = reads.many("random")?;
+    // bound, so that the tuple (which borrows `reads`) is dropped before `reads` is
+    #[allow(clippy::let_and_return)]
+    let r = match (many, device) {
         (Many::Cpu(v), Device::Cpu) => CpuDevice.random(n, dtype, dist, &v, stream).map(Storage::Cpu),
         (Many::Cuda(v), Device::Cuda(i)) => CudaDevice::new(i)?.random(n, dtype, dist, &v, stream).map(Storage::Cuda),
         (_, d) => Err(Error::DeviceMismatch { op: "random", lhs: d, rhs: params[0].device() }),
-    }
+    };
+    r
 }
 
 /// `start + i * step` on `device`.

@@ -12,12 +12,17 @@
 //! assert_eq!((v.shape(), v.strides(), v.offset()), (&[2usize, 4][..], &[4isize, -1][..], 7));
 //! ```
 use crate::{Error, Result};
+use smallvec::SmallVec;
 
-/// A shape plus signed strides (in elements) and an offset (in elements) into a buffer.
+/// Dimensions a layout holds without a heap allocation.
+const INLINE: usize = 4;
+
+/// A shape plus signed strides (in elements) and an offset (in elements) into a buffer. Up to
+/// four dimensions live inline: making the layout of a small op's result allocates nothing.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Layout {
-    shape: Vec<usize>,
-    strides: Vec<isize>,
+    shape: SmallVec<[usize; INLINE]>,
+    strides: SmallVec<[isize; INLINE]>,
     offset: usize,
 }
 
@@ -165,12 +170,18 @@ pub fn resolve_slice(start: Option<isize>, stop: Option<isize>, step: isize, len
 impl Layout {
     /// A C-contiguous layout of `shape` at offset 0.
     pub fn contiguous(shape: &[usize]) -> Layout {
-        Layout { shape: shape.to_vec(), strides: contiguous_strides(shape), offset: 0 }
+        let mut strides = SmallVec::from_elem(0isize, shape.len());
+        let mut acc = 1isize;
+        for i in (0..shape.len()).rev() {
+            strides[i] = acc;
+            acc *= shape[i].max(1) as isize;
+        }
+        Layout { shape: SmallVec::from_slice(shape), strides, offset: 0 }
     }
     /// A layout from parts; the caller guarantees they fit the buffer it is used with.
     pub fn new(shape: Vec<usize>, strides: Vec<isize>, offset: usize) -> Layout {
         debug_assert_eq!(shape.len(), strides.len());
-        Layout { shape, strides, offset }
+        Layout { shape: SmallVec::from_vec(shape), strides: SmallVec::from_vec(strides), offset }
     }
     /// The shape.
     pub fn shape(&self) -> &[usize] {
@@ -234,12 +245,12 @@ impl Layout {
     }
     /// A view of this layout broadcast to `shape` (zero strides on the new and stretched axes).
     pub fn broadcast_to(&self, op: &'static str, shape: &[usize]) -> Result<Layout> {
-        let err = || Error::ShapeMismatch { op, lhs: self.shape.clone(), rhs: shape.to_vec() };
+        let err = || Error::ShapeMismatch { op, lhs: self.shape.to_vec(), rhs: shape.to_vec() };
         if shape.len() < self.ndim() {
             return Err(err());
         }
         let lead = shape.len() - self.ndim();
-        let mut strides = vec![0isize; shape.len()];
+        let mut strides = SmallVec::from_elem(0isize, shape.len());
         for i in 0..self.ndim() {
             let (have, want) = (self.shape[i], shape[lead + i]);
             strides[lead + i] = if have == want {
@@ -250,15 +261,15 @@ impl Layout {
                 return Err(err());
             };
         }
-        Ok(Layout { shape: shape.to_vec(), strides, offset: self.offset })
+        Ok(Layout { shape: SmallVec::from_slice(shape), strides, offset: self.offset })
     }
     /// The layout of a reshape that needs no copy, if there is one (NumPy's
     /// `_attempt_nocopy_reshape`): None means the data must be copied.
     pub fn reshape_view(&self, new_shape: &[usize]) -> Option<Layout> {
         if self.numel() == 0 || self.is_contiguous() {
             return Some(Layout {
-                shape: new_shape.to_vec(),
-                strides: contiguous_strides(new_shape),
+                shape: SmallVec::from_slice(new_shape),
+                strides: SmallVec::from_vec(contiguous_strides(new_shape)),
                 offset: self.offset,
             });
         }
@@ -295,7 +306,7 @@ impl Layout {
         for s in ns.iter_mut().skip(ni) {
             *s = 1;
         }
-        Some(Layout { shape: new_shape.to_vec(), strides: ns, offset: self.offset })
+        Some(Layout { shape: SmallVec::from_slice(new_shape), strides: ns.into(), offset: self.offset })
     }
     /// Basic indexing: integers, slices, new axes and one ellipsis.
     pub fn index(&self, elems: &[SliceElem]) -> Result<Layout> {
@@ -357,7 +368,7 @@ impl Layout {
                 SliceElem::Ellipsis => unreachable!("expanded above"),
             }
         }
-        Ok(Layout { shape, strides, offset: offset as usize })
+        Ok(Layout { shape: shape.into(), strides: strides.into(), offset: offset as usize })
     }
     /// The view of the diagonal at `offset` (above the main one when positive) of the plane of
     /// `axis1` and `axis2` (distinct, in range): those two axes removed and the diagonal appended

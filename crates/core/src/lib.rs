@@ -24,8 +24,8 @@ pub mod select;
 
 pub use backend::{
     BackendDevice, BackendStorage, Combine, Distribution, FftKind, FftNorm, FftStorage, IndexMode, IndexSet,
-    IndexStorage, KernelArg, KernelDevice, KernelTypes, LinalgStorage, RandomDevice, Side, SortOutput, SortStorage,
-    StatsStorage,
+    IndexStorage, KernelArg, KernelDevice, KernelTypes, LinalgStorage, Outputs, RandomDevice, Side, SortOutput,
+    SortStorage, StatsStorage,
 };
 pub use device::{Device, DeviceProperties};
 pub use dtype::{DType, Kind};

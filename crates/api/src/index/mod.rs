@@ -104,7 +104,10 @@ pub(crate) fn scatter(
     all.push(&v);
     let (reads, mut guard) = Reads::lock_with_write(dst, &all);
     let offs: Vec<usize> = arrays.iter().map(|x| x.layout.offset()).collect();
-    match (&mut *guard, reads.many("index")?) {
+    let many = reads.many("index")?;
+    // bound, so that the tuple (which borrows `reads`) is dropped before `reads` is
+    #[allow(clippy::let_and_return)]
+    let r = match (&mut *guard, many) {
         (crate::backend::Storage::Cpu(d), Many::Cpu(xs)) => {
             let pairs: Vec<_> = xs[..arrays.len()].iter().zip(&offs).map(|(s, &o)| (*s, o)).collect();
             d.scatter(view, &IndexSet { axis, arrays: &pairs, shape, mode }, xs[arrays.len()], &vl, how)
@@ -114,7 +117,8 @@ pub(crate) fn scatter(
             d.scatter(view, &IndexSet { axis, arrays: &pairs, shape, mode }, xs[arrays.len()], &vl, how)
         }
         (d, _) => Err(Error::DeviceMismatch { op: "index", lhs: d.device(), rhs: v.device() }),
-    }
+    };
+    r
 }
 
 impl Array {

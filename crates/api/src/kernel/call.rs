@@ -5,18 +5,19 @@
 use crate::backend::{CudaDevice, CudaStorage, Many, Reads, Storage};
 use crate::ufunc::{can_cast_same_kind, Operand};
 use crate::Array;
+use smallvec::SmallVec;
 use std::borrow::Cow;
-use xp_core::kernel::{Param, ParamTy};
-use xp_core::{broadcast_shapes, default_dtype, DType, Device, Error, KernelArg, KernelTypes, Result, Scalar};
+use xp_core::kernel::{Param, ParamTy, Typedef};
+use xp_core::{broadcast_shapes, default_dtype, DType, Device, Error, KernelArg, KernelTypes, Outputs, Result, Scalar};
 use xp_cpu::CpuStorage;
 
 /// A call's arguments, typed and ready for a backend.
 pub(crate) struct Prepared<'a> {
     pub(crate) types: KernelTypes,
     /// the arrays (inputs cast where needed, then given outputs): borrowed unless cast
-    arrays: Vec<Cow<'a, Array>>,
-    slots: Vec<Slot>,
-    pub(crate) shape: Vec<usize>,
+    arrays: SmallVec<[Cow<'a, Array>; 6]>,
+    slots: SmallVec<[Slot; 8]>,
+    pub(crate) shape: SmallVec<[usize; 4]>,
     pub(crate) device: Device,
     /// the kernel's name (the NVTX range of the call)
     name: String,
@@ -57,16 +58,16 @@ pub(crate) fn prepare<'a>(
         return Err(args_err(kernel, format!("takes {} output array(s), got {}", out_params.len(), outs.len())));
     }
     // Bind placeholders: arrays first (inputs, then given outputs), then scalars.
-    let mut typedefs: Vec<(String, DType)> = Vec::new();
+    let mut typedefs: SmallVec<[Typedef; 2]> = SmallVec::new();
     // `what` names the argument only when there is an error (no formatting on the hot path).
-    let mut bind = |t: &str, d: DType, what: &dyn Fn() -> String| -> Result<()> {
+    let mut bind = |t: &std::sync::Arc<str>, d: DType, what: &dyn Fn() -> String| -> Result<()> {
         match typedefs.iter().find(|(n, _)| n == t) {
             Some((_, b)) if *b != d => {
                 Err(args_err(kernel, format!("type {t} is already {b}, but {} has dtype {d}", what())))
             }
             Some(_) => Ok(()),
             None => {
-                typedefs.push((t.to_string(), d));
+                typedefs.push((t.clone(), d));
                 Ok(())
             }
         }
@@ -96,12 +97,12 @@ pub(crate) fn prepare<'a>(
             }),
         }
     };
-    let in_dtypes: Vec<DType> = ins.iter().map(dtype_of).collect::<Result<_>>()?;
-    let out_dtypes: Vec<DType> = out_params.iter().map(dtype_of).collect::<Result<_>>()?;
+    let in_dtypes: SmallVec<[DType; 8]> = ins.iter().map(dtype_of).collect::<Result<_>>()?;
+    let out_dtypes: SmallVec<[DType; 4]> = out_params.iter().map(dtype_of).collect::<Result<_>>()?;
     let mut device: Option<Device> = None;
-    let mut arrays = Vec::new();
-    let mut slots = Vec::new();
-    let mut shape: Vec<usize> = Vec::new();
+    let mut arrays = SmallVec::new();
+    let mut slots = SmallVec::new();
+    let mut shape: SmallVec<[usize; 4]> = SmallVec::new();
     let mut first = true;
     for ((p, a), &d) in ins.iter().zip(args).zip(&in_dtypes) {
         match a {
@@ -121,8 +122,11 @@ pub(crate) fn prepare<'a>(
                     _ => device = Some(a.device()),
                 }
                 if !p.raw {
-                    shape =
-                        if first { a.shape().to_vec() } else { broadcast_shapes("kernel call", &shape, a.shape())? };
+                    if first {
+                        shape.extend_from_slice(a.shape());
+                    } else if &shape[..] != a.shape() {
+                        shape = broadcast_shapes("kernel call", &shape, a.shape())?.into();
+                    }
                     first = false;
                 }
                 arrays.push(if a.dtype() == d { Cow::Borrowed(*a) } else { Cow::Owned(a.astype(d)?) });
@@ -147,7 +151,7 @@ pub(crate) fn prepare<'a>(
             _ => device = Some(o.device()),
         }
         if first {
-            shape = o.shape().to_vec();
+            shape.extend_from_slice(o.shape());
             first = false;
         }
         arrays.push(Cow::Borrowed(*o));
@@ -180,52 +184,52 @@ impl Prepared<'_> {
         }
         Ok(())
     }
+    /// The backend's arguments: each slot with its storage (from `v`, in the order of the
+    /// arrays) and its layout broadcast to the call's shape (borrowed where it already has it).
+    fn args<'s, S>(&'s self, v: &[&'s S]) -> Result<SmallVec<[KernelArg<'s, S>; 6]>> {
+        let mut out = SmallVec::new();
+        for s in &self.slots {
+            out.push(match s {
+                Slot::Array(k) => {
+                    let l = &self.arrays[*k].layout;
+                    let l = if l.shape() == &self.shape[..] {
+                        Cow::Borrowed(l)
+                    } else {
+                        Cow::Owned(l.broadcast_to("kernel call", &self.shape)?)
+                    };
+                    KernelArg::Array(v[*k], l)
+                }
+                Slot::Raw(k) => KernelArg::Raw(v[*k], Cow::Borrowed(&self.arrays[*k].layout)),
+                Slot::Scalar(x, d) => KernelArg::Scalar(*x, *d),
+                Slot::None => KernelArg::None,
+            });
+        }
+        Ok(out)
+    }
     /// Run `cpu` or `cuda` with the backend's arguments.
     pub(crate) fn run(
         &self,
-        cpu: impl FnOnce(&xp_cpu::CpuDevice, &[KernelArg<'_, CpuStorage>]) -> Result<Vec<CpuStorage>>,
-        cuda: impl FnOnce(&CudaDevice, &[KernelArg<'_, CudaStorage>]) -> Result<Vec<CudaStorage>>,
-    ) -> Result<Vec<Storage>> {
+        cpu: impl FnOnce(&xp_cpu::CpuDevice, &[KernelArg<'_, CpuStorage>]) -> Result<Outputs<CpuStorage>>,
+        cuda: impl FnOnce(&CudaDevice, &[KernelArg<'_, CudaStorage>]) -> Result<Outputs<CudaStorage>>,
+    ) -> Result<Outputs<Storage>> {
         let _r = crate::profiler::range(&self.name);
-        let refs: Vec<&Array> = self.arrays.iter().map(|a| &**a).collect();
+        let refs: SmallVec<[&Array; 6]> = self.arrays.iter().map(|a| &**a).collect();
         let reads = Reads::lock(&refs);
-        let shape = &self.shape;
-        macro_rules! args {
-            ($v:expr) => {
-                self.slots
-                    .iter()
-                    .map(|s| -> Result<_> {
-                        Ok(match s {
-                            Slot::Array(k) => {
-                                let l = &self.arrays[*k].layout;
-                                KernelArg::Array(
-                                    $v[*k],
-                                    if l.shape() == &shape[..] {
-                                        Cow::Borrowed(l)
-                                    } else {
-                                        Cow::Owned(l.broadcast_to("kernel call", shape)?)
-                                    },
-                                )
-                            }
-                            Slot::Raw(k) => KernelArg::Raw($v[*k], Cow::Borrowed(&self.arrays[*k].layout)),
-                            Slot::Scalar(x, d) => KernelArg::Scalar(*x, *d),
-                            Slot::None => KernelArg::None,
-                        })
-                    })
-                    .collect::<Result<Vec<_>>>()?
-            };
-        }
         if self.arrays.is_empty() {
             return Err(Error::KernelArgs { kernel: String::new(), msg: "no arrays".into() });
         }
-        match (reads.many("kernel call")?, self.device) {
-            (Many::Cpu(v), _) => Ok(cpu(&xp_cpu::CpuDevice, &args!(v))?.into_iter().map(Storage::Cpu).collect()),
+        let many = reads.many("kernel call")?;
+        // bound, so that the tuple (which borrows `reads`) is dropped before `reads` is
+        #[allow(clippy::let_and_return)]
+        let r = match (many, self.device) {
+            (Many::Cpu(v), _) => Ok(cpu(&xp_cpu::CpuDevice, &self.args(&v)?)?.into_iter().map(Storage::Cpu).collect()),
             (Many::Cuda(v), Device::Cuda(_)) => {
                 // The device from the storage: CudaDevice::new probes the driver and NVRTC.
                 let dev: CudaDevice = v[0].cuda_device();
-                Ok(cuda(&dev, &args!(v))?.into_iter().map(Storage::Cuda).collect())
+                Ok(cuda(&dev, &self.args(&v)?)?.into_iter().map(Storage::Cuda).collect())
             }
             (Many::Cuda(_), d) => Err(Error::DeviceMismatch { op: "kernel call", lhs: d, rhs: d }),
-        }
+        };
+        r
     }
 }

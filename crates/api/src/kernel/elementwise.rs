@@ -2,6 +2,7 @@
 use super::call::prepare;
 use crate::ufunc::Operand;
 use crate::Array;
+use smallvec::SmallVec;
 use std::sync::Arc;
 use xp_core::kernel::ElementwiseDef;
 use xp_core::{KernelDevice, Result};
@@ -62,18 +63,18 @@ impl ElementwiseKernel {
     }
     /// Run over `args` (the inputs, in order); the outputs are allocated.
     pub fn call(&self, args: &[Operand]) -> Result<Vec<Array>> {
-        self.run(args, &[])
+        Ok(self.run(args, &[])?.into_vec())
     }
     /// Run and return the first output.
     pub fn call1(&self, args: &[Operand]) -> Result<Array> {
-        Ok(self.call(args)?.swap_remove(0))
+        Ok(self.run(args, &[])?.swap_remove(0))
     }
     /// Run into the given outputs (their shape must be the broadcast shape of the inputs and
     /// their dtypes those of the output parameters). They are written only if the call succeeds.
     pub fn call_out(&self, args: &[Operand], outs: &[&Array]) -> Result<()> {
         self.run(args, outs).map(|_| ())
     }
-    fn run(&self, args: &[Operand], outs: &[&Array]) -> Result<Vec<Array>> {
+    fn run(&self, args: &[Operand], outs: &[&Array]) -> Result<SmallVec<[Array; 2]>> {
         let d = &*self.def;
         let p = prepare(&d.name, &d.ins, &d.outs, args, outs)?;
         p.check_outs(outs, &p.shape)?;
@@ -81,7 +82,7 @@ impl ElementwiseKernel {
             |dev, a| dev.elementwise_kernel(d, &p.types, a, &p.shape),
             |dev, a| dev.elementwise_kernel(d, &p.types, a, &p.shape),
         )?;
-        let res: Vec<Array> = res.into_iter().map(|s| Array::from_storage(s, &p.shape)).collect();
+        let res: SmallVec<[Array; 2]> = res.into_iter().map(|s| Array::from_storage(s, &p.shape)).collect();
         for (o, r) in outs.iter().zip(&res) {
             o.assign(r)?;
         }

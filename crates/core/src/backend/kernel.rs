@@ -1,8 +1,9 @@
 //! The user-kernel family: a device runs an [`ElementwiseDef`] or a [`ReductionDef`] over
 //! arguments the front end has checked, typed and broadcast.
 use super::unsupported;
-use crate::kernel::{ElementwiseDef, ReductionDef};
+use crate::kernel::{ElementwiseDef, ReductionDef, Typedef};
 use crate::{BackendDevice, BackendStorage, DType, Layout, Result, Scalar};
+use smallvec::SmallVec;
 use std::borrow::Cow;
 
 /// An argument of a kernel call, as a backend receives it.
@@ -34,14 +35,17 @@ impl<S> Clone for KernelArg<'_, S> {
 #[derive(Clone, Debug)]
 pub struct KernelTypes {
     /// placeholder bindings (`T` → float32, ...)
-    pub typedefs: Vec<(String, DType)>,
+    pub typedefs: SmallVec<[Typedef; 2]>,
     /// the inputs' dtypes, in order
-    pub ins: Vec<DType>,
+    pub ins: SmallVec<[DType; 8]>,
     /// the outputs' dtypes, in order
-    pub outs: Vec<DType>,
+    pub outs: SmallVec<[DType; 4]>,
     /// whether input `k` is a scalar
-    pub scalar: Vec<bool>,
+    pub scalar: SmallVec<[bool; 8]>,
 }
+
+/// A kernel call's output storages (inline for up to two: a call allocates no list).
+pub type Outputs<S> = SmallVec<[S; 2]>;
 
 /// The user-kernel family of a backend's device. Arguments are the inputs in order, then one
 /// per output (`Array` when the call gave the output: the body may read its values; `None`
@@ -55,7 +59,7 @@ pub trait KernelDevice: BackendDevice {
         _types: &KernelTypes,
         _args: &[KernelArg<'_, Self::Storage>],
         _shape: &[usize],
-    ) -> Result<Vec<Self::Storage>> {
+    ) -> Result<Outputs<Self::Storage>> {
         unsupported("ElementwiseKernel", <Self::Storage as BackendStorage>::NAME)
     }
     /// Run a reduction kernel over `shape`, reducing `axes` (sorted, non-empty).
@@ -66,7 +70,7 @@ pub trait KernelDevice: BackendDevice {
         _args: &[KernelArg<'_, Self::Storage>],
         _shape: &[usize],
         _axes: &[usize],
-    ) -> Result<Vec<Self::Storage>> {
+    ) -> Result<Outputs<Self::Storage>> {
         unsupported("ReductionKernel", <Self::Storage as BackendStorage>::NAME)
     }
 }

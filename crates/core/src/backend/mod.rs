@@ -20,7 +20,7 @@ mod sort;
 mod stats;
 
 pub use index::{Combine, IndexMode, IndexSet, IndexStorage};
-pub use kernel::{KernelArg, KernelDevice, KernelTypes};
+pub use kernel::{KernelArg, KernelDevice, KernelTypes, Outputs};
 pub use linalg::LinalgStorage;
 pub use pending::{FftKind, FftNorm, FftStorage};
 pub use random::{Distribution, RandomDevice};

@@ -3,6 +3,7 @@
 use super::ir::{compute, BinOp, MathFn, Node, Program, Role, TExpr, TStmt, UnOp, VarInfo};
 use super::parse::{Expr, Stmt, E};
 use super::SourceError;
+use crate::kernel::Typedef;
 use crate::{DType, Scalar};
 use std::collections::HashMap;
 
@@ -14,7 +15,7 @@ pub(crate) struct RawParam {
 }
 
 /// The raw parameters among `ins`, with their dtypes under `typedefs` and input positions.
-pub(crate) fn raw_params(ins: &[super::Param], typedefs: &[(String, DType)]) -> Vec<RawParam> {
+pub(crate) fn raw_params(ins: &[super::Param], typedefs: &[Typedef]) -> Vec<RawParam> {
     (ins.iter().enumerate())
         .filter(|(_, p)| p.raw)
         .map(|(k, p)| RawParam { name: p.name.clone(), dtype: p.dtype(typedefs), pos: k })
@@ -24,13 +25,13 @@ pub(crate) fn raw_params(ins: &[super::Param], typedefs: &[(String, DType)]) -> 
 pub(crate) struct Checker<'a> {
     pub(crate) vars: Vec<VarInfo>,
     scopes: Vec<HashMap<String, usize>>,
-    typedefs: &'a [(String, DType)],
+    typedefs: &'a [Typedef],
     raws: &'a [RawParam],
 }
 
 /// C's type of a type name (`unsigned long long`, `float`, a placeholder, ...).
-fn c_type(name: &str, typedefs: &[(String, DType)]) -> Option<DType> {
-    if let Some((_, d)) = typedefs.iter().find(|(n, _)| n == name) {
+fn c_type(name: &str, typedefs: &[Typedef]) -> Option<DType> {
+    if let Some((_, d)) = typedefs.iter().find(|(n, _)| &**n == name) {
         return Some(compute(*d));
     }
     Some(match name {
@@ -97,7 +98,7 @@ fn is_int(t: DType) -> bool {
 }
 
 impl<'a> Checker<'a> {
-    pub(crate) fn new(typedefs: &'a [(String, DType)], raws: &'a [RawParam]) -> Self {
+    pub(crate) fn new(typedefs: &'a [Typedef], raws: &'a [RawParam]) -> Self {
         Checker { vars: Vec::new(), scopes: vec![HashMap::new()], typedefs, raws }
     }
     /// Declare a parameter (or local) in the outermost scope.
@@ -336,7 +337,7 @@ mod tests {
     use crate::kernel::parse::parse;
 
     fn check(src: &str, x: DType) -> Result<Program, SourceError> {
-        let td = vec![("T".to_string(), x)];
+        let td = vec![("T".into(), x)];
         let mut c = Checker::new(&td, &[]);
         c.declare("x", compute(x), Role::In(0));
         c.declare("alpha", DType::F32, Role::Scalar(1));

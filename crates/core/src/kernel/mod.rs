@@ -30,6 +30,11 @@ pub mod print;
 mod reduction;
 
 use crate::{DType, Error, Result};
+use std::sync::Arc;
+
+/// A placeholder's binding in a call: its name (shared with the signature, so binding it
+/// allocates nothing) and its dtype.
+pub type Typedef = (Arc<str>, DType);
 pub use ir::{compute, BinOp, MathFn, Node, Program, Role, TExpr, TStmt, UnOp, VarInfo};
 pub use reduction::{ReductionDef, ReductionPrograms};
 
@@ -72,7 +77,7 @@ pub enum ParamTy {
     /// a fixed dtype (`float32 a`)
     Fixed(DType),
     /// a placeholder (`T x`): the dtype of the first array argument that names it
-    Generic(String),
+    Generic(Arc<str>),
 }
 
 /// One parameter of a kernel signature.
@@ -89,7 +94,7 @@ pub struct Param {
 impl Param {
     /// The parameter's dtype under the placeholder bindings `typedefs` (float64 for a
     /// placeholder left unbound: the front end refuses such calls before a program is made).
-    pub fn dtype(&self, typedefs: &[(String, DType)]) -> DType {
+    pub fn dtype(&self, typedefs: &[Typedef]) -> DType {
         match &self.ty {
             ParamTy::Fixed(d) => *d,
             ParamTy::Generic(t) => typedefs.iter().find(|(n, _)| n == t).map_or(DType::F64, |x| x.1),
@@ -141,7 +146,7 @@ pub fn parse_params(kernel: &str, src: &str) -> Result<Vec<Param>> {
         }
         let ty = match dtype_name(ty) {
             Some(d) => ParamTy::Fixed(d),
-            None => ParamTy::Generic(ty.to_string()),
+            None => ParamTy::Generic((*ty).into()),
         };
         out.push(Param { name: name.to_string(), ty, raw });
     }
@@ -159,8 +164,8 @@ pub fn placeholders<'a>(params: impl IntoIterator<Item = &'a Param>) -> Vec<Stri
     let mut v: Vec<String> = Vec::new();
     for p in params {
         if let ParamTy::Generic(t) = &p.ty {
-            if !v.contains(t) {
-                v.push(t.clone());
+            if !v.iter().any(|x| **x == **t) {
+                v.push(t.to_string());
             }
         }
     }
@@ -239,7 +244,7 @@ impl ElementwiseDef {
     /// The typed program for placeholder bindings `typedefs`; `scalar[k]` says whether input `k`
     /// is a scalar. Errors: the body's syntax or type errors ([`Error::KernelSource`]) or a
     /// construct outside the CPU subset ([`Error::KernelUnsupported`]).
-    pub fn program(&self, typedefs: &[(String, DType)], scalar: &[bool]) -> Result<Program> {
+    pub fn program(&self, typedefs: &[Typedef], scalar: &[bool]) -> Result<Program> {
         if let Some(p) = &self.typed {
             if let Some(v) = p.vars.iter().find(|v| v.ty.is_complex()) {
                 let reason = format!("`{}` is complex: complex values run on the GPU only", v.name);

@@ -5,6 +5,7 @@
 use super::check::{raw_params, Checker};
 use super::ir::{compute, Program, Role, TExpr, TStmt};
 use super::{hash_str, parse, placeholders, print, ElementwiseDef, Param};
+use crate::kernel::Typedef;
 use crate::{DType, Error, Result};
 
 /// A reduction kernel's definition.
@@ -138,12 +139,12 @@ impl ReductionDef {
         self.id = parts.iter().fold(7, |h, s| hash_str(h, s));
     }
     /// The reduce type under `typedefs`, given the outputs' dtypes.
-    pub fn reduce_dtype(&self, typedefs: &[(String, DType)], out_dtypes: &[DType]) -> Result<DType> {
+    pub fn reduce_dtype(&self, typedefs: &[Typedef], out_dtypes: &[DType]) -> Result<DType> {
         let t = self.reduce_type.trim();
         if t.is_empty() {
             return Ok(out_dtypes[0]);
         }
-        if let Some((_, d)) = typedefs.iter().find(|(n, _)| n == t) {
+        if let Some((_, d)) = typedefs.iter().find(|(n, _)| **n == *t) {
             return Ok(*d);
         }
         super::dtype_name(t).ok_or_else(|| Error::KernelSource {
@@ -153,12 +154,7 @@ impl ReductionDef {
         })
     }
     /// The typed parts under `typedefs`; `scalar[k]` says whether input `k` is a scalar.
-    pub fn programs(
-        &self,
-        typedefs: &[(String, DType)],
-        scalar: &[bool],
-        out_dtypes: &[DType],
-    ) -> Result<ReductionPrograms> {
+    pub fn programs(&self, typedefs: &[Typedef], scalar: &[bool], out_dtypes: &[DType]) -> Result<ReductionPrograms> {
         if let Some(p) = &self.typed {
             if p.reduce_ty.is_complex() || p.map.vars.iter().any(|v| v.ty.is_complex()) {
                 let reason = "complex values run on the GPU only".to_string();

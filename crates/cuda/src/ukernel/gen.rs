@@ -5,6 +5,7 @@
 //! per operand per thread where every pointer is aligned for it); strided ones go through an
 //! indexer over the collapsed shape.
 use crate::codegen::{compute_ty, storage_ty, store, PRELUDE};
+use xp_core::kernel::Typedef;
 use xp_core::DType;
 
 /// What an argument of the generated kernel is.
@@ -44,7 +45,7 @@ pub(crate) const MAXD: usize = 12;
 /// The source of user kernel `name`.
 pub(crate) fn elementwise(
     name: &str,
-    typedefs: &[(String, DType)],
+    typedefs: &[Typedef],
     preamble: &str,
     args: &[Arg],
     body: &str,
@@ -159,7 +160,7 @@ pub(crate) fn param_decls(args: &[Arg]) -> Vec<String> {
 }
 
 /// The prelude, the `XpRaw` view of raw arrays, the placeholders' typedefs and the preamble.
-pub(crate) fn header(typedefs: &[(String, DType)], preamble: &str) -> String {
+pub(crate) fn header(typedefs: &[Typedef], preamble: &str) -> String {
     let mut s = format!(
         "{PRELUDE}\ntemplate <class S> struct XpRaw {{ const S* p; i64 n;\n  __device__ auto operator[](i64 j) const {{ return ld(p[j]); }}\n  __device__ i64 size() const {{ return n; }} }};\n"
     );
@@ -275,7 +276,7 @@ mod tests {
     /// Every addressing mode, with scalars, raw arrays, given outputs and float16, parsed by g++.
     #[test]
     fn user_kernels_parse_in_every_mode() {
-        let td = vec![("T".to_string(), DType::F16)];
+        let td: Vec<Typedef> = vec![("T".into(), DType::F16)];
         let args = vec![
             arg("x", Role::In, DType::F16),
             arg("alpha", Role::Scalar, DType::F32),

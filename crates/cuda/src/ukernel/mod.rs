@@ -12,6 +12,7 @@ use crate::storage::{cfg, vector_width, CudaStorage};
 use crate::CudaDevice;
 use gen::{Arg, Mode, Role};
 use params::Params;
+use smallvec::SmallVec;
 use std::sync::Arc;
 use xp_core::kernel::{hash_str, ElementwiseDef};
 use xp_core::{numel, Error, KernelArg, KernelDevice, KernelTypes, Layout, Result};
@@ -103,24 +104,24 @@ impl KernelDevice for CudaDevice {
         types: &KernelTypes,
         args: &[KernelArg<'_, CudaStorage>],
         shape: &[usize],
-    ) -> Result<Vec<CudaStorage>> {
+    ) -> Result<xp_core::Outputs<CudaStorage>> {
         let dev = self.dev();
         let n = numel(shape);
         let n_in = def.ins.len();
-        let outs: Vec<CudaStorage> =
+        let outs: xp_core::Outputs<CudaStorage> =
             types.outs.iter().map(|&d| CudaStorage::alloc(dev, d, n)).collect::<Result<_>>()?;
         if n == 0 {
             return Ok(outs);
         }
         let dense = args.iter().all(|a| !matches!(a, KernelArg::Array(_, l) if !l.is_contiguous()));
-        let mut gargs = Vec::with_capacity(args.len());
+        let mut gargs: SmallVec<[Arg; 8]> = SmallVec::new();
         let mut keep = Vec::new();
         let mut p = Params::default();
         // (pointer, element size) of each elementwise operand; their layouts where strided
-        let mut arrays: Vec<(u64, usize)> = Vec::with_capacity(args.len());
+        let mut arrays: SmallVec<[(u64, usize); 8]> = SmallVec::new();
         let out_layout = if dense { None } else { Some(Layout::contiguous(shape)) };
-        let mut layouts: Vec<&Layout> = Vec::new();
-        let mut used: Vec<&CudaStorage> = Vec::with_capacity(args.len() + outs.len());
+        let mut layouts: SmallVec<[&Layout; 8]> = SmallVec::new();
+        let mut used: SmallVec<[&CudaStorage; 8]> = SmallVec::new();
         for (k, a) in args.iter().enumerate() {
             let (name, dtype) = if k < n_in {
                 (&def.ins[k].name, types.ins[k])
@@ -177,6 +178,7 @@ impl KernelDevice for CudaDevice {
         used.extend(outs.iter());
         used.extend(keep.iter());
         p.launch(dev, &f, cfg(threads as i64), &used).map_err(|e| e.in_kernel(&def.name))?;
+        drop(used);
         Ok(outs)
     }
     fn reduction_kernel(
@@ -186,7 +188,7 @@ impl KernelDevice for CudaDevice {
         args: &[KernelArg<'_, CudaStorage>],
         shape: &[usize],
         axes: &[usize],
-    ) -> Result<Vec<CudaStorage>> {
+    ) -> Result<xp_core::Outputs<CudaStorage>> {
         reduction::run(self.dev(), def, types, args, shape, axes)
     }
 }

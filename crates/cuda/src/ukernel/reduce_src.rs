@@ -12,6 +12,7 @@
 //! second kernel (`{name}_fin`) folds them and runs the post-map.
 use super::gen::{header, param_decls, prefixed_offsets, Arg, Role, MAXD};
 use crate::codegen::{compute_ty, storage_ty, store};
+use xp_core::kernel::Typedef;
 use xp_core::DType;
 
 /// How the work of a reduction is laid out.
@@ -40,7 +41,7 @@ pub(crate) struct Fold<'a> {
     /// the kernel's name (the finishing kernel is `{name}_fin`)
     pub(crate) name: &'a str,
     /// placeholder bindings
-    pub(crate) typedefs: &'a [(String, DType)],
+    pub(crate) typedefs: &'a [Typedef],
     /// code before the kernels
     pub(crate) preamble: &'a str,
     /// inputs (arrays, scalars, raw arrays), then the outputs
@@ -309,7 +310,7 @@ mod tests {
     /// every plan, parsed by g++.
     #[test]
     fn reductions_parse_in_every_plan() {
-        let td = vec![("T".to_string(), DType::F16)];
+        let td: Vec<Typedef> = vec![("T".into(), DType::F16)];
         let user = [
             arg("x", Role::In, DType::F16),
             arg("y", Role::In, DType::F32),

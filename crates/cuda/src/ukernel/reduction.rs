@@ -182,10 +182,11 @@ pub(crate) fn run(
     args: &[KernelArg<'_, CudaStorage>],
     shape: &[usize],
     axes: &[usize],
-) -> Result<Vec<CudaStorage>> {
+) -> Result<xp_core::Outputs<CudaStorage>> {
     let kept: Vec<usize> = (0..shape.len()).filter(|a| !axes.contains(a)).map(|a| shape[a]).collect();
     let nk = numel(&kept);
-    let outs: Vec<CudaStorage> = types.outs.iter().map(|&d| CudaStorage::alloc(dev, d, nk)).collect::<Result<_>>()?;
+    let outs: xp_core::Outputs<CudaStorage> =
+        types.outs.iter().map(|&d| CudaStorage::alloc(dev, d, nk)).collect::<Result<_>>()?;
     if nk == 0 {
         return Ok(outs);
     }
