@@ -8,6 +8,7 @@ mod scatter;
 
 use crate::iter::Walk;
 use crate::CpuStorage;
+use rayon::prelude::*;
 use xp_core::{
     with_buffer, BackendStorage, Combine, Error, HostBuffer, IndexMode, IndexSet, IndexStorage, Layout, Result,
 };
@@ -61,12 +62,33 @@ pub(crate) fn out_of_bounds(l: &Layout, set: &IndexSet<'_, CpuStorage>, idx: &[&
     Error::IndexOutOfBounds { index: idx[j][b] as isize, axis: set.axis + j, size: l.shape()[set.axis + j] }
 }
 
+/// The smallest and largest of `c`, in eight lanes (`vpminsq` where the processor has AVX-512;
+/// the scalar fold was a chain of `cmov`s at a quarter of the memory's speed).
+#[inline(always)]
+fn range_of(c: &[i64]) -> (i64, i64) {
+    let (mut lo, mut hi) = ([i64::MAX; 8], [i64::MIN; 8]);
+    let mut it = c.chunks_exact(8);
+    for x in &mut it {
+        for k in 0..8 {
+            lo[k] = lo[k].min(x[k]);
+            hi[k] = hi[k].max(x[k]);
+        }
+    }
+    let r = it.remainder().iter().fold((i64::MAX, i64::MIN), |(l, h), &i| (l.min(i), h.max(i)));
+    (lo.into_iter().fold(r.0, i64::min), hi.into_iter().fold(r.1, i64::max))
+}
+
 /// Check every index against its axis (as `mode` says): the first violation `j * len(B) + b`.
 pub(crate) fn validate(l: &Layout, set: &IndexSet<'_, CpuStorage>, idx: &[&[i64]]) -> std::result::Result<(), usize> {
     let nb = set.len();
     for (j, ix) in idx.iter().enumerate() {
         let n = l.shape()[set.axis + j];
-        let (lo, hi) = ix.iter().fold((i64::MAX, i64::MIN), |(lo, hi), &i| (lo.min(i), hi.max(i)));
+        // the range of the indices, over both cores (this pass reads every index before the
+        // scatter does: 128 MB for `add.at` of 2^24 values)
+        let (lo, hi) = ix
+            .par_chunks(1 << 16)
+            .map(|c| crate::eval::col::wide(|| range_of(c)))
+            .reduce(|| (i64::MAX, i64::MIN), |a, b| (a.0.min(b.0), a.1.max(b.1)));
         if nb == 0 || (n > 0 && (set.mode != IndexMode::Raise || (lo >= -(n as i64) && hi < n as i64))) {
             continue;
         }
@@ -94,5 +116,21 @@ impl IndexStorage for CpuStorage {
             return Err(Error::InvalidDType { op: "compress", dtype: mask.dtype() });
         };
         Ok(CpuStorage(with_buffer!(&self.0, v => xp_core::Element::into_buffer(compact::compress(v, l, axis, m, ml)))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn range_of_sees_every_lane_and_the_remainder() {
+        for n in [1usize, 7, 8, 9, 64, 67] {
+            for at in 0..n {
+                let mut v: Vec<i64> = (0..n as i64).map(|k| k % 5).collect();
+                v[at] = -9;
+                assert_eq!(super::range_of(&v).0, -9, "min at {at} of {n}");
+                v[at] = 99;
+                assert_eq!(super::range_of(&v).1, 99, "max at {at} of {n}");
+            }
+        }
     }
 }
