@@ -29,6 +29,7 @@ mod creation;
 mod diagonal;
 mod display;
 mod einsum;
+pub mod fft;
 pub mod fuse;
 mod index;
 mod interop;

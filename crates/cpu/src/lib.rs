@@ -16,6 +16,7 @@
 
 pub mod eval;
 mod fastmath;
+pub mod fft;
 mod index;
 pub mod iter;
 pub mod kernel;

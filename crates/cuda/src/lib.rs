@@ -18,6 +18,7 @@
 
 mod codegen;
 mod device;
+mod fft;
 mod graph;
 mod index;
 pub mod linalg;

@@ -11,18 +11,18 @@
 //! answer [`Error::Unsupported`], so a backend that lacks a family still compiles and says so.
 use crate::{ArgReduceOp, BinaryOp, DType, Device, Error, HostBuffer, Layout, Result, Scalar, UnaryOp};
 
+mod fft;
 mod index;
 mod kernel;
 mod linalg;
-mod pending;
 mod random;
 mod sort;
 mod stats;
 
+pub use fft::{FftKind, FftNorm, FftSpec, FftStorage, PlanCacheInfo};
 pub use index::{Combine, IndexMode, IndexSet, IndexStorage};
 pub use kernel::{KernelArg, KernelDevice, KernelTypes, Outputs};
 pub use linalg::LinalgStorage;
-pub use pending::{FftKind, FftNorm, FftStorage};
 pub use random::{Distribution, RandomDevice};
 pub use sort::{Side, SortOutput, SortStorage};
 pub use stats::StatsStorage;
