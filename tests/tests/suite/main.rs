@@ -4,6 +4,7 @@ mod common;
 mod cuda;
 mod edge;
 mod errors;
+mod fft;
 mod fit;
 mod fuse;
 mod indexing;

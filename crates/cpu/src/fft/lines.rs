@@ -15,9 +15,13 @@ unsafe impl<T> Send for Ptr<T> {}
 unsafe impl<T> Sync for Ptr<T> {}
 
 impl<T> Ptr<T> {
-    /// The pointer (through a method, so that closures capture the `Sync` wrapper, not its field).
-    fn at(&self, k: usize) -> *mut T {
-        // SAFETY: callers stay within the buffer the pointer came from.
+    /// The pointer to element `k` (through a method, so that closures capture the `Sync`
+    /// wrapper, not its field).
+    ///
+    /// # Safety
+    /// `k` lies within the buffer the pointer came from.
+    unsafe fn at(&self, k: usize) -> *mut T {
+        // SAFETY: the caller keeps `k` in bounds.
         unsafe { self.0.add(k) }
     }
 }

@@ -124,7 +124,7 @@ where
             // A real signal's spectrum has real first and (n even) last values: NumPy ignores
             // their imaginary parts, and so does this.
             i[0].im = T::zero();
-            if n % 2 == 0 {
+            if n.is_multiple_of(2) {
                 i[n / 2].im = T::zero();
             }
             plan.process_with_scratch(i, o, s).expect("lengths match the plan")
