@@ -7,6 +7,7 @@
 //! Each workload is warmed up twice, then run `--reps` times (default 15); the median is
 //! reported. `small_*` workloads report microseconds per op over 10^4 back-to-back ops; the others
 //! milliseconds per run. The ratio is reference time / xp time: above 1 means xp is faster.
+mod fft;
 mod index;
 mod kernels;
 mod linalg;
@@ -125,6 +126,7 @@ fn workloads(gpu: bool) -> Vec<Workload> {
     index::workloads(&mut w, gpu);
     random::workloads(&mut w, gpu);
     stats::workloads(&mut w, gpu);
+    fft::workloads(&mut w, gpu);
     kernels::workloads(&mut w, gpu);
     if gpu {
         kernels::graph_workload(&mut w);

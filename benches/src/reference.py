@@ -87,7 +87,7 @@ def setup(name):
     if name.startswith("small_sum"):
         a = rand(1024)
         return lambda: [a.sum() for _ in range(10_000)]
-    return kernel_setup(name) or linalg_setup(name) or index_setup(name) or random_setup(name) or stats_setup(name)
+    return kernel_setup(name) or linalg_setup(name) or index_setup(name) or random_setup(name) or stats_setup(name) or fft_setup(name)
 
 
 def kernel_setup(name):
@@ -182,6 +182,17 @@ def stats_setup(name):
     if name.startswith("median_f32"):
         a = rand(1 << 24)
         return lambda: xp.median(a)
+    return None
+
+
+def fft_setup(name):
+    if name.startswith("fft_c64"):
+        a = rand(1 << int(name.split("^")[1])).astype(xp.complex64)
+        return lambda: xp.fft.fft(a)
+    if name.startswith("rfft2_f32"):
+        n = int(name.split("_")[2].split("x")[0])
+        a = rand(n * n, (n, n))
+        return lambda: xp.fft.rfft2(a)
     return None
 
 

@@ -3,6 +3,7 @@
 //! a tile of neighbouring columns at a time (so that each cache line read serves the whole tile),
 //! transformed, and scattered into the output.
 use rayon::prelude::*;
+use xp_core::Element;
 
 /// Columns gathered together along a strided axis.
 const TILE: usize = 16;
@@ -39,13 +40,15 @@ pub(super) fn along<I, O, S>(
     f: impl Fn(&mut S, &mut [I], &mut [O]) + Sync + Send,
 ) -> Vec<O>
 where
-    I: Copy + Default + Send + Sync,
-    O: Copy + Default + Send + Sync,
+    I: Element + Default,
+    O: Element + Default,
 {
     let n = shape[axis];
     let outer: usize = shape[..axis].iter().product();
     let inner: usize = shape[axis + 1..].iter().product();
-    let mut out = vec![O::default(); outer * m * inner];
+    // from the host pool: a fresh allocation's page faults cost more than a transform pass
+    let mut out = crate::pool::alloc::<O>(outer * m * inner);
+    out.resize(outer * m * inner, O::default());
     if out.is_empty() || n == 0 {
         return out;
     }
@@ -64,10 +67,11 @@ where
             let w = TILE.min(inner - c0);
             let (ib, ob) = (b * n * inner + c0, b * m * inner + c0);
             for j in 0..n {
-                for c in 0..w {
-                    // SAFETY: `ib + j * inner + c` < outer * n * inner = src.len(); this task
-                    // alone touches columns c0..c0 + w of block b.
-                    li[c * n + j] = unsafe { *sp.at(ib + j * inner + c) };
+                // SAFETY: `ib + j * inner + w` <= outer * n * inner = src.len(), and `src` is
+                // only read while the tasks run.
+                let row = unsafe { std::slice::from_raw_parts(sp.at(ib + j * inner), w) };
+                for (c, &v) in row.iter().enumerate() {
+                    li[c * n + j] = v;
                 }
             }
             for c in 0..w {

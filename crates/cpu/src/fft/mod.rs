@@ -47,7 +47,7 @@ where
         let n = shape[ax];
         let plan = plan::c2c::<T>(n, inverse);
         let scratch = plan.get_outofplace_scratch_len();
-        *buf = along(
+        let next = along(
             buf,
             shape,
             ax,
@@ -55,7 +55,13 @@ where
             || vec![Complex::default(); scratch],
             |s, i, o| plan.process_outofplace_with_scratch(i, o, s),
         );
+        recycle(std::mem::replace(buf, next));
     }
+}
+
+/// A finished intermediate buffer back to the host pool (the next transform reuses it).
+fn recycle<E: Element>(v: Vec<E>) {
+    crate::pool::give(E::into_buffer(v));
 }
 
 fn scaled<E: Element>(mut v: Vec<E>, scale: f64, mul: impl Fn(E, f64) -> E + Sync) -> HostBuffer {
@@ -99,6 +105,7 @@ where
         || vec![Complex::default(); scratch],
         |s, i, o| plan.process_with_scratch(i, o, s).expect("lengths match the plan"),
     );
+    recycle(re);
     shape[r] = n / 2 + 1;
     c2c_axes(&mut buf, &shape, rest, false);
     scaled(buf, spec.scale, cmul)
@@ -130,5 +137,6 @@ where
             plan.process_with_scratch(i, o, s).expect("lengths match the plan")
         },
     );
+    recycle(buf);
     scaled(out, spec.scale, |v, s| v * T::from_f64(s).expect("a float scale"))
 }

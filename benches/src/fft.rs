@@ -1,0 +1,26 @@
+//! The FFT workloads at the sizes issue 12 names: a complex64 FFT of 2^24 points (2^20 on the
+//! CPU) and the rfft2 of a 4096² float32 image (1024² on the CPU).
+use crate::{rand, sync, Workload};
+use xp::fft::{self, FftNorm};
+use xp::{DType, Device};
+
+pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
+    let l = if gpu { 24 } else { 20 };
+    w.push(Workload {
+        name: format!("fft_c64_2^{l}"),
+        unit: "ms",
+        setup: Box::new(move |d: Device| {
+            let a = rand(1 << l, &[1 << l], d)?.astype(DType::C64)?;
+            Ok(Box::new(move || sync(&fft::fft(&a, None, -1, FftNorm::Backward)?)))
+        }),
+    });
+    let n = if gpu { 4096 } else { 1024 };
+    w.push(Workload {
+        name: format!("rfft2_f32_{n}x{n}"),
+        unit: "ms",
+        setup: Box::new(move |d: Device| {
+            let a = rand(n * n, &[n, n], d)?;
+            Ok(Box::new(move || sync(&fft::rfft2(&a, None, None, FftNorm::Backward)?)))
+        }),
+    });
+}
