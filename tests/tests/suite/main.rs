@@ -21,6 +21,7 @@ mod random_dists;
 mod random_props;
 mod reductions;
 mod repr;
+mod signal;
 mod stats;
 mod streams;
 mod ufuncs;

@@ -1,0 +1,61 @@
+//! xp::signal against SciPy and NumPy (tests/data/signal.json, made by
+//! scripts/gen_signal_reference.py), on every device: every window at lengths 0, 1, even and
+//! odd, symmetric and periodic, across its parameter's range, and NumPy's window functions.
+use super::common::{self, split_cases};
+use serde_json::Value;
+use xp::signal::{get_window, Window};
+use xp::{Array, Device, Result};
+use xp_testing::{Failures, Tolerance};
+
+fn window(p: &Value) -> Window {
+    let f = |k: &str| p[k].as_f64().unwrap();
+    match p["window"].as_str().unwrap() {
+        "boxcar" => Window::Boxcar,
+        "hann" => Window::Hann,
+        "hamming" => Window::Hamming,
+        "blackman" => Window::Blackman,
+        "bartlett" => Window::Bartlett,
+        "kaiser" => Window::Kaiser { beta: f("beta") },
+        "gaussian" => Window::Gaussian { std: f("std") },
+        "tukey" => Window::Tukey { alpha: f("alpha") },
+        w => panic!("unknown window {w}"),
+    }
+}
+
+fn run(op: &str, p: &Value, dev: Device) -> Result<Array> {
+    let m = p["m"].as_u64().unwrap() as usize;
+    let on = xp::on(dev);
+    match op {
+        // SciPy's `sym` is get_window's `not fftbins`
+        "window" => get_window(window(p), m, !p["sym"].as_bool().unwrap(), dev),
+        "hanning" => on.hanning(m),
+        "hamming" => on.hamming(m),
+        "blackman" => on.blackman(m),
+        "bartlett" => on.bartlett(m),
+        "kaiser" => on.kaiser(m, p["beta"].as_f64().unwrap()),
+        _ => panic!("unknown op {op}"),
+    }
+}
+
+fn reference(f: &mut Failures, dev: Device, case: &Value) {
+    let op = case["op"].as_str().unwrap();
+    let p = &case["params"];
+    // a few ulps of the cosines and of the Bessel series
+    let want = common::expected(case).map(|e| e.with_tol(Tolerance { rtol: 1e-13, atol: 1e-14 }));
+    f.add(xp_testing::check(&run(op, p, dev), &want, &format!("{op} {p} on {dev}")));
+}
+
+split_cases!(reference, "signal");
+
+/// Parameters that make no window are typed errors naming the window.
+#[test]
+fn bad_window_parameters_are_typed_errors() {
+    for dev in xp_testing::devices() {
+        for w in [Window::Gaussian { std: 0.0 }, Window::Kaiser { beta: f64::NAN }, Window::Tukey { alpha: f64::NAN }] {
+            match get_window(w, 8, true, dev) {
+                Err(xp::Error::InvalidArgument { .. }) => {}
+                r => panic!("{w:?} on {dev}: {r:?}"),
+            }
+        }
+    }
+}
