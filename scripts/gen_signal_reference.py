@@ -12,10 +12,14 @@ import os
 import sys
 
 import numpy as np
+from scipy.signal import fftconvolve
 from scipy.signal import windows as W
 
 sys.path.insert(0, os.path.dirname(__file__))
-from gen_reference import OUT, call  # noqa: E402
+from gen_reference import OUT, arr, call  # noqa: E402
+
+RNG = np.random.default_rng(20261125)
+SINGLE = {"float32", "complex64"}
 
 SCIPY = {"boxcar": (W.boxcar, None), "hann": (W.hann, None), "hamming": (W.hamming, None),
          "blackman": (W.blackman, None), "bartlett": (W.bartlett, None),
@@ -46,8 +50,39 @@ def windows():
     return cases
 
 
+def rand(shape, name):
+    if name.startswith("int"):
+        return RNG.integers(-4, 5, shape).astype(name)
+    x = RNG.uniform(-1, 1, shape)
+    if name.startswith("complex"):
+        x = x + 1j * RNG.uniform(-1, 1, shape)
+    return x.astype(name)
+
+
+def convolutions():
+    """fftconvolve: 1-D to 3-D, odd/even/prime sizes, every mode, the operand order that 'valid'
+    swaps, empty operands and SciPy's errors. The tolerance: the FFT's rounding, a few eps of the
+    precision times the largest possible output (sum |a| times max |b|)."""
+    cases = []
+    shapes = [((7,), (3,)), ((3,), (8,)), ((13,), (13,)), ((1,), (5,)), ((17, 9), (4, 3)), ((6, 5), (3, 7)),
+              ((5, 4, 6), (2, 3, 2)), ((0,), (3,)), ((4,), (2, 2)), ((2, 3), (3, 2))]
+    for names in [("float64", "float64"), ("float32", "float32"), ("complex128", "float64"), ("int32", "int32"),
+                  ("float32", "float64"), ("complex64", "complex64")]:
+        for s1, s2 in shapes:
+            a, b = rand(s1, names[0]), rand(s2, names[1])
+            # SciPy transforms a float32 operand in single precision even beside a float64 one
+            eps = 1.2e-7 if set(names) & SINGLE else 2.3e-16
+            big = float(np.abs(a).sum() * np.abs(b).max()) if a.size and b.size else 1.0
+            for mode in ["full", "same", "valid"]:
+                c = {"op": "fftconvolve", "args": [arr(a), arr(b)], "params": {"mode": mode},
+                     **call(lambda a=a, b=b, mode=mode: fftconvolve(a, b, mode))}
+                c["tol"] = [20 * eps, 20 * eps * max(big, 1.0)]
+                cases.append(c)
+    return cases
+
+
 def main():
-    cases = windows()
+    cases = windows() + convolutions()
     with open(os.path.join(OUT, "signal.json"), "w") as fh:
         json.dump({"numpy": np.__version__, "cases": cases}, fh, separators=(",", ":"))
     print(f"{len(cases)} cases")

@@ -1,9 +1,10 @@
 //! xp::signal against SciPy and NumPy (tests/data/signal.json, made by
 //! scripts/gen_signal_reference.py), on every device: every window at lengths 0, 1, even and
-//! odd, symmetric and periodic, across its parameter's range, and NumPy's window functions.
+//! odd, symmetric and periodic, across its parameter's range, and NumPy's window functions;
+//! `fftconvolve` in 1-D to 3-D, every mode, dtypes and layouts, and SciPy's errors.
 use super::common::{self, split_cases};
 use serde_json::Value;
-use xp::signal::{get_window, Window};
+use xp::signal::{fftconvolve, get_window, Mode, Window};
 use xp::{Array, Device, Result};
 use xp_testing::{Failures, Tolerance};
 
@@ -37,9 +38,31 @@ fn run(op: &str, p: &Value, dev: Device) -> Result<Array> {
     }
 }
 
+fn mode(p: &Value) -> Mode {
+    match p["mode"].as_str().unwrap() {
+        "same" => Mode::Same,
+        "valid" => Mode::Valid,
+        _ => Mode::Full,
+    }
+}
+
+/// Convolutions: every layout variant of both operands.
+fn convolution(f: &mut Failures, dev: Device, case: &Value) {
+    let p = &case["params"];
+    let t = &case["tol"];
+    let tol = Tolerance { rtol: t[0].as_f64().unwrap(), atol: t[1].as_f64().unwrap() };
+    let want = common::expected(case).map(|e| vec![e.with_tol(tol)]);
+    let inputs: Vec<_> = case["args"].as_array().unwrap().iter().map(common::array).collect();
+    let what = format!("fftconvolve {p}");
+    common::check_layouts(f, dev, &inputs, &want, &what, true, |x| fftconvolve(&x[0], &x[1], mode(p)).map(|r| vec![r]));
+}
+
 fn reference(f: &mut Failures, dev: Device, case: &Value) {
     let op = case["op"].as_str().unwrap();
     let p = &case["params"];
+    if op == "fftconvolve" {
+        return convolution(f, dev, case);
+    }
     // a few ulps of the cosines and of the Bessel series
     let want = common::expected(case).map(|e| e.with_tol(Tolerance { rtol: 1e-13, atol: 1e-14 }));
     f.add(xp_testing::check(&run(op, p, dev), &want, &format!("{op} {p} on {dev}")));

@@ -1,6 +1,6 @@
-//! `xp::signal`: SciPy's signal processing, on every device. This first part holds the window
-//! functions (SciPy's `get_window` and `windows`, and NumPy's `hanning` … `kaiser`, which
-//! [`crate::ArrayModule`] and the crate root also offer).
+//! `xp::signal`: SciPy's signal processing, on every device. So far: the window functions
+//! (SciPy's `get_window` and `windows`, and NumPy's `hanning` … `kaiser`, which
+//! [`crate::ArrayModule`] and the crate root also offer) and [`fftconvolve`].
 //!
 //! ```
 //! use xp::signal::{get_window, Window};
@@ -11,6 +11,8 @@
 //! // NumPy's symmetric one
 //! assert_eq!(xp::hanning(3).unwrap().to_vec::<f64>().unwrap(), vec![0.0, 1.0, 0.0]);
 //! ```
+mod fftconv;
 mod window;
 
+pub use fftconv::{fftconvolve, Mode};
 pub use window::{bartlett, blackman, get_window, hamming, hanning, kaiser, windows, Window};
