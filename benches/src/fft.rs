@@ -1,7 +1,9 @@
 //! The FFT workloads at the sizes issue 12 names: a complex64 FFT of 2^24 points (2^20 on the
-//! CPU) and the rfft2 of a 4096² float32 image (1024² on the CPU).
+//! CPU), the rfft2 of a 4096² float32 image (1024² on the CPU) and `fftconvolve` of such an image
+//! with a 31×31 kernel.
 use crate::{rand, sync, Workload};
 use xp::fft::{self, FftNorm};
+use xp::signal::{fftconvolve, Mode};
 use xp::{DType, Device};
 
 pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
@@ -21,6 +23,14 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
         setup: Box::new(move |d: Device| {
             let a = rand(n * n, &[n, n], d)?;
             Ok(Box::new(move || sync(&fft::rfft2(&a, None, None, FftNorm::Backward)?)))
+        }),
+    });
+    w.push(Workload {
+        name: format!("fftconvolve_f32_{n}x{n}_31x31"),
+        unit: "ms",
+        setup: Box::new(move |d: Device| {
+            let (a, k) = (rand(n * n, &[n, n], d)?, rand(31 * 31, &[31, 31], d)?);
+            Ok(Box::new(move || sync(&fftconvolve(&a, &k, Mode::Same)?)))
         }),
     });
 }

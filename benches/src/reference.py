@@ -193,6 +193,14 @@ def fft_setup(name):
         n = int(name.split("_")[2].split("x")[0])
         a = rand(n * n, (n, n))
         return lambda: xp.fft.rfft2(a)
+    if name.startswith("fftconvolve_f32"):
+        if gpu:
+            from cupyx.scipy.signal import fftconvolve
+        else:
+            from scipy.signal import fftconvolve
+        n = int(name.split("_")[2].split("x")[0])
+        a, k = rand(n * n, (n, n)), rand(31 * 31, (31, 31))
+        return lambda: fftconvolve(a, k, mode="same")
     return None
 
 
