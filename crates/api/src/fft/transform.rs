@@ -5,7 +5,7 @@
 use crate::backend::on_storage;
 use crate::manip::PadMode;
 use crate::Array;
-use xp_core::{normalize_axis, DType, Error, FftKind, FftNorm, FftSpec, FftStorage, Result, Scalar, SliceElem};
+use xp_core::{normalize_axis, DType, Device, Error, FftKind, FftNorm, FftSpec, FftStorage, Result, Scalar, SliceElem};
 
 /// `a` cut or zero-padded to `len` along `axis`.
 fn resize(a: &Array, axis: usize, len: usize) -> Result<Array> {
@@ -20,6 +20,19 @@ fn resize(a: &Array, axis: usize, len: usize) -> Result<Array> {
         a.pad(&w, PadMode::Constant(Scalar::Int(0)))
     } else {
         Ok(a.clone())
+    }
+}
+
+/// The backend's transform of `x`. Until the CUDA backend has cuFFT, a GPU array is transformed
+/// on the host: one copy down and one up, on top of the CPU's transform (the cost is that of
+/// two transfers; the result is exact to the CPU's, and the host plan cache serves it).
+fn run(x: &Array, spec: &FftSpec<'_>, shape: &[usize]) -> Result<Array> {
+    match on_storage!(&*x.read(), st => st.fft(&x.layout, spec)) {
+        Ok(s) => Ok(Array::from_storage(s, shape)),
+        Err(Error::Unsupported { .. }) if x.device() != Device::Cpu => {
+            run(&x.to_device(Device::Cpu)?, spec, shape)?.to_device(x.device())
+        }
+        Err(e) => Err(e),
     }
 }
 
@@ -130,8 +143,7 @@ pub(super) fn transform(
         _ => {}
     }
     let spec = FftSpec { kind, axes, scale: norm.scale(total, inverse) };
-    let s = on_storage!(&*x.read(), st => st.fft(&x.layout, &spec)).map_err(|e| e.in_op(op))?;
-    let r = Array::from_storage(s, &shape);
+    let r = run(&x, &spec, &shape).map_err(|e| e.in_op(op))?;
     // NumPy gives float16 back from a float16 input's inverse real transform.
     match (kind, d) {
         (FftKind::RealInverse { .. }, DType::F16 | DType::BF16) => r.astype(d),
