@@ -81,8 +81,38 @@ def convolutions():
     return cases
 
 
+def numpy_convolutions():
+    """np.convolve / np.correlate: every mode, both operand orders, dtype pairs (integers exact,
+    int8 wrapping, bool), complex conjugation, empty and 2-D operands (NumPy's errors)."""
+    cases = []
+    pairs = [("float64", "float64"), ("int32", "int32"), ("int8", "int8"), ("complex128", "complex128"),
+             ("float32", "float32"), ("int16", "float64"), ("bool", "bool"), ("complex64", "float32")]
+    for n1, n2 in pairs:
+        for l1, l2 in [(7, 3), (3, 7), (4, 4), (1, 5), (6, 1), (8, 5)]:
+            if n1 == "int8":
+                a = RNG.integers(-100, 100, l1).astype(np.int8)
+                b = RNG.integers(-100, 100, l2).astype(np.int8)
+            elif n1 == "bool":
+                a, b = RNG.integers(0, 2, l1).astype(bool), RNG.integers(0, 2, l2).astype(bool)
+            else:
+                a, b = rand((l1,), n1), rand((l2,), n2)
+            eps = 1.2e-7 if (set((n1, n2)) & SINGLE) else 2.3e-16
+            for op, f in [("convolve", np.convolve), ("correlate", np.correlate)]:
+                for mode in ["full", "same", "valid"]:
+                    c = {"op": op, "args": [arr(a), arr(b)], "params": {"mode": mode},
+                         **call(lambda f=f, a=a, b=b, mode=mode: f(a, b, mode))}
+                    c["tol"] = [8 * eps, 8 * eps * 8]
+                    cases.append(c)
+    for a, b in [(np.zeros(0), np.ones(3)), (np.ones(3), np.zeros(0)), (np.ones((2, 2)), np.ones(2))]:
+        for op, f in [("convolve", np.convolve), ("correlate", np.correlate)]:
+            c = {"op": op, "args": [arr(a), arr(b)], "params": {"mode": "full"}, **call(lambda f=f, a=a, b=b: f(a, b, "full"))}
+            c["tol"] = [0, 0]
+            cases.append(c)
+    return cases
+
+
 def main():
-    cases = windows() + convolutions()
+    cases = windows() + convolutions() + numpy_convolutions()
     with open(os.path.join(OUT, "signal.json"), "w") as fh:
         json.dump({"numpy": np.__version__, "cases": cases}, fh, separators=(",", ":"))
     print(f"{len(cases)} cases")

@@ -1,7 +1,8 @@
 //! xp::signal against SciPy and NumPy (tests/data/signal.json, made by
 //! scripts/gen_signal_reference.py), on every device: every window at lengths 0, 1, even and
 //! odd, symmetric and periodic, across its parameter's range, and NumPy's window functions;
-//! `fftconvolve` in 1-D to 3-D, every mode, dtypes and layouts, and SciPy's errors.
+//! `fftconvolve` in 1-D to 3-D, every mode, dtypes and layouts, and SciPy's errors; NumPy's
+//! `convolve`/`correlate` with exact integers, conjugation, both operand orders and its errors.
 use super::common::{self, split_cases};
 use serde_json::Value;
 use xp::signal::{fftconvolve, get_window, Mode, Window};
@@ -53,14 +54,20 @@ fn convolution(f: &mut Failures, dev: Device, case: &Value) {
     let tol = Tolerance { rtol: t[0].as_f64().unwrap(), atol: t[1].as_f64().unwrap() };
     let want = common::expected(case).map(|e| vec![e.with_tol(tol)]);
     let inputs: Vec<_> = case["args"].as_array().unwrap().iter().map(common::array).collect();
-    let what = format!("fftconvolve {p}");
-    common::check_layouts(f, dev, &inputs, &want, &what, true, |x| fftconvolve(&x[0], &x[1], mode(p)).map(|r| vec![r]));
+    let op = case["op"].as_str().unwrap();
+    let what = format!("{op} {p}");
+    let run = |x: &[Array]| match op {
+        "convolve" => xp::convolve(&x[0], &x[1], mode(p)),
+        "correlate" => xp::correlate(&x[0], &x[1], mode(p)),
+        _ => fftconvolve(&x[0], &x[1], mode(p)),
+    };
+    common::check_layouts(f, dev, &inputs, &want, &what, true, |x| run(x).map(|r| vec![r]));
 }
 
 fn reference(f: &mut Failures, dev: Device, case: &Value) {
     let op = case["op"].as_str().unwrap();
     let p = &case["params"];
-    if op == "fftconvolve" {
+    if matches!(op, "fftconvolve" | "convolve" | "correlate") {
         return convolution(f, dev, case);
     }
     // a few ulps of the cosines and of the Bessel series
