@@ -8,7 +8,6 @@ Each case: {"op", "args": [arrays], "params": {...}, "result" | "error", "tol"}.
 [rtol, atol]: the transform's rounding, a few eps of its precision times log2 of the length, times
 the size of the values (a wrong sign, twiddle, scale or axis is off by far more).
 """
-import json
 import math
 import os
 import sys
@@ -17,7 +16,7 @@ import warnings
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from gen_reference import OUT, arr, call, dt, kind  # noqa: E402
+from gen_reference import write_cases, arr, call, dt, kind  # noqa: E402
 
 warnings.filterwarnings("ignore")
 RNG = np.random.default_rng(20261125)
@@ -143,10 +142,7 @@ def helpers():
 
 
 def main():
-    cases = one_d() + n_d() + helpers()
-    with open(os.path.join(OUT, "fft.json"), "w") as fh:
-        json.dump({"numpy": np.__version__, "cases": cases}, fh, separators=(",", ":"))
-    print(f"{len(cases)} cases")
+    write_cases("fft", one_d() + n_d() + helpers())
 
 
 if __name__ == "__main__":

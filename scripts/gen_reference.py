@@ -50,6 +50,13 @@ def arr(a):
     return {"dtype": name_of(a.dtype), "shape": list(a.shape), "data": [enc(v, a.dtype) for v in a.ravel()]}
 
 
+def write_cases(name, cases):
+    """tests/data/{name}.json: the cases, compact, with the NumPy version that made them."""
+    with open(os.path.join(OUT, f"{name}.json"), "w") as fh:
+        json.dump({"numpy": np.__version__, "cases": cases}, fh, separators=(",", ":"))
+    print(f"{name}: {len(cases)} cases")
+
+
 def values(name, n=8, nan=True):
     d = dt(name)
     if kind(d) == "b":

@@ -7,7 +7,6 @@ Needs numpy (2.x), scipy and ml_dtypes. Uses the encoding of gen_reference.py.
 Window cases: {"op": "window", "params": {"window", "m", "sym", and its parameter}, "result" |
 "error"}; NumPy's own functions as {"op": "hanning" | ..., "params": {"m", "beta"}}.
 """
-import json
 import os
 import sys
 
@@ -16,7 +15,7 @@ from scipy.signal import fftconvolve
 from scipy.signal import windows as W
 
 sys.path.insert(0, os.path.dirname(__file__))
-from gen_reference import OUT, arr, call  # noqa: E402
+from gen_reference import write_cases, arr, call  # noqa: E402
 
 RNG = np.random.default_rng(20261125)
 SINGLE = {"float32", "complex64"}
@@ -112,10 +111,7 @@ def numpy_convolutions():
 
 
 def main():
-    cases = windows() + convolutions() + numpy_convolutions()
-    with open(os.path.join(OUT, "signal.json"), "w") as fh:
-        json.dump({"numpy": np.__version__, "cases": cases}, fh, separators=(",", ":"))
-    print(f"{len(cases)} cases")
+    write_cases("signal", windows() + convolutions() + numpy_convolutions())
 
 
 if __name__ == "__main__":
