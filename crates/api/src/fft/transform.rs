@@ -27,7 +27,9 @@ fn resize(a: &Array, axis: usize, len: usize) -> Result<Array> {
 /// on the host: one copy down and one up, on top of the CPU's transform (the cost is that of
 /// two transfers; the result is exact to the CPU's, and the host plan cache serves it).
 fn run(x: &Array, spec: &FftSpec<'_>, shape: &[usize]) -> Result<Array> {
-    match on_storage!(&*x.read(), st => st.fft(&x.layout, spec)) {
+    // bound first, so that the read lock is released before the fallback reads `x` again
+    let r = on_storage!(&*x.read(), st => st.fft(&x.layout, spec));
+    match r {
         Ok(s) => Ok(Array::from_storage(s, shape)),
         Err(Error::Unsupported { .. }) if x.device() != Device::Cpu => {
             run(&x.to_device(Device::Cpu)?, spec, shape)?.to_device(x.device())
