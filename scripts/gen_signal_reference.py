@@ -11,7 +11,7 @@ import os
 import sys
 
 import numpy as np
-from scipy.signal import fftconvolve
+from scipy.signal import detrend, fftconvolve
 from scipy.signal import windows as W
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -110,8 +110,25 @@ def numpy_convolutions():
     return cases
 
 
+def detrends():
+    """detrend: linear and constant, along each axis, dtypes kept or taken to float64, lines of
+    one and two points."""
+    cases = []
+    for name in ["float64", "float32", "int32", "complex128"]:
+        for shape, axes in [((9,), [-1]), ((5, 6), [0, 1, -1]), ((3, 1, 4), [1, 2]), ((2,), [0])]:
+            x = rand(shape, name)
+            for axis in axes:
+                for kind in ["linear", "constant"]:
+                    eps = 1.2e-7 if name == "float32" else 2.3e-16
+                    c = {"op": "detrend", "args": [arr(x)], "params": {"axis": axis, "type": kind},
+                         **call(lambda x=x, axis=axis, kind=kind: detrend(x, axis=axis, type=kind))}
+                    c["tol"] = [64 * eps, 64 * eps * 8]
+                    cases.append(c)
+    return cases
+
+
 def main():
-    write_cases("signal", windows() + convolutions() + numpy_convolutions())
+    write_cases("signal", windows() + convolutions() + numpy_convolutions() + detrends())
 
 
 if __name__ == "__main__":

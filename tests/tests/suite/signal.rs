@@ -2,10 +2,11 @@
 //! scripts/gen_signal_reference.py), on every device: every window at lengths 0, 1, even and
 //! odd, symmetric and periodic, across its parameter's range, and NumPy's window functions;
 //! `fftconvolve` in 1-D to 3-D, every mode, dtypes and layouts, and SciPy's errors; NumPy's
-//! `convolve`/`correlate` with exact integers, conjugation, both operand orders and its errors.
+//! `convolve`/`correlate` with exact integers, conjugation, both operand orders and its errors;
+//! `detrend` along each axis.
 use super::common::{self, split_cases};
 use serde_json::Value;
-use xp::signal::{fftconvolve, get_window, Mode, Window};
+use xp::signal::{detrend, fftconvolve, get_window, Detrend, Mode, Window};
 use xp::{Array, Device, Result};
 use xp_testing::{Failures, Tolerance};
 
@@ -59,6 +60,10 @@ fn convolution(f: &mut Failures, dev: Device, case: &Value) {
     let run = |x: &[Array]| match op {
         "convolve" => xp::convolve(&x[0], &x[1], mode(p)),
         "correlate" => xp::correlate(&x[0], &x[1], mode(p)),
+        "detrend" => {
+            let kind = if p["type"] == "constant" { Detrend::Constant } else { Detrend::Linear };
+            detrend(&x[0], p["axis"].as_i64().unwrap() as isize, kind)
+        }
         _ => fftconvolve(&x[0], &x[1], mode(p)),
     };
     common::check_layouts(f, dev, &inputs, &want, &what, true, |x| run(x).map(|r| vec![r]));
@@ -67,7 +72,7 @@ fn convolution(f: &mut Failures, dev: Device, case: &Value) {
 fn reference(f: &mut Failures, dev: Device, case: &Value) {
     let op = case["op"].as_str().unwrap();
     let p = &case["params"];
-    if matches!(op, "fftconvolve" | "convolve" | "correlate") {
+    if matches!(op, "fftconvolve" | "convolve" | "correlate" | "detrend") {
         return convolution(f, dev, case);
     }
     // a few ulps of the cosines and of the Bessel series

@@ -1,6 +1,6 @@
 //! `xp::signal`: SciPy's signal processing, on every device. So far: the window functions
 //! (SciPy's `get_window` and `windows`, and NumPy's `hanning` … `kaiser`, which
-//! [`crate::ArrayModule`] and the crate root also offer), [`fftconvolve`], and NumPy's 1-D
+//! [`crate::ArrayModule`] and the crate root also offer), [`fftconvolve`], [`detrend`], and NumPy's 1-D
 //! [`convolve`] and [`correlate`] (also at the crate root).
 //!
 //! ```
@@ -12,10 +12,12 @@
 //! // NumPy's symmetric one
 //! assert_eq!(xp::hanning(3).unwrap().to_vec::<f64>().unwrap(), vec![0.0, 1.0, 0.0]);
 //! ```
+mod detrend;
 mod direct1d;
 mod fftconv;
 mod window;
 
+pub use detrend::{detrend, Detrend};
 pub use direct1d::{convolve, correlate};
 pub use fftconv::{fftconvolve, Mode};
 pub use window::{bartlett, blackman, get_window, hamming, hanning, kaiser, windows, Window};

@@ -1,0 +1,54 @@
+//! SciPy's `detrend`: remove the mean, or the least-squares line, along an axis, written once on
+//! top of xp's reductions (any device).
+use crate::Array;
+use xp_core::{normalize_axis, DType, Result};
+
+/// What [`detrend`] removes (SciPy's `type`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Detrend {
+    /// the least-squares line `a + b t` of each line
+    #[default]
+    Linear,
+    /// the mean of each line
+    Constant,
+}
+
+/// `data` minus its trend along `axis`. float32 and complex64 keep their precision; other
+/// dtypes are computed in float64 (SciPy's rule).
+///
+/// ```
+/// use xp::signal::{detrend, Detrend};
+/// let x = xp::Array::from_vec(vec![1.0, 3.0, 5.0, 7.0], &[4]).unwrap(); // a line
+/// let r = detrend(&x, -1, Detrend::Linear).unwrap().to_vec::<f64>().unwrap();
+/// assert!(r.iter().all(|v| v.abs() < 1e-12));
+/// ```
+pub fn detrend(data: &Array, axis: isize, kind: Detrend) -> Result<Array> {
+    let ax = normalize_axis("detrend", axis, data.ndim())?;
+    let d = match data.dtype() {
+        d @ (DType::F32 | DType::F64 | DType::C64 | DType::C128) => d,
+        _ => DType::F64,
+    };
+    let x = data.astype(d)?;
+    let centred = x.sub(&x.mean_keepdim(axis)?)?;
+    let n = x.shape()[ax];
+    if kind == Detrend::Constant || n < 2 {
+        return Ok(centred);
+    }
+    // t - mean(t) along the axis, shaped to broadcast: the slope is Σ t x / Σ t² of the centred
+    // values.
+    let real = if d == DType::C64 {
+        DType::F32
+    } else if d == DType::C128 {
+        DType::F64
+    } else {
+        d
+    };
+    let half = (n - 1) as f64 / 2.0;
+    let t: Vec<f64> = (0..n).map(|i| i as f64 - half).collect();
+    let tt: f64 = t.iter().map(|v| v * v).sum();
+    let mut shape = vec![1; x.ndim()];
+    shape[ax] = n;
+    let t = crate::on(x.device()).asarray(t, &shape)?.astype(real)?;
+    let slope = centred.mul(&t)?.sum_keepdim(axis)?.div(tt)?;
+    centred.sub(&slope.mul(&t)?)
+}
