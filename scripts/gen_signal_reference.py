@@ -11,6 +11,7 @@ import os
 import sys
 
 import numpy as np
+from scipy import signal as S
 from scipy.signal import detrend, fftconvolve
 from scipy.signal import windows as W
 
@@ -127,8 +128,45 @@ def detrends():
     return cases
 
 
+def scipy_convolutions():
+    """signal.convolve / correlate (direct and fft, 1-D to 3-D) and convolve2d / correlate2d
+    with every boundary, odd and even kernels, kernels larger than the image, both 'valid'
+    orders and SciPy's errors."""
+    cases = []
+    shapes = [((7,), (3,)), ((3,), (8,)), ((6, 5), (3, 2)), ((3, 2), (4, 5)), ((5, 4, 3), (2, 3, 2)),
+              ((6, 5), (2, 7))]
+    for n1, n2 in [("float64", "float64"), ("int32", "int16"), ("complex128", "complex128"), ("float32", "float32")]:
+        eps = 1.2e-7 if n1 == "float32" else 2.3e-16
+        for s1, s2 in shapes:
+            a, b = rand(s1, n1), rand(s2, n2)
+            big = float(np.abs(a).sum() * np.abs(b).max())
+            for op, f in [("sconvolve", S.convolve), ("scorrelate", S.correlate)]:
+                for method in ["direct", "fft"]:
+                    if method == "fft" and n1 == "int32":
+                        continue
+                    for mode in ["full", "same", "valid"]:
+                        c = {"op": op, "args": [arr(a), arr(b)], "params": {"mode": mode, "method": method},
+                             **call(lambda f=f, a=a, b=b, mode=mode, method=method: f(a, b, mode, method))}
+                        c["tol"] = [20 * eps, 20 * eps * max(big, 1.0)]
+                        cases.append(c)
+    for n1 in ["float64", "int32", "complex128"]:
+        for s1, s2 in [((6, 7), (3, 3)), ((6, 7), (4, 2)), ((3, 4), (5, 6)), ((2, 3), (3, 2)), ((5, 5), (7, 9))]:
+            a, b = rand(s1, n1), rand(s2, n1)
+            big = float(np.abs(a).sum() * np.abs(b).max())
+            for op, f in [("convolve2d", S.convolve2d), ("correlate2d", S.correlate2d)]:
+                for boundary, fill in [("fill", 0), ("fill", 2), ("wrap", 0), ("symm", 0)]:
+                    for mode in ["full", "same", "valid"]:
+                        c = {"op": op, "args": [arr(a), arr(b)],
+                             "params": {"mode": mode, "boundary": boundary, "fillvalue": fill},
+                             **call(lambda f=f, a=a, b=b, mode=mode, boundary=boundary, fill=fill:
+                                    f(a, b, mode, boundary, fill))}
+                        c["tol"] = [20 * 2.3e-16, 20 * 2.3e-16 * max(big, 1.0) * 3]
+                        cases.append(c)
+    return cases
+
+
 def main():
-    write_cases("signal", windows() + convolutions() + numpy_convolutions() + detrends())
+    write_cases("signal", windows() + convolutions() + numpy_convolutions() + detrends() + scipy_convolutions())
 
 
 if __name__ == "__main__":

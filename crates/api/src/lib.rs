@@ -76,7 +76,8 @@ pub use sets::{
     intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts, unique_inverse, unique_values,
     Unique, UniqueOptions,
 };
-pub use signal::{bartlett, blackman, convolve, correlate, hamming, hanning, kaiser};
+pub use signal::direct1d::{convolve, correlate};
+pub use signal::{bartlett, blackman, hamming, hanning, kaiser};
 pub use sorting::{argsort, lexsort, searchsorted, sort};
 pub use stats::*;
 pub use ufunc::*;

@@ -1,7 +1,8 @@
 //! `xp::signal`: SciPy's signal processing, on every device. So far: the window functions
 //! (SciPy's `get_window` and `windows`, and NumPy's `hanning` … `kaiser`, which
-//! [`crate::ArrayModule`] and the crate root also offer), [`fftconvolve`], [`detrend`], and NumPy's 1-D
-//! [`convolve`] and [`correlate`] (also at the crate root).
+//! [`crate::ArrayModule`] and the crate root also offer); [`convolve`], [`correlate`] (direct or
+//! by FFT), [`convolve2d`], [`correlate2d`] (with boundaries), [`fftconvolve`], [`detrend`]; and
+//! NumPy's 1-D [`crate::convolve`] and [`crate::correlate`] at the crate root.
 //!
 //! ```
 //! use xp::signal::{get_window, Window};
@@ -13,11 +14,12 @@
 //! assert_eq!(xp::hanning(3).unwrap().to_vec::<f64>().unwrap(), vec![0.0, 1.0, 0.0]);
 //! ```
 mod detrend;
-mod direct1d;
+pub(crate) mod direct1d;
 mod fftconv;
+mod nd;
 mod window;
 
 pub use detrend::{detrend, Detrend};
-pub use direct1d::{convolve, correlate};
 pub use fftconv::{fftconvolve, Mode};
+pub use nd::{convolve, convolve2d, correlate, correlate2d, Boundary, Method};
 pub use window::{bartlett, blackman, get_window, hamming, hanning, kaiser, windows, Window};
