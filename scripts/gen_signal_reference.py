@@ -165,8 +165,33 @@ def scipy_convolutions():
     return cases
 
 
+def periodograms():
+    """periodogram: windows, nfft that cuts and pads, both detrends and none, both scalings,
+    axes, float32 kept, even and odd lengths."""
+    cases = []
+    for name in ["float64", "float32", "int32"]:
+        for shape, axis in [((16,), -1), ((15,), 0), ((3, 10), 1), ((9, 2), 0)]:
+            x = rand(shape, name)
+            for window, param in [("boxcar", None), ("hann", None), ("kaiser", 6.0)]:
+                for nfft in [None, 8, 21]:
+                    for det in ["constant", "linear", False]:
+                        for scaling in ["density", "spectrum"]:
+                            if (window, nfft) != ("hann", None) and (det, scaling) != ("constant", "density"):
+                                continue
+                            win = (window, param) if param else window
+                            p = {"fs": 2.5, "window": window, "beta": param, "nfft": nfft, "detrend": det,
+                                 "scaling": scaling, "axis": axis}
+                            c = {"op": "periodogram", "args": [arr(x)], "params": p,
+                                 **call(lambda x=x, win=win, nfft=nfft, det=det, scaling=scaling, axis=axis:
+                                        S.periodogram(x, 2.5, win, nfft, det, True, scaling, axis))}
+                            eps = 1.2e-7 if name == "float32" else 2.3e-16
+                            c["tol"] = [64 * eps, 64 * eps * 16]
+                            cases.append(c)
+    return cases
+
+
 def main():
-    write_cases("signal", windows() + convolutions() + numpy_convolutions() + detrends() + scipy_convolutions())
+    write_cases("signal", windows() + convolutions() + numpy_convolutions() + detrends() + scipy_convolutions() + periodograms())
 
 
 if __name__ == "__main__":

@@ -1,0 +1,78 @@
+//! SciPy's `periodogram`: the power spectral density (or power spectrum) of a signal along an
+//! axis, through a window, a detrend and one real FFT, on any device.
+use super::{detrend, Detrend, Window};
+use crate::fft::{self, FftNorm};
+use crate::{Array, SliceElem};
+use xp_core::{normalize_axis, DType, Error, Result};
+
+/// How [`periodogram`] scales the squared spectrum (SciPy's `scaling`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Scaling {
+    /// power per unit of frequency (V²/Hz): `1 / (fs Σ w²)`
+    #[default]
+    Density,
+    /// power per bin (V²): `1 / (Σ w)²`
+    Spectrum,
+}
+
+/// SciPy's `periodogram` of real `x` along `axis`: the frequencies (`rfftfreq(nfft, 1/fs)`) and
+/// the one-sided spectrum, `x` detrended (`Some(kind)`) and multiplied by the periodic `window`
+/// first; `nfft` (default: the axis's length) cuts or zero-pads. The spectrum of float32 stays
+/// float32; the frequencies are float64, as SciPy gives them.
+///
+/// ```
+/// use xp::signal::{periodogram, Detrend, Scaling, Window};
+/// let x = xp::Array::from_vec(vec![1.0, -1.0, 1.0, -1.0], &[4]).unwrap(); // the Nyquist tone
+/// let (f, p) = periodogram(&x, 1.0, Window::Boxcar, None, Some(Detrend::Constant), Scaling::Spectrum, -1).unwrap();
+/// assert_eq!(f.to_vec::<f64>().unwrap(), vec![0.0, 0.25, 0.5]);
+/// assert!((p.to_vec::<f64>().unwrap()[2] - 1.0).abs() < 1e-12);
+/// ```
+pub fn periodogram(
+    x: &Array,
+    fs: f64,
+    window: Window,
+    nfft: Option<usize>,
+    detrend_kind: Option<Detrend>,
+    scaling: Scaling,
+    axis: isize,
+) -> Result<(Array, Array)> {
+    let op = "periodogram";
+    let ax = normalize_axis(op, axis, x.ndim())?;
+    if x.dtype().is_complex() {
+        return Err(Error::InvalidDType { op, dtype: x.dtype() });
+    }
+    let real = if x.dtype() == DType::F32 { DType::F32 } else { DType::F64 };
+    let mut x = x.astype(real)?;
+    let nfft = nfft.unwrap_or(x.shape()[ax]);
+    if nfft == 0 || x.shape()[ax] == 0 {
+        return Err(Error::invalid(op, "the signal and nfft must have at least one point"));
+    }
+    if nfft < x.shape()[ax] {
+        let mut ix = vec![SliceElem::Slice { start: None, stop: None, step: 1 }; x.ndim()];
+        ix[ax] = SliceElem::Slice { start: None, stop: Some(nfft as isize), step: 1 };
+        x = x.slice(ix)?;
+    }
+    let n = x.shape()[ax];
+    let w = window.values(n, false)?;
+    let (sw, sw2): (f64, f64) = (w.iter().sum(), w.iter().map(|v| v * v).sum());
+    let scale = match scaling {
+        Scaling::Density => 1.0 / (fs * sw2),
+        Scaling::Spectrum => 1.0 / (sw * sw),
+    };
+    if let Some(kind) = detrend_kind {
+        x = detrend(&x, axis, kind)?;
+    }
+    let mut shape = vec![1; x.ndim()];
+    shape[ax] = n;
+    let win = crate::on(x.device()).asarray(w, &shape)?.astype(real)?;
+    let spec = fft::rfft(&x.mul(&win)?, Some(nfft), axis, FftNorm::Backward)?;
+    let p = spec.abs()?.square()?.mul(scale)?;
+    // one-sided: every bin but DC (and Nyquist, for even nfft) carries its negative twin
+    let m = nfft / 2 + 1;
+    let twice: Vec<f64> = (0..m).map(|k| if k == 0 || (nfft.is_multiple_of(2) && k == m - 1) { 1.0 } else { 2.0 }).collect();
+    let mut tshape = vec![1; x.ndim()];
+    tshape[ax] = m;
+    let twice = crate::on(x.device()).asarray(twice, &tshape)?.astype(real)?;
+    let f = fft::rfftfreq(nfft, 1.0 / fs, x.device())?; // float64, as SciPy gives it
+    Ok((f, p.mul(&twice)?))
+}
