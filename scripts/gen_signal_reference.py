@@ -190,8 +190,30 @@ def periodograms():
     return cases
 
 
+def welches():
+    """welch: segment lengths that divide the signal and not, overlaps, nfft padding, windows,
+    detrends, scalings, axes, float32 kept, a segment longer than the signal."""
+    cases = []
+    for name in ["float64", "float32"]:
+        for shape, axis in [((100,), -1), ((3, 37), 1), ((41, 2), 0)]:
+            x = rand(shape, name)
+            for nperseg, noverlap, nfft, window, det, scaling in [
+                    (16, None, None, "hann", "constant", "density"), (10, 3, None, "boxcar", "linear", "spectrum"),
+                    (12, 0, 20, "hamming", False, "density"), (256, None, None, "hann", "constant", "density")]:
+                p = {"fs": 3.0, "window": window, "nperseg": nperseg, "noverlap": noverlap, "nfft": nfft,
+                     "detrend": det, "scaling": scaling, "axis": axis}
+                c = {"op": "welch", "args": [arr(x)], "params": p,
+                     **call(lambda x=x, nperseg=nperseg, noverlap=noverlap, nfft=nfft, window=window, det=det,
+                            scaling=scaling, axis=axis:
+                            S.welch(x, 3.0, window, nperseg, noverlap, nfft, det, True, scaling, axis))}
+                eps = 1.2e-7 if name == "float32" else 2.3e-16
+                c["tol"] = [64 * eps, 64 * eps * 16]
+                cases.append(c)
+    return cases
+
+
 def main():
-    write_cases("signal", windows() + convolutions() + numpy_convolutions() + detrends() + scipy_convolutions() + periodograms())
+    write_cases("signal", windows() + convolutions() + numpy_convolutions() + detrends() + scipy_convolutions() + periodograms() + welches())
 
 
 if __name__ == "__main__":

@@ -4,12 +4,12 @@
 //! `fftconvolve` in 1-D to 3-D, every mode, dtypes and layouts, and SciPy's errors; NumPy's
 //! `convolve`/`correlate` with exact integers, conjugation, both operand orders and its errors;
 //! `detrend` along each axis; SciPy's `convolve`/`correlate` (direct and fft, 1-D to 3-D) and
-//! `convolve2d`/`correlate2d` with every boundary; `periodogram`.
+//! `convolve2d`/`correlate2d` with every boundary; `periodogram` and `welch`.
 use super::common::{self, split_cases};
 use serde_json::Value;
 use xp::signal::{
-    convolve, convolve2d, correlate, correlate2d, detrend, fftconvolve, get_window, periodogram, Boundary, Detrend,
-    Method, Mode, Scaling, Window,
+    convolve, convolve2d, correlate, correlate2d, detrend, fftconvolve, get_window, periodogram, welch, Boundary,
+    Detrend, Method, Mode, Scaling, Window,
 };
 use xp::{Array, Device, Result};
 use xp_testing::{Failures, Tolerance};
@@ -76,9 +76,10 @@ fn convolution(f: &mut Failures, dev: Device, case: &Value) {
     let want = common::expected_all(case).map(|v| v.into_iter().map(|e| e.with_tol(tol)).collect());
     let inputs: Vec<_> = case["args"].as_array().unwrap().iter().map(common::array).collect();
     let op = case["op"].as_str().unwrap();
-    if op == "periodogram" {
+    if op == "periodogram" || op == "welch" {
         let win = match p["window"].as_str().unwrap() {
             "hann" => Window::Hann,
+            "hamming" => Window::Hamming,
             "kaiser" => Window::Kaiser { beta: p["beta"].as_f64().unwrap() },
             _ => Window::Boxcar,
         };
@@ -90,9 +91,16 @@ fn convolution(f: &mut Failures, dev: Device, case: &Value) {
         let scaling = if p["scaling"] == "spectrum" { Scaling::Spectrum } else { Scaling::Density };
         let nfft = p["nfft"].as_u64().map(|v| v as usize);
         let axis = p["axis"].as_i64().unwrap() as isize;
-        let what = format!("periodogram {p}");
+        let what = format!("{op} {p}");
+        let fs = p["fs"].as_f64().unwrap();
+        let opt = |k: &str| p[k].as_u64().map(|v| v as usize);
         return common::check_layouts(f, dev, &inputs, &want, &what, true, |x| {
-            periodogram(&x[0], p["fs"].as_f64().unwrap(), win, nfft, det, scaling, axis).map(|(a, b)| vec![a, b])
+            let r = if op == "welch" {
+                welch(&x[0], fs, win, opt("nperseg"), opt("noverlap"), nfft, det, scaling, axis)
+            } else {
+                periodogram(&x[0], fs, win, nfft, det, scaling, axis)
+            };
+            r.map(|(a, b)| vec![a, b])
         });
     }
     let what = format!("{op} {p}");

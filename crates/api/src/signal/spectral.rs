@@ -69,10 +69,56 @@ pub fn periodogram(
     let p = spec.abs()?.square()?.mul(scale)?;
     // one-sided: every bin but DC (and Nyquist, for even nfft) carries its negative twin
     let m = nfft / 2 + 1;
-    let twice: Vec<f64> = (0..m).map(|k| if k == 0 || (nfft.is_multiple_of(2) && k == m - 1) { 1.0 } else { 2.0 }).collect();
+    let twice: Vec<f64> =
+        (0..m).map(|k| if k == 0 || (nfft.is_multiple_of(2) && k == m - 1) { 1.0 } else { 2.0 }).collect();
     let mut tshape = vec![1; x.ndim()];
     tshape[ax] = m;
     let twice = crate::on(x.device()).asarray(twice, &tshape)?.astype(real)?;
     let f = fft::rfftfreq(nfft, 1.0 / fs, x.device())?; // float64, as SciPy gives it
     Ok((f, p.mul(&twice)?))
+}
+
+/// SciPy's `welch`: the mean of the [`periodogram`]s of segments of `nperseg` points (default
+/// 256, at most the axis's length) overlapping by `noverlap` (default half a segment), each
+/// detrended and windowed on its own. Returns the frequencies and the averaged spectrum.
+#[allow(clippy::too_many_arguments)]
+pub fn welch(
+    x: &Array,
+    fs: f64,
+    window: Window,
+    nperseg: Option<usize>,
+    noverlap: Option<usize>,
+    nfft: Option<usize>,
+    detrend_kind: Option<Detrend>,
+    scaling: Scaling,
+    axis: isize,
+) -> Result<(Array, Array)> {
+    let op = "welch";
+    let ax = normalize_axis(op, axis, x.ndim())?;
+    let n = x.shape()[ax];
+    let seg = nperseg.unwrap_or(256).min(n);
+    let overlap = noverlap.unwrap_or(seg / 2);
+    if seg == 0 || overlap >= seg {
+        return Err(Error::invalid(op, format!("noverlap ({overlap}) must be less than nperseg ({seg})")));
+    }
+    if nfft.is_some_and(|f| f < seg) {
+        return Err(Error::invalid(op, "nfft must be greater than or equal to nperseg"));
+    }
+    let step = seg - overlap;
+    let count = (n - overlap) / step;
+    let mut freqs = None;
+    let mut total: Option<Array> = None;
+    for k in 0..count {
+        let mut ix = vec![SliceElem::Slice { start: None, stop: None, step: 1 }; x.ndim()];
+        ix[ax] = SliceElem::Slice { start: Some((k * step) as isize), stop: Some((k * step + seg) as isize), step: 1 };
+        let (f, p) =
+            periodogram(&x.slice(ix)?, fs, window, nfft, detrend_kind, scaling, axis).map_err(|e| e.in_op(op))?;
+        total = Some(match total {
+            Some(t) => t.add(&p)?,
+            None => p,
+        });
+        freqs = Some(f);
+    }
+    let (f, t) = (freqs.expect("at least one segment"), total.expect("at least one segment"));
+    Ok((f, t.div(count as f64)?))
 }
