@@ -7,13 +7,18 @@ use crate::manip::PadMode;
 use crate::Array;
 use xp_core::{normalize_axis, DType, Device, Error, FftKind, FftNorm, FftSpec, FftStorage, Result, Scalar, SliceElem};
 
+/// The view of `a` at positions `start .. stop` along `axis`.
+pub(crate) fn slice_axis(a: &Array, axis: usize, start: usize, stop: usize) -> Result<Array> {
+    let mut ix = vec![SliceElem::Slice { start: None, stop: None, step: 1 }; a.ndim()];
+    ix[axis] = SliceElem::Slice { start: Some(start as isize), stop: Some(stop as isize), step: 1 };
+    a.slice(ix)
+}
+
 /// `a` cut or zero-padded to `len` along `axis`.
 fn resize(a: &Array, axis: usize, len: usize) -> Result<Array> {
     let n = a.shape()[axis];
     if len < n {
-        let mut ix = vec![SliceElem::Slice { start: None, stop: None, step: 1 }; a.ndim()];
-        ix[axis] = SliceElem::Slice { start: None, stop: Some(len as isize), step: 1 };
-        a.slice(ix)
+        slice_axis(a, axis, 0, len)
     } else if len > n {
         let mut w = vec![(0, 0); a.ndim()];
         w[axis] = (0, len - n);
@@ -39,7 +44,7 @@ fn run(x: &Array, spec: &FftSpec<'_>, shape: &[usize]) -> Result<Array> {
 }
 
 /// Whether `d` is transformed in single precision.
-fn single(d: DType) -> bool {
+pub(crate) fn single(d: DType) -> bool {
     matches!(d, DType::F16 | DType::BF16 | DType::F32 | DType::C64)
 }
 

@@ -1,13 +1,11 @@
 //! NumPy's `convolve` and `correlate` of two 1-D arrays, computed directly in their promoted
 //! dtype (integers exact and wrapping as NumPy's do): one multiply-add pass over the longer
 //! operand per element of the shorter one, on any device.
+use super::fftconv::cut;
+use super::nd::direct_full;
 use super::Mode;
-use crate::{Array, SliceElem};
-use xp_core::{promote_types, Error, Result};
-
-fn span(start: usize, len: usize) -> SliceElem {
-    SliceElem::Slice { start: Some(start as isize), stop: Some((start + len) as isize), step: 1 }
-}
+use crate::Array;
+use xp_core::{Error, Result};
 
 fn operands<'a>(op: &'static str, a: &'a Array, v: &'a Array) -> Result<()> {
     for (name, x) in [("a", a), ("v", v)] {
@@ -37,25 +35,7 @@ fn operands<'a>(op: &'static str, a: &'a Array, v: &'a Array) -> Result<()> {
 pub fn convolve(a: &Array, v: &Array, mode: Mode) -> Result<Array> {
     operands("convolve", a, v)?;
     let (a, v) = if v.size() > a.size() { (v, a) } else { (a, v) };
-    let (n, m) = (a.size(), v.size());
-    let dt = promote_types(a.dtype(), v.dtype());
-    let a = a.astype(dt)?;
-    let taps = v.astype(dt)?.to_buffer()?;
-    let acc = crate::on(a.device()).zeros(&[n + m - 1], dt)?;
-    for k in 0..m {
-        let t = taps.get(k).expect("k < m");
-        let seg = acc.slice([span(k, n)])?;
-        seg.assign(&seg.add(&a.mul(t)?)?)?;
-    }
-    let (start, len) = match mode {
-        Mode::Full => (0, n + m - 1),
-        Mode::Same => ((m - 1) / 2, n),
-        Mode::Valid => (m - 1, n - m + 1),
-    };
-    if mode == Mode::Full {
-        return Ok(acc);
-    }
-    acc.slice([span(start, len)])?.copy()
+    cut(direct_full(a, v)?, a.shape(), v.shape(), mode)
 }
 
 /// The cross-correlation of 1-D `a` and `v` (NumPy's `correlate`):

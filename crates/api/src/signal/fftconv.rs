@@ -45,62 +45,87 @@ pub(crate) fn fast_len(n: usize) -> usize {
 /// ```
 pub fn fftconvolve(in1: &Array, in2: &Array, mode: Mode) -> Result<Array> {
     let op = "fftconvolve";
+    let complex = in1.dtype().is_complex() || in2.dtype().is_complex();
+    let work = match (complex, fft::single(in1.dtype()) && fft::single(in2.dtype())) {
+        (true, true) => DType::C64,
+        (true, false) => DType::C128,
+        (false, true) => DType::F32,
+        (false, false) => DType::F64,
+    };
+    let (in1, in2) = ordered(op, in1, in2, mode)?;
+    if in1.size() == 0 || in2.size() == 0 {
+        // SciPy's answer for empty operands: an empty float64 vector
+        return crate::on(in1.device()).zeros(&[0], DType::F64);
+    }
+    let (s1, s2) = (in1.shape(), in2.shape());
+    let full: Vec<usize> = s1.iter().zip(s2).map(|(a, b)| a + b - 1).collect();
+    let fshape: Vec<usize> = full.iter().map(|&n| fast_len(n)).collect();
+    // Every axis of length 1 in one operand: the convolution is their product (SciPy's
+    // shortcut, which keeps NumPy's promotion: int32 stays int32).
+    let trivial = s1.iter().zip(s2).all(|(&a, &b)| a == 1 || b == 1);
+    let prod = if trivial {
+        in1.mul(in2)?
+    } else if complex {
+        let (a, b) = (in1.astype(work)?, in2.astype(work)?);
+        let fa = fft::fftn(&a, Some(&fshape), None, FftNorm::Backward)?;
+        fft::ifftn(&fa.mul(&fft::fftn(&b, Some(&fshape), None, FftNorm::Backward)?)?, None, None, FftNorm::Backward)?
+    } else {
+        let (a, b) = (in1.astype(work)?, in2.astype(work)?);
+        let fa = fft::rfftn(&a, Some(&fshape), None, FftNorm::Backward)?;
+        let fb = fft::rfftn(&b, Some(&fshape), None, FftNorm::Backward)?;
+        fft::irfftn(&fa.mul(&fb)?, Some(&fshape), None, FftNorm::Backward)?
+    };
+    // the full result within the padded transform's
+    let prod = prod.slice(spans(&vec![0; full.len()], &full))?;
+    match mode {
+        Mode::Full => prod.copy(),
+        _ => cut(prod, s1, s2, mode),
+    }
+}
+
+/// The operands in the order the mode computes them (SciPy's rules for every convolution):
+/// the same number of axes, one device, and `valid` with the second the larger in every axis
+/// swaps them; larger in some axes only is an error.
+pub(super) fn ordered<'a>(
+    op: &'static str,
+    in1: &'a Array,
+    in2: &'a Array,
+    mode: Mode,
+) -> Result<(&'a Array, &'a Array)> {
     if in1.ndim() != in2.ndim() {
         return Err(Error::invalid(op, "in1 and in2 should have the same dimensionality"));
     }
     if in1.device() != in2.device() {
         return Err(Error::DeviceMismatch { op, lhs: in1.device(), rhs: in2.device() });
     }
-    let (s1, s2) = (in1.shape().to_vec(), in2.shape().to_vec());
-    let complex = in1.dtype().is_complex() || in2.dtype().is_complex();
-    let single = |d: DType| matches!(d, DType::F16 | DType::BF16 | DType::F32 | DType::C64);
-    let work = match (complex, single(in1.dtype()) && single(in2.dtype())) {
-        (true, true) => DType::C64,
-        (true, false) => DType::C128,
-        (false, true) => DType::F32,
-        (false, false) => DType::F64,
-    };
-    // 'valid' with the second operand the larger in every axis swaps them, as SciPy does.
-    let (in1, in2, s1, s2) = if mode == Mode::Valid && s1.iter().zip(&s2).any(|(a, b)| a < b) {
-        if !s1.iter().zip(&s2).all(|(a, b)| a <= b) {
+    let (s1, s2) = (in1.shape(), in2.shape());
+    if mode == Mode::Valid && s1.iter().zip(s2).any(|(a, b)| a < b) {
+        if !s1.iter().zip(s2).all(|(a, b)| a <= b) {
             return Err(Error::invalid(
                 op,
                 "for 'valid' mode, one must be at least as large as the other in every dimension",
             ));
         }
-        (in2, in1, s2, s1)
-    } else {
-        (in1, in2, s1, s2)
-    };
-    if in1.size() == 0 || in2.size() == 0 {
-        // SciPy's answer for empty operands: an empty float64 vector
-        return crate::on(in1.device()).zeros(&[0], DType::F64);
+        return Ok((in2, in1));
     }
-    let full: Vec<usize> = s1.iter().zip(&s2).map(|(a, b)| a + b - 1).collect();
-    let fshape: Vec<usize> = full.iter().map(|&n| fast_len(n)).collect();
-    let (a, b) = (in1.astype(work)?, in2.astype(work)?);
-    // Every axis of length 1 in one operand: the convolution is their product (SciPy's
-    // shortcut, which keeps NumPy's promotion: int32 stays int32).
-    let trivial = s1.iter().zip(&s2).all(|(&a, &b)| a == 1 || b == 1);
-    let prod = if trivial {
-        in1.mul(in2)?
-    } else if complex {
-        let fa = fft::fftn(&a, Some(&fshape), None, FftNorm::Backward)?;
-        fft::ifftn(&fa.mul(&fft::fftn(&b, Some(&fshape), None, FftNorm::Backward)?)?, None, None, FftNorm::Backward)?
-    } else {
-        let fa = fft::rfftn(&a, Some(&fshape), None, FftNorm::Backward)?;
-        let fb = fft::rfftn(&b, Some(&fshape), None, FftNorm::Backward)?;
-        fft::irfftn(&fa.mul(&fb)?, Some(&fshape), None, FftNorm::Backward)?
-    };
-    let (start, len): (Vec<usize>, Vec<usize>) = match mode {
-        Mode::Full => (vec![0; full.len()], full.clone()),
-        Mode::Same => full.iter().zip(&s1).map(|(&f, &n)| ((f - n) / 2, n)).unzip(),
-        Mode::Valid => s1.iter().zip(&s2).map(|(&a, &b)| (b - 1, a - b + 1)).unzip(),
-    };
-    let ix: Vec<SliceElem> = start
+    Ok((in1, in2))
+}
+
+/// `start[i] .. start[i] + len[i]` along each axis.
+pub(super) fn spans(start: &[usize], len: &[usize]) -> Vec<SliceElem> {
+    start
         .iter()
-        .zip(&len)
+        .zip(len)
         .map(|(&s, &n)| SliceElem::Slice { start: Some(s as isize), stop: Some((s + n) as isize), step: 1 })
-        .collect();
-    prod.slice(ix)?.copy()
+        .collect()
+}
+
+/// The part of a full convolution (`s1 + s2 - 1` per axis) that `mode` keeps.
+pub(super) fn cut(full: Array, s1: &[usize], s2: &[usize], mode: Mode) -> Result<Array> {
+    let (start, len): (Vec<usize>, Vec<usize>) = match mode {
+        Mode::Full => return Ok(full),
+        Mode::Same => s1.iter().zip(s2).map(|(&a, &b)| ((b - 1) / 2, a)).unzip(),
+        Mode::Valid => s1.iter().zip(s2).map(|(&a, &b)| (b - 1, a - b + 1)).unzip(),
+    };
+    full.slice(spans(&start, &len))?.copy()
 }

@@ -2,9 +2,10 @@
 //! `correlate2d` with their boundaries. The direct method makes one multiply-add pass over the
 //! first operand per element of the second, in the promoted dtype (integers exact); the tiled GPU
 //! kernels of the issue are to replace it for large kernels.
+use super::fftconv::{cut, ordered, spans};
 use super::{fftconvolve, Mode};
 use crate::manip::PadMode;
-use crate::{Array, SliceElem};
+use crate::Array;
 use xp_core::{promote_types, Complex64, Error, Result, Scalar};
 
 /// How [`convolve`] and [`correlate`] compute (SciPy's `method`).
@@ -37,38 +38,8 @@ impl Default for Boundary {
     }
 }
 
-fn spans(start: &[usize], len: &[usize]) -> Vec<SliceElem> {
-    start
-        .iter()
-        .zip(len)
-        .map(|(&s, &n)| SliceElem::Slice { start: Some(s as isize), stop: Some((s + n) as isize), step: 1 })
-        .collect()
-}
-
-/// The operands in the order the mode computes them: `valid` with the second the larger in
-/// every axis swaps them; larger in some axes only is SciPy's error.
-fn ordered<'a>(op: &'static str, in1: &'a Array, in2: &'a Array, mode: Mode) -> Result<(&'a Array, &'a Array)> {
-    if in1.ndim() != in2.ndim() {
-        return Err(Error::invalid(op, "in1 and in2 should have the same dimensionality"));
-    }
-    if in1.device() != in2.device() {
-        return Err(Error::DeviceMismatch { op, lhs: in1.device(), rhs: in2.device() });
-    }
-    let (s1, s2) = (in1.shape(), in2.shape());
-    if mode == Mode::Valid && s1.iter().zip(s2).any(|(a, b)| a < b) {
-        if !s1.iter().zip(s2).all(|(a, b)| a <= b) {
-            return Err(Error::invalid(
-                op,
-                "for 'valid' mode, one must be at least as large as the other in every dimension",
-            ));
-        }
-        return Ok((in2, in1));
-    }
-    Ok((in1, in2))
-}
-
 /// The full direct convolution: one pass per element of `in2`.
-fn direct_full(in1: &Array, in2: &Array) -> Result<Array> {
+pub(super) fn direct_full(in1: &Array, in2: &Array) -> Result<Array> {
     let dt = promote_types(in1.dtype(), in2.dtype());
     let (s1, s2) = (in1.shape().to_vec(), in2.shape().to_vec());
     let full: Vec<usize> = s1.iter().zip(&s2).map(|(a, b)| a + b - 1).collect();
@@ -87,16 +58,6 @@ fn direct_full(in1: &Array, in2: &Array) -> Result<Array> {
         seg.assign(&seg.add(&a.mul(taps.get(k).expect("k < size"))?)?)?;
     }
     Ok(acc)
-}
-
-/// The part of a full result (`s1 + s2 - 1`) that `mode` keeps.
-fn cut(full: Array, s1: &[usize], s2: &[usize], mode: Mode) -> Result<Array> {
-    let (start, len): (Vec<usize>, Vec<usize>) = match mode {
-        Mode::Full => return Ok(full),
-        Mode::Same => s1.iter().zip(s2).map(|(&a, &b)| ((b - 1) / 2, a)).unzip(),
-        Mode::Valid => s1.iter().zip(s2).map(|(&a, &b)| (b - 1, a - b + 1)).unzip(),
-    };
-    full.slice(spans(&start, &len))?.copy()
 }
 
 fn empty(in1: &Array, in2: &Array) -> bool {

@@ -2,7 +2,7 @@
 //! axis, through a window, a detrend and one real FFT, on any device.
 use super::{detrend, Detrend, Window};
 use crate::fft::{self, FftNorm};
-use crate::{Array, SliceElem};
+use crate::Array;
 use xp_core::{normalize_axis, DType, Error, Result};
 
 /// How [`periodogram`] scales the squared spectrum (SciPy's `scaling`).
@@ -48,9 +48,7 @@ pub fn periodogram(
         return Err(Error::invalid(op, "the signal and nfft must have at least one point"));
     }
     if nfft < x.shape()[ax] {
-        let mut ix = vec![SliceElem::Slice { start: None, stop: None, step: 1 }; x.ndim()];
-        ix[ax] = SliceElem::Slice { start: None, stop: Some(nfft as isize), step: 1 };
-        x = x.slice(ix)?;
+        x = fft::slice_axis(&x, ax, 0, nfft)?;
     }
     let n = x.shape()[ax];
     let w = window.values(n, false)?;
@@ -109,10 +107,8 @@ pub fn welch(
     let mut freqs = None;
     let mut total: Option<Array> = None;
     for k in 0..count {
-        let mut ix = vec![SliceElem::Slice { start: None, stop: None, step: 1 }; x.ndim()];
-        ix[ax] = SliceElem::Slice { start: Some((k * step) as isize), stop: Some((k * step + seg) as isize), step: 1 };
-        let (f, p) =
-            periodogram(&x.slice(ix)?, fs, window, nfft, detrend_kind, scaling, axis).map_err(|e| e.in_op(op))?;
+        let part = fft::slice_axis(x, ax, k * step, k * step + seg)?;
+        let (f, p) = periodogram(&part, fs, window, nfft, detrend_kind, scaling, axis).map_err(|e| e.in_op(op))?;
         total = Some(match total {
             Some(t) => t.add(&p)?,
             None => p,
