@@ -341,6 +341,8 @@ mod stub {
     impl xp_core::StatsStorage for CudaStorage {}
     /// Never reached: no stub storage exists.
     impl xp_core::FftStorage for CudaStorage {}
+    /// Never reached: no stub storage exists.
+    impl xp_core::FilterStorage for CudaStorage {}
     /// Never reached: no stub device exists.
     impl xp_core::RandomDevice for CudaDevice {}
     /// Never reached: no stub device exists.

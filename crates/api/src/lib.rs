@@ -43,6 +43,7 @@ pub mod profiler;
 pub mod random;
 mod reductions;
 mod sets;
+pub(crate) mod sliding;
 pub mod signal;
 mod sorting;
 mod stats;

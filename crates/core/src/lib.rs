@@ -23,7 +23,7 @@ pub mod random;
 pub mod select;
 
 pub use backend::{
-    BackendDevice, BackendStorage, Combine, Distribution, FftKind, FftNorm, FftSpec, FftStorage, IndexMode, IndexSet,
+    BackendDevice, BackendStorage, Combine, Distribution, FftKind, FftNorm, FftSpec, FftStorage, FilterStorage, IndexMode, IndexSet,
     IndexStorage, KernelArg, KernelDevice, KernelTypes, LinalgStorage, Outputs, PlanCacheInfo, RandomDevice, Side,
     SortOutput, SortStorage, StatsStorage,
 };

@@ -16,6 +16,7 @@
 
 pub mod eval;
 mod fastmath;
+mod filter;
 pub mod fft;
 mod index;
 pub mod iter;

@@ -18,7 +18,8 @@
 
 mod codegen;
 mod device;
-mod fft;
+mod filter;
+pub mod fft;
 mod graph;
 mod index;
 pub mod linalg;

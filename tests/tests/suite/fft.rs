@@ -134,3 +134,24 @@ fn bad_input_gives_typed_errors() {
         assert_eq!(x.to_vec::<f64>().unwrap(), vec![1.0; 12], "inputs untouched on {dev}");
     }
 }
+
+/// The inverse real transforms leave their input as it was (cuFFT's C2R overwrites its input,
+/// so the GPU transforms a copy), in C order and as a transposed view.
+#[test]
+fn inverse_real_transforms_leave_their_input_untouched() {
+    for dev in devices() {
+        let v: Vec<f64> = (0..72).map(|i| (i as f64 * 0.37).sin()).collect();
+        let x = Array::from_vec(v, &[6, 12]).unwrap().to_device(dev).unwrap();
+        let c = fft::rfftn(&x, None, None, FftNorm::Backward).unwrap();
+        for input in [c.clone(), c.t().unwrap()] {
+            let before = input.to_vec::<xp::Complex64>().unwrap();
+            let back = fft::irfftn(&input, None, None, FftNorm::Backward).unwrap();
+            fft::irfft(&input, None, -1, FftNorm::Ortho).unwrap();
+            fft::hfft(&input, None, 0, FftNorm::Forward).unwrap();
+            assert_eq!(input.to_vec::<xp::Complex64>().unwrap(), before, "input changed on {dev}");
+            if input.shape() == c.shape() {
+                assert!(xp::allclose(&back, &x, 1e-12, 1e-12).unwrap(), "irfftn(rfftn(x)) != x on {dev}");
+            }
+        }
+    }
+}

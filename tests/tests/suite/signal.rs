@@ -109,8 +109,8 @@ fn convolution(f: &mut Failures, dev: Device, case: &Value) {
         "correlate" => xp::correlate(&x[0], &x[1], mode(p)),
         "sconvolve" => convolve(&x[0], &x[1], mode(p), method(p)),
         "scorrelate" => correlate(&x[0], &x[1], mode(p), method(p)),
-        "convolve2d" => convolve2d(&x[0], &x[1], mode(p), boundary(p)),
-        "correlate2d" => correlate2d(&x[0], &x[1], mode(p), boundary(p)),
+        "convolve2d" => convolve2d(&x[0], &x[1], mode(p), boundary(p), Method::Direct),
+        "correlate2d" => correlate2d(&x[0], &x[1], mode(p), boundary(p), Method::Direct),
         "detrend" => {
             let kind = if p["type"] == "constant" { Detrend::Constant } else { Detrend::Linear };
             detrend(&x[0], p["axis"].as_i64().unwrap() as isize, kind)
@@ -118,6 +118,29 @@ fn convolution(f: &mut Failures, dev: Device, case: &Value) {
         _ => fftconvolve(&x[0], &x[1], mode(p)),
     };
     common::check_layouts(f, dev, &inputs, &want, &what, true, |x| run(x).map(|r| vec![r]));
+    // xp's FFT method of the 2-D convolutions (SciPy computes them directly only), float
+    // operands, to the FFT's accuracy: its error scales with the largest value, not each one's
+    let float = inputs.iter().all(|(a, _)| a.dtype().is_float() || a.dtype().is_complex());
+    if float && (op == "convolve2d" || op == "correlate2d") && want.is_ok() {
+        let single = inputs.iter().all(|(a, _)| matches!(a.dtype(), xp::DType::F32 | xp::DType::C64 | xp::DType::F16));
+        let eps = if single { 1e-5 } else { 1e-11 };
+        let l1 = |(b, s): &(xp::HostBuffer, Vec<usize>)| {
+            let a = Array::from_buffer(b.clone(), s, Device::Cpu).unwrap();
+            a.abs().unwrap().astype(xp::DType::F64).unwrap().sum(..).unwrap().to_vec::<f64>().unwrap()[0]
+        };
+        let scale: f64 = inputs.iter().map(l1).product();
+        let tol = Tolerance { rtol: 0.0, atol: eps * scale.max(1.0) };
+        let want = common::expected_all(case).map(|v| v.into_iter().map(|e| e.with_tol(tol)).collect());
+        let what = format!("{what} by FFT");
+        common::check_layouts(f, dev, &inputs, &want, &what, true, |x| {
+            let r = if op == "convolve2d" {
+                convolve2d(&x[0], &x[1], mode(p), boundary(p), Method::Fft)
+            } else {
+                correlate2d(&x[0], &x[1], mode(p), boundary(p), Method::Fft)
+            };
+            r.map(|r| vec![r])
+        });
+    }
 }
 
 fn reference(f: &mut Failures, dev: Device, case: &Value) {
@@ -141,6 +164,49 @@ fn bad_window_parameters_are_typed_errors() {
             match get_window(w, 8, true, dev) {
                 Err(xp::Error::InvalidArgument { .. }) => {}
                 r => panic!("{w:?} on {dev}: {r:?}"),
+            }
+        }
+    }
+}
+
+/// The float kernels of the direct method (the CPU's row passes, the GPU's shared-memory tiles)
+/// against the exact integer path on integer-valued data, where every float sum is exact too:
+/// several tiles each way, a batch of images, a non-contiguous input, a long 1-D signal and a
+/// kernel whose tile needs more than 48 KiB of shared memory.
+#[test]
+fn direct_float_kernels_match_exact_integers() {
+    let ints = |shape: &[usize], seed: u64| {
+        let n: usize = shape.iter().product();
+        let v: Vec<i64> = (0..n as u64).map(|i| ((i * 2654435761 + seed * 97) % 7) as i64 - 3).collect();
+        Array::from_vec(v, shape).unwrap()
+    };
+    let cases: [(&[usize], &[usize], bool); 5] = [
+        (&[70, 100], &[31, 31], false),
+        (&[3, 40, 45], &[1, 5, 7], false),
+        (&[45, 70], &[4, 9], true),
+        (&[5000], &[101], false),
+        (&[100, 120], &[61, 61], false),
+    ];
+    for dev in xp_testing::devices() {
+        for (i, &(s1, s2, transposed)) in cases.iter().enumerate() {
+            let a = ints(s1, i as u64).to_device(dev).unwrap();
+            let a = if transposed { a.t().unwrap().copy().unwrap().t().unwrap() } else { a };
+            let k = ints(s2, 11 + i as u64).to_device(dev).unwrap();
+            // the exact path makes one pass per weight: the large kernels take one mode
+            let modes: &[Mode] = if k.size() > 500 { &[Mode::Same] } else { &[Mode::Full, Mode::Same, Mode::Valid] };
+            for &mode in modes {
+                let want = convolve(&a, &k, mode, Method::Direct).unwrap().to_vec::<i64>().unwrap();
+                for d in [xp::DType::F64, xp::DType::F32] {
+                    let (af, kf) = (a.astype(d).unwrap(), k.astype(d).unwrap());
+                    let got = convolve(&af, &kf, mode, Method::Direct).unwrap();
+                    let got = got.astype(xp::DType::I64).unwrap().to_vec::<i64>().unwrap();
+                    assert_eq!(got, want, "{s1:?} * {s2:?} {mode:?} {d} on {dev}");
+                    if s1.len() == 2 {
+                        let g = convolve2d(&af, &kf, mode, Boundary::Wrap, Method::Direct).unwrap();
+                        let w = convolve2d(&a, &k, mode, Boundary::Wrap, Method::Direct).unwrap();
+                        assert_eq!(g.astype(xp::DType::I64).unwrap().to_vec::<i64>().unwrap(), w.to_vec::<i64>().unwrap());
+                    }
+                }
             }
         }
     }

@@ -7,7 +7,7 @@
 //!
 //! complex64 and float32 (and float16) are transformed in single precision; every other dtype
 //! goes to float64 / complex128. Any length works, prime lengths included. Plans are cached per
-//! device: see [`plan_cache`].
+//! device: see [`plan_cache`]. The CPU runs rustfft and realfft, a GPU cuFFT (loaded at run time).
 //!
 //! ```
 //! use xp::fft::{self, FftNorm};
@@ -30,6 +30,10 @@ pub use helpers::{fftfreq, fftshift, ifftshift, rfftfreq};
 use transform::{plan_axes, transform};
 pub(crate) use transform::{single, slice_axis};
 use xp_core::{normalize_axis, Device, FftKind, Result};
+#[cfg(not(xp_cuda))]
+use xp_core::Error;
+#[cfg(not(xp_cuda))]
+use xp_core::Error;
 pub use xp_core::{FftNorm, PlanCacheInfo};
 
 /// One axis and its length (`n`, or the axis's own; for an inverse real transform, `2 (m - 1)`).
@@ -142,24 +146,40 @@ pub fn irfft2(a: &Array, s: Option<&[usize]>, axes: Option<&[isize]>, norm: FftN
 /// fft::fft(&x, None, 0, FftNorm::Backward).unwrap();
 /// assert!(fft::plan_cache(xp::Device::Cpu).unwrap().hits > before.hits);
 /// ```
-///
-/// Until the CUDA backend has cuFFT, GPU arrays are transformed on the host, so every device
-/// reports (and sizes) the host's cache.
 pub fn plan_cache(device: Device) -> Result<PlanCacheInfo> {
-    let _ = device;
-    Ok(xp_cpu::fft::plan::info())
+    match device {
+        Device::Cpu => Ok(xp_cpu::fft::plan::info()),
+        #[cfg(xp_cuda)]
+        Device::Cuda(i) => Ok(xp_cuda::fft::plan::info(i)),
+        #[cfg(not(xp_cuda))]
+        Device::Cuda(_) => Err(Error::CudaNotCompiled),
+    }
 }
 
 /// Keep at most `capacity` plans on `device` (0: none), dropping the least recently used.
 pub fn set_plan_cache_capacity(device: Device, capacity: usize) -> Result<()> {
-    let _ = device;
-    xp_cpu::fft::plan::set_capacity(capacity);
-    Ok(())
+    match device {
+        Device::Cpu => {
+            xp_cpu::fft::plan::set_capacity(capacity);
+            Ok(())
+        }
+        #[cfg(xp_cuda)]
+        Device::Cuda(i) => xp_cuda::fft::plan::set_capacity(i, capacity),
+        #[cfg(not(xp_cuda))]
+        Device::Cuda(_) => Err(Error::CudaNotCompiled),
+    }
 }
 
 /// Drop every plan of `device`'s cache and reset its counts.
 pub fn clear_plan_cache(device: Device) -> Result<()> {
-    let _ = device;
-    xp_cpu::fft::plan::clear();
-    Ok(())
+    match device {
+        Device::Cpu => {
+            xp_cpu::fft::plan::clear();
+            Ok(())
+        }
+        #[cfg(xp_cuda)]
+        Device::Cuda(i) => xp_cuda::fft::plan::clear(i),
+        #[cfg(not(xp_cuda))]
+        Device::Cuda(_) => Err(Error::CudaNotCompiled),
+    }
 }

@@ -5,7 +5,7 @@
 use crate::backend::on_storage;
 use crate::manip::PadMode;
 use crate::Array;
-use xp_core::{normalize_axis, DType, Device, Error, FftKind, FftNorm, FftSpec, FftStorage, Result, Scalar, SliceElem};
+use xp_core::{normalize_axis, DType, Error, FftKind, FftNorm, FftSpec, FftStorage, Result, Scalar, SliceElem};
 
 /// The view of `a` at positions `start .. stop` along `axis`.
 pub(crate) fn slice_axis(a: &Array, axis: usize, start: usize, stop: usize) -> Result<Array> {
@@ -28,19 +28,10 @@ fn resize(a: &Array, axis: usize, len: usize) -> Result<Array> {
     }
 }
 
-/// The backend's transform of `x`. Until the CUDA backend has cuFFT, a GPU array is transformed
-/// on the host: one copy down and one up, on top of the CPU's transform (the cost is that of
-/// two transfers; the result is exact to the CPU's, and the host plan cache serves it).
+/// The backend's transform of `x` (rustfft/realfft on the CPU, cuFFT on a GPU).
 fn run(x: &Array, spec: &FftSpec<'_>, shape: &[usize]) -> Result<Array> {
-    // bound first, so that the read lock is released before the fallback reads `x` again
-    let r = on_storage!(&*x.read(), st => st.fft(&x.layout, spec));
-    match r {
-        Ok(s) => Ok(Array::from_storage(s, shape)),
-        Err(Error::Unsupported { .. }) if x.device() != Device::Cpu => {
-            run(&x.to_device(Device::Cpu)?, spec, shape)?.to_device(x.device())
-        }
-        Err(e) => Err(e),
-    }
+    let s = on_storage!(&*x.read(), st => st.fft(&x.layout, spec))?;
+    Ok(Array::from_storage(s, shape))
 }
 
 /// Whether `d` is transformed in single precision.

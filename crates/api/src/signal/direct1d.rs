@@ -1,8 +1,7 @@
 //! NumPy's `convolve` and `correlate` of two 1-D arrays, computed directly in their promoted
-//! dtype (integers exact and wrapping as NumPy's do): one multiply-add pass over the longer
-//! operand per element of the shorter one, on any device.
-use super::fftconv::cut;
-use super::nd::direct_full;
+//! dtype (integers exact and wrapping as NumPy's do), on any device: the direct path of
+//! [`super::convolve`].
+use super::nd::direct;
 use super::Mode;
 use crate::Array;
 use xp_core::{Error, Result};
@@ -35,7 +34,7 @@ fn operands<'a>(op: &'static str, a: &'a Array, v: &'a Array) -> Result<()> {
 pub fn convolve(a: &Array, v: &Array, mode: Mode) -> Result<Array> {
     operands("convolve", a, v)?;
     let (a, v) = if v.size() > a.size() { (v, a) } else { (a, v) };
-    cut(direct_full(a, v)?, a.shape(), v.shape(), mode)
+    direct(a, v, mode)
 }
 
 /// The cross-correlation of 1-D `a` and `v` (NumPy's `correlate`):

@@ -45,13 +45,7 @@ pub(crate) fn fast_len(n: usize) -> usize {
 /// ```
 pub fn fftconvolve(in1: &Array, in2: &Array, mode: Mode) -> Result<Array> {
     let op = "fftconvolve";
-    let complex = in1.dtype().is_complex() || in2.dtype().is_complex();
-    let work = match (complex, fft::single(in1.dtype()) && fft::single(in2.dtype())) {
-        (true, true) => DType::C64,
-        (true, false) => DType::C128,
-        (false, true) => DType::F32,
-        (false, false) => DType::F64,
-    };
+    let (work, complex) = work_dtype(in1, in2);
     let (in1, in2) = ordered(op, in1, in2, mode)?;
     if in1.size() == 0 || in2.size() == 0 {
         // SciPy's answer for empty operands: an empty float64 vector
@@ -80,6 +74,40 @@ pub fn fftconvolve(in1: &Array, in2: &Array, mode: Mode) -> Result<Array> {
     match mode {
         Mode::Full => prod.copy(),
         _ => cut(prod, s1, s2, mode),
+    }
+}
+
+/// The dtype an FFT convolution of `a` and `b` runs in (single precision when both are), and
+/// whether it is complex.
+fn work_dtype(a: &Array, b: &Array) -> (DType, bool) {
+    let complex = a.dtype().is_complex() || b.dtype().is_complex();
+    let work = match (complex, fft::single(a.dtype()) && fft::single(b.dtype())) {
+        (true, true) => DType::C64,
+        (true, false) => DType::C128,
+        (false, true) => DType::F32,
+        (false, false) => DType::F64,
+    };
+    (work, complex)
+}
+
+/// The convolution of `a` with `b` (no longer than `a` along any axis) at `start ..` of the full
+/// result of `a` continued periodically, of `a`'s shape: one circular convolution of `a`'s own
+/// size, by FFT, `b` placed with its weight `k` at `(k - start) mod n`.
+pub(super) fn circular(a: &Array, b: &Array, start: &[usize]) -> Result<Array> {
+    // out[i] = Σ_k b[k] a[(i + start - k) mod n]
+    let (work, complex) = work_dtype(a, b);
+    let (a, b) = (a.cast_if(work)?, b.cast_if(work)?);
+    let mut k = crate::on(a.device()).zeros(a.shape(), work)?;
+    k.slice(spans(&vec![0; b.ndim()], b.shape()))?.assign(&b)?;
+    for (ax, &s) in start.iter().enumerate() {
+        k = k.roll(-(s as isize), ax as isize)?;
+    }
+    let norm = FftNorm::Backward;
+    if complex {
+        fft::ifftn(&fft::fftn(&a, None, None, norm)?.mul(&fft::fftn(&k, None, None, norm)?)?, None, None, norm)
+    } else {
+        let spec = fft::rfftn(&a, None, None, norm)?.mul(&fft::rfftn(&k, None, None, norm)?)?;
+        fft::irfftn(&spec, Some(a.shape()), None, norm)
     }
 }
 
@@ -120,12 +148,21 @@ pub(super) fn spans(start: &[usize], len: &[usize]) -> Vec<SliceElem> {
         .collect()
 }
 
-/// The part of a full convolution (`s1 + s2 - 1` per axis) that `mode` keeps.
-pub(super) fn cut(full: Array, s1: &[usize], s2: &[usize], mode: Mode) -> Result<Array> {
-    let (start, len): (Vec<usize>, Vec<usize>) = match mode {
-        Mode::Full => return Ok(full),
-        Mode::Same => s1.iter().zip(s2).map(|(&a, &b)| ((b - 1) / 2, a)).unzip(),
-        Mode::Valid => s1.iter().zip(s2).map(|(&a, &b)| (b - 1, a - b + 1)).unzip(),
-    };
+/// Where the part of a full convolution (`s1 + s2 - 1` per axis) that `mode` keeps starts, and
+/// its length, per axis.
+pub(super) fn span(s1: &[usize], s2: &[usize], mode: Mode) -> (Vec<usize>, Vec<usize>) {
+    s1.iter()
+        .zip(s2)
+        .map(|(&a, &b)| match mode {
+            Mode::Full => (0, a + b - 1),
+            Mode::Same => ((b - 1) / 2, a),
+            Mode::Valid => (b - 1, a - b + 1),
+        })
+        .unzip()
+}
+
+/// The part of a full convolution that `mode` keeps.
+fn cut(full: Array, s1: &[usize], s2: &[usize], mode: Mode) -> Result<Array> {
+    let (start, len) = span(s1, s2, mode);
     full.slice(spans(&start, &len))?.copy()
 }

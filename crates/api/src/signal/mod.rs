@@ -13,6 +13,7 @@
 //! // NumPy's symmetric one
 //! assert_eq!(xp::hanning(3).unwrap().to_vec::<f64>().unwrap(), vec![0.0, 1.0, 0.0]);
 //! ```
+mod choose;
 mod detrend;
 pub(crate) mod direct1d;
 mod fftconv;

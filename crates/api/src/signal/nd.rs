@@ -1,18 +1,20 @@
 //! SciPy's N-D `convolve` / `correlate` (direct or by FFT) and the 2-D `convolve2d` /
-//! `correlate2d` with their boundaries. The direct method makes one multiply-add pass over the
-//! first operand per element of the second, in the promoted dtype (integers exact); the tiled GPU
-//! kernels of the issue are to replace it for large kernels.
-use super::fftconv::{cut, ordered, spans};
-use super::{fftconvolve, Mode};
+//! `correlate2d` with their boundaries. The direct method pads the first operand by the mode's
+//! (or the boundary's) border and runs one valid correlation with the reversed second
+//! ([`crate::sliding`]: the backends' tiled kernels for floats, exact multiply-add passes for
+//! integers).
+use super::fftconv::{circular, fast_len, ordered, span};
+use super::{choose, fftconvolve, Mode};
 use crate::manip::PadMode;
+use crate::sliding::correlate_valid;
 use crate::Array;
-use xp_core::{promote_types, Complex64, Error, Result, Scalar};
+use xp_core::{promote_types, Error, Result, Scalar};
 
 /// How [`convolve`] and [`correlate`] compute (SciPy's `method`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Method {
-    /// [`Method::Fft`] for float operands whose smaller one has more than 64 elements, else
-    /// [`Method::Direct`] (integers always direct, so that they stay exact)
+    /// whichever [`choose::prefer_fft`] expects to be faster for the sizes and the device
+    /// (integers always direct, so that they stay exact)
     #[default]
     Auto,
     /// the sum of products, in the operands' promoted dtype
@@ -38,26 +40,38 @@ impl Default for Boundary {
     }
 }
 
-/// The full direct convolution: one pass per element of `in2`.
-pub(super) fn direct_full(in1: &Array, in2: &Array) -> Result<Array> {
-    let dt = promote_types(in1.dtype(), in2.dtype());
-    let (s1, s2) = (in1.shape().to_vec(), in2.shape().to_vec());
-    let full: Vec<usize> = s1.iter().zip(&s2).map(|(a, b)| a + b - 1).collect();
-    let a = in1.astype(dt)?;
-    let taps = in2.astype(dt)?.to_buffer()?;
-    let acc = crate::on(in1.device()).zeros(&full, dt)?;
-    let mut at = vec![0usize; s2.len()];
-    for k in 0..in2.size() {
-        // `at`: the C-order position of tap k
-        let mut r = k;
-        for (i, &n) in s2.iter().enumerate().rev() {
-            at[i] = r % n;
-            r /= n;
+/// The convolution of `a` with `b` at `start .. start + len` of its full result, `a` continued
+/// by `pad` (`a` padded so that the window of each output lies inside it, then one valid
+/// correlation with `b` reversed).
+fn direct_at(a: &Array, b: &Array, start: &[usize], len: &[usize], pad: PadMode) -> Result<Array> {
+    // full[f] = Σ_k b[k] a[f - k]: output i reads a[start + i - (m - 1)] .. a[start + i]
+    let widths: Vec<(usize, usize)> =
+        a.shape().iter().zip(b.shape()).zip(start.iter().zip(len)).map(|((&n, &m), (&s, &l))| (m - 1 - s, l + s - n)).collect();
+    let dt = promote_types(a.dtype(), b.dtype());
+    let a = a.cast_if(dt)?;
+    let padded = if widths.iter().all(|&w| w == (0, 0)) { a } else { a.pad(&widths, pad)? };
+    correlate_valid(&padded, &b.flip(..)?)
+}
+
+/// The direct convolution of `a` and `b` (same number of axes; for `Valid`, `a` the larger)
+/// in `mode`, zero beyond `a`.
+pub(super) fn direct(a: &Array, b: &Array, mode: Mode) -> Result<Array> {
+    let (start, len) = span(a.shape(), b.shape(), mode);
+    direct_at(a, b, &start, &len, PadMode::Constant(Scalar::Int(0)))
+}
+
+/// Whether `method` takes the FFT for `b` over `a` with `outputs` results: `Auto` asks
+/// [`choose::prefer_fft`] (and keeps integers direct, where they are exact).
+fn use_fft(method: Method, a: &Array, b: &Array, outputs: usize) -> bool {
+    let float = |x: &Array| x.dtype().is_float() || x.dtype().is_complex();
+    match method {
+        Method::Fft => true,
+        Method::Direct => false,
+        Method::Auto => {
+            let fft: usize = a.shape().iter().zip(b.shape()).map(|(&n, &m)| fast_len(n + m - 1)).product();
+            float(a) && float(b) && choose::prefer_fft(a.device(), outputs, b.size(), fft)
         }
-        let seg = acc.slice(spans(&at, &s1))?;
-        seg.assign(&seg.add(&a.mul(taps.get(k).expect("k < size"))?)?)?;
     }
-    Ok(acc)
 }
 
 fn empty(in1: &Array, in2: &Array) -> bool {
@@ -76,17 +90,11 @@ fn empty(in1: &Array, in2: &Array) -> bool {
 pub fn convolve(in1: &Array, in2: &Array, mode: Mode, method: Method) -> Result<Array> {
     let op = "convolve";
     let (a, b) = ordered(op, in1, in2, mode)?;
-    let float = |x: &Array| x.dtype().is_float() || x.dtype().is_complex();
-    let fft = match method {
-        Method::Fft => true,
-        Method::Direct => false,
-        Method::Auto => float(a) && float(b) && a.size().min(b.size()) > 64,
-    };
-    if fft || empty(a, b) {
+    let outputs = span(a.shape(), b.shape(), mode).1.iter().product();
+    if empty(a, b) || use_fft(method, a, b, outputs) {
         return fftconvolve(in1, in2, mode).map_err(|e| e.in_op(op));
     }
-    let full = direct_full(a, b)?;
-    cut(full, a.shape(), b.shape(), mode)
+    direct(a, b, mode)
 }
 
 /// `x` reversed along every axis and conjugated.
@@ -114,45 +122,67 @@ fn two_d(op: &'static str, in1: &Array, in2: &Array) -> Result<()> {
 }
 
 /// The 2-D convolution of `in1` and `in2` with `boundary` around `in1` (SciPy's
-/// `convolve2d`): computed directly, in the promoted dtype.
-pub fn convolve2d(in1: &Array, in2: &Array, mode: Mode, boundary: Boundary) -> Result<Array> {
+/// `convolve2d`). `method` is xp's addition: SciPy computes directly; `Auto` takes the FFT where
+/// [`choose::prefer_fft`] expects it to be faster (for `Wrap` at `Same` size, a circular
+/// convolution of `in1`'s own size).
+///
+/// ```
+/// use xp::signal::{convolve2d, Boundary, Method, Mode};
+/// let img = xp::Array::from_vec(vec![1.0, 2.0, 3.0, 4.0], &[2, 2]).unwrap();
+/// let k = xp::Array::from_vec(vec![1.0, 1.0], &[1, 2]).unwrap();
+/// let c = convolve2d(&img, &k, Mode::Same, Boundary::Wrap, Method::Direct).unwrap();
+/// assert_eq!(c.to_vec::<f64>().unwrap(), vec![3.0, 3.0, 7.0, 7.0]);
+/// ```
+pub fn convolve2d(in1: &Array, in2: &Array, mode: Mode, boundary: Boundary, method: Method) -> Result<Array> {
     let op = "convolve2d";
     two_d(op, in1, in2)?;
     let (a, b) = ordered(op, in1, in2, mode)?;
     if empty(a, b) {
         return convolve(a, b, mode, Method::Direct);
     }
+    let (start, len) = span(a.shape(), b.shape(), mode);
+    bounded(a, b, &start, &len, boundary, method).map_err(|e| e.in_op(op))
+}
+
+/// The convolution of `a` with `b` at `start .. start + len` of the full result of `a` continued
+/// by `boundary`.
+fn bounded(a: &Array, b: &Array, start: &[usize], len: &[usize], boundary: Boundary, method: Method) -> Result<Array> {
     let pad = match boundary {
-        Boundary::Fill(v) if v.to_c128() == Complex64::new(0.0, 0.0) => return convolve(a, b, mode, Method::Direct),
-        _ if mode == Mode::Valid => return convolve(a, b, mode, Method::Direct),
         Boundary::Fill(v) => PadMode::Constant(v),
         Boundary::Wrap => PadMode::Wrap,
         Boundary::Symm => PadMode::Symmetric,
     };
-    // the border the full result reads, then only the products that lie inside it
-    let (s1, s2) = (a.shape().to_vec(), b.shape().to_vec());
-    let widths: Vec<(usize, usize)> = s2.iter().map(|&m| (m - 1, m - 1)).collect();
+    if !use_fft(method, a, b, len.iter().product()) {
+        return direct_at(a, b, start, len, pad);
+    }
+    let fits = a.shape().iter().zip(b.shape()).all(|(n, m)| m <= n);
+    if boundary == Boundary::Wrap && len == a.shape() && fits {
+        return circular(a, b, start);
+    }
+    let widths: Vec<(usize, usize)> =
+        a.shape().iter().zip(b.shape()).zip(start.iter().zip(len)).map(|((&n, &m), (&s, &l))| (m - 1 - s, l + s - n)).collect();
     let dt = promote_types(a.dtype(), b.dtype());
-    let padded = a.astype(dt)?.pad(&widths, pad)?;
-    let full = convolve(&padded, b, Mode::Valid, Method::Direct)?;
-    cut(full, &s1, &s2, mode)
+    fftconvolve(&a.cast_if(dt)?.pad(&widths, pad)?, b, Mode::Valid)
 }
 
-/// The 2-D cross-correlation with `boundary` (SciPy's `correlate2d`).
-pub fn correlate2d(in1: &Array, in2: &Array, mode: Mode, boundary: Boundary) -> Result<Array> {
+/// The 2-D cross-correlation with `boundary` (SciPy's `correlate2d`; `method` as in
+/// [`convolve2d`]).
+pub fn correlate2d(in1: &Array, in2: &Array, mode: Mode, boundary: Boundary, method: Method) -> Result<Array> {
     let op = "correlate2d";
     two_d(op, in1, in2)?;
     let (a, _) = ordered(op, in1, in2, mode)?;
     if std::ptr::eq(a, in2) && in1.shape() != in2.shape() {
         // 'valid' swapped: SciPy correlates the other way and reverses (without conjugating)
-        return convolve2d(in2, &reverse_conj(in1)?, mode, boundary)?.flip(..);
+        return convolve2d(in2, &reverse_conj(in1)?, mode, boundary, method)?.flip(..);
+    }
+    if empty(in1, in2) {
+        return convolve2d(in1, &reverse_conj(in2)?, mode, boundary, method);
     }
     let w = reverse_conj(in2)?;
+    let (mut start, len) = span(in1.shape(), in2.shape(), mode);
     if mode == Mode::Same {
         // SciPy centres a 2-D correlation at m/2 of the full result (a convolution at (m-1)/2)
-        let full = convolve2d(in1, &w, Mode::Full, boundary).map_err(|e| e.in_op(op))?;
-        let start: Vec<usize> = in2.shape().iter().map(|&m| m / 2).collect();
-        return full.slice(spans(&start, in1.shape()))?.copy();
+        start = in2.shape().iter().map(|&m| m / 2).collect();
     }
-    convolve2d(in1, &w, mode, boundary).map_err(|e| e.in_op(op))
+    bounded(in1, &w, &start, &len, boundary, method).map_err(|e| e.in_op(op))
 }

@@ -5,13 +5,14 @@
 //! op's loop dtype) and only computes. Operations are grouped in families: the elementwise,
 //! copy, reduction and scan families of [`BackendStorage`], where an op is a marker value
 //! ([`UnaryOp`], [`BinaryOp`], [`ArgReduceOp`]), and one trait per later family
-//! ([`LinalgStorage`], [`IndexStorage`], [`SortStorage`], [`StatsStorage`], [`FftStorage`],
+//! ([`LinalgStorage`], [`IndexStorage`], [`SortStorage`], [`StatsStorage`], [`FftStorage`], [`FilterStorage`],
 //! [`RandomDevice`]) whose parameters are
 //! typed values and whose results are named structs. A family's methods have default bodies that
 //! answer [`Error::Unsupported`], so a backend that lacks a family still compiles and says so.
 use crate::{ArgReduceOp, BinaryOp, DType, Device, Error, HostBuffer, Layout, Result, Scalar, UnaryOp};
 
 mod fft;
+mod filter;
 mod index;
 mod kernel;
 mod linalg;
@@ -20,6 +21,7 @@ mod sort;
 mod stats;
 
 pub use fft::{FftKind, FftNorm, FftSpec, FftStorage, PlanCacheInfo};
+pub use filter::FilterStorage;
 pub use index::{Combine, IndexMode, IndexSet, IndexStorage};
 pub use kernel::{KernelArg, KernelDevice, KernelTypes, Outputs};
 pub use linalg::LinalgStorage;

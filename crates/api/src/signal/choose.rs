@@ -1,0 +1,22 @@
+//! `Method::Auto`'s choice between the direct sum and the FFT (SciPy's `choose_conv_method`,
+//! with a cost model whose constants were measured for xp's own kernels: see
+//! `benches/RESULTS.md`, "convolution method").
+use xp_core::Device;
+
+/// How many multiply-adds of the direct method cost as much as one `n log2 n` unit of an FFT of
+/// `n` points, on the CPU and on a GPU (measured: see the module docs).
+const FFT_UNIT_CPU: f64 = 4.0;
+const FFT_UNIT_GPU: f64 = 4.0;
+
+/// Whether the FFT is expected to be faster than the direct sum for a convolution with
+/// `outputs` results of `taps` weights each, whose transforms have `fft` points: the FFT
+/// method makes three transforms (two forward, one back).
+pub(crate) fn prefer_fft(dev: Device, outputs: usize, taps: usize, fft: usize) -> bool {
+    let direct = outputs as f64 * taps as f64;
+    let n = fft as f64;
+    let unit = match dev {
+        Device::Cpu => FFT_UNIT_CPU,
+        Device::Cuda(_) => FFT_UNIT_GPU,
+    };
+    3.0 * n * n.log2().max(1.0) * unit < direct
+}

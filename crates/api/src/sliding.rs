@@ -1,0 +1,76 @@
+//! Sliding-window filters over an input already extended by its boundary (the front ends of
+//! `xp::signal` and `xp::ndimage` pad first, by their mode), so that every window lies inside it:
+//! the "valid" correlation and rank filter of the [`xp_core::FilterStorage`] family.
+//!
+//! float32 and float64 go to the backend's kernels (the tiled GPU kernels, the CPU's row
+//! passes). Other dtypes, and windows a backend does not take (`Unsupported`), are computed
+//! here: the correlation as one multiply-add pass per weight in the promoted dtype (so
+//! integers stay exact and complex values are complex), the rank filter in float64 (exact for
+//! integers up to 2^53) or on the host.
+use crate::backend::{on_pair, on_storage};
+use crate::products::with_two;
+use crate::{Array, SliceElem};
+use xp_core::{promote_types, DType, Device, Error, FilterStorage, Result};
+
+/// The shape of the valid part: `n - m + 1` per axis.
+fn valid_shape(n: &[usize], m: &[usize]) -> Vec<usize> {
+    n.iter().zip(m).map(|(a, b)| a + 1 - b).collect()
+}
+
+/// `at[i] .. at[i] + len[i]` along each axis.
+fn window(at: &[usize], len: &[usize]) -> Vec<SliceElem> {
+    at.iter()
+        .zip(len)
+        .map(|(&s, &n)| SliceElem::Slice { start: Some(s as isize), stop: Some((s + n) as isize), step: 1 })
+        .collect()
+}
+
+/// Whether a family call answered that the backend does not take this case.
+fn unsupported<T>(r: &Result<T>) -> bool {
+    matches!(r, Err(Error::Unsupported { .. }))
+}
+
+/// The valid correlation `out[i] = Σ_k w[k] · x[i + k]` (`x` and `w` of one device and the same
+/// number of axes, `w` no longer than `x` along any), in the operands' promoted dtype.
+pub(crate) fn correlate_valid(x: &Array, w: &Array) -> Result<Array> {
+    let dt = promote_types(x.dtype(), w.dtype());
+    let shape = valid_shape(x.shape(), w.shape());
+    let (x, w) = (x.cast_if(dt)?, w.cast_if(dt)?);
+    if matches!(dt, DType::F32 | DType::F64) {
+        let r = with_two(&x, &w, |p, q| on_pair!("correlate", p, q, s, t => s.correlate_valid(&x.layout, t, &w.layout)));
+        if !unsupported(&r) {
+            return Ok(Array::from_storage(r?, &shape));
+        }
+    }
+    let taps = w.to_buffer()?;
+    let mut acc = crate::on(x.device()).zeros(&shape, dt)?;
+    let mut at = vec![0usize; w.ndim()];
+    for k in 0..w.size() {
+        // `at`: the C-order position of weight k
+        let mut r = k;
+        for (i, &n) in w.shape().iter().enumerate().rev() {
+            at[i] = r % n;
+            r /= n;
+        }
+        acc = acc.add(&x.slice(window(&at, &shape))?.mul(taps.get(k).expect("k < size"))?)?;
+    }
+    Ok(acc)
+}
+
+/// The valid rank filter: at each position, the `rank`-th smallest (from 0) of the `size` box
+/// of `x` (one length per axis, none longer than `x`'s), in `x`'s dtype.
+#[allow(dead_code)] // the median filters of xp::signal and xp::ndimage call it
+pub(crate) fn rank_valid(x: &Array, size: &[usize], rank: usize) -> Result<Array> {
+    let d = x.dtype();
+    let work = if matches!(d, DType::F32 | DType::F64) { d } else { DType::F64 };
+    let xw = x.cast_if(work)?;
+    let shape = valid_shape(x.shape(), size);
+    let r = on_storage!(&*xw.read(), s => s.rank_valid(&xw.layout, size, rank));
+    let out = match r {
+        Err(Error::Unsupported { .. }) if x.device() != Device::Cpu => {
+            rank_valid(&xw.to_device(Device::Cpu)?, size, rank)?.to_device(x.device())?
+        }
+        r => Array::from_storage(r?, &shape),
+    };
+    out.cast_if(d)
+}

@@ -1,0 +1,264 @@
+//! The filter family on the GPU: shared-memory tiled kernels over the last two axes (a batch of
+//! images, a 1-D signal as one row). A block loads its output tile's input (the tile and its
+//! halo, `(TH + kh - 1) × (TW + kw - 1)` values) and the weights into shared memory once.
+//!
+//! - **Correlation:** each thread sums `R` outputs of one column, sliding an `R`-value window of
+//!   the column down the weights' rows in registers: per weight, one shared load of the input,
+//!   one (broadcast) load of the weight and `R` fused multiply-adds.
+//! - **Rank filter:** each thread copies its window into registers (the window size is compiled
+//!   in, so the copies and the selection unroll into register operations) and selects the rank
+//!   by a partial selection sort: `rank + 1` passes of compare-exchanges, no full sort.
+//!
+//! Windows whose shared tile does not fit the device, weights over more than two axes, and
+//! rank windows of more than [`RANK_MAX`] values answer `Unsupported` (the front end then
+//! computes them another way).
+use crate::codegen::{storage_ty, PRELUDE};
+use crate::device::{driver_err, Key};
+use crate::storage::{after, before, CudaStorage};
+use cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN as OPTIN;
+use cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as DYN_SMEM;
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+use xp_core::{DType, Error, FilterStorage, Layout, Result};
+
+/// Output columns of a tile (one warp wide).
+const TW: usize = 32;
+/// Thread rows of a block.
+const BY: usize = 8;
+/// The largest rank window compiled into registers.
+pub(crate) const RANK_MAX: usize = 64;
+
+/// The shared tile loader of both kernels: the block's input tile (`th × tw`, zero past the
+/// input's edge) of batch `b`.
+const TILE: &str = "
+  for (int i = tid; i < th * tw; i += nt) {
+    const int ty = i / tw, tx = i - ty * tw;
+    const i64 gy = oy0 + ty, gx = ox0 + tx;
+    tile[i] = (gy < H && gx < W) ? xb[gy * W + gx] : (T)0;
+  }
+";
+
+fn correlate_src(t: &str, r: usize) -> String {
+    format!(
+        "{PRELUDE}
+typedef {t} T;
+#define R {r}
+extern \"C\" __global__ void xp_k(T* __restrict__ out, const T* __restrict__ x, const T* __restrict__ w,
+    i64 H, i64 W, i64 OH, i64 OW, int kh, int kw, i64 batches) {{
+  extern __shared__ __align__(16) unsigned char smem[];
+  T* ws = (T*)smem;
+  T* tile = ws + kh * kw;
+  const int TH = {BY} * R, tw = {TW} + kw - 1, th = TH + kh - 1;
+  const int tid = threadIdx.y * {TW} + threadIdx.x, nt = {TW} * {BY};
+  for (int i = tid; i < kh * kw; i += nt) ws[i] = w[i];
+  const i64 oy0 = (i64)blockIdx.y * TH, ox0 = (i64)blockIdx.x * {TW};
+  const int c = threadIdx.x, r0 = threadIdx.y * R;
+  for (i64 b = blockIdx.z; b < batches; b += gridDim.z) {{
+    const T* xb = x + b * H * W;
+    __syncthreads();
+    {TILE}
+    __syncthreads();
+    T acc[R];
+#pragma unroll
+    for (int j = 0; j < R; ++j) acc[j] = 0;
+    for (int q = 0; q < kw; ++q) {{
+      T win[R];
+#pragma unroll
+      for (int j = 0; j < R - 1; ++j) win[j + 1] = tile[(r0 + j) * tw + c + q];
+      for (int p = 0; p < kh; ++p) {{
+#pragma unroll
+        for (int j = 0; j < R - 1; ++j) win[j] = win[j + 1];
+        win[R - 1] = tile[(r0 + p + R - 1) * tw + c + q];
+        const T wv = ws[p * kw + q];
+#pragma unroll
+        for (int j = 0; j < R; ++j) acc[j] = fma(wv, win[j], acc[j]);
+      }}
+    }}
+    T* ob = out + b * OH * OW;
+#pragma unroll
+    for (int j = 0; j < R; ++j) {{
+      const i64 oy = oy0 + r0 + j, ox = ox0 + c;
+      if (oy < OH && ox < OW) ob[oy * OW + ox] = acc[j];
+    }}
+  }}
+}}
+"
+    )
+}
+
+fn rank_src(t: &str, kh: usize, kw: usize, rank: usize) -> String {
+    let n = kh * kw;
+    // select from whichever end is nearer
+    let (k, lo) = if rank <= n / 2 { (rank, "XLT(v[j], v[i])") } else { (n - 1 - rank, "XLT(v[i], v[j])") };
+    format!(
+        "{PRELUDE}
+typedef {t} T;
+#define XLT(a, b) ((a) < (b) || ((b) != (b) && (a) == (a)))
+extern \"C\" __global__ void xp_k(T* __restrict__ out, const T* __restrict__ x,
+    i64 H, i64 W, i64 OH, i64 OW, i64 batches) {{
+  extern __shared__ __align__(16) unsigned char smem[];
+  T* tile = (T*)smem;
+  const int kh = {kh}, kw = {kw}, TH = {BY}, tw = {TW} + kw - 1, th = TH + kh - 1;
+  const int tid = threadIdx.y * {TW} + threadIdx.x, nt = {TW} * {BY};
+  const i64 oy0 = (i64)blockIdx.y * TH, ox0 = (i64)blockIdx.x * {TW};
+  const int c = threadIdx.x, r = threadIdx.y;
+  for (i64 b = blockIdx.z; b < batches; b += gridDim.z) {{
+    const T* xb = x + b * H * W;
+    __syncthreads();
+    {TILE}
+    __syncthreads();
+    T v[{n}];
+#pragma unroll
+    for (int p = 0; p < kh; ++p)
+#pragma unroll
+      for (int q = 0; q < kw; ++q) v[p * kw + q] = tile[(r + p) * tw + c + q];
+#pragma unroll
+    for (int i = 0; i <= {k}; ++i)
+#pragma unroll
+      for (int j = i + 1; j < {n}; ++j)
+        if ({lo}) {{ const T s = v[i]; v[i] = v[j]; v[j] = s; }}
+    const i64 oy = oy0 + r, ox = ox0 + c;
+    if (oy < OH && ox < OW) out[b * OH * OW + oy * OW + ox] = v[{k}];
+  }}
+}}
+"
+    )
+}
+
+/// `(batch, H, W)` of a layout whose window is `(kh, kw)` over its last two axes; None when the
+/// window spans more axes.
+fn images(shape: &[usize], window: &[usize]) -> Option<(usize, usize, usize, usize, usize)> {
+    let nd = shape.len();
+    if nd == 0 || window[..nd.saturating_sub(2)].iter().any(|&m| m != 1) {
+        return None;
+    }
+    let (h, kh) = if nd >= 2 { (shape[nd - 2], window[nd - 2]) } else { (1, 1) };
+    let b: usize = shape[..nd.saturating_sub(2)].iter().product();
+    Some((b, h, shape[nd - 1], kh, window[nd - 1]))
+}
+
+impl CudaStorage {
+    /// The input contiguous (a copy when it is not), and its base address.
+    fn dense_input(&self, l: &Layout) -> Result<(Option<CudaStorage>, u64)> {
+        if l.is_contiguous() {
+            return Ok((None, self.ptr(l.offset())));
+        }
+        let c = self.contiguous_copy(l)?;
+        let p = c.ptr(0);
+        Ok((Some(c), p))
+    }
+
+    /// The launch of `f` over the output tiles of `(b, oh, ow)` with `smem` bytes of shared
+    /// memory; Unsupported when that is more than the device allows a block.
+    fn tiles(
+        &self,
+        op: &'static str,
+        f: &cudarc::driver::CudaFunction,
+        (b, oh, ow): (usize, usize, usize),
+        th: usize,
+        smem: usize,
+    ) -> Result<LaunchConfig> {
+        let most = self.dev.ctx.attribute(OPTIN).map_err(driver_err)? as usize;
+        if smem > most {
+            return Err(Error::Unsupported { op, backend: "cuda" });
+        }
+        if smem > 48 << 10 {
+            f.set_attribute(DYN_SMEM, smem as i32).map_err(driver_err)?;
+        }
+        Ok(LaunchConfig {
+            grid_dim: (ow.div_ceil(TW) as u32, oh.div_ceil(th) as u32, b.min(65535) as u32),
+            block_dim: (TW as u32, BY as u32, 1),
+            shared_mem_bytes: smem as u32,
+        })
+    }
+}
+
+/// Rows per thread of the correlation: eight in single precision, four in double (whose tile
+/// and registers are twice the size).
+fn rows_per_thread(d: DType) -> usize {
+    if d == DType::F32 {
+        8
+    } else {
+        4
+    }
+}
+
+impl FilterStorage for CudaStorage {
+    fn correlate_valid(&self, l: &Layout, w: &Self, wl: &Layout) -> Result<Self> {
+        let op = "correlate";
+        let d = self.dtype;
+        if !matches!(d, DType::F32 | DType::F64) || w.dtype != d {
+            return Err(Error::InvalidDType { op, dtype: d });
+        }
+        let Some((b, h, wd, kh, kw)) = images(l.shape(), wl.shape()) else {
+            return Err(Error::Unsupported { op, backend: "cuda" });
+        };
+        let (oh, ow) = (h - kh + 1, wd - kw + 1);
+        let out = CudaStorage::alloc(&self.dev, d, b * oh * ow)?;
+        if b * oh * ow == 0 {
+            return Ok(out);
+        }
+        let r = rows_per_thread(d);
+        let th = BY * r;
+        let smem = ((th + kh - 1) * (TW + kw - 1) + kh * kw) * d.size();
+        let (xc, xp) = self.dense_input(l)?;
+        let wc = w.contiguous_copy(wl)?;
+        let (f, _) = self.dev.kernel(Key::new(61).dtype(d).bits(4, r as u64), "xp_k", || correlate_src(storage_ty(d), r))?;
+        let s = self.dev.current();
+        let used = [xc.as_ref().unwrap_or(self), &wc, &out];
+        before(&s, &used)?;
+        let (po, pw) = (out.ptr(0), wc.ptr(0));
+        let dims = [h as i64, wd as i64, oh as i64, ow as i64];
+        let (ikh, ikw, nb) = (kh as i32, kw as i32, b as i64);
+        let cfg = self.tiles(op, &f, (b, oh, ow), th, smem)?;
+        let mut a = s.launch_builder(&f);
+        a.arg(&po).arg(&xp).arg(&pw);
+        for v in &dims {
+            a.arg(v);
+        }
+        a.arg(&ikh).arg(&ikw).arg(&nb);
+        // SAFETY: the arguments match the kernel; every read lies inside the input (the tile
+        // loader checks the image's edges) or the weights, every write inside the output.
+        unsafe { a.launch(cfg) }.map_err(driver_err)?;
+        after(&s, &used)?;
+        Ok(out)
+    }
+
+    fn rank_valid(&self, l: &Layout, size: &[usize], rank: usize) -> Result<Self> {
+        let op = "rank_filter";
+        let d = self.dtype;
+        if !matches!(d, DType::F32 | DType::F64) {
+            return Err(Error::InvalidDType { op, dtype: d });
+        }
+        let Some((b, h, wd, kh, kw)) = images(l.shape(), size) else {
+            return Err(Error::Unsupported { op, backend: "cuda" });
+        };
+        if kh * kw > RANK_MAX || kh > 255 || kw > 255 {
+            return Err(Error::Unsupported { op, backend: "cuda" });
+        }
+        let (oh, ow) = (h - kh + 1, wd - kw + 1);
+        let out = CudaStorage::alloc(&self.dev, d, b * oh * ow)?;
+        if b * oh * ow == 0 {
+            return Ok(out);
+        }
+        let smem = (BY + kh - 1) * (TW + kw - 1) * d.size();
+        let (xc, xp) = self.dense_input(l)?;
+        let key = Key::new(62).dtype(d).bits(8, kh as u64).bits(8, kw as u64).bits(8, rank as u64);
+        let (f, _) = self.dev.kernel(key, "xp_k", || rank_src(storage_ty(d), kh, kw, rank))?;
+        let s = self.dev.current();
+        let used = [xc.as_ref().unwrap_or(self), &out];
+        before(&s, &used)?;
+        let po = out.ptr(0);
+        let dims = [h as i64, wd as i64, oh as i64, ow as i64, b as i64];
+        let cfg = self.tiles(op, &f, (b, oh, ow), BY, smem)?;
+        let mut a = s.launch_builder(&f);
+        a.arg(&po).arg(&xp);
+        for v in &dims {
+            a.arg(v);
+        }
+        // SAFETY: the arguments match the kernel; every read lies inside the input (the tile
+        // loader checks the image's edges), every write inside the output.
+        unsafe { a.launch(cfg) }.map_err(driver_err)?;
+        after(&s, &used)?;
+        Ok(out)
+    }
+}
