@@ -1,9 +1,11 @@
 //! The FFT workloads at the sizes issue 12 names: a complex64 FFT of 2^24 points (2^20 on the
 //! CPU), the rfft2 of a 4096² float32 image (1024² on the CPU) and `fftconvolve` of such an image
-//! with a 31×31 kernel.
+//! with a 31×31 kernel, and the case study's `convolve2d` (`same`, `wrap`) with the method
+//! chosen (`auto`) and forced to the direct sum (`direct`); SciPy and CuPy always compute
+//! `convolve2d` directly.
 use crate::{rand, sync, Workload};
 use xp::fft::{self, FftNorm};
-use xp::signal::{fftconvolve, Mode};
+use xp::signal::{convolve2d, fftconvolve, Boundary, Method, Mode};
 use xp::{DType, Device};
 
 pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
@@ -33,4 +35,14 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
             Ok(Box::new(move || sync(&fftconvolve(&a, &k, Mode::Same)?)))
         }),
     });
+    for (method, tag) in [(Method::Auto, "auto"), (Method::Direct, "direct")] {
+        w.push(Workload {
+            name: format!("convolve2d_f32_{n}x{n}_31x31_wrap_{tag}"),
+            unit: "ms",
+            setup: Box::new(move |d: Device| {
+                let (a, k) = (rand(n * n, &[n, n], d)?, rand(31 * 31, &[31, 31], d)?);
+                Ok(Box::new(move || sync(&convolve2d(&a, &k, Mode::Same, Boundary::Wrap, method)?)))
+            }),
+        });
+    }
 }

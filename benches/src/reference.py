@@ -201,6 +201,14 @@ def fft_setup(name):
         n = int(name.split("_")[2].split("x")[0])
         a, k = rand(n * n, (n, n)), rand(31 * 31, (31, 31))
         return lambda: fftconvolve(a, k, mode="same")
+    if name.startswith("convolve2d_f32"):
+        if gpu:
+            from cupyx.scipy.signal import convolve2d
+        else:
+            from scipy.signal import convolve2d
+        n = int(name.split("_")[2].split("x")[0])
+        a, k = rand(n * n, (n, n)), rand(31 * 31, (31, 31))
+        return lambda: convolve2d(a, k, mode="same", boundary="wrap")
     return None
 
 
