@@ -101,8 +101,10 @@ impl FftStorage for CudaStorage {
         if n_in == 0 || n_out == 0 {
             return CudaStorage::alloc(&self.dev, out_dtype, n_out);
         }
-        // The current buffer: the input where it lies (not ours to write), or one of ours.
-        let mut owned: Option<CudaStorage> = (!l.is_contiguous()).then(|| self.contiguous_copy(l)).transpose()?;
+        // The current buffer: the input where it lies (not ours to write), or one of ours. cuFFT
+        // reads a real input as pairs: it must be aligned as a complex value of its precision.
+        let aligned = self.ptr(l.offset()).is_multiple_of(2 * d.size() as u64) || d.is_complex();
+        let mut owned: Option<CudaStorage> = (!l.is_contiguous() || !aligned).then(|| self.contiguous_copy(l)).transpose()?;
         for p in &passes {
             let to_real = matches!(p.ty, Ty::C2R | Ty::Z2D);
             if to_real {
