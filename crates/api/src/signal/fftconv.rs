@@ -45,13 +45,8 @@ pub(crate) fn fast_len(n: usize) -> usize {
 /// ```
 pub fn fftconvolve(in1: &Array, in2: &Array, mode: Mode) -> Result<Array> {
     let op = "fftconvolve";
-    let complex = in1.dtype().is_complex() || in2.dtype().is_complex();
-    let work = match (complex, fft::single(in1.dtype()) && fft::single(in2.dtype())) {
-        (true, true) => DType::C64,
-        (true, false) => DType::C128,
-        (false, true) => DType::F32,
-        (false, false) => DType::F64,
-    };
+    let work = conv_dtype(in1, in2);
+    let complex = work.is_complex();
     let (in1, in2) = ordered(op, in1, in2, mode)?;
     if in1.size() == 0 || in2.size() == 0 {
         // SciPy's answer for empty operands: an empty float64 vector
@@ -81,6 +76,64 @@ pub fn fftconvolve(in1: &Array, in2: &Array, mode: Mode) -> Result<Array> {
         Mode::Full => prod.copy(),
         _ => cut(prod, s1, s2, mode),
     }
+}
+
+/// The dtype an FFT convolution of `in1` and `in2` computes in: complex if either is, single
+/// precision if both are (SciPy transforms float32 in single precision), else double.
+pub(super) fn conv_dtype(in1: &Array, in2: &Array) -> DType {
+    let complex = in1.dtype().is_complex() || in2.dtype().is_complex();
+    match (complex, fft::single(in1.dtype()) && fft::single(in2.dtype())) {
+        (true, true) => DType::C64,
+        (true, false) => DType::C128,
+        (false, true) => DType::F32,
+        (false, false) => DType::F64,
+    }
+}
+
+/// SciPy's `_init_freq_conv_axes`: the operands in the order `mode` computes them and the
+/// convolved axes (None: all; sorted, without those where either operand has length 1, which
+/// broadcast). The other axes must be equal or 1; `valid` with the second operand the larger
+/// in every convolved axis swaps them.
+pub(super) fn ordered_axes<'a>(
+    op: &'static str,
+    in1: &'a Array,
+    in2: &'a Array,
+    mode: Mode,
+    axes: Option<&[isize]>,
+) -> Result<(&'a Array, &'a Array, Vec<usize>)> {
+    if in1.ndim() != in2.ndim() {
+        return Err(Error::invalid(op, "in1 and in2 should have the same dimensionality"));
+    }
+    if in1.device() != in2.device() {
+        return Err(Error::DeviceMismatch { op, lhs: in1.device(), rhs: in2.device() });
+    }
+    let (s1, s2) = (in1.shape(), in2.shape());
+    let mut ax: Vec<usize> = match axes {
+        None => (0..in1.ndim()).collect(),
+        Some([]) => return Err(Error::invalid(op, "when provided, axes cannot be empty")),
+        Some(a) => a.iter().map(|&i| xp_core::normalize_axis(op, i, in1.ndim())).collect::<Result<_>>()?,
+    };
+    ax.sort_unstable();
+    if ax.windows(2).any(|w| w[0] == w[1]) {
+        return Err(Error::invalid(op, "all axes must be unique"));
+    }
+    ax.retain(|&a| s1[a] != 1 && s2[a] != 1);
+    if !(0..in1.ndim()).all(|a| ax.contains(&a) || s1[a] == s2[a] || s1[a] == 1 || s2[a] == 1) {
+        return Err(Error::invalid(op, format!("incompatible shapes for in1 and in2: {s1:?} and {s2:?}")));
+    }
+    if mode == Mode::Valid && in1.ndim() > 0 {
+        let ok1 = ax.iter().all(|&i| s1[i] >= s2[i]);
+        if !ok1 && !ax.iter().all(|&i| s2[i] >= s1[i]) {
+            return Err(Error::invalid(
+                op,
+                "For 'valid' mode, one must be at least as large as the other in every dimension",
+            ));
+        }
+        if !ok1 {
+            return Ok((in2, in1, ax));
+        }
+    }
+    Ok((in1, in2, ax))
 }
 
 /// The operands in the order the mode computes them (SciPy's rules for every convolution):
