@@ -268,7 +268,11 @@ def peaks():
              dict(prominence=0.1, wlen=6, width=(None, 10), rel_height=1.0),
              dict(plateau_size=(2, None), threshold=0, height=(0.1, None), distance=3), dict(height=5.0)]
     for x in [smooth, plateau, ints, smooth.astype(np.float32), np.array([1.0]), np.array([0.0, 1.0, 0.0])]:
+        heights = x[S.find_peaks(x)[0]]
         for cond in conds:
+            if "distance" in cond and len(np.unique(heights)) < len(heights):
+                # SciPy orders tied heights with NumPy's unstable argsort (SIMD on some CPUs)
+                continue
             def f(x=x, cond=cond):
                 pk, props = S.find_peaks(x, **cond)
                 return [pk.astype(np.int64)] + [np.asarray(props[k]) for k in PROPS if k in props]

@@ -126,10 +126,14 @@ pub(super) fn steady_state(op: &'static str, b: &[Complex64], a: &[Complex64]) -
     let zero = Complex64::new(0.0, 0.0);
     let lead = a.iter().position(|&v| v != zero).unwrap_or(a.len().saturating_sub(1));
     let a = &a[lead..];
-    if a.is_empty() || a[0] == zero {
+    if a.is_empty() {
         return Err(Error::invalid(op, "There must be at least one nonzero `a` coefficient."));
     }
     let k = a.len().max(b.len());
+    if a[0] == zero {
+        // SciPy divides by the zero and answers NaN
+        return Ok(vec![Complex64::new(f64::NAN, f64::NAN); k - 1]);
+    }
     let at = |c: &[Complex64], i: usize| c.get(i).map_or(zero, |&v| v / a[0]);
     let (sb, sa): (Complex64, Complex64) = ((0..k).map(|i| at(b, i)).sum(), (0..k).map(|i| at(a, i)).sum());
     if sa == zero {
@@ -156,8 +160,8 @@ pub(super) fn zi_dtype(d: DType) -> DType {
 
 /// SciPy's `lfilter_zi(b, a)`: the initial state of [`lfilter`] for which a unit step input
 /// gives its steady state from the first sample (scale it by the first input value). Leading
-/// zeros of `a` are dropped; all-zero `a`, empty `b` and a filter with a pole at `z = 1` are
-/// [`Error::InvalidArgument`]s. The dtype is that of `b` and `a` together (integers: float64);
+/// zeros of `a` are dropped (an all-zero `a` gives NaN, as SciPy's division by it does); empty
+/// `a` or `b` and a filter with a pole at `z = 1` are [`Error::InvalidArgument`]s. The dtype is that of `b` and `a` together (integers: float64);
 /// the result is on `b`'s device.
 ///
 /// ```
