@@ -187,7 +187,11 @@ fn filter_errors_are_typed() {
             ("pole at 1", lfilter_zi(&b, &f(vec![1.0, -1.0])), false),
             ("resample 0", resample(&x, 0, -1), false),
             ("up 0", resample_poly(&x, 0, 1, -1, Window::Hann, PolyPad::Zeros), false),
-            ("2-D peaks", find_peaks(&on.zeros(&[2, 2], xp::DType::F64).unwrap(), &Default::default()).map(|r| r.peaks), false),
+            (
+                "2-D peaks",
+                find_peaks(&on.zeros(&[2, 2], xp::DType::F64).unwrap(), &Default::default()).map(|r| r.peaks),
+                false,
+            ),
             ("bp", detrend_bp(&x, -1, &[9]), false),
             ("wiener size", wiener(&x, Some(&[3, 3]), None), false),
         ];

@@ -58,7 +58,8 @@ fn normalised(b: &Array, a: &Array, d: DType) -> Result<Array> {
     let k = b.size().max(a.size());
     let a = a.astype(d)?;
     let a0 = a.slice([SliceElem::Slice { start: Some(0), stop: Some(1), step: 1 }])?;
-    let pad = |c: &Array| c.astype(d)?.div(&a0)?.pad(&[(0, k - c.size())], crate::PadMode::Constant(xp_core::Scalar::Int(0)));
+    let pad =
+        |c: &Array| c.astype(d)?.div(&a0)?.pad(&[(0, k - c.size())], crate::PadMode::Constant(xp_core::Scalar::Int(0)));
     crate::concatenate(&[&pad(b)?, &pad(&a)?], 0)
 }
 

@@ -7,7 +7,10 @@ use std::ops::{Add, Mul, Sub};
 use xp_core::{Complex32, Complex64, DType, Device, Element, Error, Result};
 
 /// An element type the filters run in: SciPy's `f`, `d`, `F`, `D`.
-pub(super) trait Sample: Element + Copy + Default + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {}
+pub(super) trait Sample:
+    Element + Copy + Default + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self>
+{
+}
 impl Sample for f32 {}
 impl Sample for f64 {}
 impl Sample for Complex32 {}

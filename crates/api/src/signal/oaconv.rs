@@ -39,10 +39,21 @@ fn next_fast_len(n: usize) -> usize {
         .expect("11-smooth numbers are unbounded")
 }
 
-/// SciPy's `_calc_oa_lens(s1, s2)`: `(block, overlap, step1, step2)`, overlap None when one
-/// block (a plain FFT convolution) is best.
-fn oa_lens(s1: usize, s2: usize) -> (usize, Option<usize>, usize, usize) {
-    let fallback = (s1 + s2 - 1, None, s1, s2);
+/// The block lengths of one axis (SciPy's `_calc_oa_lens`).
+#[derive(Clone, Copy, Debug)]
+struct OaLens {
+    /// the FFT length of a block
+    block: usize,
+    /// the samples a block's result shares with the next (None: one block, no overlap-add)
+    overlap: Option<usize>,
+    /// the samples of each operand per block
+    step: [usize; 2],
+}
+
+/// SciPy's `_calc_oa_lens(s1, s2)`: overlap None when one block (a plain FFT convolution) is
+/// best.
+fn oa_lens(s1: usize, s2: usize) -> OaLens {
+    let fallback = OaLens { block: s1 + s2 - 1, overlap: None, step: [s1, s2] };
     if s1 == s2 || s1 == 1 || s2 == 1 {
         return fallback;
     }
@@ -56,11 +67,8 @@ fn oa_lens(s1: usize, s2: usize) -> (usize, Option<usize>, usize, usize) {
     if block >= big {
         return fallback;
     }
-    if swapped {
-        (block, Some(overlap), small, block - small + 1)
-    } else {
-        (block, Some(overlap), block - small + 1, small)
-    }
+    let step = if swapped { [small, block - small + 1] } else { [block - small + 1, small] };
+    OaLens { block, overlap: Some(overlap), step }
 }
 
 /// The product of `a` and `b` transformed over `axes` at lengths `lens`, transformed back:
@@ -90,9 +98,8 @@ fn apply_mode(ret: Array, s1: &[usize], s2: &[usize], mode: Mode, axes: &[usize]
         Mode::Full => ret.copy(),
         Mode::Same => centered(&ret, s1),
         Mode::Valid => {
-            let shape: Vec<usize> = (0..ret.ndim())
-                .map(|i| if axes.contains(&i) { s1[i] - s2[i] + 1 } else { ret.shape()[i] })
-                .collect();
+            let shape: Vec<usize> =
+                (0..ret.ndim()).map(|i| if axes.contains(&i) { s1[i] - s2[i] + 1 } else { ret.shape()[i] }).collect();
             centered(&ret, &shape)
         }
     }
@@ -129,7 +136,7 @@ pub fn oaconvolve(in1: &Array, in2: &Array, mode: Mode, axes: Option<&[isize]>) 
     let full: Vec<usize> = axes.iter().map(|&i| s1[i] + s2[i] - 1).collect();
     let lens: Vec<_> = axes.iter().map(|&i| oa_lens(s1[i], s2[i])).collect();
     let fax: Vec<isize> = axes.iter().map(|&i| i as isize).collect();
-    if lens.iter().all(|l| l.1.is_none()) {
+    if lens.iter().all(|l| l.overlap.is_none()) {
         // one block everywhere: SciPy's fftconvolve, at 7-smooth lengths
         let f: Vec<usize> = full.iter().map(|&n| super::fftconv::fast_len(n)).collect();
         let mut ret = freq_conv(in1, in2, &fax, &f, work)?;
@@ -140,14 +147,14 @@ pub fn oaconvolve(in1: &Array, in2: &Array, mode: Mode, axes: Option<&[isize]>) 
     }
     // Each operand padded to whole steps and reshaped so that every blocked axis becomes
     // (steps, step); the FFT axes are the step axes.
-    let blocks = |x: &Array, s: &[usize], pick: fn(&(usize, Option<usize>, usize, usize)) -> usize| -> Result<Array> {
+    let blocks = |x: &Array, s: &[usize], which: usize| -> Result<Array> {
         let mut pads = vec![(0, 0); x.ndim()];
         let mut shape = Vec::new();
         for (i, &n) in s.iter().enumerate() {
             match axes.iter().position(|&a| a == i) {
                 Some(k) => {
-                    let (block, overlap, _, _) = lens[k];
-                    let step = pick(&lens[k]);
+                    let OaLens { block, overlap, step } = lens[k];
+                    let step = step[which];
                     let steps = if n > step {
                         let mut c = (n + 1).div_ceil(step);
                         if (block - overlap.unwrap_or(0)) * c < full[k] {
@@ -165,14 +172,14 @@ pub fn oaconvolve(in1: &Array, in2: &Array, mode: Mode, axes: Option<&[isize]>) 
         }
         x.pad(&pads, PadMode::Constant(Scalar::Int(0)))?.reshape(&shape)
     };
-    let b1 = blocks(in1, &s1, |l| l.2)?;
-    let b2 = blocks(in2, &s2, |l| l.3)?;
+    let b1 = blocks(in1, &s1, 0)?;
+    let b2 = blocks(in2, &s2, 1)?;
     let fft_axes: Vec<isize> = axes.iter().enumerate().map(|(k, &i)| (i + k + 1) as isize).collect();
-    let fshape: Vec<usize> = lens.iter().map(|l| l.0).collect();
+    let fshape: Vec<usize> = lens.iter().map(|l| l.block).collect();
     let mut ret = freq_conv(&b1, &b2, &fft_axes, &fshape, work)?;
     // overlap-add along each blocked axis: the tail of block j goes onto the head of block j+1
     for (k, &fa) in fft_axes.iter().enumerate() {
-        let Some(overlap) = lens[k].1 else { continue };
+        let Some(overlap) = lens[k].overlap else { continue };
         let (fa, sa) = (fa as usize, fa as usize - 1);
         let (nblk, nsteps) = (ret.shape()[fa], ret.shape()[sa]);
         let main = slice_axis(&ret, fa, 0, nblk - overlap)?.copy()?;

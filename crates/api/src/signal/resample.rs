@@ -43,7 +43,7 @@ pub fn resample(x: &Array, num: usize, axis: isize) -> Result<Array> {
     let s_fac = n as f64 / num as f64;
     let m = num.min(n);
     let m2 = m / 2 + 1;
-    let even = m % 2 == 0 && num != n;
+    let even = m.is_multiple_of(2) && num != n;
     if !x.dtype().is_complex() {
         let spec = fft::rfft(x, None, axis, FftNorm::Backward)?;
         let mut spec = slice_axis(&spec, ax, 0, m2)?;
@@ -116,7 +116,14 @@ pub(super) fn firwin_lowpass(numtaps: usize, cutoff: f64, window: Window) -> Res
 /// assert_eq!(y.shape(), &[15]);
 /// assert!(y.to_vec::<f64>().unwrap().iter().all(|v| (v - 1.0).abs() < 1e-12));
 /// ```
-pub fn resample_poly(x: &Array, up: usize, down: usize, axis: isize, window: Window, padtype: PolyPad) -> Result<Array> {
+pub fn resample_poly(
+    x: &Array,
+    up: usize,
+    down: usize,
+    axis: isize,
+    window: Window,
+    padtype: PolyPad,
+) -> Result<Array> {
     let op = "resample_poly";
     let ax = normalize_axis(op, axis, x.ndim())?;
     if up < 1 || down < 1 {

@@ -14,8 +14,8 @@ use xp_core::{DType, Error, Result};
 /// ```
 /// use xp::signal::wiener;
 /// let im = xp::Array::from_vec(vec![2.0; 9], &[3, 3]).unwrap();
-/// // flat, with no noise to speak of: the centre keeps its value
-/// let out = wiener(&im, None, Some(0.0)).unwrap().to_vec::<f64>().unwrap();
+/// // flat inside (the zero padding makes the edges vary): the centre is its local mean
+/// let out = wiener(&im, None, None).unwrap().to_vec::<f64>().unwrap();
 /// assert!((out[4] - 2.0).abs() < 1e-12);
 /// ```
 pub fn wiener(im: &Array, mysize: Option<&[usize]>, noise: Option<f64>) -> Result<Array> {
