@@ -16,19 +16,11 @@ from scipy import signal as S
 
 sys.path.insert(0, os.path.dirname(__file__))
 from gen_reference import write_cases, arr, call  # noqa: E402
+from gen_signal_reference import rand  # noqa: E402  (integers in [-4, 4], uniform floats in [-1, 1))
 
 warnings.filterwarnings("ignore")
 RNG = np.random.default_rng(20261126)
 F32, F64 = 1.2e-7, 2.3e-16
-
-
-def rand(shape, name):
-    if name.startswith("int"):
-        return RNG.integers(-4, 5, shape).astype(name)
-    x = RNG.uniform(-1, 1, shape)
-    if name.startswith("complex"):
-        x = x + 1j * RNG.uniform(-1, 1, shape)
-    return x.astype(name)
 
 
 def eps_of(*names):

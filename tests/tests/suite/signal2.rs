@@ -8,13 +8,14 @@
 //! `detrend` with breakpoints; `wiener`. Failing calls must fail with a typed error and leave
 //! their inputs unchanged.
 use super::common::{self, split_cases};
+use super::signal::mode;
 use serde_json::Value;
 use xp::signal::{
     detrend_bp, filtfilt, find_peaks, lfilter, lfilter_zi, oaconvolve, resample, resample_poly, sosfilt, sosfilt_zi,
     stft, wiener, Detrend, Mode, PadType, PeakConditions, PolyPad, Range, StftParams, StftScaling, Window,
 };
 use xp::{Array, Device, Result};
-use xp_testing::{Failures, Tolerance};
+use xp_testing::Failures;
 
 fn window(p: &Value) -> Window {
     match p["window"].as_str().unwrap() {
@@ -23,14 +24,6 @@ fn window(p: &Value) -> Window {
         "boxcar" => Window::Boxcar,
         "kaiser" => Window::Kaiser { beta: p["beta"].as_f64().unwrap() },
         w => panic!("unknown window {w}"),
-    }
-}
-
-fn mode(p: &Value) -> Mode {
-    match p["mode"].as_str().unwrap() {
-        "same" => Mode::Same,
-        "valid" => Mode::Valid,
-        _ => Mode::Full,
     }
 }
 
@@ -153,10 +146,7 @@ fn run(op: &str, p: &Value, x: &[Array]) -> Result<Vec<Array>> {
 
 fn reference(f: &mut Failures, dev: Device, case: &Value) {
     let p = &case["params"];
-    let t = &case["tol"];
-    let tol = Tolerance { rtol: t[0].as_f64().unwrap(), atol: t[1].as_f64().unwrap() };
-    let want = common::expected_all(case).map(|v| v.into_iter().map(|e| e.with_tol(tol)).collect());
-    let inputs: Vec<_> = case["args"].as_array().unwrap().iter().map(common::array).collect();
+    let (want, inputs) = common::tolerant_case(case);
     let op = case["op"].as_str().unwrap();
     let what = format!("{op} {p}");
     common::check_layouts(f, dev, &inputs, &want, &what, true, |x| run(op, p, x));
