@@ -1,8 +1,17 @@
-//! `xp::signal`: SciPy's signal processing, on every device. So far: the window functions
-//! (SciPy's `get_window` and `windows`, and NumPy's `hanning` … `kaiser`, which
-//! [`crate::ArrayModule`] and the crate root also offer); [`convolve`], [`correlate`] (direct or
-//! by FFT), [`convolve2d`], [`correlate2d`] (with boundaries), [`fftconvolve`], [`detrend`], [`periodogram`], [`welch`]; and
-//! NumPy's 1-D [`crate::convolve`] and [`crate::correlate`] at the crate root.
+//! `xp::signal`: SciPy's signal processing, on every device. So far:
+//! - windows: SciPy's `get_window` and `windows`, and NumPy's `hanning` … `kaiser` (which
+//!   [`crate::ArrayModule`] and the crate root also offer);
+//! - convolution: [`convolve`], [`correlate`] (direct or by FFT), [`convolve2d`],
+//!   [`correlate2d`] (with boundaries), [`fftconvolve`], [`oaconvolve`] (overlap-add, with
+//!   `axes`), and NumPy's 1-D [`crate::convolve`] and [`crate::correlate`] at the crate root;
+//! - filtering: [`lfilter`], [`lfilter_zi`], [`sosfilt`], [`sosfilt_zi`], [`filtfilt`] (these
+//!   recursions are sequential and run on the host: a GPU array is copied down and back), and
+//!   [`wiener`];
+//! - resampling: [`resample`] (Fourier) and [`resample_poly`] (Kaiser FIR, zero-stuffed and
+//!   decimated);
+//! - spectral analysis: [`periodogram`], [`welch`], [`stft`], [`detrend`] and [`detrend_bp`]
+//!   (with breakpoints);
+//! - peaks: [`find_peaks`] with all of SciPy's conditions and properties (on the host).
 //!
 //! ```
 //! use xp::signal::{get_window, Window};
