@@ -182,6 +182,13 @@ def resamples():
             eps = eps_of(name)
             cases.append(case("resample", [x], {"num": num, "axis": axis},
                               lambda x=x, num=num, axis=axis: S.resample(x, num, axis=axis), [200 * eps, 200 * eps]))
+        for n, num, w in [(8, 5, "hann"), (9, 14, ("kaiser", 3.0)), (10, 10, "hamming"), (7, 3, "boxcar")]:
+            x = rand((2, n), name)
+            eps = eps_of(name)
+            p = {"num": num, "axis": 1, "window": w if isinstance(w, str) else w[0],
+                 "beta": None if isinstance(w, str) else w[1]}
+            cases.append(case("resample", [x], p, lambda x=x, num=num, w=w: S.resample(x, num, axis=1, window=w),
+                              [200 * eps, 200 * eps]))
     return cases
 
 

@@ -112,7 +112,10 @@ fn run(op: &str, p: &Value, x: &[Array]) -> Result<Vec<Array>> {
             };
             vec![filtfilt(&x[0], &x[1], &x[2], axis, padtype, usize_of(&p["padlen"]))?]
         }
-        "resample" => vec![resample(&x[0], usize_of(&p["num"]).unwrap(), axis)?],
+        "resample" => {
+            let w = if p["window"].is_string() { Some(window(p)) } else { None };
+            vec![resample(&x[0], usize_of(&p["num"]).unwrap(), axis, w)?]
+        }
         "resample_poly" => {
             let pad = match p["padtype"].as_str().unwrap() {
                 "mean" => PolyPad::Mean,
@@ -175,7 +178,7 @@ fn filter_errors_are_typed() {
             ("sos shape", sosfilt(&on.zeros(&[1, 5], xp::DType::F64).unwrap(), &x, -1, None).map(|r| r.y), false),
             ("padlen", filtfilt(&b, &a, &x, -1, Some(PadType::Odd), Some(5)), false),
             ("pole at 1", lfilter_zi(&b, &f(vec![1.0, -1.0])), false),
-            ("resample 0", resample(&x, 0, -1), false),
+            ("resample 0", resample(&x, 0, -1, None), false),
             ("up 0", resample_poly(&x, 0, 1, -1, Window::Hann, PolyPad::Zeros), false),
             (
                 "2-D peaks",

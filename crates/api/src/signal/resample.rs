@@ -24,16 +24,18 @@ fn zeros_along(x: &Array, axis: usize, n: usize) -> Result<Array> {
 /// an even number of kept bins the unpaired Nyquist bin is SciPy's: doubled (real input) or
 /// joined with its twin (complex) when downsampling, halved and split into a pair when
 /// upsampling. Real input uses `rfft` (float32 stays float32, integers become float64),
-/// complex input `fft`. `num = 0` is an [`Error::InvalidArgument`].
+/// complex input `fft`. With a `window`, the spectrum is first weighted by SciPy's
+/// `fftshift(get_window(window, n))` (folded onto the one-sided bins for real input). `num = 0`
+/// is an [`Error::InvalidArgument`].
 ///
 /// ```
 /// use xp::signal::resample;
 /// let x = xp::Array::from_vec(vec![1.0, 0.0, -1.0, 0.0], &[4]).unwrap(); // cos(πn/2)
-/// let y = resample(&x, 8, -1).unwrap().to_vec::<f64>().unwrap();
+/// let y = resample(&x, 8, -1, None).unwrap().to_vec::<f64>().unwrap();
 /// let want = [1.0, 0.7071, 0.0, -0.7071, -1.0, -0.7071, 0.0, 0.7071];
 /// assert!(y.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-4));
 /// ```
-pub fn resample(x: &Array, num: usize, axis: isize) -> Result<Array> {
+pub fn resample(x: &Array, num: usize, axis: isize, window: Option<Window>) -> Result<Array> {
     let op = "resample";
     let ax = normalize_axis(op, axis, x.ndim())?;
     let n = x.shape()[ax];
@@ -44,8 +46,32 @@ pub fn resample(x: &Array, num: usize, axis: isize) -> Result<Array> {
     let m = num.min(n);
     let m2 = m / 2 + 1;
     let even = m.is_multiple_of(2) && num != n;
+    // the window centred on DC (SciPy's fftshift of the periodic window)
+    let weights = match window {
+        Some(w) => {
+            let v = w.values(n, false).map_err(|e| e.in_op(op))?;
+            Some((0..n).map(|k| v[(k + n - n / 2) % n]).collect::<Vec<f64>>())
+        }
+        None => None,
+    };
+    // SciPy weighs a one-sided spectrum in place (its dtype stays), a two-sided one by a
+    // float64 product (complex64 becomes complex128)
+    let weigh = |spec: Array, w: Vec<f64>, real: DType| -> Result<Array> {
+        let mut shape = vec![1; spec.ndim()];
+        shape[ax] = w.len();
+        spec.mul(&crate::on(spec.device()).asarray(w, &shape)?.astype(real)?)
+    };
     if !x.dtype().is_complex() {
-        let spec = fft::rfft(x, None, axis, FftNorm::Backward)?;
+        let mut spec = fft::rfft(x, None, axis, FftNorm::Backward)?;
+        if let Some(mut w) = weights {
+            // each one-sided bin stands for its negative twin too: the mean of both weights
+            let nx = n / 2 + 1;
+            for l in 1..nx {
+                w[l] = (w[l] + w[n - l]) / 2.0;
+            }
+            w.truncate(nx);
+            spec = weigh(spec, w, if fft::single(x.dtype()) { DType::F32 } else { DType::F64 })?;
+        }
         let mut spec = slice_axis(&spec, ax, 0, m2)?;
         if even {
             let f = if num < n { 2.0 } else { 0.5 };
@@ -54,7 +80,10 @@ pub fn resample(x: &Array, num: usize, axis: isize) -> Result<Array> {
         }
         return fft::irfft(&spec.div(s_fac)?, Some(num), axis, FftNorm::Backward);
     }
-    let spec = fft::fft(x, None, axis, FftNorm::Backward)?;
+    let mut spec = fft::fft(x, None, axis, FftNorm::Backward)?;
+    if let Some(w) = weights {
+        spec = weigh(spec, w, DType::F64)?;
+    }
     let neg = slice_axis(&spec, ax, n - (m - m2), n)?;
     let y = if !even {
         join(&[slice_axis(&spec, ax, 0, m2)?, zeros_along(&spec, ax, num - m)?, neg], ax)?
