@@ -3,8 +3,8 @@
 //! every layout of their inputs: `oaconvolve` (several blocks, broadcast axes, `axes`, modes,
 //! dtypes, errors); `lfilter` with and without `zi` (broadcast too), FIR and IIR, along each
 //! axis, and `lfilter_zi`; `sosfilt`/`sosfilt_zi`; `filtfilt` with every padtype and padlen;
-//! `resample` (the Nyquist rules, real and complex); `resample_poly` (ratios, windows,
-//! padtypes); `stft` with every option; `find_peaks` with each condition and its properties;
+//! `resample` (the Nyquist rules, real and complex, windows); `resample_poly` (ratios,
+//! windows, padtypes); `upfirdn`; `stft` with every option; `find_peaks` with each condition and its properties;
 //! `detrend` with breakpoints; `wiener`. Failing calls must fail with a typed error and leave
 //! their inputs unchanged.
 use super::common::{self, split_cases};
@@ -12,7 +12,7 @@ use super::signal::mode;
 use serde_json::Value;
 use xp::signal::{
     detrend_bp, filtfilt, find_peaks, lfilter, lfilter_zi, oaconvolve, resample, resample_poly, sosfilt, sosfilt_zi,
-    stft, wiener, Detrend, Mode, PadType, PeakConditions, PolyPad, Range, StftParams, StftScaling, Window,
+    stft, upfirdn, wiener, Detrend, Mode, PadType, PeakConditions, PolyPad, Range, StftParams, StftScaling, Window,
 };
 use xp::{Array, Device, Result};
 use xp_testing::Failures;
@@ -125,6 +125,10 @@ fn run(op: &str, p: &Value, x: &[Array]) -> Result<Vec<Array>> {
             };
             let (up, down) = (usize_of(&p["up"]).unwrap(), usize_of(&p["down"]).unwrap());
             vec![resample_poly(&x[0], up, down, axis, window(p), pad)?]
+        }
+        "upfirdn" => {
+            let (up, down) = (usize_of(&p["up"]).unwrap(), usize_of(&p["down"]).unwrap());
+            vec![upfirdn(&x[0], &x[1], up, down, axis)?]
         }
         "stft" => {
             let (f, t, z) = stft(&x[0], axis, &stft_params(p))?;

@@ -7,8 +7,8 @@
 //! - filtering: [`lfilter`], [`lfilter_zi`], [`sosfilt`], [`sosfilt_zi`], [`filtfilt`] (these
 //!   recursions are sequential and run on the host: a GPU array is copied down and back), and
 //!   [`wiener`];
-//! - resampling: [`resample`] (Fourier) and [`resample_poly`] (Kaiser FIR, zero-stuffed and
-//!   decimated);
+//! - resampling: [`resample`] (Fourier), [`resample_poly`] (Kaiser FIR, zero-stuffed and
+//!   decimated) and [`upfirdn`];
 //! - spectral analysis: [`periodogram`], [`welch`], [`stft`], [`detrend`] and [`detrend_bp`]
 //!   (with breakpoints);
 //! - peaks: [`find_peaks`] with all of SciPy's conditions and properties (on the host).
@@ -35,6 +35,7 @@ mod resample;
 mod sosfilt;
 mod spectral;
 mod stft;
+mod upfirdn;
 mod wiener;
 mod window;
 
@@ -49,5 +50,6 @@ pub use resample::{resample, resample_poly, PolyPad};
 pub use sosfilt::{sosfilt, sosfilt_zi};
 pub use spectral::{periodogram, welch, Scaling};
 pub use stft::{stft, StftParams, StftScaling};
+pub use upfirdn::upfirdn;
 pub use wiener::wiener;
 pub use window::{bartlett, blackman, get_window, hamming, hanning, kaiser, windows, Window};

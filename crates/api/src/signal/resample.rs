@@ -1,10 +1,10 @@
 //! SciPy's `resample` (Fourier method) and `resample_poly` (a Kaiser-windowed FIR low-pass
 //! filter applied to the zero-stuffed signal, then decimated), on any device: both are built
 //! on xp's FFTs and array ops.
-use super::{oaconvolve, Mode, Window};
+use super::{upfirdn, Window};
 use crate::fft::{self, slice_axis, FftNorm};
-use crate::{Array, PadMode};
-use xp_core::{normalize_axis, DType, Error, Result, Scalar, SliceElem};
+use crate::Array;
+use xp_core::{normalize_axis, DType, Error, Result};
 
 /// The pieces of `x` along `axis` joined, skipping empty ones.
 fn join(parts: &[Array], axis: usize) -> Result<Array> {
@@ -133,9 +133,9 @@ pub(super) fn firwin_lowpass(numtaps: usize, cutoff: f64, window: Window) -> Res
 /// floating and complex `x` (float64 otherwise), delayed so that output samples sit at the
 /// centre. The output has `ceil(n up / down)` points along `axis`.
 ///
-/// The filtering is SciPy's `upfirdn` computed as an overlap-add FFT convolution of the
-/// zero-stuffed signal, decimated: it runs on any device, at a cost of a few FFTs rather than
-/// the `n · taps / down` multiply-adds of a polyphase loop. `up` or `down` of 0 is an
+/// The filtering is [`upfirdn`]: an overlap-add FFT convolution of the zero-stuffed signal,
+/// decimated, which runs on any device, at a cost of a few FFTs rather than the
+/// `n · taps / down` multiply-adds of a polyphase loop. `up` or `down` of 0 is an
 /// [`Error::InvalidArgument`].
 ///
 /// ```
@@ -183,9 +183,8 @@ pub fn resample_poly(
         d @ (DType::F32 | DType::F64 | DType::C64 | DType::C128) => d,
         _ => DType::F64,
     };
-    let mut hshape = vec![1; x.ndim()];
-    hshape[ax] = taps.len();
-    let taps = crate::on(x.device()).asarray(taps, &hshape)?.astype(hd)?;
+    let n_taps = taps.len();
+    let taps = crate::on(x.device()).asarray(taps, &[n_taps])?.astype(hd)?;
     let background = match padtype {
         PolyPad::Zeros => None,
         PolyPad::Mean => Some(x.mean_keepdim(axis)?),
@@ -196,7 +195,7 @@ pub fn resample_poly(
         Some(b) => x.sub(b)?,
         None => x.clone(),
     };
-    let y = poly_core(&xs, &taps, up, down, ax)?;
+    let y = upfirdn(&taps, &xs, up, down, axis)?;
     finish(y, ax, pre_remove, n_out, background)
 }
 
@@ -207,26 +206,6 @@ fn gcd(a: usize, b: usize) -> usize {
     } else {
         gcd(b, a % b)
     }
-}
-
-/// SciPy's `upfirdn(h, x, up, down)` along `axis` with zeros beyond the ends: `x` with `up - 1`
-/// zeros after each sample, convolved with `h` (full), every `down`-th sample.
-fn poly_core(x: &Array, h: &Array, up: usize, down: usize, axis: usize) -> Result<Array> {
-    let n = x.shape()[axis];
-    let stuffed = if up > 1 {
-        let mut w = vec![(0, 0); x.ndim() + 1];
-        w[axis + 1] = (0, up - 1);
-        let mut shape: Vec<isize> = x.shape().iter().map(|&v| v as isize).collect();
-        shape[axis] = (n * up) as isize;
-        let s = x.expand_dims(axis as isize + 1)?.pad(&w, PadMode::Constant(Scalar::Int(0)))?.reshape(&shape)?;
-        slice_axis(&s, axis, 0, (n - 1) * up + 1)?
-    } else {
-        x.clone()
-    };
-    let y = oaconvolve(&stuffed, h, Mode::Full, Some(&[axis as isize]))?;
-    let mut ix = vec![SliceElem::Slice { start: None, stop: None, step: 1 }; y.ndim()];
-    ix[axis] = SliceElem::Slice { start: None, stop: None, step: down as isize };
-    y.slice(ix)
 }
 
 /// The `n_out` samples from `start` along `axis`, with the background added back.
