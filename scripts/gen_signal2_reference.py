@@ -207,7 +207,7 @@ def resample_polys():
             eps = eps_of(name)
             ratios = [(3, 2, None, "constant"), (1, 4, None, "mean"), (6, 4, "hamming", "minimum"),
                       (2, 3, None, "constant"), (5, 1, ("kaiser", 8.0), "constant"), (4, 4, None, "constant"),
-                      (7, 3, "hann", "maximum")]
+                      (7, 3, "hann", "maximum"), (3, 5, None, "median")]
             for up, down, window, padtype in ratios if name == "float64" else ratios[:4]:
                 w = window if window is not None else ("kaiser", 5.0)
                 p = {"up": up, "down": down, "axis": axis, "padtype": padtype,

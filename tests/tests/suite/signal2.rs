@@ -119,6 +119,7 @@ fn run(op: &str, p: &Value, x: &[Array]) -> Result<Vec<Array>> {
         "resample_poly" => {
             let pad = match p["padtype"].as_str().unwrap() {
                 "mean" => PolyPad::Mean,
+                "median" => PolyPad::Median,
                 "minimum" => PolyPad::Minimum,
                 "maximum" => PolyPad::Maximum,
                 _ => PolyPad::Zeros,

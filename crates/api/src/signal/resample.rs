@@ -108,6 +108,8 @@ pub enum PolyPad {
     Zeros,
     /// the mean of each line is removed before filtering and added back
     Mean,
+    /// likewise the median
+    Median,
     /// likewise the minimum
     Minimum,
     /// likewise the maximum
@@ -188,6 +190,7 @@ pub fn resample_poly(
     let background = match padtype {
         PolyPad::Zeros => None,
         PolyPad::Mean => Some(x.mean_keepdim(axis)?),
+        PolyPad::Median => Some(crate::median(x, axis)?.expand_dims(axis)?),
         PolyPad::Minimum => Some(x.min_keepdim(axis)?),
         PolyPad::Maximum => Some(x.max_keepdim(axis)?),
     };
