@@ -140,6 +140,18 @@ pub fn expected_all(case: &Value) -> Result<Vec<Expected>, String> {
     }
 }
 
+/// A reference array: its elements and shape.
+pub type Input = (HostBuffer, Vec<usize>);
+
+/// A case with its own tolerance (`"tol": [rtol, atol]`): its expected results with that
+/// tolerance, and its inputs (`args`).
+pub fn tolerant_case(case: &Value) -> (Result<Vec<Expected>, String>, Vec<Input>) {
+    let t = &case["tol"];
+    let tol = xp_testing::Tolerance { rtol: t[0].as_f64().unwrap(), atol: t[1].as_f64().unwrap() };
+    let want = expected_all(case).map(|v| v.into_iter().map(|e| e.with_tol(tol)).collect());
+    (want, case["args"].as_array().unwrap().iter().map(array).collect())
+}
+
 /// Runs `run` on each layout variant of the inputs (all inputs share the variant's position) and
 /// compares its results with `want`, an error with an error. With `untouched`, a call that fails
 /// must leave its first input as it was (in-place operations).

@@ -22,6 +22,7 @@ mod random_props;
 mod reductions;
 mod repr;
 mod signal;
+mod signal2;
 mod stats;
 mod streams;
 mod ufuncs;

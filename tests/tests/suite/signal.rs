@@ -44,7 +44,7 @@ fn run(op: &str, p: &Value, dev: Device) -> Result<Array> {
     }
 }
 
-fn mode(p: &Value) -> Mode {
+pub(super) fn mode(p: &Value) -> Mode {
     match p["mode"].as_str().unwrap() {
         "same" => Mode::Same,
         "valid" => Mode::Valid,
@@ -71,10 +71,7 @@ fn boundary(p: &Value) -> Boundary {
 /// Convolutions: every layout variant of both operands.
 fn convolution(f: &mut Failures, dev: Device, case: &Value) {
     let p = &case["params"];
-    let t = &case["tol"];
-    let tol = Tolerance { rtol: t[0].as_f64().unwrap(), atol: t[1].as_f64().unwrap() };
-    let want = common::expected_all(case).map(|v| v.into_iter().map(|e| e.with_tol(tol)).collect());
-    let inputs: Vec<_> = case["args"].as_array().unwrap().iter().map(common::array).collect();
+    let (want, inputs) = common::tolerant_case(case);
     let op = case["op"].as_str().unwrap();
     if op == "periodogram" || op == "welch" {
         let win = match p["window"].as_str().unwrap() {

@@ -28,7 +28,7 @@ mod transform;
 use crate::Array;
 pub use helpers::{fftfreq, fftshift, ifftshift, rfftfreq};
 use transform::{plan_axes, transform};
-pub(crate) use transform::{single, slice_axis};
+pub(crate) use transform::{irfftn_hermitian, single, slice_axis};
 use xp_core::{normalize_axis, Device, FftKind, Result};
 #[cfg(not(xp_cuda))]
 use xp_core::Error;

@@ -14,20 +14,6 @@ pub(crate) fn slice_axis(a: &Array, axis: usize, start: usize, stop: usize) -> R
     a.slice(ix)
 }
 
-/// `a` cut or zero-padded to `len` along `axis`.
-fn resize(a: &Array, axis: usize, len: usize) -> Result<Array> {
-    let n = a.shape()[axis];
-    if len < n {
-        slice_axis(a, axis, 0, len)
-    } else if len > n {
-        let mut w = vec![(0, 0); a.ndim()];
-        w[axis] = (0, len - n);
-        a.pad(&w, PadMode::Constant(Scalar::Int(0)))
-    } else {
-        Ok(a.clone())
-    }
-}
-
 /// The backend's transform of `x` (rustfft/realfft on the CPU, cuFFT on a GPU).
 fn run(x: &Array, spec: &FftSpec<'_>, shape: &[usize]) -> Result<Array> {
     let s = on_storage!(&*x.read(), st => st.fft(&x.layout, spec))?;
@@ -87,6 +73,25 @@ pub(super) fn transform(
     lens: &[usize],
     norm: FftNorm,
 ) -> Result<Array> {
+    transform_with(op, a, kind, axes, lens, norm, false)
+}
+
+/// `irfftn` of `a` over its last `s.len()` axes, `a` known to be the spectrum of a real array
+/// (see [`FftSpec::hermitian`]): FFT convolution's product of real transforms.
+pub(crate) fn irfftn_hermitian(a: &Array, s: &[usize], norm: FftNorm) -> Result<Array> {
+    let (axes, lens) = plan_axes("irfftn", a, Some(s), None, true)?;
+    transform_with("irfftn", a, FftKind::RealInverse { n: 0 }, &axes, &lens, norm, true)
+}
+
+fn transform_with(
+    op: &'static str,
+    a: &Array,
+    kind: FftKind,
+    axes: &[usize],
+    lens: &[usize],
+    norm: FftNorm,
+    hermitian: bool,
+) -> Result<Array> {
     if axes.is_empty() {
         return match kind {
             FftKind::Forward | FftKind::Inverse => a.astype(if single(a.dtype()) { DType::C64 } else { DType::C128 }),
@@ -122,11 +127,25 @@ pub(super) fn transform(
             _ => transform(op, &x, kind, &[last], &[n_last], norm),
         };
     }
-    let mut x = if d == work { a.clone() } else { a.astype(work)? };
+    let mut x = a.cast_if(work)?;
+    // every axis cut in one view, then every padded axis in one pad
     let (&last, _) = axes.split_last().expect("axes");
+    let mut target = x.shape().to_vec();
     for (&ax, &n) in axes.iter().zip(lens) {
-        let len = if ax == last && matches!(kind, FftKind::RealInverse { .. }) { n / 2 + 1 } else { n };
-        x = resize(&x, ax, len)?;
+        target[ax] = if ax == last && matches!(kind, FftKind::RealInverse { .. }) { n / 2 + 1 } else { n };
+    }
+    if x.shape().iter().zip(&target).any(|(n, t)| t < n) {
+        let keep: Vec<SliceElem> = x
+            .shape()
+            .iter()
+            .zip(&target)
+            .map(|(&n, &t)| SliceElem::Slice { start: None, stop: Some(t.min(n) as isize), step: 1 })
+            .collect();
+        x = x.slice(keep)?;
+    }
+    if x.shape() != target.as_slice() {
+        let widths: Vec<(usize, usize)> = x.shape().iter().zip(&target).map(|(&n, &t)| (0, t - n)).collect();
+        x = x.pad(&widths, PadMode::Constant(Scalar::Int(0)))?;
     }
     let total: usize = lens.iter().product();
     let inverse = matches!(kind, FftKind::Inverse | FftKind::RealInverse { .. });
@@ -140,7 +159,7 @@ pub(super) fn transform(
         FftKind::RealInverse { n } => shape[last] = n,
         _ => {}
     }
-    let spec = FftSpec { kind, axes, scale: norm.scale(total, inverse) };
+    let spec = FftSpec { kind, axes, scale: norm.scale(total, inverse), hermitian };
     let r = run(&x, &spec, &shape).map_err(|e| e.in_op(op))?;
     // NumPy gives float16 back from a float16 input's inverse real transform.
     match (kind, d) {

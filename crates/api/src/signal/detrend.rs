@@ -52,3 +52,34 @@ pub fn detrend(data: &Array, axis: isize, kind: Detrend) -> Result<Array> {
     let slope = centred.mul(&t)?.sum_keepdim(axis)?.div(tt)?;
     centred.sub(&slope.mul(&t)?)
 }
+
+/// SciPy's `detrend(data, axis, type="linear", bp)`: each piece of `data` between consecutive
+/// breakpoints (`0`, the sorted unique `bp`, the axis's length) minus its own least-squares
+/// line. A breakpoint beyond the axis's length is an [`xp_core::Error::InvalidArgument`].
+///
+/// ```
+/// use xp::signal::detrend_bp;
+/// // two lines meeting at index 3
+/// let x = xp::Array::from_vec(vec![0.0, 1.0, 2.0, 3.0, 1.0, -1.0], &[6]).unwrap();
+/// let r = detrend_bp(&x, -1, &[3]).unwrap().to_vec::<f64>().unwrap();
+/// assert!(r.iter().all(|v| v.abs() < 1e-12));
+/// ```
+pub fn detrend_bp(data: &Array, axis: isize, bp: &[usize]) -> Result<Array> {
+    let op = "detrend";
+    let ax = normalize_axis(op, axis, data.ndim())?;
+    let n = data.shape()[ax];
+    if bp.iter().any(|&b| b > n) {
+        return Err(xp_core::Error::invalid(op, "Breakpoints must be less than length of data along given axis."));
+    }
+    let mut cuts: Vec<usize> = [0, n].iter().chain(bp).copied().collect();
+    cuts.sort_unstable();
+    cuts.dedup();
+    let pieces: Vec<Array> = cuts
+        .windows(2)
+        .map(|w| detrend(&crate::fft::slice_axis(data, ax, w[0], w[1])?, axis, Detrend::Linear))
+        .collect::<Result<_>>()?;
+    if pieces.is_empty() {
+        return detrend(data, axis, Detrend::Linear);
+    }
+    crate::concatenate(&pieces.iter().collect::<Vec<_>>(), axis)
+}

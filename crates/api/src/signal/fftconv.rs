@@ -45,49 +45,58 @@ pub(crate) fn fast_len(n: usize) -> usize {
 /// ```
 pub fn fftconvolve(in1: &Array, in2: &Array, mode: Mode) -> Result<Array> {
     let op = "fftconvolve";
-    let (work, complex) = work_dtype(in1, in2);
+    let work = conv_dtype(in1, in2);
     let (in1, in2) = ordered(op, in1, in2, mode)?;
     if in1.size() == 0 || in2.size() == 0 {
         // SciPy's answer for empty operands: an empty float64 vector
         return crate::on(in1.device()).zeros(&[0], DType::F64);
     }
     let (s1, s2) = (in1.shape(), in2.shape());
-    let full: Vec<usize> = s1.iter().zip(s2).map(|(a, b)| a + b - 1).collect();
-    let fshape: Vec<usize> = full.iter().map(|&n| fast_len(n)).collect();
     // Every axis of length 1 in one operand: the convolution is their product (SciPy's
     // shortcut, which keeps NumPy's promotion: int32 stays int32).
-    let trivial = s1.iter().zip(s2).all(|(&a, &b)| a == 1 || b == 1);
-    let prod = if trivial {
-        in1.mul(in2)?
-    } else if complex {
-        let (a, b) = (in1.astype(work)?, in2.astype(work)?);
-        let fa = fft::fftn(&a, Some(&fshape), None, FftNorm::Backward)?;
-        fft::ifftn(&fa.mul(&fft::fftn(&b, Some(&fshape), None, FftNorm::Backward)?)?, None, None, FftNorm::Backward)?
+    if s1.iter().zip(s2).all(|(&a, &b)| a == 1 || b == 1) {
+        // (the product's shape is the full result's)
+        let (start, len) = span(s1, s2, mode);
+        return in1.mul(in2)?.slice(spans(&start, &len));
+    }
+    let (start, len) = span(s1, s2, mode);
+    // A circular convolution of length L aliases full[j + L] onto j: the kept part is clean once
+    // L reaches past it and past the full result's end seen from its start.
+    let fshape: Vec<usize> = (0..s1.len()).map(|i| fast_len((s1[i] + s2[i] - 1 - start[i]).max(start[i] + len[i]))).collect();
+    let prod = product(in1, in2, work, &fshape)?;
+    // SciPy returns the kept part as a view of the transform's output, and so does this
+    prod.slice(spans(&start, &len))
+}
+
+/// The circular convolution of `a` and `b` over `shape` (each at least theirs) by FFT, in
+/// `work`. The `1/n` of the inverse transform is applied to the smaller operand before its
+/// transform (a pass over it, not over the result); the real inverse transform's input is a
+/// product of real spectra, so a backend may take it in one multi-axis transform.
+fn product(a: &Array, b: &Array, work: DType, shape: &[usize]) -> Result<Array> {
+    let n: usize = shape.iter().product();
+    let (big, small) = if a.size() >= b.size() { (a, b) } else { (b, a) };
+    let big = big.cast_if(work)?;
+    let small = small.cast_if(work)?.mul(1.0 / n as f64)?.cast_if(work)?;
+    let (fwd, inv) = (FftNorm::Backward, FftNorm::Forward);
+    if work.is_complex() {
+        let spec = fft::fftn(&big, Some(shape), None, fwd)?.mul(&fft::fftn(&small, Some(shape), None, fwd)?)?;
+        fft::ifftn(&spec, None, None, inv)
     } else {
-        let (a, b) = (in1.astype(work)?, in2.astype(work)?);
-        let fa = fft::rfftn(&a, Some(&fshape), None, FftNorm::Backward)?;
-        let fb = fft::rfftn(&b, Some(&fshape), None, FftNorm::Backward)?;
-        fft::irfftn(&fa.mul(&fb)?, Some(&fshape), None, FftNorm::Backward)?
-    };
-    // the full result within the padded transform's
-    let prod = prod.slice(spans(&vec![0; full.len()], &full))?;
-    match mode {
-        Mode::Full => prod.copy(),
-        _ => cut(prod, s1, s2, mode),
+        let spec = fft::rfftn(&big, Some(shape), None, fwd)?.mul(&fft::rfftn(&small, Some(shape), None, fwd)?)?;
+        fft::irfftn_hermitian(&spec, shape, inv)
     }
 }
 
-/// The dtype an FFT convolution of `a` and `b` runs in (single precision when both are), and
-/// whether it is complex.
-fn work_dtype(a: &Array, b: &Array) -> (DType, bool) {
-    let complex = a.dtype().is_complex() || b.dtype().is_complex();
-    let work = match (complex, fft::single(a.dtype()) && fft::single(b.dtype())) {
+/// The dtype an FFT convolution of `in1` and `in2` computes in: complex if either is, single
+/// precision if both are (SciPy transforms float32 in single precision), else double.
+pub(super) fn conv_dtype(in1: &Array, in2: &Array) -> DType {
+    let complex = in1.dtype().is_complex() || in2.dtype().is_complex();
+    match (complex, fft::single(in1.dtype()) && fft::single(in2.dtype())) {
         (true, true) => DType::C64,
         (true, false) => DType::C128,
         (false, true) => DType::F32,
         (false, false) => DType::F64,
-    };
-    (work, complex)
+    }
 }
 
 /// The convolution of `a` with `b` (no longer than `a` along any axis) at `start ..` of the full
@@ -95,20 +104,59 @@ fn work_dtype(a: &Array, b: &Array) -> (DType, bool) {
 /// size, by FFT, `b` placed with its weight `k` at `(k - start) mod n`.
 pub(super) fn circular(a: &Array, b: &Array, start: &[usize]) -> Result<Array> {
     // out[i] = Σ_k b[k] a[(i + start - k) mod n]
-    let (work, complex) = work_dtype(a, b);
-    let (a, b) = (a.cast_if(work)?, b.cast_if(work)?);
+    let work = conv_dtype(a, b);
     let mut k = crate::on(a.device()).zeros(a.shape(), work)?;
-    k.slice(spans(&vec![0; b.ndim()], b.shape()))?.assign(&b)?;
+    k.slice(spans(&vec![0; b.ndim()], b.shape()))?.assign(&b.cast_if(work)?)?;
     for (ax, &s) in start.iter().enumerate() {
         k = k.roll(-(s as isize), ax as isize)?;
     }
-    let norm = FftNorm::Backward;
-    if complex {
-        fft::ifftn(&fft::fftn(&a, None, None, norm)?.mul(&fft::fftn(&k, None, None, norm)?)?, None, None, norm)
-    } else {
-        let spec = fft::rfftn(&a, None, None, norm)?.mul(&fft::rfftn(&k, None, None, norm)?)?;
-        fft::irfftn(&spec, Some(a.shape()), None, norm)
+    product(a, &k, work, a.shape())
+}
+
+/// SciPy's `_init_freq_conv_axes`: the operands in the order `mode` computes them and the
+/// convolved axes (None: all; sorted, without those where either operand has length 1, which
+/// broadcast). The other axes must be equal or 1; `valid` with the second operand the larger
+/// in every convolved axis swaps them.
+pub(super) fn ordered_axes<'a>(
+    op: &'static str,
+    in1: &'a Array,
+    in2: &'a Array,
+    mode: Mode,
+    axes: Option<&[isize]>,
+) -> Result<(&'a Array, &'a Array, Vec<usize>)> {
+    if in1.ndim() != in2.ndim() {
+        return Err(Error::invalid(op, "in1 and in2 should have the same dimensionality"));
     }
+    if in1.device() != in2.device() {
+        return Err(Error::DeviceMismatch { op, lhs: in1.device(), rhs: in2.device() });
+    }
+    let (s1, s2) = (in1.shape(), in2.shape());
+    let mut ax: Vec<usize> = match axes {
+        None => (0..in1.ndim()).collect(),
+        Some([]) => return Err(Error::invalid(op, "when provided, axes cannot be empty")),
+        Some(a) => a.iter().map(|&i| xp_core::normalize_axis(op, i, in1.ndim())).collect::<Result<_>>()?,
+    };
+    ax.sort_unstable();
+    if ax.windows(2).any(|w| w[0] == w[1]) {
+        return Err(Error::invalid(op, "all axes must be unique"));
+    }
+    ax.retain(|&a| s1[a] != 1 && s2[a] != 1);
+    if !(0..in1.ndim()).all(|a| ax.contains(&a) || s1[a] == s2[a] || s1[a] == 1 || s2[a] == 1) {
+        return Err(Error::invalid(op, format!("incompatible shapes for in1 and in2: {s1:?} and {s2:?}")));
+    }
+    if mode == Mode::Valid && in1.ndim() > 0 {
+        let ok1 = ax.iter().all(|&i| s1[i] >= s2[i]);
+        if !ok1 && !ax.iter().all(|&i| s2[i] >= s1[i]) {
+            return Err(Error::invalid(
+                op,
+                "For 'valid' mode, one must be at least as large as the other in every dimension",
+            ));
+        }
+        if !ok1 {
+            return Ok((in2, in1, ax));
+        }
+    }
+    Ok((in1, in2, ax))
 }
 
 /// The operands in the order the mode computes them (SciPy's rules for every convolution):
@@ -161,8 +209,4 @@ pub(super) fn span(s1: &[usize], s2: &[usize], mode: Mode) -> (Vec<usize>, Vec<u
         .unzip()
 }
 
-/// The part of a full convolution that `mode` keeps.
-fn cut(full: Array, s1: &[usize], s2: &[usize], mode: Mode) -> Result<Array> {
-    let (start, len) = span(s1, s2, mode);
-    full.slice(spans(&start, &len))?.copy()
-}
+

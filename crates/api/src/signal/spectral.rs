@@ -102,19 +102,21 @@ pub fn welch(
     if nfft.is_some_and(|f| f < seg) {
         return Err(Error::invalid(op, "nfft must be greater than or equal to nperseg"));
     }
-    let step = seg - overlap;
-    let count = (n - overlap) / step;
-    let mut freqs = None;
-    let mut total: Option<Array> = None;
-    for k in 0..count {
-        let part = fft::slice_axis(x, ax, k * step, k * step + seg)?;
-        let (f, p) = periodogram(&part, fs, window, nfft, detrend_kind, scaling, axis).map_err(|e| e.in_op(op))?;
-        total = Some(match total {
-            Some(t) => t.add(&p)?,
-            None => p,
-        });
-        freqs = Some(f);
-    }
-    let (f, t) = (freqs.expect("at least one segment"), total.expect("at least one segment"));
-    Ok((f, t.div(count as f64)?))
+    // every segment's periodogram at once: segments on a new axis before the last
+    let last = x.moveaxis(ax as isize, -1)?;
+    let segs = segments(&last, seg, seg - overlap)?;
+    let (f, p) = periodogram(&segs, fs, window, nfft, detrend_kind, scaling, -1).map_err(|e| e.in_op(op))?;
+    Ok((f, p.mean(-2)?.moveaxis(-1, ax as isize)?))
+}
+
+/// The segments of `x` along its last axis: `nperseg` points every `step`, as many as fit,
+/// stacked on a new axis before the last (`(..., segments, nperseg)`; SciPy's
+/// `sliding_window_view(..)[..., ::step, :]`), at least one.
+pub(super) fn segments(x: &Array, nperseg: usize, step: usize) -> Result<Array> {
+    let n = x.shape()[x.ndim() - 1];
+    let count = (n.max(nperseg) - nperseg) / step + 1;
+    let ax = x.ndim() - 1;
+    let parts: Vec<Array> =
+        (0..count).map(|k| fft::slice_axis(x, ax, k * step, k * step + nperseg)).collect::<Result<_>>()?;
+    crate::stack(&parts.iter().collect::<Vec<_>>(), -2)
 }

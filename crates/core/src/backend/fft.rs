@@ -65,6 +65,11 @@ pub struct FftSpec<'a> {
     pub axes: &'a [usize],
     /// the factor applied to every output value (`norm`'s scaling)
     pub scale: f64,
+    /// for `RealInverse`: the input is known to be the spectrum of a real array (Hermitian
+    /// along every transformed axis, as a product of real transforms is), so that a backend may
+    /// take all its axes in one multi-dimensional complex-to-real transform (whose result
+    /// differs from NumPy's axis-by-axis one for other inputs)
+    pub hermitian: bool,
 }
 
 /// A plan cache's state (CuPy's `get_plan_cache()`): plans kept, the most it keeps (least

@@ -13,7 +13,9 @@
 //! the imaginary parts of the real axis's first and (even length) last values; cuFFT's
 //! multi-dimensional C2R assumes a Hermitian input instead, so xp does NumPy's order: the
 //! complex axes, then [`kernels`] zero those imaginary parts, then a one-axis C2R (on a copy:
-//! C2R overwrites its input). `norm`'s scale is one more pass when it is not 1.
+//! C2R overwrites its input). An input known to be Hermitian ([`xp_core::FftSpec::hermitian`]:
+//! FFT convolution's product of real spectra) goes to one multi-dimensional C2R instead.
+//! `norm`'s scale is one more pass when it is not 1.
 mod kernels;
 pub mod plan;
 
@@ -88,8 +90,12 @@ impl FftStorage for CudaStorage {
                 passes.extend(complex_passes(nd, &left, complex, false, &half_shape));
             }
             FftKind::RealInverse { n } => {
-                passes = complex_passes(nd, rest, complex, true, &shape);
-                passes.push(Pass { a0: r, a1: r + 1, ty: Ty::of(single, false, true), inverse: true, out_len: n });
+                // A known Hermitian input with its real axis last: the transformed axes at the
+                // end in one multi-dimensional C2R (cuFFT's, exact for such inputs).
+                let a0 = if spec.hermitian && r == nd - 1 { trailing(nd, |x| x == r || rest.contains(&x)) } else { r };
+                let left: Vec<usize> = rest.iter().copied().filter(|&x| x < a0).collect();
+                passes = complex_passes(nd, &left, complex, true, &shape);
+                passes.push(Pass { a0, a1: r + 1, ty: Ty::of(single, false, true), inverse: true, out_len: n });
             }
         }
         let mut out_shape = shape.clone();
@@ -113,9 +119,11 @@ impl FftStorage for CudaStorage {
                     Some(o) => o,
                     None => self.contiguous_copy(l)?,
                 };
-                let outer: usize = shape[..r].iter().product();
-                let inner: usize = shape[r + 1..].iter().product();
-                kernels::drop_edge_imag(&cur, outer, shape[r], inner, p.out_len)?;
+                if p.a1 - p.a0 == 1 {
+                    let outer: usize = shape[..r].iter().product();
+                    let inner: usize = shape[r + 1..].iter().product();
+                    kernels::drop_edge_imag(&cur, outer, shape[r], inner, p.out_len)?;
+                }
                 owned = Some(cur);
             }
             let src_ptr = match &owned {
