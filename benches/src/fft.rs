@@ -45,4 +45,18 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
             }),
         });
     }
+    // Method::Auto's calibration (signal/choose.rs): the direct sum and the FFT for square kernels
+    // of growing size on the same image; no reference runs these.
+    for k in [3usize, 7, 11, 15, 21, 31] {
+        for (method, tag) in [(Method::Direct, "direct"), (Method::Fft, "fft")] {
+            w.push(Workload {
+                name: format!("convmethod_f32_{n}_{k}x{k}_{tag}"),
+                unit: "ms",
+                setup: Box::new(move |d: Device| {
+                    let (a, kk) = (rand(n * n, &[n, n], d)?, rand(k * k, &[k, k], d)?);
+                    Ok(Box::new(move || sync(&convolve2d(&a, &kk, Mode::Same, Boundary::default(), method)?)))
+                }),
+            });
+        }
+    }
 }

@@ -72,7 +72,9 @@ impl Rows {
 fn pieces<T: Element + Default>(rows: &Rows, f: impl Fn(usize, usize, &mut [T]) + Sync + Send) -> Vec<T> {
     let len = rows.row_len();
     let total = rows.rows() * len;
-    let mut out = vec![T::default(); total];
+    // from the host pool: a fresh multi-megabyte buffer costs more in page faults than the pass
+    let mut out = crate::pool::alloc::<T>(total);
+    out.resize(total, T::default());
     if total == 0 {
         return out;
     }
@@ -105,7 +107,14 @@ fn correlate<T: Real>(x: &[T], l: &Layout, w: &[T], wl: &Layout) -> HostBuffer {
             }
         }
     });
+    recycle(x);
+    recycle(w);
     T::into_buffer(out)
+}
+
+/// A finished copy back to the host pool.
+fn recycle<T: Element>(v: Vec<T>) {
+    crate::pool::give(T::into_buffer(v));
 }
 
 fn rank<T: Real>(x: &[T], l: &Layout, size: &[usize], k: usize) -> HostBuffer {
@@ -122,6 +131,7 @@ fn rank<T: Real>(x: &[T], l: &Layout, size: &[usize], k: usize) -> HostBuffer {
             *o = *win.select_nth_unstable_by(k, T::total_cmp).1;
         }
     });
+    recycle(x);
     T::into_buffer(out)
 }
 
