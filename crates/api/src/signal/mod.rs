@@ -1,7 +1,7 @@
 //! `xp::signal`: SciPy's signal processing, on every device. So far: the window functions
 //! (SciPy's `get_window` and `windows`, and NumPy's `hanning` … `kaiser`, which
 //! [`crate::ArrayModule`] and the crate root also offer); [`convolve`], [`correlate`] (direct or
-//! by FFT), [`convolve2d`], [`correlate2d`] (with boundaries), [`fftconvolve`], [`detrend`], [`periodogram`], [`welch`]; and
+//! by FFT), [`convolve2d`], [`correlate2d`] (with boundaries), [`fftconvolve`], [`detrend`], [`periodogram`], [`welch`]; the median filters [`medfilt`] and [`medfilt2d`]; and
 //! NumPy's 1-D [`crate::convolve`] and [`crate::correlate`] at the crate root.
 //!
 //! ```
@@ -16,12 +16,14 @@
 mod detrend;
 pub(crate) mod direct1d;
 mod fftconv;
+mod medfilt;
 mod nd;
 mod spectral;
 mod window;
 
 pub use detrend::{detrend, Detrend};
 pub use fftconv::{fftconvolve, Mode};
+pub use medfilt::{medfilt, medfilt2d};
 pub use nd::{convolve, convolve2d, correlate, correlate2d, Boundary, Method};
 pub use spectral::{periodogram, welch, Scaling};
 pub use window::{bartlett, blackman, get_window, hamming, hanning, kaiser, windows, Window};
