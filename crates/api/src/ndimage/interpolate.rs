@@ -2,9 +2,10 @@
 //! the coordinates of the output's samples are mapped into the input by the mode (SciPy's
 //! `map_coordinate`), the `order + 1` taps of the B-spline around each one are found and mapped
 //! the same way, and their weights computed — all as elementwise array operations on the device.
-//! `zoom` and `shift` are separable (one gather along each axis in turn); `map_coordinates` and
-//! `rotate` gather the `(order + 1)^d` taps of each point from the flattened input
-//! (`interpolate_impl`). The input is first prefiltered (`super::spline`) for orders above 1,
+//! Every function gathers the `(order + 1)^d` taps of each output point from the flattened
+//! input (`interpolate_impl`), in SciPy's order of operations; `zoom` and `shift` pass their
+//! per-axis coordinates as broadcasting vectors, so their taps and weights cost one vector per
+//! axis. The input is first prefiltered (`super::spline`) for orders above 1,
 //! after SciPy's 12-sample padding for [`Mode::Nearest`] and [`Mode::GridConstant`].
 use super::spline::prefilter_impl;
 use super::Mode;
@@ -188,10 +189,12 @@ fn taps(cc: &Array, n: usize, order: usize, mode: Mode, npad: usize) -> Result<T
 
 /// The input as spline coefficients along `axes`, in float64, and the padding SciPy adds first.
 fn coefficients(input: &Array, axes: &[usize], it: &Interpolation) -> Result<(Array, usize)> {
-    let x = input.astype(DType::F64)?;
     if !it.prefilter || it.order < 2 {
-        return Ok((x, 0));
+        return Ok((input.astype(DType::F64)?, 0));
     }
+    // SciPy pads the input in its own dtype (`np.pad`), so an integer input pads with the
+    // truncated cval
+    let x = input;
     let pad = match it.mode {
         Mode::Nearest => Some(crate::PadMode::Edge),
         Mode::GridConstant(c) => Some(crate::PadMode::Constant(xp_core::Scalar::Float(c))),
@@ -201,9 +204,9 @@ fn coefficients(input: &Array, axes: &[usize], it: &Interpolation) -> Result<(Ar
         Some(p) => {
             let widths: Vec<(usize, usize)> =
                 (0..x.ndim()).map(|a| if axes.contains(&a) { (12, 12) } else { (0, 0) }).collect();
-            (x.pad(&widths, p)?, 12)
+            (x.pad(&widths, p)?.astype(DType::F64)?, 12)
         }
-        None => (x, 0),
+        None => (x.astype(DType::F64)?, 0),
     };
     Ok((prefilter_impl(&x, it.order, axes, it.mode)?, npad))
 }
@@ -231,106 +234,74 @@ fn cast_interp(r: &Array, dtype: DType) -> Result<Array> {
     c.astype(DType::I64)?.astype(dtype)
 }
 
-/// Interpolation along each axis in turn: `coords[a]` (1-D float64) are the output's
-/// coordinates along axis `a` of the coefficients `f`.
-fn separable_impl(f: &Array, coords: &[Array], order: usize, mode: Mode, npad: usize) -> Result<Array> {
-    let mut y = f.clone();
-    let mut outside: Option<Array> = None;
-    let nd = f.ndim();
-    for (ax, cc) in coords.iter().enumerate() {
-        let t = taps(cc, f.shape()[ax], order, mode, npad)?;
-        // the axis's weights and masks broadcast along the other axes
-        let mut shape = vec![1usize; nd];
-        shape[ax] = cc.size();
-        let along = |a: &Array| a.reshape_exact(&shape);
-        let mut acc: Option<Array> = None;
-        for k in 0..=order {
-            let mut v = y.take_mode(&t.idx[k], ax as isize, IndexMode::Clip)?;
-            if let Some(m) = &t.outside_tap[k] {
-                v = where_(&along(m)?, mode.cval(), &v)?;
-            }
-            let term = v.mul(&along(&t.w[k])?)?;
-            acc = Some(match acc {
-                None => term,
-                Some(a) => a.add(&term)?,
-            });
-        }
-        y = acc.expect("order + 1 taps");
-        if let Some(o) = t.outside {
-            let o = along(&o)?;
-            outside = Some(match outside {
-                None => o,
-                Some(p) => p.logical_or(&o)?,
-            });
-        }
-    }
-    match outside {
-        Some(o) => where_(&o, mode.cval(), &y),
-        None => Ok(y),
-    }
+/// `a` with a trailing axis of length 1 (to broadcast over the input's remaining axes).
+fn trailing(a: &Array) -> Result<Array> {
+    let mut shape = a.shape().to_vec();
+    shape.push(1);
+    a.reshape_exact(&shape)
 }
 
-/// Interpolation at points: `coords[a]` (float64, all of one shape `S`) are the coordinates
-/// along the first `coords.len()` axes of the coefficients `f`; the result has shape `S`
-/// followed by `f`'s remaining axes.
+fn or(acc: Option<Array>, m: &Array) -> Result<Option<Array>> {
+    Ok(Some(match acc {
+        None => m.clone(),
+        Some(q) => q.logical_or(m)?,
+    }))
+}
+
+/// Interpolation at points: `coords[a]` (float64, all of `d` axes, broadcasting to one shape
+/// `S`) are the coordinates along the first `d = coords.len()` axes of the coefficients `f`; the
+/// result has shape `S` followed by `f`'s remaining axes. Each of the `(order + 1)^d` taps is
+/// one gather from the flattened input, and its value is multiplied by the axes' weights in
+/// turn and summed in SciPy's order, so that integer results round as SciPy's do.
 pub(crate) fn interpolate_impl(f: &Array, coords: &[Array], order: usize, mode: Mode, npad: usize) -> Result<Array> {
     let d = coords.len();
-    let s = coords[0].shape().to_vec();
+    let mut s: Vec<usize> = vec![];
+    for c in coords {
+        s = xp_core::broadcast_shapes("interpolate", &s, c.shape())?;
+    }
     let rest: Vec<usize> = f.shape()[d..].to_vec();
     let lines: usize = f.shape()[..d].iter().product();
     let flat = f.reshape_exact(&[lines, rest.iter().product()])?;
     let all: Vec<Taps> = (0..d).map(|a| taps(&coords[a], f.shape()[a], order, mode, npad)).collect::<Result<_>>()?;
-    // weights and masks broadcast over the remaining axes
-    let mut wshape = s.clone();
-    wshape.push(1);
+    let weights: Vec<Vec<Array>> = all.iter().map(|t| t.w.iter().map(trailing).collect()).collect::<Result<_>>()?;
     let mut acc: Option<Array> = None;
-    let combos = (order + 1).pow(d as u32);
-    for c in 0..combos {
+    for c in 0..(order + 1).pow(d as u32) {
         let ks = super::correlate::unravel(c, &vec![order + 1; d]);
         let mut pos: Option<Array> = None;
-        let mut w: Option<Array> = None;
         let mut out_tap: Option<Array> = None;
         for a in 0..d {
-            let t = &all[a];
             let stride: usize = f.shape()[a + 1..d].iter().product();
-            let p = t.idx[ks[a]].mul(stride as i64)?;
+            let p = all[a].idx[ks[a]].mul(stride as i64)?;
             pos = Some(match pos {
                 None => p,
                 Some(q) => q.add(&p)?,
             });
-            w = Some(match w {
-                None => t.w[ks[a]].clone(),
-                Some(q) => q.mul(&t.w[ks[a]])?,
-            });
-            if let Some(m) = &t.outside_tap[ks[a]] {
-                out_tap = Some(match out_tap {
-                    None => m.clone(),
-                    Some(q) => q.logical_or(m)?,
-                });
+            if let Some(m) = &all[a].outside_tap[ks[a]] {
+                out_tap = or(out_tap, m)?;
             }
         }
-        let mut v = flat.take_mode(&pos.expect("d >= 1"), 0, IndexMode::Clip)?;
+        let pos = pos.expect("d >= 1").broadcast_to(&s)?;
+        let mut v = flat.take_mode(&pos, 0, IndexMode::Clip)?;
         if let Some(m) = out_tap {
-            v = where_(&m.reshape_exact(&wshape)?, mode.cval(), &v)?;
+            v = where_(&trailing(&m)?, mode.cval(), &v)?;
         }
-        let term = v.mul(&w.expect("d >= 1").reshape_exact(&wshape)?)?;
+        for a in 0..d {
+            v = v.mul(&weights[a][ks[a]])?;
+        }
         acc = Some(match acc {
-            None => term,
-            Some(q) => q.add(&term)?,
+            None => v,
+            Some(q) => q.add(&v)?,
         });
     }
     let mut out = acc.expect("at least one tap");
     let mut outside: Option<Array> = None;
     for t in &all {
         if let Some(o) = &t.outside {
-            outside = Some(match outside {
-                None => o.clone(),
-                Some(q) => q.logical_or(o)?,
-            });
+            outside = or(outside, o)?;
         }
     }
     if let Some(o) = outside {
-        out = where_(&o.reshape_exact(&wshape)?, mode.cval(), &out)?;
+        out = where_(&trailing(&o)?, mode.cval(), &out)?;
     }
     let mut shape = s;
     shape.extend(rest);
@@ -393,16 +364,20 @@ fn zoom_shift(input: &Array, out_shape: &[usize], scale: &[f64], offset: &[f64],
     let axes: Vec<usize> = (0..input.ndim()).collect();
     let (f, npad) = coefficients(input, &axes, it)?;
     let on = crate::on(input.device());
+    // the coordinates along axis a, shaped to broadcast along the others
     let coords = (0..input.ndim())
         .map(|a| {
             let k = on.arange(0.0, out_shape[a] as f64, 1.0, Some(DType::F64))?;
-            match grid {
-                ZoomGrid::Samples => k.mul(scale[a])?.add(offset[a]),
-                ZoomGrid::Pixels => k.add(0.5)?.mul(scale[a])?.sub(0.5),
-            }
+            let c = match grid {
+                ZoomGrid::Samples => k.mul(scale[a])?.add(offset[a])?,
+                ZoomGrid::Pixels => k.add(0.5)?.mul(scale[a])?.sub(0.5)?,
+            };
+            let mut shape = vec![1; input.ndim()];
+            shape[a] = out_shape[a];
+            c.reshape_exact(&shape)
         })
         .collect::<Result<Vec<_>>>()?;
-    cast_interp(&separable_impl(&f, &coords, it.order, it.mode, npad)?, input.dtype())
+    cast_interp(&interpolate_impl(&f, &coords, it.order, it.mode, npad)?, input.dtype())
 }
 
 /// The input shifted by `shift` samples along each axis (one value or one per axis), sampled by
