@@ -82,10 +82,16 @@ fn run(op: &str, p: &Value, x: &[Array]) -> Result<Array> {
                 radius.as_deref(),
             )
         }
-        "uniform_filter1d" => nd::uniform_filter1d(&x[0], p["size"].as_u64().unwrap() as usize, axis(), mode(p), origin1()),
+        "uniform_filter1d" => {
+            nd::uniform_filter1d(&x[0], p["size"].as_u64().unwrap() as usize, axis(), mode(p), origin1())
+        }
         "uniform_filter" => nd::uniform_filter(&x[0], &sizes(&p["size"]), mode(p), &ints(&p["origin"])),
-        "minimum_filter1d" => nd::minimum_filter1d(&x[0], p["size"].as_u64().unwrap() as usize, axis(), mode(p), origin1()),
-        "maximum_filter1d" => nd::maximum_filter1d(&x[0], p["size"].as_u64().unwrap() as usize, axis(), mode(p), origin1()),
+        "minimum_filter1d" => {
+            nd::minimum_filter1d(&x[0], p["size"].as_u64().unwrap() as usize, axis(), mode(p), origin1())
+        }
+        "maximum_filter1d" => {
+            nd::maximum_filter1d(&x[0], p["size"].as_u64().unwrap() as usize, axis(), mode(p), origin1())
+        }
         "minimum_filter" | "maximum_filter" | "median_filter" | "rank_filter" => {
             let s = p.get("size").map(sizes).unwrap_or_default();
             let w = if x.len() > 1 { Window::Footprint(&x[1]) } else { Window::Size(&s) };
@@ -178,7 +184,11 @@ fn user_errors_are_typed_and_leave_the_input_unchanged() {
         ];
         for (what, r) in calls {
             match r {
-                Err(xp::Error::InvalidArgument { .. } | xp::Error::InvalidDType { .. } | xp::Error::AxisOutOfRange { .. }) => {}
+                Err(
+                    xp::Error::InvalidArgument { .. }
+                    | xp::Error::InvalidDType { .. }
+                    | xp::Error::AxisOutOfRange { .. },
+                ) => {}
                 r => panic!("{what} on {dev}: expected a typed error, got {r:?}"),
             }
         }

@@ -27,7 +27,14 @@ pub(super) fn extend(x: &Array, widths: &[(usize, usize)], mode: Mode, cval: Sca
 }
 
 /// `x` extended along `axis` only.
-pub(super) fn extend_axis(x: &Array, axis: usize, before: usize, after: usize, mode: Mode, cval: Scalar) -> Result<Array> {
+pub(super) fn extend_axis(
+    x: &Array,
+    axis: usize,
+    before: usize,
+    after: usize,
+    mode: Mode,
+    cval: Scalar,
+) -> Result<Array> {
     let mut w = vec![(0, 0); x.ndim()];
     w[axis] = (before, after);
     extend(x, &w, mode, cval)

@@ -121,7 +121,11 @@ fn host_weights(op: &'static str, input: &Array, weights: &Array) -> Result<Vec<
     if weights.ndim() != input.ndim() {
         return Err(Error::invalid(
             op,
-            format!("filter weights array has incorrect shape: {} axes for an input of {}", weights.ndim(), input.ndim()),
+            format!(
+                "filter weights array has incorrect shape: {} axes for an input of {}",
+                weights.ndim(),
+                input.ndim()
+            ),
         ));
     }
     if weights.size() == 0 {
@@ -150,7 +154,7 @@ fn correlate_checked(op: &'static str, input: &Array, weights: &Array, mode: Mod
 /// let x = xp::Array::from_vec(vec![1.0, 2.0, 3.0, 4.0], &[2, 2]).unwrap();
 /// let w = xp::Array::from_vec(vec![1.0, 1.0], &[1, 2]).unwrap();
 /// let c = correlate(&x, &w, Mode::Constant(0.0), &[0]).unwrap();
-/// assert_eq!(c.to_vec::<f64>().unwrap(), vec![3.0, 2.0, 7.0, 4.0]);
+/// assert_eq!(c.to_vec::<f64>().unwrap(), vec![1.0, 3.0, 3.0, 7.0]);
 /// ```
 pub fn correlate(input: &Array, weights: &Array, mode: Mode, origin: &[isize]) -> Result<Array> {
     correlate_checked("correlate", input, weights, mode, origin)

@@ -29,7 +29,10 @@ fn kernel(sigma: f64, order: usize, radius: usize) -> Vec<f64> {
             })
             .collect();
     }
-    x.iter().zip(&phi).map(|(&v, &p)| q.iter().enumerate().map(|(i, c)| c * v.powi(i as i32)).sum::<f64>() * p).collect()
+    x.iter()
+        .zip(&phi)
+        .map(|(&v, &p)| q.iter().enumerate().map(|(i, c)| c * v.powi(i as i32)).sum::<f64>() * p)
+        .collect()
 }
 
 /// The checked radius of one axis: `radius`, else `int(truncate * sigma + 0.5)`.

@@ -351,13 +351,21 @@ pub fn map_coordinates(input: &Array, coordinates: &Array, interp: Interpolation
     let axes: Vec<usize> = (0..input.ndim()).collect();
     let (f, npad) = coefficients(input, &axes, &interp)?;
     let c = coordinates.astype(DType::F64)?;
-    let coords = (0..input.ndim()).map(|a| c.slice([xp_core::SliceElem::Index(a as isize)])).collect::<Result<Vec<_>>>()?;
+    let coords =
+        (0..input.ndim()).map(|a| c.slice([xp_core::SliceElem::Index(a as isize)])).collect::<Result<Vec<_>>>()?;
     cast_interp(&interpolate_impl(&f, &coords, interp.order, interp.mode, npad)?, input.dtype())
 }
 
 /// The separable transforms: coordinates `k · scale[a] + offset[a]` along each axis, or with
 /// SciPy's pixel grid `(k + 0.5) · scale - 0.5`.
-fn zoom_shift(input: &Array, out_shape: &[usize], scale: &[f64], offset: &[f64], grid: ZoomGrid, it: &Interpolation) -> Result<Array> {
+fn zoom_shift(
+    input: &Array,
+    out_shape: &[usize],
+    scale: &[f64],
+    offset: &[f64],
+    grid: ZoomGrid,
+    it: &Interpolation,
+) -> Result<Array> {
     if input.size() == 0 || out_shape.contains(&0) {
         return crate::on(input.device()).zeros(out_shape, input.dtype());
     }
@@ -415,7 +423,8 @@ pub fn zoom(input: &Array, zoom: &[f64], interp: Interpolation, grid: ZoomGrid) 
     if z.iter().any(|v| !v.is_finite() || *v < 0.0) {
         return Err(Error::invalid(op, format!("zoom factors must be finite and nonnegative: {z:?}")));
     }
-    let out: Vec<usize> = input.shape().iter().zip(&z).map(|(&n, &f)| (n as f64 * f).round_ties_even() as usize).collect();
+    let out: Vec<usize> =
+        input.shape().iter().zip(&z).map(|(&n, &f)| (n as f64 * f).round_ties_even() as usize).collect();
     if z.iter().all(|&v| v == 1.0) && interp.prefilter {
         return input.copy();
     }

@@ -141,7 +141,10 @@ fn per_axis<T: Copy>(op: &'static str, what: &str, v: &[T], ndim: usize) -> Resu
 fn check_origin(op: &'static str, origin: isize, size: usize) -> Result<()> {
     let (lo, hi) = (-((size / 2) as isize), (size as isize - 1) / 2);
     if origin < lo || origin > hi {
-        return Err(Error::invalid(op, format!("invalid origin {origin} for a window of {size} (allowed {lo}..={hi})")));
+        return Err(Error::invalid(
+            op,
+            format!("invalid origin {origin} for a window of {size} (allowed {lo}..={hi})"),
+        ));
     }
     Ok(())
 }

@@ -75,7 +75,15 @@ fn check_input(op: &'static str, input: &Array) -> Result<()> {
     work_dtype(op, input).map(|_| ())
 }
 
-fn filter1d(op: &'static str, input: &Array, size: usize, axis: isize, mode: Mode, origin: isize, max: bool) -> Result<Array> {
+fn filter1d(
+    op: &'static str,
+    input: &Array,
+    size: usize,
+    axis: isize,
+    mode: Mode,
+    origin: isize,
+    max: bool,
+) -> Result<Array> {
     check_input(op, input)?;
     let ax = axis_of(op, input, axis)?;
     if size < 1 {
