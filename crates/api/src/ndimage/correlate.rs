@@ -109,7 +109,7 @@ fn correlate1d_checked(
 /// ```
 pub fn convolve1d(input: &Array, weights: &[f64], axis: isize, mode: Mode, origin: isize) -> Result<Array> {
     let rev: Vec<f64> = weights.iter().rev().copied().collect();
-    let origin = -origin - if weights.len() % 2 == 0 { 1 } else { 0 };
+    let origin = -origin - if weights.len().is_multiple_of(2) { 1 } else { 0 };
     correlate1d_checked("convolve1d", input, &rev, axis, mode, origin)
 }
 
@@ -169,7 +169,7 @@ pub fn convolve(input: &Array, weights: &Array, mode: Mode, origin: &[isize]) ->
     }
     let origins = per_axis(op, "origin", origin, input.ndim())?;
     let flipped: Vec<isize> =
-        origins.iter().zip(weights.shape()).map(|(&o, &m)| -o - if m % 2 == 0 { 1 } else { 0 }).collect();
+        origins.iter().zip(weights.shape()).map(|(&o, &m)| -o - if m.is_multiple_of(2) { 1 } else { 0 }).collect();
     correlate_checked(op, input, &weights.flip(..)?, mode, &flipped)
 }
 

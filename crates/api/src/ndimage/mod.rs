@@ -50,10 +50,11 @@ use xp_core::{normalize_axis, DType, Error, Result};
 
 /// How the input is extended beyond its border (SciPy's `mode`, with `cval` carried by the
 /// constant modes). Shown for the line `a b c d`:
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Mode {
     /// `d c b a | a b c d | d c b a`: mirrored about the edge, the edge repeated (SciPy's
     /// default for filters)
+    #[default]
     Reflect,
     /// `k k k k | a b c d | k k k k`; interpolation returns `k` for points outside the input
     /// and does not interpolate beyond the edge
@@ -72,12 +73,6 @@ pub enum Mode {
     GridMirror,
     /// interpolation: periodic with period `n`; filters: as [`Mode::Wrap`]
     GridWrap,
-}
-
-impl Default for Mode {
-    fn default() -> Self {
-        Mode::Reflect
-    }
 }
 
 impl Mode {
