@@ -11,7 +11,7 @@ use super::common::{self, split_cases};
 use serde_json::Value;
 use xp::ndimage::{self as nd, Interpolation, Mode, Reshape, Window, ZoomGrid};
 use xp::{Array, Device, Result};
-use xp_testing::{Failures, Tolerance};
+use xp_testing::Failures;
 
 fn mode(p: &Value) -> Mode {
     let c = p["cval"].as_f64().unwrap_or(0.0);
@@ -129,8 +129,7 @@ fn run(op: &str, p: &Value, x: &[Array]) -> Result<Array> {
 fn reference(f: &mut Failures, dev: Device, case: &Value) {
     let op = case["op"].as_str().unwrap();
     let p = &case["params"];
-    let t = &case["tol"];
-    let tol = Tolerance { rtol: t[0].as_f64().unwrap(), atol: t[1].as_f64().unwrap() };
+    let tol = common::case_tolerance(case);
     let want = common::expected_all(case).map(|v| v.into_iter().map(|e| e.with_tol(tol)).collect());
     let inputs: Vec<_> = case["args"].as_array().unwrap().iter().map(common::array).collect();
     let what = format!("{op} {p}");

@@ -214,20 +214,14 @@ fn coefficients(input: &Array, axes: &[usize], it: &Interpolation) -> Result<(Ar
 /// A float64 result stored in `dtype` as SciPy's interpolation stores it: integers rounded half
 /// away from zero and clamped to the type's range, bool as the truncated value.
 fn cast_interp(r: &Array, dtype: DType) -> Result<Array> {
-    let bounds = match dtype {
-        d if d.is_float() => return r.astype(d),
-        DType::Bool => return r.trunc()?.not_equal(0.0),
-        DType::I8 => (i8::MIN as f64, i8::MAX as f64),
-        DType::I16 => (i16::MIN as f64, i16::MAX as f64),
-        DType::I32 => (i32::MIN as f64, i32::MAX as f64),
-        DType::U8 => (0.0, u8::MAX as f64),
-        DType::U16 => (0.0, u16::MAX as f64),
-        DType::U32 => (0.0, u32::MAX as f64),
-        DType::U64 => (0.0, u64::MAX as f64),
-        _ => (i64::MIN as f64, i64::MAX as f64),
+    if dtype.is_float() {
+        return r.astype(dtype);
+    }
+    let Some((lo, hi)) = xp_core::int_range(dtype) else {
+        return r.trunc()?.not_equal(0.0);
     };
     let rounded = where_(&r.gt(0.0)?, &r.add(0.5)?, &r.sub(0.5)?)?.trunc()?;
-    let c = rounded.clip(Some(bounds.0), Some(bounds.1))?;
+    let c = rounded.clip(Some(lo as f64), Some(hi as f64))?;
     if dtype == DType::U64 {
         return c.astype(dtype);
     }
