@@ -37,6 +37,7 @@ pub mod io;
 pub mod kernel;
 pub mod linalg;
 mod manip;
+pub mod ndimage;
 mod ops;
 mod products;
 pub mod profiler;

@@ -39,4 +39,4 @@ pub use layout::{
 pub use linalg::LinAlgKind;
 pub use num_complex::{Complex32, Complex64};
 pub use op::{ArgReduceOp, BinaryOp, Loops, OutRule, UnaryOp, LOOP_ORDER};
-pub use promote::{can_cast_safe, default_dtype, promote_types, promote_weak, scalar_fits};
+pub use promote::{can_cast_safe, default_dtype, int_range, promote_types, promote_weak, scalar_fits};

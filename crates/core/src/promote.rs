@@ -115,9 +115,9 @@ pub fn default_dtype(s: &Scalar) -> DType {
     }
 }
 
-/// True when an integer scalar fits an integer (or bool) dtype; other combinations always fit.
-pub fn scalar_fits(s: &Scalar, dtype: DType) -> bool {
-    let (lo, hi): (i128, i128) = match dtype {
+/// The smallest and largest value of an integer dtype (NumPy's `iinfo`); `None` for others.
+pub fn int_range(dtype: DType) -> Option<(i128, i128)> {
+    Some(match dtype {
         DType::I8 => (i8::MIN as i128, i8::MAX as i128),
         DType::I16 => (i16::MIN as i128, i16::MAX as i128),
         DType::I32 => (i32::MIN as i128, i32::MAX as i128),
@@ -126,8 +126,13 @@ pub fn scalar_fits(s: &Scalar, dtype: DType) -> bool {
         DType::U16 => (0, u16::MAX as i128),
         DType::U32 => (0, u32::MAX as i128),
         DType::U64 => (0, u64::MAX as i128),
-        _ => return true,
-    };
+        _ => return None,
+    })
+}
+
+/// True when an integer scalar fits an integer (or bool) dtype; other combinations always fit.
+pub fn scalar_fits(s: &Scalar, dtype: DType) -> bool {
+    let Some((lo, hi)) = int_range(dtype) else { return true };
     let v = match s {
         Scalar::Int(i) => *i as i128,
         Scalar::Uint(u) => *u as i128,

@@ -79,6 +79,12 @@ pub fn scalar(v: &Value, d: DType) -> Scalar {
     }
 }
 
+/// A case's `tol: [rtol, atol]`.
+pub fn case_tolerance(case: &Value) -> xp_testing::Tolerance {
+    let t = &case["tol"];
+    xp_testing::Tolerance { rtol: t[0].as_f64().unwrap(), atol: t[1].as_f64().unwrap() }
+}
+
 /// (buffer, shape) of a reference array.
 pub fn array(v: &Value) -> (HostBuffer, Vec<usize>) {
     let d = DType::from_name(v["dtype"].as_str().unwrap()).expect("known dtype");

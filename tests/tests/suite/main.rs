@@ -15,6 +15,7 @@ mod large;
 mod linalg;
 mod linalg_props;
 mod manip;
+mod ndimage;
 mod promotion;
 mod properties;
 mod random_dists;

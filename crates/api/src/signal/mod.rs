@@ -11,7 +11,8 @@
 //!   decimated) and [`upfirdn`];
 //! - spectral analysis: [`periodogram`], [`welch`], [`stft`], [`detrend`] and [`detrend_bp`]
 //!   (with breakpoints);
-//! - peaks: [`find_peaks`] with all of SciPy's conditions and properties (on the host).
+//! - peaks: [`find_peaks`] with all of SciPy's conditions and properties (on the host);
+//! - median filters: [`medfilt`] and [`medfilt2d`] (zero padded, as SciPy's).
 //!
 //! ```
 //! use xp::signal::{get_window, Window};
@@ -29,6 +30,7 @@ mod fftconv;
 mod filtfilt;
 mod lfilter;
 mod lines;
+mod medfilt;
 mod nd;
 mod oaconv;
 mod peaks;
@@ -44,6 +46,7 @@ pub use detrend::{detrend, detrend_bp, Detrend};
 pub use fftconv::{fftconvolve, Mode};
 pub use filtfilt::{filtfilt, PadType};
 pub use lfilter::{lfilter, lfilter_zi, Filtered};
+pub use medfilt::{medfilt, medfilt2d};
 pub use nd::{convolve, convolve2d, correlate, correlate2d, Boundary, Method};
 pub use oaconv::oaconvolve;
 pub use peaks::{find_peaks, PeakConditions, Peaks, Range};

@@ -1,0 +1,195 @@
+//! Correlation and convolution with given weights, in 1-D along an axis and N-D (SciPy's
+//! `correlate1d`, `convolve1d`, `correlate`, `convolve`): the input is extended by the mode, then
+//! each tap adds its weight times the view of the extended input that it reads. One pass over
+//! the input per tap (the N-D form skips taps whose weight is within `f64::EPSILON` of zero, as
+//! SciPy's `NI_Correlate` does); the GPU kernels of the issue are to replace these two functions.
+use super::boundary::{extend, extend_axis, reach, window, window_nd};
+use super::{axis_of, cast_out, check_origin, per_axis, work_dtype, Mode};
+use crate::Array;
+use xp_core::{Error, Result, Scalar};
+
+/// `Σ_j weights[j] · x[i + j - size/2 - origin]` along `axis` of `x` (already in its work dtype).
+pub(crate) fn correlate1d_impl(x: &Array, weights: &[f64], axis: usize, mode: Mode, origin: isize) -> Result<Array> {
+    let n = x.shape()[axis];
+    let (before, after) = reach(weights.len(), origin);
+    let ext = extend_axis(x, axis, before, after, mode, Scalar::Float(mode.cval()))?;
+    let mut acc = window(&ext, axis, 0, n)?.mul(weights[0])?;
+    for (j, &w) in weights.iter().enumerate().skip(1) {
+        acc = acc.add(&window(&ext, axis, j, n)?.mul(w)?)?;
+    }
+    Ok(acc)
+}
+
+/// `Σ_p w[p] · x[i + p - shape/2 - origin]` over the taps `p` of a C-order weight array of
+/// `wshape` (`x` already in its work dtype).
+pub(crate) fn correlate_nd_impl(
+    x: &Array,
+    weights: &[f64],
+    wshape: &[usize],
+    mode: Mode,
+    origins: &[isize],
+) -> Result<Array> {
+    let widths: Vec<(usize, usize)> = wshape.iter().zip(origins).map(|(&m, &o)| reach(m, o)).collect();
+    let ext = extend(x, &widths, mode, Scalar::Float(mode.cval()))?;
+    let mut acc: Option<Array> = None;
+    for (k, &w) in weights.iter().enumerate() {
+        if w.abs() <= f64::EPSILON {
+            continue;
+        }
+        let term = window_nd(&ext, &unravel(k, wshape), x.shape())?.mul(w)?;
+        acc = Some(match acc {
+            None => term,
+            Some(a) => a.add(&term)?,
+        });
+    }
+    match acc {
+        Some(a) => Ok(a),
+        None => crate::on(x.device()).zeros(x.shape(), x.dtype()),
+    }
+}
+
+/// The C-order multi-index of flat position `k` in `shape`.
+pub(super) fn unravel(mut k: usize, shape: &[usize]) -> Vec<usize> {
+    let mut at = vec![0; shape.len()];
+    for (i, &n) in shape.iter().enumerate().rev() {
+        at[i] = k % n;
+        k /= n;
+    }
+    at
+}
+
+/// Runs a linear filter `f` on `input` in its work dtype and casts back (an empty input is
+/// returned as an empty copy).
+pub(super) fn linear(op: &'static str, input: &Array, f: impl FnOnce(&Array) -> Result<Array>) -> Result<Array> {
+    let wd = work_dtype(op, input)?;
+    if input.size() == 0 {
+        return input.copy();
+    }
+    cast_out(&f(&input.astype(wd)?)?, input.dtype())
+}
+
+/// The 1-D correlation of `input` with `weights` along `axis` (SciPy's `correlate1d`):
+/// `out[i] = Σ_j weights[j] · in[i + j - len/2 - origin]`, the input extended by `mode`.
+///
+/// ```
+/// use xp::ndimage::{correlate1d, Mode};
+/// let x = xp::Array::from_vec(vec![2i64, 8, 0, 4, 1, 9, 9, 0], &[8]).unwrap();
+/// let c = correlate1d(&x, &[1.0, 3.0], -1, Mode::Reflect, 0).unwrap();
+/// assert_eq!(c.to_vec::<i64>().unwrap(), vec![8, 26, 8, 12, 7, 28, 36, 9]);
+/// ```
+pub fn correlate1d(input: &Array, weights: &[f64], axis: isize, mode: Mode, origin: isize) -> Result<Array> {
+    correlate1d_checked("correlate1d", input, weights, axis, mode, origin)
+}
+
+fn correlate1d_checked(
+    op: &'static str,
+    input: &Array,
+    weights: &[f64],
+    axis: isize,
+    mode: Mode,
+    origin: isize,
+) -> Result<Array> {
+    if weights.is_empty() {
+        return Err(Error::invalid(op, "no filter weights given"));
+    }
+    let ax = axis_of(op, input, axis)?;
+    check_origin(op, origin, weights.len())?;
+    linear(op, input, |x| correlate1d_impl(x, weights, ax, mode, origin))
+}
+
+/// The 1-D convolution of `input` with `weights` along `axis` (SciPy's `convolve1d`): the
+/// correlation with the reversed weights, the origin mirrored (and moved by one for an even
+/// length, as SciPy does).
+///
+/// ```
+/// use xp::ndimage::{convolve1d, Mode};
+/// let x = xp::Array::from_vec(vec![2i64, 8, 0, 4, 1, 9, 9, 0], &[8]).unwrap();
+/// let c = convolve1d(&x, &[1.0, 3.0], -1, Mode::Reflect, 0).unwrap();
+/// assert_eq!(c.to_vec::<i64>().unwrap(), vec![14, 24, 4, 13, 12, 36, 27, 0]);
+/// ```
+pub fn convolve1d(input: &Array, weights: &[f64], axis: isize, mode: Mode, origin: isize) -> Result<Array> {
+    let rev: Vec<f64> = weights.iter().rev().copied().collect();
+    let origin = -origin - if weights.len().is_multiple_of(2) { 1 } else { 0 };
+    correlate1d_checked("convolve1d", input, &rev, axis, mode, origin)
+}
+
+/// The weights of an N-D filter as float64 values on the host, checked against the input.
+fn host_weights(op: &'static str, input: &Array, weights: &Array) -> Result<Vec<f64>> {
+    if weights.device() != input.device() {
+        return Err(Error::DeviceMismatch { op, lhs: input.device(), rhs: weights.device() });
+    }
+    if weights.ndim() != input.ndim() {
+        return Err(Error::invalid(
+            op,
+            format!(
+                "filter weights array has incorrect shape: {} axes for an input of {}",
+                weights.ndim(),
+                input.ndim()
+            ),
+        ));
+    }
+    if weights.size() == 0 {
+        return Err(Error::invalid(op, "no filter weights given"));
+    }
+    if weights.dtype().is_complex() {
+        return Err(Error::InvalidDType { op, dtype: weights.dtype() });
+    }
+    weights.astype(xp_core::DType::F64)?.to_vec::<f64>()
+}
+
+fn correlate_checked(op: &'static str, input: &Array, weights: &Array, mode: Mode, origin: &[isize]) -> Result<Array> {
+    let w = host_weights(op, input, weights)?;
+    let origins = per_axis(op, "origin", origin, input.ndim())?;
+    for (&o, &m) in origins.iter().zip(weights.shape()) {
+        check_origin(op, o, m)?;
+    }
+    linear(op, input, |x| correlate_nd_impl(x, &w, weights.shape(), mode, &origins))
+}
+
+/// The N-D correlation of `input` with `weights` (SciPy's `correlate`): `weights` has the
+/// input's number of axes; `origin` holds one value or one per axis.
+///
+/// ```
+/// use xp::ndimage::{correlate, Mode};
+/// let x = xp::Array::from_vec(vec![1.0, 2.0, 3.0, 4.0], &[2, 2]).unwrap();
+/// let w = xp::Array::from_vec(vec![1.0, 1.0], &[1, 2]).unwrap();
+/// let c = correlate(&x, &w, Mode::Constant(0.0), &[0]).unwrap();
+/// assert_eq!(c.to_vec::<f64>().unwrap(), vec![1.0, 3.0, 3.0, 7.0]);
+/// ```
+pub fn correlate(input: &Array, weights: &Array, mode: Mode, origin: &[isize]) -> Result<Array> {
+    correlate_checked("correlate", input, weights, mode, origin)
+}
+
+/// The N-D convolution of `input` with `weights` (SciPy's `convolve`): the correlation with the
+/// weights reversed along every axis and each origin mirrored (moved by one for even lengths).
+pub fn convolve(input: &Array, weights: &Array, mode: Mode, origin: &[isize]) -> Result<Array> {
+    let op = "convolve";
+    if weights.ndim() != input.ndim() {
+        return correlate_checked(op, input, weights, mode, origin);
+    }
+    let origins = per_axis(op, "origin", origin, input.ndim())?;
+    let flipped: Vec<isize> =
+        origins.iter().zip(weights.shape()).map(|(&o, &m)| -o - if m.is_multiple_of(2) { 1 } else { 0 }).collect();
+    correlate_checked(op, input, &weights.flip(..)?, mode, &flipped)
+}
+
+/// Separable passes as SciPy runs them: pass `f(x, k)` for each `k` of `passes`, each on the
+/// previous result in the work dtype and stored back in the input's dtype (so integer results
+/// are truncated after every pass, as SciPy's are). No pass, or an empty input: a copy.
+pub(super) fn separable<T: Copy>(
+    op: &'static str,
+    input: &Array,
+    passes: &[T],
+    f: impl Fn(&Array, T) -> Result<Array>,
+) -> Result<Array> {
+    let wd = work_dtype(op, input)?;
+    if input.size() == 0 || passes.is_empty() {
+        return input.copy();
+    }
+    let mut cur = input.clone();
+    for &p in passes {
+        let x = cur.cast_if(wd)?;
+        cur = cast_out(&f(&x, p)?, input.dtype())?;
+    }
+    Ok(cur)
+}
