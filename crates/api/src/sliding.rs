@@ -6,11 +6,11 @@
 //! passes). Other dtypes, and windows a backend does not take (`Unsupported`), are computed
 //! here: the correlation as one multiply-add pass per weight in the promoted dtype (so
 //! integers stay exact and complex values are complex), the rank filter in float64 (exact for
-//! integers up to 2^53) or on the host.
+//! integers up to 2^53); a rank window a backend does not take is the caller's to compute.
 use crate::backend::{on_pair, on_storage};
 use crate::products::with_two;
 use crate::{Array, SliceElem};
-use xp_core::{promote_types, DType, Device, Error, FilterStorage, Result};
+use xp_core::{promote_types, DType, Error, FilterStorage, Result};
 
 /// The shape of the valid part: `n - m + 1` per axis.
 fn valid_shape(n: &[usize], m: &[usize]) -> Vec<usize> {
@@ -58,19 +58,17 @@ pub(crate) fn correlate_valid(x: &Array, w: &Array) -> Result<Array> {
 }
 
 /// The valid rank filter: at each position, the `rank`-th smallest (from 0) of the `size` box
-/// of `x` (one length per axis, none longer than `x`'s), in `x`'s dtype.
-#[allow(dead_code)] // the median filters of xp::signal and xp::ndimage call it
-pub(crate) fn rank_valid(x: &Array, size: &[usize], rank: usize) -> Result<Array> {
+/// of `x` (one length per axis, none longer than `x`'s), in `x`'s dtype; None when `x`'s backend
+/// does not take this window (a GPU window beyond its last two axes or over 64 values), so that
+/// the caller computes it its own way.
+pub(crate) fn rank_valid(x: &Array, size: &[usize], rank: usize) -> Result<Option<Array>> {
     let d = x.dtype();
     let work = if matches!(d, DType::F32 | DType::F64) { d } else { DType::F64 };
     let xw = x.cast_if(work)?;
     let shape = valid_shape(x.shape(), size);
     let r = on_storage!(&*xw.read(), s => s.rank_valid(&xw.layout, size, rank));
-    let out = match r {
-        Err(Error::Unsupported { .. }) if x.device() != Device::Cpu => {
-            rank_valid(&xw.to_device(Device::Cpu)?, size, rank)?.to_device(x.device())?
-        }
-        r => Array::from_storage(r?, &shape),
-    };
-    out.cast_if(d)
+    if unsupported(&r) {
+        return Ok(None);
+    }
+    Ok(Some(Array::from_storage(r?, &shape).cast_if(d)?))
 }

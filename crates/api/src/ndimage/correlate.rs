@@ -1,27 +1,33 @@
 //! Correlation and convolution with given weights, in 1-D along an axis and N-D (SciPy's
 //! `correlate1d`, `convolve1d`, `correlate`, `convolve`): the input is extended by the mode, then
-//! each tap adds its weight times the view of the extended input that it reads. One pass over
-//! the input per tap (the N-D form skips taps whose weight is within `f64::EPSILON` of zero, as
-//! SciPy's `NI_Correlate` does); the GPU kernels of the issue are to replace these two functions.
-use super::boundary::{extend, extend_axis, reach, window, window_nd};
+//! one valid correlation of the extended input with the weights runs through the filter family
+//! (`crate::sliding`: the CPU's row passes, the GPU's shared-memory tiles).
+use super::boundary::{extend, extend_axis, reach};
+use crate::sliding::correlate_valid;
 use super::{axis_of, cast_out, check_origin, per_axis, work_dtype, Mode};
 use crate::Array;
 use xp_core::{Error, Result, Scalar};
 
-/// `Σ_j weights[j] · x[i + j - size/2 - origin]` along `axis` of `x` (already in its work dtype).
+/// `Σ_j weights[j] · x[i + j - size/2 - origin]` along `axis` of `x` (already in its work dtype):
+/// the input extended by the mode, then one valid correlation ([`crate::sliding`]: the
+/// backends' kernels).
 pub(crate) fn correlate1d_impl(x: &Array, weights: &[f64], axis: usize, mode: Mode, origin: isize) -> Result<Array> {
-    let n = x.shape()[axis];
     let (before, after) = reach(weights.len(), origin);
     let ext = extend_axis(x, axis, before, after, mode, Scalar::Float(mode.cval()))?;
-    let mut acc = window(&ext, axis, 0, n)?.mul(weights[0])?;
-    for (j, &w) in weights.iter().enumerate().skip(1) {
-        acc = acc.add(&window(&ext, axis, j, n)?.mul(w)?)?;
-    }
-    Ok(acc)
+    let mut wshape = vec![1; x.ndim()];
+    wshape[axis] = weights.len();
+    correlate_valid(&ext, &weight_array(x, weights, &wshape)?)
+}
+
+/// `weights` as an array of `shape` in `x`'s dtype on its device.
+fn weight_array(x: &Array, weights: &[f64], shape: &[usize]) -> Result<Array> {
+    Array::from_vec(weights.to_vec(), shape)?.astype(x.dtype())?.to_device(x.device())
 }
 
 /// `Σ_p w[p] · x[i + p - shape/2 - origin]` over the taps `p` of a C-order weight array of
-/// `wshape` (`x` already in its work dtype).
+/// `wshape` (`x` already in its work dtype): the input extended by the mode, then one valid
+/// correlation. Every weight takes part, zeros too: SciPy skips weights within `f64::EPSILON`
+/// of zero, which differs from this only where the input holds an infinity or NaN.
 pub(crate) fn correlate_nd_impl(
     x: &Array,
     weights: &[f64],
@@ -31,21 +37,7 @@ pub(crate) fn correlate_nd_impl(
 ) -> Result<Array> {
     let widths: Vec<(usize, usize)> = wshape.iter().zip(origins).map(|(&m, &o)| reach(m, o)).collect();
     let ext = extend(x, &widths, mode, Scalar::Float(mode.cval()))?;
-    let mut acc: Option<Array> = None;
-    for (k, &w) in weights.iter().enumerate() {
-        if w.abs() <= f64::EPSILON {
-            continue;
-        }
-        let term = window_nd(&ext, &unravel(k, wshape), x.shape())?.mul(w)?;
-        acc = Some(match acc {
-            None => term,
-            Some(a) => a.add(&term)?,
-        });
-    }
-    match acc {
-        Some(a) => Ok(a),
-        None => crate::on(x.device()).zeros(x.shape(), x.dtype()),
-    }
+    correlate_valid(&ext, &weight_array(x, weights, wshape)?)
 }
 
 /// The C-order multi-index of flat position `k` in `shape`.

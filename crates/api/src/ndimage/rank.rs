@@ -1,9 +1,10 @@
 //! Rank filters (SciPy's `minimum_filter`, `maximum_filter`, their 1-D forms, `median_filter`
 //! and `rank_filter`), computed in the input's dtype, so integers stay exact. A box of `size` is
 //! separable for the minimum and maximum (one 1-D pass per axis, an elementwise `minimum` chain
-//! over the window's views); a footprint, the median and other ranks stack the views of the
-//! footprint's taps along a new axis and sort it (`rank_filter_impl`, which a GPU selection
-//! kernel is to replace).
+//! over the window's views); a box window of the median and other ranks goes to the filter
+//! family's selection (`crate::sliding::rank_valid`: the GPU's register selection, the CPU's
+//! per-window select), and a footprint (or a box the backend does not take) stacks the views of
+//! its taps along a new axis and sorts it.
 use super::boundary::{extend, extend_axis, reach, window, window_nd};
 use super::correlate::unravel;
 use super::{axis_of, check_origin, per_axis, work_dtype, Mode};
@@ -41,6 +42,12 @@ pub(crate) fn rank_filter_impl(
 ) -> Result<Array> {
     let widths: Vec<(usize, usize)> = fshape.iter().zip(origins).map(|(&m, &o)| reach(m, o)).collect();
     let ext = extend(x, &widths, mode, cval_in(mode, x.dtype()))?;
+    // a box: the filter family's selection kernels, where the backend takes the window
+    if footprint.iter().all(|&t| t) {
+        if let Some(r) = crate::sliding::rank_valid(&ext, fshape, rank)? {
+            return Ok(r);
+        }
+    }
     let views = (0..footprint.len())
         .filter(|&k| footprint[k])
         .map(|k| window_nd(&ext, &unravel(k, fshape), x.shape()))
