@@ -8,6 +8,7 @@
 //! reported. `small_*` workloads report microseconds per op over 10^4 back-to-back ops; the others
 //! milliseconds per run. The ratio is reference time / xp time: above 1 means xp is faster.
 mod fft;
+mod filters;
 mod index;
 mod kernels;
 mod linalg;
@@ -127,6 +128,7 @@ fn workloads(gpu: bool) -> Vec<Workload> {
     random::workloads(&mut w, gpu);
     stats::workloads(&mut w, gpu);
     fft::workloads(&mut w, gpu);
+    filters::workloads(&mut w, gpu);
     kernels::workloads(&mut w, gpu);
     if gpu {
         kernels::graph_workload(&mut w);

@@ -209,6 +209,22 @@ def fft_setup(name):
         n = int(name.split("_")[2].split("x")[0])
         a, k = rand(n * n, (n, n)), rand(31 * 31, (31, 31))
         return lambda: convolve2d(a, k, mode="same", boundary="wrap")
+    if name.startswith("gaussian_filter_f32"):
+        if gpu:
+            from cupyx.scipy.ndimage import gaussian_filter
+        else:
+            from scipy.ndimage import gaussian_filter
+        n = int(name.split("_")[3].split("x")[0])
+        a = rand(n * n, (n, n))
+        return lambda: gaussian_filter(a, 4.0)
+    if name.startswith("medfilt2d_f32"):
+        if gpu:
+            from cupyx.scipy.signal import medfilt2d
+        else:
+            from scipy.signal import medfilt2d
+        n = int(name.split("_")[2].split("x")[0])
+        a = rand(n * n, (n, n))
+        return lambda: medfilt2d(a, 5)
     return None
 
 
