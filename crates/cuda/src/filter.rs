@@ -5,9 +5,10 @@
 //! - **Correlation:** each thread sums `R` outputs of one column, sliding an `R`-value window of
 //!   the column down the weights' rows in registers: per weight, one shared load of the input,
 //!   one (broadcast) load of the weight and `R` fused multiply-adds.
-//! - **Rank filter:** each thread copies its window into registers (the window size is compiled
-//!   in, so the copies and the selection unroll into register operations) and selects the rank
-//!   by a partial selection sort: `rank + 1` passes of compare-exchanges, no full sort.
+//! - **Rank filter:** each thread copies its window into registers as integer keys in IEEE total
+//!   order (the window size is compiled in, so the copies and the selection unroll into
+//!   register operations) and selects the rank by a partial selection sort: `rank + 1` passes of
+//!   compare-exchanges (two integer min/max each), no full sort.
 //!
 //! Windows whose shared tile does not fit the device, weights over more than two axes, and
 //! rank windows of more than [`RANK_MAX`] values answer `Unsupported` (the front end then
@@ -87,12 +88,27 @@ extern \"C\" __global__ void xp_k(T* __restrict__ out, const T* __restrict__ x, 
 
 fn rank_src(t: &str, kh: usize, kw: usize, rank: usize) -> String {
     let n = kh * kw;
-    // select from whichever end is nearer
-    let (k, lo) = if rank <= n / 2 { (rank, "XLT(v[j], v[i])") } else { (n - 1 - rank, "XLT(v[i], v[j])") };
+    // select from whichever end is nearer: `lo` keeps the smaller key at i
+    let (k, keep_min) = if rank <= n / 2 { (rank, true) } else { (n - 1 - rank, false) };
+    let (lo, hi) = if keep_min { ("u < w ? u : w", "u < w ? w : u") } else { ("u < w ? w : u", "u < w ? u : w") };
+    // IEEE bits as unsigned keys in total order (-NaN < -inf < … < +inf < +NaN, as the CPU's
+    // `total_cmp`): a compare-exchange is two integer min/max instructions
+    let (key, bits, tobits, frombits) = if t == "float" {
+        ("unsigned", 31, "__float_as_uint", "__uint_as_float")
+    } else {
+        ("unsigned long long", 63, "(unsigned long long)__double_as_longlong", "__longlong_as_double")
+    };
     format!(
         "{PRELUDE}
 typedef {t} T;
-#define XLT(a, b) ((a) < (b) || ((b) != (b) && (a) == (a)))
+typedef {key} K;
+__device__ __forceinline__ K to_key(T x) {{
+  const K u = {tobits}(x);
+  return u ^ (((K)0 - (u >> {bits})) | ((K)1 << {bits}));
+}}
+__device__ __forceinline__ T from_key(K k) {{
+  return {frombits}(k ^ (((k >> {bits}) - 1) | ((K)1 << {bits})));
+}}
 extern \"C\" __global__ void xp_k(T* __restrict__ out, const T* __restrict__ x,
     i64 H, i64 W, i64 OH, i64 OW, i64 batches) {{
   extern __shared__ __align__(16) unsigned char smem[];
@@ -106,18 +122,21 @@ extern \"C\" __global__ void xp_k(T* __restrict__ out, const T* __restrict__ x,
     __syncthreads();
     {TILE}
     __syncthreads();
-    T v[{n}];
+    K v[{n}];
 #pragma unroll
     for (int p = 0; p < kh; ++p)
 #pragma unroll
-      for (int q = 0; q < kw; ++q) v[p * kw + q] = tile[(r + p) * tw + c + q];
+      for (int q = 0; q < kw; ++q) v[p * kw + q] = to_key(tile[(r + p) * tw + c + q]);
 #pragma unroll
     for (int i = 0; i <= {k}; ++i)
 #pragma unroll
-      for (int j = i + 1; j < {n}; ++j)
-        if ({lo}) {{ const T s = v[i]; v[i] = v[j]; v[j] = s; }}
+      for (int j = i + 1; j < {n}; ++j) {{
+        const K u = v[i], w = v[j];
+        v[i] = {lo};
+        v[j] = {hi};
+      }}
     const i64 oy = oy0 + r, ox = ox0 + c;
-    if (oy < OH && ox < OW) out[b * OH * OW + oy * OW + ox] = v[{k}];
+    if (oy < OH && ox < OW) out[b * OH * OW + oy * OW + ox] = from_key(v[{k}]);
   }}
 }}
 "

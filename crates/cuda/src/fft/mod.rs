@@ -71,7 +71,7 @@ impl FftStorage for CudaStorage {
         }
         let nd = l.ndim();
         let (&r, rest) = spec.axes.split_last().expect("at least one axis");
-        let mut shape = l.shape().to_vec();
+        let shape = l.shape().to_vec();
         let complex = Ty::of(single, false, false);
         let mut passes = Vec::new();
         match spec.kind {
@@ -93,7 +93,7 @@ impl FftStorage for CudaStorage {
                 // A known Hermitian input with its real axis last: the transformed axes at the
                 // end in one multi-dimensional C2R (cuFFT's, exact for such inputs).
                 let a0 = if spec.hermitian && r == nd - 1 { trailing(nd, |x| x == r || rest.contains(&x)) } else { r };
-                let left: Vec<usize> = rest.iter().copied().filter(|&x| x < a0).collect();
+                let left: Vec<usize> = rest.iter().copied().filter(|&x| x < a0 || x > r).collect();
                 passes = complex_passes(nd, &left, complex, true, &shape);
                 passes.push(Pass { a0, a1: r + 1, ty: Ty::of(single, false, true), inverse: true, out_len: n });
             }
@@ -107,22 +107,57 @@ impl FftStorage for CudaStorage {
         if n_in == 0 || n_out == 0 {
             return CudaStorage::alloc(&self.dev, out_dtype, n_out);
         }
+        let out = self.run_passes(l, &passes, shape)?;
+        if spec.scale != 1.0 {
+            kernels::scale(&out, spec.scale)?;
+        }
+        Ok(out)
+    }
+}
+
+impl CudaStorage {
+    /// The passes of one transform of `self` at `l` (of `shape`, not empty), into a new buffer.
+    fn run_passes(&self, l: &Layout, passes: &[Pass], mut shape: Vec<usize>) -> Result<CudaStorage> {
+        let d = self.dtype;
         // The current buffer: the input where it lies (not ours to write), or one of ours. cuFFT
         // reads a real input as pairs: it must be aligned as a complex value of its precision.
         let aligned = self.ptr(l.offset()).is_multiple_of(2 * d.size() as u64) || d.is_complex();
         let mut owned: Option<CudaStorage> = (!l.is_contiguous() || !aligned).then(|| self.contiguous_copy(l)).transpose()?;
-        for p in &passes {
-            let to_real = matches!(p.ty, Ty::C2R | Ty::Z2D);
-            if to_real {
+        for p in passes {
+            let ax = p.a1 - 1;
+            let real = !matches!(p.ty, Ty::C2C | Ty::Z2Z);
+            if real && shape[p.a1..].iter().product::<usize>() > 1 {
+                // A real axis that is not last: its strided launches would start at odd offsets,
+                // which cuFFT refuses for reals (read and written as aligned pairs). The axis
+                // goes last (a copy), the pass runs batched, and the axis comes back (a copy).
+                let nd = shape.len();
+                let perm: Vec<usize> = (0..nd).filter(|&x| x != ax).chain([ax]).collect();
+                let (src, sl) = match &owned {
+                    Some(o) => (o, Layout::contiguous(&shape)),
+                    None => (self, l.clone()),
+                };
+                let mut mshape: Vec<usize> = perm.iter().map(|&x| shape[x]).collect();
+                let moved = src.contiguous_copy(&sl.permute(&perm)?)?;
+                let res = moved.run_passes(&Layout::contiguous(&mshape), &[Pass { a0: nd - 1, a1: nd, ..*p }], mshape.clone())?;
+                mshape[nd - 1] = p.out_len;
+                let mut inv = vec![0; nd];
+                for (i, &x) in perm.iter().enumerate() {
+                    inv[x] = i;
+                }
+                owned = Some(res.contiguous_copy(&Layout::contiguous(&mshape).permute(&inv)?)?);
+                shape[ax] = p.out_len;
+                continue;
+            }
+            if matches!(p.ty, Ty::C2R | Ty::Z2D) {
                 // C2R overwrites its input, and the fix below writes it: it must be ours.
                 let cur = match owned.take() {
                     Some(o) => o,
                     None => self.contiguous_copy(l)?,
                 };
                 if p.a1 - p.a0 == 1 {
-                    let outer: usize = shape[..r].iter().product();
-                    let inner: usize = shape[r + 1..].iter().product();
-                    kernels::drop_edge_imag(&cur, outer, shape[r], inner, p.out_len)?;
+                    let outer: usize = shape[..ax].iter().product();
+                    let inner: usize = shape[ax + 1..].iter().product();
+                    kernels::drop_edge_imag(&cur, outer, shape[ax], inner, p.out_len)?;
                 }
                 owned = Some(cur);
             }
@@ -131,8 +166,8 @@ impl FftStorage for CudaStorage {
                 None => self.ptr(l.offset()),
             };
             let mut next_shape = shape.clone();
-            next_shape[p.a1 - 1] = p.out_len;
-            let in_place = matches!(p.ty, Ty::C2C | Ty::Z2Z) && owned.is_some();
+            next_shape[ax] = p.out_len;
+            let in_place = !real && owned.is_some();
             let dst = if in_place {
                 None
             } else {
@@ -144,8 +179,8 @@ impl FftStorage for CudaStorage {
             used.extend(dst.as_ref());
             before(&s, &used)?;
             let (shape_p, runs) = layout(p, &shape, &next_shape);
-            let runs: Vec<(u64, u64)> =
-                runs.iter().map(|&(i, o)| (src_ptr + i * esize(p.ty.dtypes().0), dst_ptr + o * esize(p.ty.dtypes().1))).collect();
+            let (si, so) = (esize(p.ty.dtypes().0), esize(p.ty.dtypes().1));
+            let runs: Vec<(u64, u64)> = runs.iter().map(|&(i, o)| (src_ptr + i * si, dst_ptr + o * so)).collect();
             plan::exec(&self.dev, &shape_p, &runs, p.inverse)?;
             after(&s, &used)?;
             if let Some(dst) = dst {
@@ -153,14 +188,10 @@ impl FftStorage for CudaStorage {
             }
             shape = next_shape;
         }
-        let out = match owned {
-            Some(o) => o,
-            None => self.contiguous_copy(l)?, // no pass: cannot happen (one axis at least)
-        };
-        if spec.scale != 1.0 {
-            kernels::scale(&out, spec.scale)?;
+        match owned {
+            Some(o) => Ok(o),
+            None => self.contiguous_copy(l), // no pass: not reached (one axis at least)
         }
-        Ok(out)
     }
 }
 
