@@ -172,7 +172,7 @@ fn user_errors_are_typed_and_leave_the_input_unchanged() {
             ("footprint of another rank", nd::maximum_filter(&x, Window::Footprint(&fp3), m, &[0])),
             ("rank outside the window", nd::rank_filter(&x, 9, Window::Size(&[3]), m, &[0])),
             ("complex input", nd::median_filter(&c, Window::Size(&[3]), m, &[0])),
-            ("complex input to correlate", nd::uniform_filter(&c, &[3], m, &[0])),
+            ("float16 input", nd::uniform_filter(&x.astype(xp::DType::F16).unwrap(), &[3], m, &[0])),
             ("spline order 6", nd::shift(&x, &[1.0], Interpolation { order: 6, ..it })),
             ("spline_filter order 1", nd::spline_filter(&x, 1, Mode::Mirror)),
             ("coordinates of the wrong rank", nd::map_coordinates(&x, &coords, it)),
