@@ -324,7 +324,7 @@ def interpolation():
                             lambda y, **k: nd.shift(y, p["shift"] if len(p["shift"]) > 1 else p["shift"][0], **k),
                             x, p["order"], p["mode"], cval=CVAL), interp_tol(x)))
                     # coordinates inside, near and well outside the input
-                    n_pts = 6
+                    n_pts = 5
                     coords = np.stack([RNG.uniform(-3, s + 2, (n_pts,)) for s in shape])
                     coords[:, 0] = 0.0
                     coords[:, 1] = [s - 1 for s in shape]
