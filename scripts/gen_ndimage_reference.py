@@ -251,10 +251,14 @@ def rank():
                 for op, f in [("minimum_filter", nd.minimum_filter), ("maximum_filter", nd.maximum_filter),
                               ("median_filter", nd.median_filter)]:
                     cases.append(case(op, [x, fp], p, lambda f=f, x=x, fp=fp: f(x, footprint=fp, mode=mode, cval=CVAL)))
-                if mode == "reflect":
+                if mode == "reflect" and len(shape) < 3:
                     for r in [1, -2]:
                         p = {"size": [3], "rank": r, "origin": [0], "mode": mode, "cval": CVAL}
                         cases.append(case("rank_filter", [x], p, lambda x=x, r=r: nd.rank_filter(x, r, size=3)))
+                    for pc in [30.0, -20.0, 100.0] if name == "float64" else [30.0]:
+                        p = {"size": [3], "percentile": pc, "origin": [0], "mode": mode, "cval": CVAL}
+                        cases.append(case("percentile_filter", [x], p, lambda x=x, pc=pc: nd.percentile_filter(
+                            x, pc, size=3)))
     x = rand((5, 4), "float64")
     cases.append(case("median_filter", [x, np.zeros((3, 3), bool)], {"origin": [0], "mode": "reflect", "cval": 0.0},
                       lambda: nd.median_filter(x, footprint=np.zeros((3, 3), bool))))

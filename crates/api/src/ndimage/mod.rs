@@ -40,7 +40,8 @@ pub use derivatives::{gaussian_laplace, laplace, prewitt, sobel};
 pub use gaussian::{gaussian_filter, gaussian_filter1d};
 pub use interpolate::{map_coordinates, rotate, shift, zoom, Interpolation, Reshape, ZoomGrid};
 pub use rank::{
-    maximum_filter, maximum_filter1d, median_filter, minimum_filter, minimum_filter1d, rank_filter, Window,
+    maximum_filter, maximum_filter1d, median_filter, minimum_filter, minimum_filter1d, percentile_filter, rank_filter,
+    Window,
 };
 pub use spline::{spline_filter, spline_filter1d};
 pub use uniform::{uniform_filter, uniform_filter1d};
