@@ -2,10 +2,10 @@
 //! by scripts/gen_ndimage_reference.py), on every device and in every layout of the inputs:
 //! `correlate1d`/`convolve1d`/`correlate`/`convolve` with every mode and a nonzero `cval`, odd and
 //! even weights, extreme origins; Gaussian (orders 0-3, per-axis sigma, truncate, radius) and
-//! uniform filters; minimum/maximum/median/rank filters by size and footprint (float, int, uint8,
+//! uniform filters; minimum/maximum/median/rank/percentile filters by size and footprint (float, int, uint8,
 //! bool); `sobel`, `prewitt`, `laplace`, `gaussian_laplace`; `zoom` (both grids), `shift`,
 //! `rotate` and `map_coordinates` at orders 0, 1 and 3 (and 2, 4, 5) in every mode; the spline
-//! filters; 1-D to 3-D inputs with length-1 and empty axes; SciPy's errors. Then typed errors
+//! filters; complex input (parts apart) and bool input; 1-D to 3-D inputs with length-1 and empty axes; SciPy's errors. Then typed errors
 //! that leave the input unchanged.
 use super::common::{self, split_cases};
 use serde_json::Value;

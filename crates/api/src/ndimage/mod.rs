@@ -1,5 +1,5 @@
 //! `xp::ndimage`: SciPy's `scipy.ndimage` on every device — filters (correlation and
-//! convolution, Gaussian, uniform, minimum/maximum/median/rank, derivatives) and spline
+//! convolution, Gaussian, uniform, minimum/maximum/median/rank/percentile, derivatives) and spline
 //! interpolation (`zoom`, `shift`, `rotate`, `map_coordinates`, the spline prefilter).
 //!
 //! Everything is written once on xp's device-generic array operations (padding, views,

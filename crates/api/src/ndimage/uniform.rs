@@ -34,7 +34,8 @@ pub fn uniform_filter1d(input: &Array, size: usize, axis: isize, mode: Mode, ori
 }
 
 /// The mean over a box of `size` (one value or one per axis) placed by `origin` (SciPy's
-/// `uniform_filter`): a 1-D pass per axis whose size exceeds 1.
+/// `uniform_filter`): a 1-D pass per axis whose size exceeds 1. A size of 0 is an error (SciPy
+/// skips such an axis).
 pub fn uniform_filter(input: &Array, size: &[usize], mode: Mode, origin: &[isize]) -> Result<Array> {
     let op = "uniform_filter";
     let sizes = per_axis(op, "size", size, input.ndim())?;
