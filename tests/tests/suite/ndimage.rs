@@ -2,10 +2,10 @@
 //! by scripts/gen_ndimage_reference.py), on every device and in every layout of the inputs:
 //! `correlate1d`/`convolve1d`/`correlate`/`convolve` with every mode and a nonzero `cval`, odd and
 //! even weights, extreme origins; Gaussian (orders 0-3, per-axis sigma, truncate, radius) and
-//! uniform filters; minimum/maximum/median/rank filters by size and footprint (float, int, uint8,
+//! uniform filters; minimum/maximum/median/rank/percentile filters by size and footprint (float, int, uint8,
 //! bool); `sobel`, `prewitt`, `laplace`, `gaussian_laplace`; `zoom` (both grids), `shift`,
 //! `rotate` and `map_coordinates` at orders 0, 1 and 3 (and 2, 4, 5) in every mode; the spline
-//! filters; 1-D to 3-D inputs with length-1 and empty axes; SciPy's errors. Then typed errors
+//! filters; complex input (parts apart) and bool input; 1-D to 3-D inputs with length-1 and empty axes; SciPy's errors. Then typed errors
 //! that leave the input unchanged.
 use super::common::{self, split_cases};
 use serde_json::Value;
@@ -92,7 +92,7 @@ fn run(op: &str, p: &Value, x: &[Array]) -> Result<Array> {
         "maximum_filter1d" => {
             nd::maximum_filter1d(&x[0], p["size"].as_u64().unwrap() as usize, axis(), mode(p), origin1())
         }
-        "minimum_filter" | "maximum_filter" | "median_filter" | "rank_filter" => {
+        "minimum_filter" | "maximum_filter" | "median_filter" | "rank_filter" | "percentile_filter" => {
             let s = p.get("size").map(sizes).unwrap_or_default();
             let w = if x.len() > 1 { Window::Footprint(&x[1]) } else { Window::Size(&s) };
             let o = ints(&p["origin"]);
@@ -100,6 +100,7 @@ fn run(op: &str, p: &Value, x: &[Array]) -> Result<Array> {
                 "minimum_filter" => nd::minimum_filter(&x[0], w, mode(p), &o),
                 "maximum_filter" => nd::maximum_filter(&x[0], w, mode(p), &o),
                 "median_filter" => nd::median_filter(&x[0], w, mode(p), &o),
+                "percentile_filter" => nd::percentile_filter(&x[0], p["percentile"].as_f64().unwrap(), w, mode(p), &o),
                 _ => nd::rank_filter(&x[0], p["rank"].as_i64().unwrap() as isize, w, mode(p), &o),
             }
         }
@@ -171,8 +172,9 @@ fn user_errors_are_typed_and_leave_the_input_unchanged() {
             ("all-zero footprint", nd::median_filter(&x, Window::Footprint(&fp), m, &[0])),
             ("footprint of another rank", nd::maximum_filter(&x, Window::Footprint(&fp3), m, &[0])),
             ("rank outside the window", nd::rank_filter(&x, 9, Window::Size(&[3]), m, &[0])),
+            ("percentile above 100", nd::percentile_filter(&x, 120.0, Window::Size(&[3]), m, &[0])),
             ("complex input", nd::median_filter(&c, Window::Size(&[3]), m, &[0])),
-            ("complex input to correlate", nd::uniform_filter(&c, &[3], m, &[0])),
+            ("float16 input", nd::uniform_filter(&x.astype(xp::DType::F16).unwrap(), &[3], m, &[0])),
             ("spline order 6", nd::shift(&x, &[1.0], Interpolation { order: 6, ..it })),
             ("spline_filter order 1", nd::spline_filter(&x, 1, Mode::Mirror)),
             ("coordinates of the wrong rank", nd::map_coordinates(&x, &coords, it)),

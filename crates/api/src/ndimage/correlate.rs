@@ -3,8 +3,8 @@
 //! one valid correlation of the extended input with the weights runs through the filter family
 //! (`crate::sliding`: the CPU's row passes, the GPU's shared-memory tiles).
 use super::boundary::{extend, extend_axis, reach};
+use super::{axis_of, cast_out, check_origin, complex_parts, per_axis, work_dtype, Mode};
 use crate::sliding::correlate_valid;
-use super::{axis_of, cast_out, check_origin, per_axis, work_dtype, Mode};
 use crate::Array;
 use xp_core::{Error, Result, Scalar};
 
@@ -70,7 +70,7 @@ pub(super) fn linear(op: &'static str, input: &Array, f: impl FnOnce(&Array) -> 
 /// assert_eq!(c.to_vec::<i64>().unwrap(), vec![8, 26, 8, 12, 7, 28, 36, 9]);
 /// ```
 pub fn correlate1d(input: &Array, weights: &[f64], axis: isize, mode: Mode, origin: isize) -> Result<Array> {
-    correlate1d_checked("correlate1d", input, weights, axis, mode, origin)
+    complex_parts(input, mode, |x, mode| correlate1d_checked("correlate1d", x, weights, axis, mode, origin))
 }
 
 fn correlate1d_checked(
@@ -102,7 +102,7 @@ fn correlate1d_checked(
 pub fn convolve1d(input: &Array, weights: &[f64], axis: isize, mode: Mode, origin: isize) -> Result<Array> {
     let rev: Vec<f64> = weights.iter().rev().copied().collect();
     let origin = -origin - if weights.len().is_multiple_of(2) { 1 } else { 0 };
-    correlate1d_checked("convolve1d", input, &rev, axis, mode, origin)
+    complex_parts(input, mode, |x, mode| correlate1d_checked("convolve1d", x, &rev, axis, mode, origin))
 }
 
 /// The weights of an N-D filter as float64 values on the host, checked against the input.
@@ -149,7 +149,7 @@ fn correlate_checked(op: &'static str, input: &Array, weights: &Array, mode: Mod
 /// assert_eq!(c.to_vec::<f64>().unwrap(), vec![1.0, 3.0, 3.0, 7.0]);
 /// ```
 pub fn correlate(input: &Array, weights: &Array, mode: Mode, origin: &[isize]) -> Result<Array> {
-    correlate_checked("correlate", input, weights, mode, origin)
+    complex_parts(input, mode, |x, mode| correlate_checked("correlate", x, weights, mode, origin))
 }
 
 /// The N-D convolution of `input` with `weights` (SciPy's `convolve`): the correlation with the
@@ -162,7 +162,8 @@ pub fn convolve(input: &Array, weights: &Array, mode: Mode, origin: &[isize]) ->
     let origins = per_axis(op, "origin", origin, input.ndim())?;
     let flipped: Vec<isize> =
         origins.iter().zip(weights.shape()).map(|(&o, &m)| -o - if m.is_multiple_of(2) { 1 } else { 0 }).collect();
-    correlate_checked(op, input, &weights.flip(..)?, mode, &flipped)
+    let w = weights.flip(..)?;
+    complex_parts(input, mode, |x, mode| correlate_checked(op, x, &w, mode, &flipped))
 }
 
 /// Separable passes as SciPy runs them: pass `f(x, k)` for each `k` of `passes`, each on the

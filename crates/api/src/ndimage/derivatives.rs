@@ -3,7 +3,7 @@
 //! Laplacians' sums of second derivatives added in that dtype.
 use super::correlate::{correlate1d_impl, separable};
 use super::gaussian::gaussian_filter;
-use super::{axis_of, Mode};
+use super::{axis_of, complex_parts, Mode};
 use crate::Array;
 use xp_core::Result;
 
@@ -11,9 +11,11 @@ use xp_core::Result;
 fn edge(op: &'static str, input: &Array, axis: isize, mode: Mode, smooth: [f64; 3]) -> Result<Array> {
     let ax = axis_of(op, input, axis)?;
     let passes: Vec<usize> = std::iter::once(ax).chain((0..input.ndim()).filter(|&a| a != ax)).collect();
-    separable(op, input, &passes, |x, a| {
-        let w = if a == ax { [-1.0, 0.0, 1.0] } else { smooth };
-        correlate1d_impl(x, &w, a, mode, 0)
+    complex_parts(input, mode, |x, mode| {
+        separable(op, x, &passes, |y, a| {
+            let w = if a == ax { [-1.0, 0.0, 1.0] } else { smooth };
+            correlate1d_impl(y, &w, a, mode, 0)
+        })
     })
 }
 
@@ -56,18 +58,22 @@ fn sum_axes(input: &Array, d2: impl Fn(usize) -> Result<Array>) -> Result<Array>
 /// ```
 pub fn laplace(input: &Array, mode: Mode) -> Result<Array> {
     let op = "laplace";
-    super::work_dtype(op, input)?;
-    sum_axes(input, |ax| separable(op, input, &[ax], |x, a| correlate1d_impl(x, &[1.0, -2.0, 1.0], a, mode, 0)))
+    complex_parts(input, mode, |x, mode| {
+        super::work_dtype(op, x)?;
+        sum_axes(x, |ax| separable(op, x, &[ax], |y, a| correlate1d_impl(y, &[1.0, -2.0, 1.0], a, mode, 0)))
+    })
 }
 
 /// The Laplacian of the Gaussian (SciPy's `gaussian_laplace`): the sum over the axes of the
 /// Gaussian filter whose order is 2 along that axis (`sigma`: one value or one per axis).
 pub fn gaussian_laplace(input: &Array, sigma: &[f64], mode: Mode, truncate: f64) -> Result<Array> {
     let nd = input.ndim();
-    super::work_dtype("gaussian_laplace", input)?;
-    sum_axes(input, |ax| {
-        let mut order = vec![0; nd];
-        order[ax] = 2;
-        gaussian_filter(input, sigma, &order, mode, truncate, None).map_err(|e| e.in_op("gaussian_laplace"))
+    complex_parts(input, mode, |x, mode| {
+        super::work_dtype("gaussian_laplace", x)?;
+        sum_axes(x, |ax| {
+            let mut order = vec![0; nd];
+            order[ax] = 2;
+            gaussian_filter(x, sigma, &order, mode, truncate, None).map_err(|e| e.in_op("gaussian_laplace"))
+        })
     })
 }

@@ -2,7 +2,7 @@
 //! (normalised, its derivatives by the polynomial recurrence of `_gaussian_kernel1d`), computed
 //! on the host and applied by [`super::correlate`]'s 1-D correlation, one axis after the other.
 use super::correlate::{correlate1d_impl, separable};
-use super::{axis_of, per_axis, Mode};
+use super::{axis_of, complex_parts, per_axis, Mode};
 use crate::Array;
 use xp_core::{Error, Result};
 
@@ -87,7 +87,8 @@ pub fn gaussian_filter1d(
     let ax = axis_of(op, input, axis)?;
     let r = radius_of(op, sigma, order, truncate, radius)?;
     let passes: &[usize] = if sigma > 1e-15 { &[ax] } else { &[] };
-    separable(op, input, passes, |x, a| correlate1d_impl(x, &weights(sigma, order, r), a, mode, 0))
+    let w = weights(sigma, order, r);
+    complex_parts(input, mode, |x, mode| separable(op, x, passes, |y, a| correlate1d_impl(y, &w, a, mode, 0)))
 }
 
 /// The N-D Gaussian filter (SciPy's `gaussian_filter`): a 1-D pass per axis whose `sigma`
@@ -124,5 +125,7 @@ pub fn gaussian_filter(
         }
     }
     let idx: Vec<usize> = (0..passes.len()).collect();
-    separable(op, input, &idx, |x, k| correlate1d_impl(x, &passes[k].1, passes[k].0, mode, 0))
+    complex_parts(input, mode, |x, mode| {
+        separable(op, x, &idx, |y, k| correlate1d_impl(y, &passes[k].1, passes[k].0, mode, 0))
+    })
 }

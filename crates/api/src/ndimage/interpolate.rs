@@ -8,7 +8,7 @@
 //! axis. The input is first prefiltered (`super::spline`) for orders above 1,
 //! after SciPy's 12-sample padding for [`Mode::Nearest`] and [`Mode::GridConstant`].
 use super::spline::prefilter_impl;
-use super::Mode;
+use super::{complex_parts, Mode};
 use crate::{where_, Array, IndexMode};
 use xp_core::{normalize_axis, DType, Error, Result};
 
@@ -324,6 +324,10 @@ fn check(op: &'static str, input: &Array, it: &Interpolation) -> Result<()> {
 /// assert_eq!(v.to_vec::<f64>().unwrap(), vec![2.0, 7.0]);
 /// ```
 pub fn map_coordinates(input: &Array, coordinates: &Array, interp: Interpolation) -> Result<Array> {
+    complex_parts(input, interp.mode, |x, mode| map_coordinates_real(x, coordinates, Interpolation { mode, ..interp }))
+}
+
+fn map_coordinates_real(input: &Array, coordinates: &Array, interp: Interpolation) -> Result<Array> {
     let op = "map_coordinates";
     check(op, input, &interp)?;
     if coordinates.device() != input.device() {
@@ -393,6 +397,10 @@ fn zoom_shift(
 /// assert!(v.iter().zip([0.0, 1.0, 2.0, 3.0]).all(|(a, b)| (a - b).abs() < 1e-12));
 /// ```
 pub fn shift(input: &Array, shift: &[f64], interp: Interpolation) -> Result<Array> {
+    complex_parts(input, interp.mode, |x, mode| shift_real(x, shift, Interpolation { mode, ..interp }))
+}
+
+fn shift_real(input: &Array, shift: &[f64], interp: Interpolation) -> Result<Array> {
     let op = "shift";
     check(op, input, &interp)?;
     let s = super::per_axis(op, "shift", shift, input.ndim())?;
@@ -411,6 +419,10 @@ pub fn shift(input: &Array, shift: &[f64], interp: Interpolation) -> Result<Arra
 /// assert_eq!(z.to_vec::<f64>().unwrap(), vec![0.0, 1.0, 2.0, 3.0, 4.0]);
 /// ```
 pub fn zoom(input: &Array, zoom: &[f64], interp: Interpolation, grid: ZoomGrid) -> Result<Array> {
+    complex_parts(input, interp.mode, |x, mode| zoom_real(x, zoom, Interpolation { mode, ..interp }, grid))
+}
+
+fn zoom_real(input: &Array, zoom: &[f64], interp: Interpolation, grid: ZoomGrid) -> Result<Array> {
     let op = "zoom";
     check(op, input, &interp)?;
     let z = super::per_axis(op, "zoom", zoom, input.ndim())?;
@@ -465,6 +477,10 @@ fn cos_sin_degrees(angle: f64) -> (f64, f64) {
 /// assert_eq!(r.to_vec::<f64>().unwrap(), vec![3.0, 6.0, 2.0, 5.0, 1.0, 4.0]);
 /// ```
 pub fn rotate(input: &Array, angle: f64, axes: [isize; 2], reshape: Reshape, interp: Interpolation) -> Result<Array> {
+    complex_parts(input, interp.mode, |x, mode| rotate_real(x, angle, axes, reshape, Interpolation { mode, ..interp }))
+}
+
+fn rotate_real(input: &Array, angle: f64, axes: [isize; 2], reshape: Reshape, interp: Interpolation) -> Result<Array> {
     let op = "rotate";
     check(op, input, &interp)?;
     if input.ndim() < 2 {

@@ -1,5 +1,5 @@
 //! `xp::ndimage`: SciPy's `scipy.ndimage` on every device — filters (correlation and
-//! convolution, Gaussian, uniform, minimum/maximum/median/rank, derivatives) and spline
+//! convolution, Gaussian, uniform, minimum/maximum/median/rank/percentile, derivatives) and spline
 //! interpolation (`zoom`, `shift`, `rotate`, `map_coordinates`, the spline prefilter).
 //!
 //! Everything is written once on xp's device-generic array operations (padding, views,
@@ -40,7 +40,8 @@ pub use derivatives::{gaussian_laplace, laplace, prewitt, sobel};
 pub use gaussian::{gaussian_filter, gaussian_filter1d};
 pub use interpolate::{map_coordinates, rotate, shift, zoom, Interpolation, Reshape, ZoomGrid};
 pub use rank::{
-    maximum_filter, maximum_filter1d, median_filter, minimum_filter, minimum_filter1d, rank_filter, Window,
+    maximum_filter, maximum_filter1d, median_filter, minimum_filter, minimum_filter1d, percentile_filter, rank_filter,
+    Window,
 };
 pub use spline::{spline_filter, spline_filter1d};
 pub use uniform::{uniform_filter, uniform_filter1d};
@@ -85,6 +86,14 @@ impl Mode {
             m => m,
         }
     }
+    /// The same mode with another constant.
+    fn with_cval(self, c: f64) -> Mode {
+        match self {
+            Mode::Constant(_) => Mode::Constant(c),
+            Mode::GridConstant(_) => Mode::GridConstant(c),
+            m => m,
+        }
+    }
     /// The value beyond the border of a constant mode (0 otherwise).
     fn cval(self) -> f64 {
         match self {
@@ -94,8 +103,21 @@ impl Mode {
     }
 }
 
-/// The dtype a linear filter computes in: float32 for float32 input, float64 otherwise; complex,
-/// float16 and bfloat16 input are refused (SciPy's C routines have no loops for them here).
+/// SciPy's rule for complex input to a linear filter or an interpolation: `f` of the real part
+/// and of the imaginary part (with the imaginary part of the real `cval`: 0), joined as
+/// `re + i·im`. Real input goes straight to `f`.
+fn complex_parts(input: &Array, mode: Mode, f: impl Fn(&Array, Mode) -> Result<Array>) -> Result<Array> {
+    if !input.dtype().is_complex() {
+        return f(input, mode);
+    }
+    let re = f(&input.real()?, mode)?;
+    let im = f(&input.imag()?, mode.with_cval(0.0))?;
+    re.add(&im.mul(xp_core::Complex64::new(0.0, 1.0))?)
+}
+
+/// The dtype a real filter computes in: float32 for float32 input, float64 otherwise; float16 and
+/// bfloat16 are refused as SciPy refuses them, and complex input (which the linear filters and
+/// interpolations split into parts first, [`complex_parts`]) as SciPy's rank filters refuse it.
 fn work_dtype(op: &'static str, x: &Array) -> Result<DType> {
     match x.dtype() {
         DType::F32 => Ok(DType::F32),

@@ -223,3 +223,30 @@ pub fn rank_filter(input: &Array, rank: isize, window: Window, mode: Mode, origi
     }
     run(input, &p, r as usize, mode)
 }
+
+/// The value at `percentile` (-100 to 100; negative counts from the top) of the window (SciPy's
+/// `percentile_filter`): rank `int(n · percentile / 100)`, the largest for 100.
+///
+/// ```
+/// use xp::ndimage::{percentile_filter, Mode, Window};
+/// let x = xp::Array::from_vec(vec![5i64, 1, 4, 2, 3], &[5]).unwrap();
+/// let p = percentile_filter(&x, 100.0, Window::Size(&[3]), Mode::Nearest, &[0]).unwrap();
+/// assert_eq!(p.to_vec::<i64>().unwrap(), vec![5, 5, 4, 4, 3]);
+/// ```
+pub fn percentile_filter(
+    input: &Array,
+    percentile: f64,
+    window: Window,
+    mode: Mode,
+    origin: &[isize],
+) -> Result<Array> {
+    let op = "percentile_filter";
+    let p = plan(op, input, window, origin)?;
+    let n = p.footprint.iter().filter(|&&b| b).count();
+    let pc = if percentile < 0.0 { percentile + 100.0 } else { percentile };
+    if !(0.0..=100.0).contains(&pc) {
+        return Err(Error::invalid(op, format!("invalid percentile {percentile}")));
+    }
+    let rank = ((n as f64 * pc / 100.0) as usize).min(n - 1);
+    run(input, &p, rank, mode)
+}

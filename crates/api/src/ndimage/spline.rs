@@ -6,7 +6,7 @@
 //! recursion on an impulse and cut where it falls below 1e-19 of its peak, then applied with
 //! [`super::correlate`]'s 1-D correlation, so the prefilter runs on any device.
 use super::correlate::correlate1d_impl;
-use super::{axis_of, Mode};
+use super::{axis_of, complex_parts, Mode};
 use crate::Array;
 use xp_core::{DType, Error, Result};
 
@@ -98,19 +98,23 @@ fn check(op: &'static str, input: &Array, order: usize, lowest: usize) -> Result
 /// ```
 pub fn spline_filter1d(input: &Array, order: usize, axis: isize, mode: Mode) -> Result<Array> {
     let op = "spline_filter1d";
-    check(op, input, order, 0)?;
-    let ax = axis_of(op, input, axis)?;
-    let x = input.astype(DType::F64)?;
-    if order < 2 {
-        return Ok(x);
-    }
-    prefilter_impl(&x, order, &[ax], mode)
+    complex_parts(input, mode, |input, mode| {
+        check(op, input, order, 0)?;
+        let ax = axis_of(op, input, axis)?;
+        let x = input.astype(DType::F64)?;
+        if order < 2 {
+            return Ok(x);
+        }
+        prefilter_impl(&x, order, &[ax], mode)
+    })
 }
 
 /// The N-D spline prefilter of `order` (2 to 5): the 1-D one along every axis (SciPy's
 /// `spline_filter`). The result is float64.
 pub fn spline_filter(input: &Array, order: usize, mode: Mode) -> Result<Array> {
-    check("spline_filter", input, order, 2)?;
-    let axes: Vec<usize> = (0..input.ndim()).collect();
-    prefilter_impl(&input.astype(DType::F64)?, order, &axes, mode)
+    complex_parts(input, mode, |input, mode| {
+        check("spline_filter", input, order, 2)?;
+        let axes: Vec<usize> = (0..input.ndim()).collect();
+        prefilter_impl(&input.astype(DType::F64)?, order, &axes, mode)
+    })
 }

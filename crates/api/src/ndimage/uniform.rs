@@ -2,7 +2,7 @@
 //! window by [`super::correlate`]'s 1-D correlation with unit weights, then one division by the
 //! size (SciPy divides its running sum, so exact means of integers stay exact here too).
 use super::correlate::{correlate1d_impl, separable};
-use super::{axis_of, check_origin, per_axis, Mode};
+use super::{axis_of, check_origin, complex_parts, per_axis, Mode};
 use crate::Array;
 use xp_core::{Error, Result};
 
@@ -30,11 +30,12 @@ pub fn uniform_filter1d(input: &Array, size: usize, axis: isize, mode: Mode, ori
     let op = "uniform_filter1d";
     let ax = axis_of(op, input, axis)?;
     check_size(op, size, origin)?;
-    separable(op, input, &[ax], |x, a| mean_1d(x, size, a, mode, origin))
+    complex_parts(input, mode, |x, mode| separable(op, x, &[ax], |y, a| mean_1d(y, size, a, mode, origin)))
 }
 
 /// The mean over a box of `size` (one value or one per axis) placed by `origin` (SciPy's
-/// `uniform_filter`): a 1-D pass per axis whose size exceeds 1.
+/// `uniform_filter`): a 1-D pass per axis whose size exceeds 1. A size of 0 is an error (SciPy
+/// skips such an axis).
 pub fn uniform_filter(input: &Array, size: &[usize], mode: Mode, origin: &[isize]) -> Result<Array> {
     let op = "uniform_filter";
     let sizes = per_axis(op, "size", size, input.ndim())?;
@@ -43,5 +44,5 @@ pub fn uniform_filter(input: &Array, size: &[usize], mode: Mode, origin: &[isize
         check_size(op, s, o)?;
     }
     let passes: Vec<usize> = (0..input.ndim()).filter(|&a| sizes[a] > 1).collect();
-    separable(op, input, &passes, |x, a| mean_1d(x, sizes[a], a, mode, origins[a]))
+    complex_parts(input, mode, |x, mode| separable(op, x, &passes, |y, a| mean_1d(y, sizes[a], a, mode, origins[a])))
 }
