@@ -44,8 +44,8 @@ pub mod profiler;
 pub mod random;
 mod reductions;
 mod sets;
-pub(crate) mod sliding;
 pub mod signal;
+pub(crate) mod sliding;
 mod sorting;
 mod stats;
 #[cfg(xp_cuda)]

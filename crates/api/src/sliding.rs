@@ -37,7 +37,8 @@ pub(crate) fn correlate_valid(x: &Array, w: &Array) -> Result<Array> {
     let shape = valid_shape(x.shape(), w.shape());
     let (x, w) = (x.cast_if(dt)?, w.cast_if(dt)?);
     if matches!(dt, DType::F32 | DType::F64) {
-        let r = with_two(&x, &w, |p, q| on_pair!("correlate", p, q, s, t => s.correlate_valid(&x.layout, t, &w.layout)));
+        let r =
+            with_two(&x, &w, |p, q| on_pair!("correlate", p, q, s, t => s.correlate_valid(&x.layout, t, &w.layout)));
         if !unsupported(&r) {
             return Ok(Array::from_storage(r?, &shape));
         }

@@ -23,9 +23,9 @@ pub mod random;
 pub mod select;
 
 pub use backend::{
-    BackendDevice, BackendStorage, Combine, Distribution, FftKind, FftNorm, FftSpec, FftStorage, FilterStorage, IndexMode, IndexSet,
-    IndexStorage, KernelArg, KernelDevice, KernelTypes, LinalgStorage, Outputs, PlanCacheInfo, RandomDevice, Side,
-    SortOutput, SortStorage, StatsStorage,
+    BackendDevice, BackendStorage, Combine, Distribution, FftKind, FftNorm, FftSpec, FftStorage, FilterStorage,
+    IndexMode, IndexSet, IndexStorage, KernelArg, KernelDevice, KernelTypes, LinalgStorage, Outputs, PlanCacheInfo,
+    RandomDevice, Side, SortOutput, SortStorage, StatsStorage,
 };
 pub use device::{Device, DeviceProperties};
 pub use dtype::{DType, Kind};

@@ -16,8 +16,8 @@
 
 pub mod eval;
 mod fastmath;
-mod filter;
 pub mod fft;
+mod filter;
 mod index;
 pub mod iter;
 pub mod kernel;

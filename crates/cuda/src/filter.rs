@@ -221,7 +221,8 @@ impl FilterStorage for CudaStorage {
         let smem = ((th + kh - 1) * (TW + kw - 1) + kh * kw) * d.size();
         let (xc, xp) = self.dense_input(l)?;
         let wc = w.contiguous_copy(wl)?;
-        let (f, _) = self.dev.kernel(Key::new(61).dtype(d).bits(4, r as u64), "xp_k", || correlate_src(storage_ty(d), r))?;
+        let (f, _) =
+            self.dev.kernel(Key::new(61).dtype(d).bits(4, r as u64), "xp_k", || correlate_src(storage_ty(d), r))?;
         let s = self.dev.current();
         let used = [xc.as_ref().unwrap_or(self), &wc, &out];
         before(&s, &used)?;

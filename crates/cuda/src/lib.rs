@@ -18,8 +18,8 @@
 
 mod codegen;
 mod device;
-mod filter;
 pub mod fft;
+mod filter;
 mod graph;
 mod index;
 pub mod linalg;

@@ -167,9 +167,9 @@ fn bad_window_parameters_are_typed_errors() {
 }
 
 /// The float kernels of the direct method (the CPU's row passes, the GPU's shared-memory tiles)
-/// against the exact integer path on integer-valued data, where every float sum is exact too:
-/// several tiles each way, a batch of images, a non-contiguous input, a long 1-D signal and a
-/// kernel whose tile needs more than 48 KiB of shared memory.
+/// against the exact integer path on the CPU on integer-valued data, where every float sum is
+/// exact too: several tiles each way, a batch of images, a non-contiguous input, a long 1-D
+/// signal and a kernel whose tile needs more than 48 KiB of shared memory.
 #[test]
 fn direct_float_kernels_match_exact_integers() {
     let ints = |shape: &[usize], seed: u64| {
@@ -184,25 +184,74 @@ fn direct_float_kernels_match_exact_integers() {
         (&[5000], &[101], false),
         (&[100, 120], &[61, 61], false),
     ];
-    for dev in xp_testing::devices() {
-        for (i, &(s1, s2, transposed)) in cases.iter().enumerate() {
-            let a = ints(s1, i as u64).to_device(dev).unwrap();
-            let a = if transposed { a.t().unwrap().copy().unwrap().t().unwrap() } else { a };
-            let k = ints(s2, 11 + i as u64).to_device(dev).unwrap();
-            // the exact path makes one pass per weight: the large kernels take one mode
-            let modes: &[Mode] = if k.size() > 500 { &[Mode::Same] } else { &[Mode::Full, Mode::Same, Mode::Valid] };
-            for &mode in modes {
-                let want = convolve(&a, &k, mode, Method::Direct).unwrap().to_vec::<i64>().unwrap();
+    for (i, &(s1, s2, transposed)) in cases.iter().enumerate() {
+        let (a, k) = (ints(s1, i as u64), ints(s2, 11 + i as u64));
+        // the exact path makes one pass per weight: the large kernels take one mode
+        let modes: &[Mode] = if k.size() > 500 { &[Mode::Same] } else { &[Mode::Full, Mode::Same, Mode::Valid] };
+        for &mode in modes {
+            let want = convolve(&a, &k, mode, Method::Direct).unwrap().to_vec::<i64>().unwrap();
+            let want2d = (s1.len() == 2)
+                .then(|| convolve2d(&a, &k, mode, Boundary::Wrap, Method::Direct).unwrap().to_vec::<i64>().unwrap());
+            for dev in xp_testing::devices() {
+                let a = a.to_device(dev).unwrap();
+                let a = if transposed { a.t().unwrap().copy().unwrap().t().unwrap() } else { a };
                 for d in [xp::DType::F64, xp::DType::F32] {
-                    let (af, kf) = (a.astype(d).unwrap(), k.astype(d).unwrap());
+                    let (af, kf) = (a.astype(d).unwrap(), k.to_device(dev).unwrap().astype(d).unwrap());
                     let got = convolve(&af, &kf, mode, Method::Direct).unwrap();
                     let got = got.astype(xp::DType::I64).unwrap().to_vec::<i64>().unwrap();
                     assert_eq!(got, want, "{s1:?} * {s2:?} {mode:?} {d} on {dev}");
-                    if s1.len() == 2 {
+                    if let Some(w) = &want2d {
                         let g = convolve2d(&af, &kf, mode, Boundary::Wrap, Method::Direct).unwrap();
-                        let w = convolve2d(&a, &k, mode, Boundary::Wrap, Method::Direct).unwrap();
-                        assert_eq!(g.astype(xp::DType::I64).unwrap().to_vec::<i64>().unwrap(), w.to_vec::<i64>().unwrap());
+                        assert_eq!(
+                            &g.astype(xp::DType::I64).unwrap().to_vec::<i64>().unwrap(),
+                            w,
+                            "{mode:?} {d} on {dev}"
+                        );
                     }
+                }
+            }
+        }
+    }
+}
+
+/// The rank kernels (the CPU's per-window select, the GPU's register selection) against a
+/// brute-force median of each zero-padded window on the host: windows of 9, 25 and 63 values,
+/// several tiles each way, ties, infinities and NaN (ordered last, as `total_cmp` orders it).
+#[test]
+fn median_kernels_match_a_brute_force_median() {
+    let (h, w) = (45usize, 70usize);
+    let mut v: Vec<f64> = (0..h * w).map(|i| ((i as u64 * 2654435761) % 13) as f64 - 6.0).collect();
+    v[7] = f64::INFINITY;
+    v[300] = f64::NEG_INFINITY;
+    v[1000] = f64::NAN;
+    for (kh, kw) in [(3usize, 3usize), (5, 5), (7, 9)] {
+        let mut want = vec![0.0; h * w];
+        for r in 0..h {
+            for c in 0..w {
+                let mut win: Vec<f64> = Vec::new();
+                for p in 0..kh {
+                    for q in 0..kw {
+                        let (y, x) =
+                            (r as isize + p as isize - (kh / 2) as isize, c as isize + q as isize - (kw / 2) as isize);
+                        let inside = y >= 0 && x >= 0 && (y as usize) < h && (x as usize) < w;
+                        win.push(if inside { v[y as usize * w + x as usize] } else { 0.0 });
+                    }
+                }
+                win.sort_by(f64::total_cmp);
+                want[r * w + c] = win[win.len() / 2];
+            }
+        }
+        for dev in xp_testing::devices() {
+            for d in [xp::DType::F64, xp::DType::F32] {
+                let a = Array::from_vec(v.clone(), &[h, w]).unwrap().astype(d).unwrap().to_device(dev).unwrap();
+                let got = xp::signal::medfilt2d(&a, &[kh, kw])
+                    .unwrap()
+                    .astype(xp::DType::F64)
+                    .unwrap()
+                    .to_vec::<f64>()
+                    .unwrap();
+                for (i, (g, e)) in got.iter().zip(&want).enumerate() {
+                    assert!(g == e || (g.is_nan() && e.is_nan()), "{kh}x{kw} {d} on {dev} at {i}: {g} != {e}");
                 }
             }
         }

@@ -27,13 +27,13 @@ mod transform;
 
 use crate::Array;
 pub use helpers::{fftfreq, fftshift, ifftshift, rfftfreq};
-use transform::{plan_axes, transform};
 pub(crate) use transform::{irfftn_hermitian, single, slice_axis};
+use transform::{plan_axes, transform};
+#[cfg(not(xp_cuda))]
+use xp_core::Error;
+#[cfg(not(xp_cuda))]
+use xp_core::Error;
 use xp_core::{normalize_axis, Device, FftKind, Result};
-#[cfg(not(xp_cuda))]
-use xp_core::Error;
-#[cfg(not(xp_cuda))]
-use xp_core::Error;
 pub use xp_core::{FftNorm, PlanCacheInfo};
 
 /// One axis and its length (`n`, or the axis's own; for an inverse real transform, `2 (m - 1)`).

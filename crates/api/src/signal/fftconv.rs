@@ -62,7 +62,8 @@ pub fn fftconvolve(in1: &Array, in2: &Array, mode: Mode) -> Result<Array> {
     let (start, len) = span(s1, s2, mode);
     // A circular convolution of length L aliases full[j + L] onto j: the kept part is clean once
     // L reaches past it and past the full result's end seen from its start.
-    let fshape: Vec<usize> = (0..s1.len()).map(|i| fast_len((s1[i] + s2[i] - 1 - start[i]).max(start[i] + len[i]))).collect();
+    let fshape: Vec<usize> =
+        (0..s1.len()).map(|i| fast_len((s1[i] + s2[i] - 1 - start[i]).max(start[i] + len[i]))).collect();
     let prod = product(in1, in2, work, &fshape)?;
     // SciPy returns the kept part as a view of the transform's output, and so does this
     prod.slice(spans(&start, &len))
@@ -208,5 +209,3 @@ pub(super) fn span(s1: &[usize], s2: &[usize], mode: Mode) -> (Vec<usize>, Vec<u
         })
         .unzip()
 }
-
-

@@ -45,8 +45,13 @@ impl Default for Boundary {
 /// correlation with `b` reversed).
 fn direct_at(a: &Array, b: &Array, start: &[usize], len: &[usize], pad: PadMode) -> Result<Array> {
     // full[f] = Σ_k b[k] a[f - k]: output i reads a[start + i - (m - 1)] .. a[start + i]
-    let widths: Vec<(usize, usize)> =
-        a.shape().iter().zip(b.shape()).zip(start.iter().zip(len)).map(|((&n, &m), (&s, &l))| (m - 1 - s, l + s - n)).collect();
+    let widths: Vec<(usize, usize)> = a
+        .shape()
+        .iter()
+        .zip(b.shape())
+        .zip(start.iter().zip(len))
+        .map(|((&n, &m), (&s, &l))| (m - 1 - s, l + s - n))
+        .collect();
     let dt = promote_types(a.dtype(), b.dtype());
     let a = a.cast_if(dt)?;
     let padded = if widths.iter().all(|&w| w == (0, 0)) { a } else { a.pad(&widths, pad)? };
@@ -159,8 +164,13 @@ fn bounded(a: &Array, b: &Array, start: &[usize], len: &[usize], boundary: Bound
     if boundary == Boundary::Wrap && len == a.shape() && fits {
         return circular(a, b, start);
     }
-    let widths: Vec<(usize, usize)> =
-        a.shape().iter().zip(b.shape()).zip(start.iter().zip(len)).map(|((&n, &m), (&s, &l))| (m - 1 - s, l + s - n)).collect();
+    let widths: Vec<(usize, usize)> = a
+        .shape()
+        .iter()
+        .zip(b.shape())
+        .zip(start.iter().zip(len))
+        .map(|((&n, &m), (&s, &l))| (m - 1 - s, l + s - n))
+        .collect();
     let dt = promote_types(a.dtype(), b.dtype());
     fftconvolve(&a.cast_if(dt)?.pad(&widths, pad)?, b, Mode::Valid)
 }

@@ -122,7 +122,8 @@ impl CudaStorage {
         // The current buffer: the input where it lies (not ours to write), or one of ours. cuFFT
         // reads a real input as pairs: it must be aligned as a complex value of its precision.
         let aligned = self.ptr(l.offset()).is_multiple_of(2 * d.size() as u64) || d.is_complex();
-        let mut owned: Option<CudaStorage> = (!l.is_contiguous() || !aligned).then(|| self.contiguous_copy(l)).transpose()?;
+        let mut owned: Option<CudaStorage> =
+            (!l.is_contiguous() || !aligned).then(|| self.contiguous_copy(l)).transpose()?;
         for p in passes {
             let ax = p.a1 - 1;
             let real = !matches!(p.ty, Ty::C2C | Ty::Z2Z);
@@ -138,7 +139,11 @@ impl CudaStorage {
                 };
                 let mut mshape: Vec<usize> = perm.iter().map(|&x| shape[x]).collect();
                 let moved = src.contiguous_copy(&sl.permute(&perm)?)?;
-                let res = moved.run_passes(&Layout::contiguous(&mshape), &[Pass { a0: nd - 1, a1: nd, ..*p }], mshape.clone())?;
+                let res = moved.run_passes(
+                    &Layout::contiguous(&mshape),
+                    &[Pass { a0: nd - 1, a1: nd, ..*p }],
+                    mshape.clone(),
+                )?;
                 mshape[nd - 1] = p.out_len;
                 let mut inv = vec![0; nd];
                 for (i, &x) in perm.iter().enumerate() {
