@@ -44,6 +44,12 @@ impl Default for Boundary {
 /// by `pad` (`a` padded so that the window of each output lies inside it, then one valid
 /// correlation with `b` reversed).
 fn direct_at(a: &Array, b: &Array, start: &[usize], len: &[usize], pad: PadMode) -> Result<Array> {
+    correlate_valid(&extended(a, b, start, len, pad)?, &b.flip(..)?)
+}
+
+/// `a` in the operands' promoted dtype, continued by `pad` just far enough that each output at
+/// `start .. start + len` of the full convolution with `b` reads inside it (its valid part).
+fn extended(a: &Array, b: &Array, start: &[usize], len: &[usize], pad: PadMode) -> Result<Array> {
     // full[f] = Σ_k b[k] a[f - k]: output i reads a[start + i - (m - 1)] .. a[start + i]
     let widths: Vec<(usize, usize)> = a
         .shape()
@@ -52,10 +58,12 @@ fn direct_at(a: &Array, b: &Array, start: &[usize], len: &[usize], pad: PadMode)
         .zip(start.iter().zip(len))
         .map(|((&n, &m), (&s, &l))| (m - 1 - s, l + s - n))
         .collect();
-    let dt = promote_types(a.dtype(), b.dtype());
-    let a = a.cast_if(dt)?;
-    let padded = if widths.iter().all(|&w| w == (0, 0)) { a } else { a.pad(&widths, pad)? };
-    correlate_valid(&padded, &b.flip(..)?)
+    let a = a.cast_if(promote_types(a.dtype(), b.dtype()))?;
+    if widths.iter().all(|&w| w == (0, 0)) {
+        Ok(a)
+    } else {
+        a.pad(&widths, pad)
+    }
 }
 
 /// The direct convolution of `a` and `b` (same number of axes; for `Valid`, `a` the larger)
@@ -164,15 +172,7 @@ fn bounded(a: &Array, b: &Array, start: &[usize], len: &[usize], boundary: Bound
     if boundary == Boundary::Wrap && len == a.shape() && fits {
         return circular(a, b, start);
     }
-    let widths: Vec<(usize, usize)> = a
-        .shape()
-        .iter()
-        .zip(b.shape())
-        .zip(start.iter().zip(len))
-        .map(|((&n, &m), (&s, &l))| (m - 1 - s, l + s - n))
-        .collect();
-    let dt = promote_types(a.dtype(), b.dtype());
-    fftconvolve(&a.cast_if(dt)?.pad(&widths, pad)?, b, Mode::Valid)
+    fftconvolve(&extended(a, b, start, len, pad)?, b, Mode::Valid)
 }
 
 /// The 2-D cross-correlation with `boundary` (SciPy's `correlate2d`; `method` as in
