@@ -257,3 +257,19 @@ fn median_kernels_match_a_brute_force_median() {
         }
     }
 }
+
+/// SciPy's `convolve(method="fft")` gives the operands' result type back, integers rounded:
+/// the same values as the exact direct sum.
+#[test]
+fn fft_method_gives_integers_back_rounded() {
+    for dev in xp_testing::devices() {
+        let a = Array::from_vec((0..40i32).map(|i| (i * 7) % 11 - 5).collect(), &[40]).unwrap().to_device(dev).unwrap();
+        let k = Array::from_vec(vec![3i32, -1, 2, 5, -4], &[5]).unwrap().to_device(dev).unwrap();
+        for mode in [Mode::Full, Mode::Same, Mode::Valid] {
+            let f = convolve(&a, &k, mode, Method::Fft).unwrap();
+            assert_eq!(f.dtype(), xp::DType::I32);
+            let d = convolve(&a, &k, mode, Method::Direct).unwrap();
+            assert_eq!(f.to_vec::<i32>().unwrap(), d.to_vec::<i32>().unwrap(), "{mode:?} on {dev}");
+        }
+    }
+}

@@ -105,7 +105,11 @@ pub fn convolve(in1: &Array, in2: &Array, mode: Mode, method: Method) -> Result<
     let (a, b) = ordered(op, in1, in2, mode)?;
     let outputs = span(a.shape(), b.shape(), mode).1.iter().product();
     if empty(a, b) || use_fft(method, a, b, outputs) {
-        return fftconvolve(in1, in2, mode).map_err(|e| e.in_op(op));
+        // SciPy gives the operands' result type back, integers rounded
+        let out = fftconvolve(in1, in2, mode).map_err(|e| e.in_op(op))?;
+        let rt = promote_types(in1.dtype(), in2.dtype());
+        let out = if rt.is_integer() { out.rint()? } else { out };
+        return out.astype(rt);
     }
     direct(a, b, mode)
 }
