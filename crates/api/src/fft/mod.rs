@@ -31,8 +31,6 @@ pub(crate) use transform::{irfftn_hermitian, single, slice_axis};
 use transform::{plan_axes, transform};
 #[cfg(not(xp_cuda))]
 use xp_core::Error;
-#[cfg(not(xp_cuda))]
-use xp_core::Error;
 use xp_core::{normalize_axis, Device, FftKind, Result};
 pub use xp_core::{FftNorm, PlanCacheInfo};
 
