@@ -273,3 +273,101 @@ fn fft_method_gives_integers_back_rounded() {
         }
     }
 }
+
+/// A kernel larger than the image in `same` and `full` mode, with every boundary (SciPy's
+/// values, from `scipy.signal.convolve2d`/`correlate2d` with `fillvalue=1.5`), by both methods.
+#[test]
+fn kernels_larger_than_the_image_match_scipy() {
+    let cases: Vec<(&str, &str, &str, Vec<f64>)> = vec![
+        ("convolve2d", "fill", "same", vec![31.75, 34.75, 37.75, 46.75, 49.75, 52.75]),
+        ("correlate2d", "fill", "same", vec![79.25, 76.25, 73.25, 64.25, 61.25, 58.25]),
+        (
+            "convolve2d",
+            "fill",
+            "full",
+            vec![
+                57.0, 57.75, 55.25, 54.5, 53.75, 52.25, 52.0, 48.75, 41.5, 31.75, 34.75, 37.75, 44.5, 49.75, 48.75,
+                46.5, 46.75, 49.75, 52.75, 59.5, 59.75, 48.75, 51.5, 61.75, 64.75, 67.75, 74.5, 69.75, 59.25, 71.25,
+                89.0, 92.75, 96.5, 89.75, 75.25,
+            ],
+        ),
+        (
+            "correlate2d",
+            "fill",
+            "full",
+            vec![
+                42.75, 40.25, 44.5, 45.25, 46.0, 52.75, 54.75, 56.25, 70.5, 94.25, 91.25, 88.25, 81.5, 69.25, 56.25,
+                65.5, 79.25, 76.25, 73.25, 66.5, 59.25, 56.25, 60.5, 64.25, 61.25, 58.25, 51.5, 49.25, 51.0, 47.75,
+                42.25, 38.5, 34.75, 36.25, 42.0,
+            ],
+        ),
+        ("convolve2d", "wrap", "same", vec![55.0, 54.0, 41.0, 130.0, 129.0, 116.0]),
+        ("correlate2d", "wrap", "same", vec![59.0, 46.0, 45.0, 134.0, 121.0, 120.0]),
+        (
+            "convolve2d",
+            "wrap",
+            "full",
+            vec![
+                129.0, 116.0, 130.0, 129.0, 116.0, 130.0, 129.0, 54.0, 41.0, 55.0, 54.0, 41.0, 55.0, 54.0, 129.0,
+                116.0, 130.0, 129.0, 116.0, 130.0, 129.0, 54.0, 41.0, 55.0, 54.0, 41.0, 55.0, 54.0, 129.0, 116.0,
+                130.0, 129.0, 116.0, 130.0, 129.0,
+            ],
+        ),
+        (
+            "correlate2d",
+            "wrap",
+            "full",
+            vec![
+                46.0, 45.0, 59.0, 46.0, 45.0, 59.0, 46.0, 121.0, 120.0, 134.0, 121.0, 120.0, 134.0, 121.0, 46.0, 45.0,
+                59.0, 46.0, 45.0, 59.0, 46.0, 121.0, 120.0, 134.0, 121.0, 120.0, 134.0, 121.0, 46.0, 45.0, 59.0, 46.0,
+                45.0, 59.0, 46.0,
+            ],
+        ),
+        ("convolve2d", "symm", "same", vec![74.5, 75.5, 88.5, -0.5, 0.5, 13.5]),
+        ("correlate2d", "symm", "same", vec![161.5, 174.5, 175.5, 86.5, 99.5, 100.5]),
+        (
+            "convolve2d",
+            "symm",
+            "full",
+            vec![
+                174.5, 161.5, 149.5, 150.5, 163.5, 175.5, 174.5, 99.5, 86.5, 74.5, 75.5, 88.5, 100.5, 99.5, 24.5, 11.5,
+                -0.5, 0.5, 13.5, 25.5, 24.5, 99.5, 86.5, 74.5, 75.5, 88.5, 100.5, 99.5, 174.5, 161.5, 149.5, 150.5,
+                163.5, 175.5, 174.5,
+            ],
+        ),
+        (
+            "correlate2d",
+            "symm",
+            "full",
+            vec![
+                0.5, -0.5, 11.5, 24.5, 25.5, 13.5, 0.5, 75.5, 74.5, 86.5, 99.5, 100.5, 88.5, 75.5, 150.5, 149.5, 161.5,
+                174.5, 175.5, 163.5, 150.5, 75.5, 74.5, 86.5, 99.5, 100.5, 88.5, 75.5, 0.5, -0.5, 11.5, 24.5, 25.5,
+                13.5, 0.5,
+            ],
+        ),
+    ];
+    for dev in xp_testing::devices() {
+        let a = Array::from_vec((0..6).map(|i| i as f64).collect(), &[2, 3]).unwrap().to_device(dev).unwrap();
+        let k =
+            Array::from_vec((0..20).map(|i| i as f64 * 0.5 - 3.0).collect(), &[4, 5]).unwrap().to_device(dev).unwrap();
+        for (op, b, m, want) in &cases {
+            let boundary = match *b {
+                "wrap" => Boundary::Wrap,
+                "symm" => Boundary::Symm,
+                _ => Boundary::Fill(xp::Scalar::Float(1.5)),
+            };
+            let mode = if *m == "same" { Mode::Same } else { Mode::Full };
+            for method in [Method::Direct, Method::Fft] {
+                let r = if *op == "convolve2d" {
+                    convolve2d(&a, &k, mode, boundary, method)
+                } else {
+                    correlate2d(&a, &k, mode, boundary, method)
+                };
+                let got = r.unwrap().to_vec::<f64>().unwrap();
+                let ok = got.len() == want.len()
+                    && got.iter().zip(want).all(|(g, w)| (g - w).abs() < 1e-9 * (1.0 + w.abs()));
+                assert!(ok, "{op} {b} {m} {method:?} on {dev}: {got:?} != {want:?}");
+            }
+        }
+    }
+}
