@@ -14,15 +14,30 @@ const PIECE: usize = 4096;
 /// float32 and float64.
 trait Real: Element + Copy + Send + Sync + std::ops::Mul<Output = Self> + std::ops::AddAssign + Default {
     fn total_cmp(&self, other: &Self) -> std::cmp::Ordering;
+    fn is_nan(self) -> bool;
+    /// the positive quiet NaN
+    fn nan() -> Self;
 }
 impl Real for f32 {
     fn total_cmp(&self, o: &Self) -> std::cmp::Ordering {
         f32::total_cmp(self, o)
     }
+    fn is_nan(self) -> bool {
+        f32::is_nan(self)
+    }
+    fn nan() -> Self {
+        f32::NAN
+    }
 }
 impl Real for f64 {
     fn total_cmp(&self, o: &Self) -> std::cmp::Ordering {
         f64::total_cmp(self, o)
+    }
+    fn is_nan(self) -> bool {
+        f64::is_nan(self)
+    }
+    fn nan() -> Self {
+        f64::NAN
     }
 }
 
@@ -127,6 +142,12 @@ fn rank<T: Real>(x: &[T], l: &Layout, size: &[usize], k: usize) -> HostBuffer {
         for (j, o) in out.iter_mut().enumerate() {
             for (v, &d) in win.iter_mut().zip(&offsets) {
                 *v = x[base + j + d];
+            }
+            // every NaN the positive one, so that NaN sorts last (NumPy's sort, the GPU's keys)
+            for v in win.iter_mut() {
+                if v.is_nan() {
+                    *v = T::nan();
+                }
             }
             *o = *win.select_nth_unstable_by(k, T::total_cmp).1;
         }

@@ -51,9 +51,11 @@ extern \"C\" __global__ void xp_k(T* __restrict__ out, const T* __restrict__ x, 
   const int TH = {BY} * R, tw = {TW} + kw - 1, th = TH + kh - 1;
   const int tid = threadIdx.y * {TW} + threadIdx.x, nt = {TW} * {BY};
   for (int i = tid; i < kh * kw; i += nt) ws[i] = w[i];
-  const i64 oy0 = (i64)blockIdx.y * TH, ox0 = (i64)blockIdx.x * {TW};
+  const i64 ox0 = (i64)blockIdx.x * {TW}, tiles = (OH + TH - 1) / TH;
   const int c = threadIdx.x, r0 = threadIdx.y * R;
-  for (i64 b = blockIdx.z; b < batches; b += gridDim.z) {{
+  // (image, tile row) pairs strided over the grid's y and z
+  for (i64 t = (i64)blockIdx.z * gridDim.y + blockIdx.y; t < batches * tiles; t += (i64)gridDim.z * gridDim.y) {{
+    const i64 b = t / tiles, oy0 = (t - b * tiles) * TH;
     const T* xb = x + b * H * W;
     __syncthreads();
     {TILE}
@@ -91,19 +93,26 @@ fn rank_src(t: &str, kh: usize, kw: usize, rank: usize) -> String {
     // select from whichever end is nearer: `lo` keeps the smaller key at i
     let (k, keep_min) = if rank <= n / 2 { (rank, true) } else { (n - 1 - rank, false) };
     let (lo, hi) = if keep_min { ("u < w ? u : w", "u < w ? w : u") } else { ("u < w ? w : u", "u < w ? u : w") };
-    // IEEE bits as unsigned keys in total order (-NaN < -inf < … < +inf < +NaN, as the CPU's
-    // `total_cmp`): a compare-exchange is two integer min/max instructions
-    let (key, bits, tobits, frombits) = if t == "float" {
-        ("unsigned", 31, "__float_as_uint", "__uint_as_float")
+    // IEEE bits as unsigned keys in total order, every NaN made the positive quiet one (so NaN
+    // is last, as NumPy's sort and the CPU's selection put it): a compare-exchange is two
+    // integer min/max instructions
+    let (key, bits, tobits, frombits, nan) = if t == "float" {
+        ("unsigned", 31, "__float_as_uint", "__uint_as_float", "0x7fc00000u")
     } else {
-        ("unsigned long long", 63, "(unsigned long long)__double_as_longlong", "__longlong_as_double")
+        (
+            "unsigned long long",
+            63,
+            "(unsigned long long)__double_as_longlong",
+            "__longlong_as_double",
+            "0x7ff8000000000000ull",
+        )
     };
     format!(
         "{PRELUDE}
 typedef {t} T;
 typedef {key} K;
 __device__ __forceinline__ K to_key(T x) {{
-  const K u = {tobits}(x);
+  const K u = x != x ? {nan} : {tobits}(x);
   return u ^ (((K)0 - (u >> {bits})) | ((K)1 << {bits}));
 }}
 __device__ __forceinline__ T from_key(K k) {{
@@ -115,9 +124,10 @@ extern \"C\" __global__ void xp_k(T* __restrict__ out, const T* __restrict__ x,
   T* tile = (T*)smem;
   const int kh = {kh}, kw = {kw}, TH = {BY}, tw = {TW} + kw - 1, th = TH + kh - 1;
   const int tid = threadIdx.y * {TW} + threadIdx.x, nt = {TW} * {BY};
-  const i64 oy0 = (i64)blockIdx.y * TH, ox0 = (i64)blockIdx.x * {TW};
+  const i64 ox0 = (i64)blockIdx.x * {TW}, tiles = (OH + TH - 1) / TH;
   const int c = threadIdx.x, r = threadIdx.y;
-  for (i64 b = blockIdx.z; b < batches; b += gridDim.z) {{
+  for (i64 t = (i64)blockIdx.z * gridDim.y + blockIdx.y; t < batches * tiles; t += (i64)gridDim.z * gridDim.y) {{
+    const i64 b = t / tiles, oy0 = (t - b * tiles) * TH;
     const T* xb = x + b * H * W;
     __syncthreads();
     {TILE}
@@ -183,8 +193,11 @@ impl CudaStorage {
         if smem > 48 << 10 {
             f.set_attribute(DYN_SMEM, smem as i32).map_err(driver_err)?;
         }
+        // (image, tile row) pairs over y and z, each at most 65535 (the kernels loop over more)
+        let pairs = b * oh.div_ceil(th);
+        let gy = pairs.min(65535);
         Ok(LaunchConfig {
-            grid_dim: (ow.div_ceil(TW) as u32, oh.div_ceil(th) as u32, b.min(65535) as u32),
+            grid_dim: (ow.div_ceil(TW) as u32, gy as u32, pairs.div_ceil(gy).min(65535) as u32),
             block_dim: (TW as u32, BY as u32, 1),
             shared_mem_bytes: smem as u32,
         })

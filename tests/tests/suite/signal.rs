@@ -224,6 +224,7 @@ fn median_kernels_match_a_brute_force_median() {
     v[7] = f64::INFINITY;
     v[300] = f64::NEG_INFINITY;
     v[1000] = f64::NAN;
+    v[2000] = -f64::NAN; // a NaN with its sign bit set sorts last too, as NumPy's sort puts it
     for (kh, kw) in [(3usize, 3usize), (5, 5), (7, 9)] {
         let mut want = vec![0.0; h * w];
         for r in 0..h {
@@ -237,7 +238,8 @@ fn median_kernels_match_a_brute_force_median() {
                         win.push(if inside { v[y as usize * w + x as usize] } else { 0.0 });
                     }
                 }
-                win.sort_by(f64::total_cmp);
+                // NaN last whatever its sign
+                win.sort_by(|a, b| a.is_nan().cmp(&b.is_nan()).then(a.total_cmp(b)));
                 want[r * w + c] = win[win.len() / 2];
             }
         }
@@ -270,6 +272,14 @@ fn fft_method_gives_integers_back_rounded() {
             assert_eq!(f.dtype(), xp::DType::I32);
             let d = convolve(&a, &k, mode, Method::Direct).unwrap();
             assert_eq!(f.to_vec::<i32>().unwrap(), d.to_vec::<i32>().unwrap(), "{mode:?} on {dev}");
+            // xp's FFT method of the 2-D convolutions keeps the result type too
+            let (a2, k2) = (a.reshape(&[5, 8]).unwrap(), k.reshape(&[1, 5]).unwrap());
+            for boundary in [Boundary::Wrap, Boundary::Symm, Boundary::default()] {
+                let f = convolve2d(&a2, &k2, mode, boundary, Method::Fft).unwrap();
+                let d = convolve2d(&a2, &k2, mode, boundary, Method::Direct).unwrap();
+                assert_eq!(f.dtype(), xp::DType::I32);
+                assert_eq!(f.to_vec::<i32>().unwrap(), d.to_vec::<i32>().unwrap(), "{mode:?} {boundary:?} on {dev}");
+            }
         }
     }
 }
@@ -369,5 +379,28 @@ fn kernels_larger_than_the_image_match_scipy() {
                 assert!(ok, "{op} {b} {m} {method:?} on {dev}: {got:?} != {want:?}");
             }
         }
+    }
+}
+
+/// Inputs taller than a GPU grid's 65535 blocks high: the tiled kernels loop over the tile rows
+/// they are not given blocks for. Integer-valued data, so every device's float sums are exact and
+/// equal the CPU's; the median against the CPU's selection.
+#[test]
+fn tall_inputs_are_filtered_whole() {
+    let n = 600_001usize;
+    let col: Vec<f32> = (0..n).map(|i| ((i * 37) % 11) as f32 - 5.0).collect();
+    let x = Array::from_vec(col, &[n, 1]).unwrap();
+    let k = Array::from_vec(vec![1.0f32, -2.0, 3.0], &[3, 1]).unwrap();
+    let want_c = convolve(&x, &k, Mode::Same, Method::Direct).unwrap().to_vec::<f32>().unwrap();
+    let want_m = xp::signal::medfilt2d(&x, &[3, 1]).unwrap().to_vec::<f32>().unwrap();
+    // the CPU's own answers at a few places, by hand
+    // (a convolution: out[1] = k[0] x[2] + k[1] x[1] + k[2] x[0])
+    assert_eq!(want_c[1], 1.0 * ((74 % 11) as f32 - 5.0) - 2.0 * ((37 % 11) as f32 - 5.0) + 3.0 * -5.0);
+    for dev in xp_testing::devices() {
+        let (xd, kd) = (x.to_device(dev).unwrap(), k.to_device(dev).unwrap());
+        let c = convolve(&xd, &kd, Mode::Same, Method::Direct).unwrap().to_vec::<f32>().unwrap();
+        assert!(c == want_c, "convolve of a tall column on {dev}");
+        let m = xp::signal::medfilt2d(&xd, &[3, 1]).unwrap().to_vec::<f32>().unwrap();
+        assert!(m == want_m, "medfilt2d of a tall column on {dev}");
     }
 }

@@ -73,6 +73,14 @@ pub(super) fn direct(a: &Array, b: &Array, mode: Mode) -> Result<Array> {
     direct_at(a, b, &start, &len, PadMode::Constant(Scalar::Int(0)))
 }
 
+/// An FFT convolution's result in the operands' result type, integers rounded (SciPy's
+/// `convolve(method="fft")`).
+fn result_type(out: Array, a: &Array, b: &Array) -> Result<Array> {
+    let rt = promote_types(a.dtype(), b.dtype());
+    let out = if rt.is_integer() { out.rint()? } else { out };
+    out.cast_if(rt)
+}
+
 /// Whether `method` takes the FFT for `b` over `a` with `outputs` results: `Auto` asks
 /// [`choose::prefer_fft`] (and keeps integers direct, where they are exact).
 fn use_fft(method: Method, a: &Array, b: &Array, outputs: usize) -> bool {
@@ -105,11 +113,7 @@ pub fn convolve(in1: &Array, in2: &Array, mode: Mode, method: Method) -> Result<
     let (a, b) = ordered(op, in1, in2, mode)?;
     let outputs = span(a.shape(), b.shape(), mode).1.iter().product();
     if empty(a, b) || use_fft(method, a, b, outputs) {
-        // SciPy gives the operands' result type back, integers rounded
-        let out = fftconvolve(in1, in2, mode).map_err(|e| e.in_op(op))?;
-        let rt = promote_types(in1.dtype(), in2.dtype());
-        let out = if rt.is_integer() { out.rint()? } else { out };
-        return out.astype(rt);
+        return result_type(fftconvolve(in1, in2, mode).map_err(|e| e.in_op(op))?, in1, in2);
     }
     direct(a, b, mode)
 }
@@ -173,10 +177,12 @@ fn bounded(a: &Array, b: &Array, start: &[usize], len: &[usize], boundary: Bound
         return direct_at(a, b, start, len, pad);
     }
     let fits = a.shape().iter().zip(b.shape()).all(|(n, m)| m <= n);
-    if boundary == Boundary::Wrap && len == a.shape() && fits {
-        return circular(a, b, start);
-    }
-    fftconvolve(&extended(a, b, start, len, pad)?, b, Mode::Valid)
+    let out = if boundary == Boundary::Wrap && len == a.shape() && fits {
+        circular(a, b, start)?
+    } else {
+        fftconvolve(&extended(a, b, start, len, pad)?, b, Mode::Valid)?
+    };
+    result_type(out, a, b)
 }
 
 /// The 2-D cross-correlation with `boundary` (SciPy's `correlate2d`; `method` as in

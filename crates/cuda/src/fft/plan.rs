@@ -170,7 +170,15 @@ pub(crate) fn exec(dev: &Arc<Dev>, s: &Shape, runs: &[(u64, u64)], inverse: bool
     });
     let plan = match found {
         Some(p) => p,
-        None => make(s)?,
+        None => {
+            // making a plan allocates device memory, which a graph capture cannot record
+            crate::graph::capturable(
+                dev.ordinal,
+                "fft",
+                "it makes a cuFFT plan: run the transform once before the capture",
+            )?;
+            make(s)?
+        }
     };
     let r = run(dev, &plan, s.ty, runs, inverse);
     with_cache(dev.ordinal, |c| {
