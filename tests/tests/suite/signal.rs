@@ -404,3 +404,26 @@ fn tall_inputs_are_filtered_whole() {
         assert!(m == want_m, "medfilt2d of a tall column on {dev}");
     }
 }
+
+/// `fftconvolve` broadcasts axes where either operand has length 1, as SciPy does: they take no
+/// part in `valid`'s size check and keep their broadcast length (SciPy's values).
+#[test]
+fn fftconvolve_broadcasts_length_one_axes() {
+    for dev in xp_testing::devices() {
+        let a = Array::from_vec((0..5).map(|i| i as f64).collect(), &[1, 5]).unwrap().to_device(dev).unwrap();
+        let k = Array::from_vec(vec![1.0, 2.0, 3.0, -1.0, 0.5, 2.0], &[3, 2]).unwrap().to_device(dev).unwrap();
+        let valid = [1.0, 4.0, 7.0, 10.0, 3.0, 5.0, 7.0, 9.0, 0.5, 3.0, 5.5, 8.0];
+        for (x, y, mode, want) in [
+            (&a, &k, Mode::Valid, &valid[..]),
+            (&k, &a, Mode::Valid, &valid[..]),
+            (&a, &k, Mode::Same, &[0.0, 3.0, 5.0, 7.0, 9.0][..]),
+        ] {
+            let r = fftconvolve(x, y, mode).unwrap();
+            let got = r.to_vec::<f64>().unwrap();
+            assert!(
+                got.len() == want.len() && got.iter().zip(want).all(|(g, w)| (g - w).abs() < 1e-12),
+                "{mode:?} on {dev}: {got:?}"
+            );
+        }
+    }
+}

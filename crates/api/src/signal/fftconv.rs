@@ -46,7 +46,9 @@ pub(crate) fn fast_len(n: usize) -> usize {
 pub fn fftconvolve(in1: &Array, in2: &Array, mode: Mode) -> Result<Array> {
     let op = "fftconvolve";
     let work = conv_dtype(in1, in2);
-    let (in1, in2) = ordered(op, in1, in2, mode)?;
+    // SciPy's axes: those where either operand has length 1 broadcast, and take no part in
+    // `valid`'s size check or cut
+    let (in1, in2, axes) = ordered_axes(op, in1, in2, mode, None)?;
     if in1.size() == 0 || in2.size() == 0 {
         // SciPy's answer for empty operands: an empty float64 vector
         return crate::on(in1.device()).zeros(&[0], DType::F64);
@@ -54,12 +56,16 @@ pub fn fftconvolve(in1: &Array, in2: &Array, mode: Mode) -> Result<Array> {
     let (s1, s2) = (in1.shape(), in2.shape());
     // Every axis of length 1 in one operand: the convolution is their product (SciPy's
     // shortcut, which keeps NumPy's promotion: int32 stays int32).
-    if s1.iter().zip(s2).all(|(&a, &b)| a == 1 || b == 1) {
+    let (mut start, mut len) = span(s1, s2, mode);
+    if mode == Mode::Valid {
+        for i in (0..s1.len()).filter(|i| !axes.contains(i)) {
+            (start[i], len[i]) = (0, s1[i].max(s2[i]));
+        }
+    }
+    if axes.is_empty() {
         // (the product's shape is the full result's)
-        let (start, len) = span(s1, s2, mode);
         return in1.mul(in2)?.slice(spans(&start, &len));
     }
-    let (start, len) = span(s1, s2, mode);
     // A circular convolution of length L aliases full[j + L] onto j: the kept part is clean once
     // L reaches past it and past the full result's end seen from its start.
     let fshape: Vec<usize> =
@@ -198,14 +204,14 @@ pub(super) fn spans(start: &[usize], len: &[usize]) -> Vec<SliceElem> {
 }
 
 /// Where the part of a full convolution (`s1 + s2 - 1` per axis) that `mode` keeps starts, and
-/// its length, per axis.
+/// its length, per axis (for `Valid`, an axis where `s2` is longer than `s1` keeps nothing).
 pub(super) fn span(s1: &[usize], s2: &[usize], mode: Mode) -> (Vec<usize>, Vec<usize>) {
     s1.iter()
         .zip(s2)
         .map(|(&a, &b)| match mode {
             Mode::Full => (0, a + b - 1),
             Mode::Same => ((b - 1) / 2, a),
-            Mode::Valid => (b - 1, a - b + 1),
+            Mode::Valid => (b - 1, (a + 1).saturating_sub(b)),
         })
         .unzip()
 }
