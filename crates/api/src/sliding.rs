@@ -6,7 +6,7 @@
 //! passes). Other dtypes, and windows a backend does not take (`Unsupported`), are computed
 //! here: the correlation as one multiply-add pass per weight in the promoted dtype (so
 //! integers stay exact and complex values are complex), the rank filter in float64 (exact for
-//! integers up to 2^53); a rank window a backend does not take is the caller's to compute.
+//! the integers up to 32 bits); a rank window a backend does not take is the caller's to compute.
 use crate::backend::{on_pair, on_storage};
 use crate::products::with_two;
 use crate::{Array, SliceElem};
@@ -17,8 +17,8 @@ fn valid_shape(n: &[usize], m: &[usize]) -> Vec<usize> {
     n.iter().zip(m).map(|(a, b)| a + 1 - b).collect()
 }
 
-/// `at[i] .. at[i] + len[i]` along each axis.
-fn window(at: &[usize], len: &[usize]) -> Vec<SliceElem> {
+/// `at[i] .. at[i] + len[i]` along each axis (the index of a box of a larger array).
+pub(crate) fn spans(at: &[usize], len: &[usize]) -> Vec<SliceElem> {
     at.iter()
         .zip(len)
         .map(|(&s, &n)| SliceElem::Slice { start: Some(s as isize), stop: Some((s + n) as isize), step: 1 })
@@ -53,17 +53,21 @@ pub(crate) fn correlate_valid(x: &Array, w: &Array) -> Result<Array> {
             at[i] = r % n;
             r /= n;
         }
-        acc = acc.add(&x.slice(window(&at, &shape))?.mul(taps.get(k).expect("k < size"))?)?;
+        acc = acc.add(&x.slice(spans(&at, &shape))?.mul(taps.get(k).expect("k < size"))?)?;
     }
     Ok(acc)
 }
 
 /// The valid rank filter: at each position, the `rank`-th smallest (from 0) of the `size` box
 /// of `x` (one length per axis, none longer than `x`'s), in `x`'s dtype; None when `x`'s backend
-/// does not take this window (a GPU window beyond its last two axes or over 64 values), so that
-/// the caller computes it its own way.
+/// does not take this window (a GPU window beyond its last two axes or over 64 values) or `x`
+/// holds 64-bit integers (float64 is not exact beyond 2^53), so that the caller computes it its
+/// own way.
 pub(crate) fn rank_valid(x: &Array, size: &[usize], rank: usize) -> Result<Option<Array>> {
     let d = x.dtype();
+    if matches!(d, DType::I64 | DType::U64) {
+        return Ok(None);
+    }
     let work = if matches!(d, DType::F32 | DType::F64) { d } else { DType::F64 };
     let xw = x.cast_if(work)?;
     let shape = valid_shape(x.shape(), size);

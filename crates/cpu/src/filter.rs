@@ -4,7 +4,9 @@
 //! rows) go over both cores. A rank filter gathers each window and selects its element.
 use crate::iter::map1;
 use crate::CpuStorage;
+use num_traits::float::{Float, TotalOrder};
 use rayon::prelude::*;
+use std::borrow::Cow;
 use xp_core::{contiguous_strides, Element, Error, FilterStorage, HostBuffer, Layout, Result};
 
 /// Output pieces along the last axis are at least this long (a task of this size amortises
@@ -12,32 +14,24 @@ use xp_core::{contiguous_strides, Element, Error, FilterStorage, HostBuffer, Lay
 const PIECE: usize = 4096;
 
 /// float32 and float64.
-trait Real: Element + Copy + Send + Sync + std::ops::Mul<Output = Self> + std::ops::AddAssign + Default {
-    fn total_cmp(&self, other: &Self) -> std::cmp::Ordering;
-    fn is_nan(self) -> bool;
-    /// the positive quiet NaN
-    fn nan() -> Self;
-}
-impl Real for f32 {
-    fn total_cmp(&self, o: &Self) -> std::cmp::Ordering {
-        f32::total_cmp(self, o)
-    }
-    fn is_nan(self) -> bool {
-        f32::is_nan(self)
-    }
-    fn nan() -> Self {
-        f32::NAN
+trait Real: Element + Float + TotalOrder + Send + Sync + std::ops::AddAssign + Default {}
+impl Real for f32 {}
+impl Real for f64 {}
+
+/// The elements of `l` in C order: the input itself when it is C-contiguous (the front end's
+/// padded inputs are), else a copy.
+fn dense<'a, T: Element>(x: &'a [T], l: &Layout) -> Cow<'a, [T]> {
+    if l.is_contiguous() {
+        Cow::Borrowed(&x[l.offset()..l.offset() + l.numel()])
+    } else {
+        Cow::Owned(map1(x, l, |v| v))
     }
 }
-impl Real for f64 {
-    fn total_cmp(&self, o: &Self) -> std::cmp::Ordering {
-        f64::total_cmp(self, o)
-    }
-    fn is_nan(self) -> bool {
-        f64::is_nan(self)
-    }
-    fn nan() -> Self {
-        f64::NAN
+
+/// A finished copy back to the host pool (a borrowed input is left alone).
+fn recycle<T: Element>(v: Cow<'_, [T]>) {
+    if let Cow::Owned(v) = v {
+        crate::pool::give(T::into_buffer(v));
     }
 }
 
@@ -101,7 +95,7 @@ fn pieces<T: Element + Default>(rows: &Rows, f: impl Fn(usize, usize, &mut [T]) 
 }
 
 fn correlate<T: Real>(x: &[T], l: &Layout, w: &[T], wl: &Layout) -> HostBuffer {
-    let (x, w) = (map1(x, l, |v| v), map1(w, wl, |v| v));
+    let (x, w) = (dense(x, l), dense(w, wl));
     let rows = Rows::new(l.shape(), wl.shape());
     let wlast = *wl.shape().last().unwrap_or(&1);
     let nd = wl.ndim();
@@ -127,13 +121,8 @@ fn correlate<T: Real>(x: &[T], l: &Layout, w: &[T], wl: &Layout) -> HostBuffer {
     T::into_buffer(out)
 }
 
-/// A finished copy back to the host pool.
-fn recycle<T: Element>(v: Vec<T>) {
-    crate::pool::give(T::into_buffer(v));
-}
-
 fn rank<T: Real>(x: &[T], l: &Layout, size: &[usize], k: usize) -> HostBuffer {
-    let x = map1(x, l, |v| v);
+    let x = dense(x, l);
     let rows = Rows::new(l.shape(), size);
     let offsets = rows.offsets(size);
     let out = pieces(&rows, |r, start, out: &mut [T]| {

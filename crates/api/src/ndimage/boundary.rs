@@ -49,9 +49,7 @@ pub(super) fn window(x: &Array, axis: usize, start: usize, len: usize) -> Result
 
 /// The view `start[i] .. start[i] + len[i]` of `x` along every axis.
 pub(super) fn window_nd(x: &Array, start: &[usize], len: &[usize]) -> Result<Array> {
-    let idx: Vec<SliceElem> =
-        start.iter().zip(len).map(|(&s, &n)| SliceElem::from(s as isize..(s + n) as isize)).collect();
-    x.slice(idx)
+    x.slice(crate::sliding::spans(start, len))
 }
 
 /// The extension `(before, after)` of a window of `size` taps with `origin` (SciPy's

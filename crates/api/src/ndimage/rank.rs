@@ -43,8 +43,7 @@ pub(crate) fn rank_filter_impl(
     let widths: Vec<(usize, usize)> = fshape.iter().zip(origins).map(|(&m, &o)| reach(m, o)).collect();
     let ext = extend(x, &widths, mode, cval_in(mode, x.dtype()))?;
     // a box: the filter family's selection kernels, where the backend takes the window
-    // (in float64, which holds every value exactly but 64-bit integers beyond 2^53)
-    if footprint.iter().all(|&t| t) && !matches!(x.dtype(), DType::I64 | DType::U64) {
+    if footprint.iter().all(|&t| t) {
         if let Some(r) = crate::sliding::rank_valid(&ext, fshape, rank)? {
             return Ok(r);
         }

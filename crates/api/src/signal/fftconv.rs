@@ -2,7 +2,8 @@
 //! length with only small prime factors, the product transformed back once and cut to the mode's
 //! shape (SciPy's `scipy.signal.fftconvolve`). float32 stays in single precision.
 use crate::fft::{self, FftNorm};
-use crate::{Array, SliceElem};
+use crate::sliding::spans;
+use crate::Array;
 use xp_core::{DType, Error, Result};
 
 /// Which part of the full convolution is returned (SciPy's `mode`).
@@ -192,15 +193,6 @@ pub(super) fn ordered<'a>(
         return Ok((in2, in1));
     }
     Ok((in1, in2))
-}
-
-/// `start[i] .. start[i] + len[i]` along each axis.
-pub(super) fn spans(start: &[usize], len: &[usize]) -> Vec<SliceElem> {
-    start
-        .iter()
-        .zip(len)
-        .map(|(&s, &n)| SliceElem::Slice { start: Some(s as isize), stop: Some((s + n) as isize), step: 1 })
-        .collect()
 }
 
 /// Where the part of a full convolution (`s1 + s2 - 1` per axis) that `mode` keeps starts, and
