@@ -28,29 +28,17 @@ const BY: usize = 8;
 /// The largest rank window compiled into registers.
 pub(crate) const RANK_MAX: usize = 64;
 
-/// The opening of both kernels' loop over (image, tile row) pairs, strided over the grid's y and
-/// z (so no input is too tall for the grid), up to the block's input tile (`th × tw`, zero past
-/// the input's edge) in shared memory; the kernel closes the loop.
-fn tile_loop() -> String {
-    format!(
-        "
-  const i64 ox0 = (i64)blockIdx.x * {TW}, tiles = (OH + TH - 1) / TH;
-  for (i64 t = (i64)blockIdx.z * gridDim.y + blockIdx.y; t < batches * tiles; t += (i64)gridDim.z * gridDim.y) {{
-    const i64 b = t / tiles, oy0 = (t - b * tiles) * TH;
-    const T* xb = x + b * H * W;
-    __syncthreads();
-    for (int i = tid; i < th * tw; i += nt) {{
-      const int ty = i / tw, tx = i - ty * tw;
-      const i64 gy = oy0 + ty, gx = ox0 + tx;
-      tile[i] = (gy < H && gx < W) ? xb[gy * W + gx] : (T)0;
-    }}
-    __syncthreads();
-"
-    )
-}
+/// The shared tile loader of both kernels: the block's input tile (`th × tw`, zero past the
+/// input's edge) of batch `b`.
+const TILE: &str = "
+  for (int i = tid; i < th * tw; i += nt) {
+    const int ty = i / tw, tx = i - ty * tw;
+    const i64 gy = oy0 + ty, gx = ox0 + tx;
+    tile[i] = (gy < H && gx < W) ? xb[gy * W + gx] : (T)0;
+  }
+";
 
 fn correlate_src(t: &str, r: usize) -> String {
-    let tiles = tile_loop();
     format!(
         "{PRELUDE}
 typedef {t} T;
@@ -63,8 +51,16 @@ extern \"C\" __global__ void xp_k(T* __restrict__ out, const T* __restrict__ x, 
   const int TH = {BY} * R, tw = {TW} + kw - 1, th = TH + kh - 1;
   const int tid = threadIdx.y * {TW} + threadIdx.x, nt = {TW} * {BY};
   for (int i = tid; i < kh * kw; i += nt) ws[i] = w[i];
+  const i64 ox0 = (i64)blockIdx.x * {TW}, tiles = (OH + TH - 1) / TH;
   const int c = threadIdx.x, r0 = threadIdx.y * R;
-  {tiles}    T acc[R];
+  // (image, tile row) pairs strided over the grid's y and z
+  for (i64 t = (i64)blockIdx.z * gridDim.y + blockIdx.y; t < batches * tiles; t += (i64)gridDim.z * gridDim.y) {{
+    const i64 b = t / tiles, oy0 = (t - b * tiles) * TH;
+    const T* xb = x + b * H * W;
+    __syncthreads();
+    {TILE}
+    __syncthreads();
+    T acc[R];
 #pragma unroll
     for (int j = 0; j < R; ++j) acc[j] = 0;
     for (int q = 0; q < kw; ++q) {{
@@ -94,7 +90,6 @@ extern \"C\" __global__ void xp_k(T* __restrict__ out, const T* __restrict__ x, 
 
 fn rank_src(t: &str, kh: usize, kw: usize, rank: usize) -> String {
     let n = kh * kw;
-    let tiles = tile_loop();
     // select from whichever end is nearer: `lo` keeps the smaller key at i
     let (k, keep_min) = if rank <= n / 2 { (rank, true) } else { (n - 1 - rank, false) };
     let (lo, hi) = if keep_min { ("u < w ? u : w", "u < w ? w : u") } else { ("u < w ? w : u", "u < w ? u : w") };
@@ -129,8 +124,15 @@ extern \"C\" __global__ void xp_k(T* __restrict__ out, const T* __restrict__ x,
   T* tile = (T*)smem;
   const int kh = {kh}, kw = {kw}, TH = {BY}, tw = {TW} + kw - 1, th = TH + kh - 1;
   const int tid = threadIdx.y * {TW} + threadIdx.x, nt = {TW} * {BY};
+  const i64 ox0 = (i64)blockIdx.x * {TW}, tiles = (OH + TH - 1) / TH;
   const int c = threadIdx.x, r = threadIdx.y;
-  {tiles}    K v[{n}];
+  for (i64 t = (i64)blockIdx.z * gridDim.y + blockIdx.y; t < batches * tiles; t += (i64)gridDim.z * gridDim.y) {{
+    const i64 b = t / tiles, oy0 = (t - b * tiles) * TH;
+    const T* xb = x + b * H * W;
+    __syncthreads();
+    {TILE}
+    __syncthreads();
+    K v[{n}];
 #pragma unroll
     for (int p = 0; p < kh; ++p)
 #pragma unroll
