@@ -14,6 +14,7 @@ mod kernels;
 mod large;
 mod linalg;
 mod linalg_props;
+mod linalg_stacks;
 mod manip;
 mod ndimage;
 mod promotion;

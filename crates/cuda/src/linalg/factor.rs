@@ -1,6 +1,7 @@
 //! Cholesky (`potrf`), QR (`geqrf` + `orgqr` / `ungqr`) and the Hermitian eigensolver (`syevd`)
-//! on the GPU, one cuSOLVER call sequence per matrix of a stack on a column-major copy, outputs
-//! turned back to C order by xp's kernels.
+//! on the GPU for matrices too large for xp's stack kernels (`stack.rs`, tried first): one
+//! cuSOLVER call sequence per matrix of a stack on a column-major copy, outputs turned back to C
+//! order by xp's kernels.
 use super::common::{check, col_major, dims, infos, row_major, triangle, ty, workspace};
 use super::handles::{cusolver, solver_err};
 use super::lu::call;
@@ -19,6 +20,9 @@ fn fill(u: Uplo) -> sol::cublasFillMode_t {
 
 /// The Cholesky factor of every matrix, reading and returning triangle `uplo`.
 pub(crate) fn cholesky(a: &CudaStorage, al: &Layout, uplo: Uplo) -> Result<CudaStorage> {
+    if let Some(l) = super::stack::cholesky(a, al, uplo)? {
+        return Ok(l);
+    }
     let (count, n, _) = dims(al);
     // The column-major copy is the same matrix: the triangle `uplo` of it is the one NumPy reads.
     let c = col_major(a, al)?;
@@ -101,6 +105,9 @@ unsafe fn orgqr(
 
 /// `(Q, R)` of every matrix as [`QrMode`] asks (Q absent for `R` mode).
 pub(crate) fn qr(a: &CudaStorage, al: &Layout, mode: QrMode) -> Result<(Option<CudaStorage>, CudaStorage)> {
+    if let Some(f) = super::stack::qr(a, al, mode)? {
+        return Ok(f);
+    }
     let (count, m, n) = dims(al);
     let k = m.min(n);
     let qcols = if mode == QrMode::Complete { m } else { k };
@@ -206,6 +213,9 @@ fn c_q(c: &CudaStorage, m: usize, cols: usize, per: usize, count: usize) -> Resu
 
 /// Eigenvalues (ascending) and, if asked, eigenvectors of every Hermitian matrix.
 pub(crate) fn eigh(a: &CudaStorage, al: &Layout, spec: EighSpec) -> Result<(CudaStorage, Option<CudaStorage>)> {
+    if let Some(f) = super::stack::eigh(a, al, spec)? {
+        return Ok(f);
+    }
     let (count, n, _) = dims(al);
     let c = col_major(a, al)?;
     let w = CudaStorage::alloc(&a.dev, a.dtype.to_real(), n * count)?;

@@ -28,7 +28,7 @@ pub(crate) fn small_fits(d: DType, n: usize, kk: usize) -> bool {
 
 /// A stack's first element and (row, column, batch) strides, copied to C order when its batch
 /// has no single stride.
-fn uniform(x: &CudaStorage, l: &Layout) -> Result<(Option<CudaStorage>, usize, [i64; 3])> {
+pub(crate) fn uniform(x: &CudaStorage, l: &Layout) -> Result<(Option<CudaStorage>, usize, [i64; 3])> {
     let (c, ul, s) = uniform_batch(x, l)?;
     let nd = ul.ndim();
     Ok((c, ul.offset(), [ul.strides()[nd - 2] as i64, ul.strides()[nd - 1] as i64, s]))

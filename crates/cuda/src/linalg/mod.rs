@@ -1,5 +1,6 @@
 //! The linear-algebra family on the GPU: products through cuBLAS (and xp's kernel for integers),
-//! decompositions through cuSOLVER, stacks of small matrices through xp's one-launch kernels.
+//! decompositions through cuSOLVER, stacks of small matrices through xp's one-launch kernels
+//! (LU/Gauss–Jordan for solve, inv, det; Jacobi SVD and eigensolver, Cholesky, Householder QR).
 //! Handles are per (thread, device) on the current stream; workspaces come from xp's pool;
 //! routines that can fail on their input read the solver's status back (one small wait) and
 //! answer the typed error.
@@ -10,6 +11,7 @@ mod gemm;
 mod handles;
 mod kernels;
 mod lu;
+mod stack;
 mod svd;
 
 pub use handles::{allow_tf32, set_allow_tf32};

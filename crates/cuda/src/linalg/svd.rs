@@ -315,6 +315,9 @@ pub(crate) fn svd(
     al: &Layout,
     spec: SvdSpec,
 ) -> Result<(Option<CudaStorage>, CudaStorage, Option<CudaStorage>)> {
+    if let Some(f) = super::stack::svd(a, al, spec)? {
+        return Ok(f);
+    }
     let (count, m, n) = dims(al);
     let transposed_input = n >= m;
     // C order of A is the column-major Aᵀ (n × m): already tall when n ≥ m.
