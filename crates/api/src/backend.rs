@@ -34,6 +34,22 @@ macro_rules! on_storage {
 }
 pub(crate) use on_storage;
 
+/// [`on_pair`] for a method whose result is a struct of storages with a `map`.
+macro_rules! on_pair_map {
+    ($op:expr, $a:expr, $b:expr, $x:ident, $y:ident => $body:expr) => {
+        match ($a, $b) {
+            ($crate::backend::Storage::Cpu($x), $crate::backend::Storage::Cpu($y)) => {
+                $body.map(|r| r.map($crate::backend::Storage::Cpu))
+            }
+            ($crate::backend::Storage::Cuda($x), $crate::backend::Storage::Cuda($y)) => {
+                $body.map(|r| r.map($crate::backend::Storage::Cuda))
+            }
+            (a, b) => Err(xp_core::Error::DeviceMismatch { op: $op, lhs: a.device(), rhs: b.device() }),
+        }
+    };
+}
+pub(crate) use on_pair_map;
+
 /// Call a method on two storages of the same backend.
 macro_rules! on_pair {
     ($op:expr, $a:expr, $b:expr, $x:ident, $y:ident => $body:expr) => {

@@ -23,9 +23,9 @@ pub mod random;
 pub mod select;
 
 pub use backend::{
-    BackendDevice, BackendStorage, Combine, Distribution, FftKind, FftNorm, FftSpec, FftStorage, FilterStorage,
+    matrix_power, BackendDevice, BackendStorage, Combine, Distribution, FftKind, FftNorm, FftSpec, FftStorage, FilterStorage,
     IndexMode, IndexSet, IndexStorage, KernelArg, KernelDevice, KernelTypes, LinalgStorage, Outputs, PlanCacheInfo,
-    RandomDevice, Side, SortOutput, SortStorage, StatsStorage,
+    RandomDevice, Recursed, Recursion, RecursionKind, Side, SortOutput, SortStorage, StatsStorage,
 };
 pub use device::{Device, DeviceProperties};
 pub use dtype::{DType, Kind};

@@ -19,7 +19,7 @@ use crate::storage::{after, before, CudaStorage};
 use cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN as OPTIN;
 use cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as DYN_SMEM;
 use cudarc::driver::{LaunchConfig, PushKernelArg};
-use xp_core::{DType, Error, FilterStorage, Layout, Result};
+use xp_core::{DType, Error, FilterStorage, Layout, Recursed, Recursion, Result};
 
 /// Output columns of a tile (one warp wide).
 const TW: usize = 32;
@@ -215,6 +215,9 @@ fn rows_per_thread(d: DType) -> usize {
 }
 
 impl FilterStorage for CudaStorage {
+    fn recursive_filter(&self, l: &Layout, r: &Recursion, zi: &Self, zl: &Layout) -> Result<Recursed<Self>> {
+        crate::recursive::filter(self, l, r, zi, zl)
+    }
     fn correlate_valid(&self, l: &Layout, w: &Self, wl: &Layout) -> Result<Self> {
         let op = "correlate";
         let d = self.dtype;

@@ -28,6 +28,7 @@ mod nvrtc;
 mod properties;
 mod random;
 mod raw;
+mod recursive;
 mod reduce;
 mod sort;
 mod stats;

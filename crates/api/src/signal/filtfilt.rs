@@ -38,8 +38,8 @@ fn extend(x: &Array, axis: usize, n: usize, kind: PadType) -> Result<Array> {
 ///
 /// A signal not longer than `padlen` along `axis` is an [`Error::InvalidArgument`]; so are the
 /// coefficient errors of [`lfilter`] and [`lfilter_zi`]. dtypes as [`lfilter`]'s, with the
-/// state's (float64 for integer coefficients) among them. Sequential: a GPU array is filtered
-/// on the host.
+/// state's (float64 for integer coefficients) among them. Runs on the array's device, as
+/// [`lfilter`] does.
 ///
 /// ```
 /// use xp::signal::{filtfilt, PadType};

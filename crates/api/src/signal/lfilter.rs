@@ -1,11 +1,11 @@
 //! SciPy's `lfilter` and `lfilter_zi`: a rational transfer function `B(z) / A(z)` applied along
 //! an axis in direct form II transposed, and the initial state of its step response.
 //!
-//! The recursion is sequential, so it runs on the host ([`super::lines`]): a GPU array is copied
-//! down, filtered and copied back.
-use super::lines::{filter_lines, work_dtype, LineFilter, Sample};
+//! The recursion runs through the filter family ([`super::lines`]): on the CPU an
+//! order-specialised loop per line, on the GPU a chunked parallel scan of the linear recurrence.
+use super::lines::{filter_lines, work_dtype};
 use crate::Array;
-use xp_core::{normalize_axis, Complex64, DType, Error, Result, SliceElem};
+use xp_core::{normalize_axis, Complex64, DType, Error, RecursionKind, Result, SliceElem};
 
 /// A filter's output and, when an initial state was given, its final state (SciPy's `(y, zf)`).
 #[derive(Clone, Debug)]
@@ -14,31 +14,6 @@ pub struct Filtered {
     pub y: Array,
     /// the final state, the shape of the given `zi` (None when no `zi` was given)
     pub zf: Option<Array>,
-}
-
-/// Direct form II transposed over one line: `coef` is `b` then `a`, both normalised by `a[0]`
-/// and zero-padded to the same length `k`; the state has `k - 1` values. The order of the
-/// operations is SciPy's (`_linear_filter`), so that rounding matches.
-pub(super) struct Df2t;
-
-impl LineFilter for Df2t {
-    fn run<T: Sample>(&self, coef: &[T], line: &mut [T], z: &mut [T]) {
-        let k = coef.len() / 2;
-        let (b, a) = coef.split_at(k);
-        for v in line.iter_mut() {
-            let xn = *v;
-            if k == 1 {
-                *v = xn * b[0];
-                continue;
-            }
-            let yn = z[0] + b[0] * xn;
-            for j in 0..k - 2 {
-                z[j] = z[j + 1] + xn * b[j + 1] - yn * a[j + 1];
-            }
-            z[k - 2] = xn * b[k - 1] - yn * a[k - 1];
-            *v = yn;
-        }
-    }
 }
 
 /// The values of a 1-D coefficient array as complex128 on the host (coefficients are short).
@@ -70,7 +45,8 @@ fn normalised(b: &Array, a: &Array, d: DType) -> Result<Array> {
 /// The computation runs in the common dtype of `b`, `a`, `x` (and `zi`), which must be float32,
 /// float64, complex64 or complex128 ([`Error::InvalidDType`] otherwise, as SciPy refuses
 /// integers). Empty `b` or `a`, `a[0] == 0` and a `zi` of the wrong shape are
-/// [`Error::InvalidArgument`]s. Sequential: a GPU array is filtered on the host.
+/// [`Error::InvalidArgument`]s. A GPU array is filtered on the GPU (a state of more than 16
+/// values on the host).
 ///
 /// ```
 /// use xp::signal::lfilter;
@@ -110,7 +86,7 @@ pub fn lfilter(b: &Array, a: &Array, x: &Array, axis: isize, zi: Option<&Array>)
     };
     let coef = normalised(b, a, d)?;
     let xl = x.moveaxis(ax as isize, -1)?;
-    let (y, zf) = filter_lines(&Df2t, d, &coef, &xl, zi.as_ref(), k - 1)?;
+    let (y, zf) = filter_lines(op, RecursionKind::Df2t, d, &coef, &xl, zi.as_ref())?;
     let y = y.moveaxis(-1, ax as isize)?;
     let zf = match zi {
         Some(_) => Some(zf.moveaxis(-1, ax as isize)?),

@@ -1,26 +1,13 @@
-//! The host path of the sequential filters (`lfilter`, `sosfilt`, hence `filtfilt`): each output
-//! depends on the one before, so a line is one loop on one core. A GPU array is copied to the
-//! host, filtered there and copied back (one transfer each way); the loop is written once,
-//! generic over float32, float64, complex64 and complex128.
+//! What the sequential filters (`lfilter`, `sosfilt`, hence `filtfilt`) share: SciPy's working
+//! dtype, and the call of the filter family's `recursive_filter` on every line along the last
+//! axis. The CPU runs order-specialised loops (lines over the cores, a long line in pieces
+//! joined through the state map); the GPU a chunked parallel scan. A recursion a backend does
+//! not take (a GPU state longer than its kernels hold in registers) is filtered on the host:
+//! copied down, filtered, copied back.
+use crate::backend::on_pair_map;
+use crate::products::with_two;
 use crate::Array;
-use std::ops::{Add, Mul, Sub};
-use xp_core::{Complex32, Complex64, DType, Device, Element, Error, Result};
-
-/// An element type the filters run in: SciPy's `f`, `d`, `F`, `D`.
-pub(super) trait Sample:
-    Element + Copy + Default + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self>
-{
-}
-impl Sample for f32 {}
-impl Sample for f64 {}
-impl Sample for Complex32 {}
-impl Sample for Complex64 {}
-
-/// One filter's recursion over a line, in place, carrying its state.
-pub(super) trait LineFilter {
-    /// Filters `line` in place with the coefficients `coef`, starting from and leaving `state`.
-    fn run<T: Sample>(&self, coef: &[T], line: &mut [T], state: &mut [T]);
-}
+use xp_core::{Complex64, DType, Device, Error, FilterStorage, Recursed, Recursion, RecursionKind, Result};
 
 /// SciPy's working dtype of a filter: the common type of its operands, which must be a
 /// floating or complex type of single or double precision (SciPy's "input type not
@@ -33,60 +20,45 @@ pub(super) fn work_dtype(op: &'static str, dtypes: &[DType]) -> Result<DType> {
     }
 }
 
-/// Runs `filter` over every line of `x` along its last axis, in dtype `d`, with the flat
-/// coefficients `coef` (host values) and, per line, `state_len` values of state: `zi` (the same
-/// leading shape as `x`, the state last) or zeros. Returns the output and the final state, on
-/// `x`'s device.
-pub(super) fn filter_lines<F: LineFilter>(
-    filter: &F,
+/// Runs the recursion `kind` with the flat coefficients `coef` over every line of `x` along its
+/// last axis, in dtype `d`, starting from `zi` (`x`'s leading shape, then the state; broadcast
+/// where it has length 1) or zeros. Returns the output and the final state, on `x`'s device.
+pub(super) fn filter_lines(
+    op: &'static str,
+    kind: RecursionKind,
     d: DType,
     coef: &Array,
     x: &Array,
     zi: Option<&Array>,
-    state_len: usize,
 ) -> Result<(Array, Array)> {
-    match d {
-        DType::F32 => lines::<f32, F>(filter, coef, x, zi, state_len),
-        DType::F64 => lines::<f64, F>(filter, coef, x, zi, state_len),
-        DType::C64 => lines::<Complex32, F>(filter, coef, x, zi, state_len),
-        _ => lines::<Complex64, F>(filter, coef, x, zi, state_len),
-    }
-}
-
-fn lines<T: Sample, F: LineFilter>(
-    filter: &F,
-    coef: &Array,
-    x: &Array,
-    zi: Option<&Array>,
-    state_len: usize,
-) -> Result<(Array, Array)> {
-    let c: Vec<T> = coef.astype(T::DTYPE)?.to_vec()?;
-    let n = *x.shape().last().expect("a line axis");
-    let mut y: Vec<T> = x.astype(T::DTYPE)?.to_vec()?;
-    let count: usize = x.shape()[..x.ndim() - 1].iter().product();
-    let mut z: Vec<T> = match zi {
-        Some(z) => z.astype(T::DTYPE)?.to_vec()?,
-        None => vec![T::default(); count * state_len],
+    // The coefficients in the working dtype, then widened: every value is exact in `d`.
+    let coef: Vec<Complex64> = coef.astype(d)?.astype(DType::C128)?.to_vec()?;
+    let r = Recursion { kind, coef };
+    let x = x.cast_if(d)?;
+    let (lead, n) = x.shape().split_at(x.ndim() - 1);
+    let mut zshape = lead.to_vec();
+    zshape.push(r.state_len());
+    let z = match zi {
+        Some(z) => z.cast_if(d)?.broadcast_to(&zshape)?,
+        None => crate::on(x.device()).zeros(&zshape, d)?,
     };
-    if n > 0 && state_len > 0 {
-        for (line, st) in y.chunks_mut(n).zip(z.chunks_mut(state_len)) {
-            filter.run(&c, line, st);
-        }
-    } else if n > 0 {
-        for line in y.chunks_mut(n) {
-            filter.run(&c, line, &mut []);
-        }
+    if x.size() == 0 || r.state_len() == 0 {
+        // No recursion to run: an empty signal keeps its state; a pure gain has none.
+        let gain = crate::on(x.device()).asarray(vec![r.coef[0]], &[])?.astype(d)?;
+        let y = if n[0] == 0 { x.copy()? } else { x.mul(&gain)? };
+        return Ok((y, z.copy()?));
     }
-    let mut zshape = x.shape().to_vec();
-    *zshape.last_mut().expect("a line axis") = state_len;
-    let dev = x.device();
-    let up = |v: Vec<T>, shape: &[usize]| -> Result<Array> {
-        let a = Array::from_vec(v, shape)?;
-        if dev == Device::Cpu {
-            Ok(a)
-        } else {
-            a.to_device(dev)
-        }
+    let run = |x: &Array, z: &Array| -> Result<Recursed<Array>> {
+        let f = with_two(x, z, |p, q| on_pair_map!(op, p, q, s, t => s.recursive_filter(&x.layout, &r, t, &z.layout)))?;
+        Ok(Recursed { y: Array::from_storage(f.y, x.shape()), zf: Array::from_storage(f.zf, &zshape) })
     };
-    Ok((up(y, x.shape())?, up(z, &zshape)?))
+    let out = match run(&x, &z) {
+        Err(Error::Unsupported { .. }) if x.device() != Device::Cpu => {
+            let dev = x.device();
+            let f = run(&x.to_device(Device::Cpu)?, &z.to_device(Device::Cpu)?)?;
+            Recursed { y: f.y.to_device(dev)?, zf: f.zf.to_device(dev)? }
+        }
+        r => r.map_err(|e| e.in_op(op))?,
+    };
+    Ok((out.y, out.zf))
 }

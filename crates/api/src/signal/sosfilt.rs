@@ -1,28 +1,9 @@
 //! SciPy's `sosfilt` and `sosfilt_zi`: a cascade of second-order sections, each in direct form
-//! II transposed, along an axis. Sequential, so it runs on the host like `lfilter`.
+//! II transposed, along an axis, through the filter family like `lfilter`.
 use super::lfilter::{host_coefs, steady_state, zi_dtype, Filtered};
-use super::lines::{filter_lines, work_dtype, LineFilter, Sample};
+use super::lines::{filter_lines, work_dtype};
 use crate::Array;
-use xp_core::{normalize_axis, Complex64, Error, Result};
-
-/// The cascade over one line: `coef` holds the `n × 6` sections row by row (`b0 b1 b2 1 a1
-/// a2`), the state two values per section. The operations are SciPy's (`_sosfilt`), in order.
-struct Sections;
-
-impl LineFilter for Sections {
-    fn run<T: Sample>(&self, coef: &[T], line: &mut [T], z: &mut [T]) {
-        for v in line.iter_mut() {
-            let mut cur = *v;
-            for (s, zs) in coef.chunks_exact(6).zip(z.chunks_exact_mut(2)) {
-                let new = s[0] * cur + zs[0];
-                zs[0] = s[1] * cur - s[4] * new + zs[1];
-                zs[1] = s[2] * cur - s[5] * new;
-                cur = new;
-            }
-            *v = cur;
-        }
-    }
-}
+use xp_core::{normalize_axis, Complex64, Error, RecursionKind, Result};
 
 /// SciPy's `_validate_sos`: a 2-D `(n_sections, 6)` array whose `a0` column is all ones; its
 /// values on the host.
@@ -44,7 +25,8 @@ fn validate(op: &'static str, sos: &Array) -> Result<Vec<Complex64>> {
 ///
 /// The dtype is the common one of `sos`, `x` (and `zi`): float32, float64, complex64 or
 /// complex128, else [`Error::InvalidDType`]. A malformed `sos` or `zi` is an
-/// [`Error::InvalidArgument`]. Sequential: a GPU array is filtered on the host.
+/// [`Error::InvalidArgument`]. A GPU array is filtered on the GPU (more than 8 sections on the
+/// host).
 ///
 /// ```
 /// use xp::signal::sosfilt;
@@ -82,7 +64,7 @@ pub fn sosfilt(sos: &Array, x: &Array, axis: isize, zi: Option<&Array>) -> Resul
         None => None,
     };
     let xl = x.moveaxis(ax as isize, -1)?;
-    let (y, zf) = filter_lines(&Sections, d, &sos.ravel()?, &xl, zl.as_ref(), 2 * n)?;
+    let (y, zf) = filter_lines(op, RecursionKind::Sos, d, &sos.ravel()?, &xl, zl.as_ref())?;
     let zf = match zi {
         Some(_) => {
             let mut s: Vec<isize> = zf.shape()[..zf.ndim() - 1].iter().map(|&v| v as isize).collect();
