@@ -7,6 +7,7 @@ mod errors;
 mod fft;
 mod fit;
 mod fuse;
+mod iir;
 mod indexing;
 mod indexing_props;
 mod io;
