@@ -7,7 +7,7 @@ use crate::CpuStorage;
 use num_traits::float::{Float, TotalOrder};
 use rayon::prelude::*;
 use std::borrow::Cow;
-use xp_core::{contiguous_strides, Element, Error, FilterStorage, HostBuffer, Layout, Result};
+use xp_core::{contiguous_strides, Element, Error, FilterStorage, HostBuffer, Layout, Recursed, Recursion, Result};
 
 /// Output pieces along the last axis are at least this long (a task of this size amortises
 /// rayon's scheduling).
@@ -161,5 +161,8 @@ impl FilterStorage for CpuStorage {
             _ => return Err(Error::InvalidDType { op: "rank_filter", dtype: self.0.dtype() }),
         };
         Ok(CpuStorage(out))
+    }
+    fn recursive_filter(&self, l: &Layout, r: &Recursion, zi: &Self, zl: &Layout) -> Result<Recursed<Self>> {
+        crate::recursive::recursive_filter(self, l, r, zi, zl)
     }
 }

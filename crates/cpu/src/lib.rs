@@ -24,6 +24,7 @@ pub mod kernel;
 mod linalg;
 pub mod pool;
 mod random;
+mod recursive;
 mod reduce;
 mod sort;
 mod stats;
