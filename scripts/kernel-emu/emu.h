@@ -10,6 +10,10 @@
 #include <condition_variable>
 #include <algorithm>
 using namespace std;
+// NVRTC compiles without the C headers: <cmath>'s macros must not be relied on.
+#undef INFINITY
+#undef NAN
+#undef HUGE_VAL
 #define __device__
 #define __forceinline__ inline
 #define __global__

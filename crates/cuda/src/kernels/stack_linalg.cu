@@ -14,6 +14,9 @@
 // is 0 for success, else the failure of matrix z (NoConvergence: 1; Cholesky: the order of the
 // leading minor that is not positive definite).
 
+// NVRTC has no math headers: infinity from its bits.
+#define XP_INF ((R)__longlong_as_double(0x7ff0000000000000LL))
+
 #if CPLX
 __device__ __forceinline__ R re(T x) { return x.re; }
 __device__ __forceinline__ T cj(T x) { return mk(x.re, -x.im, (T*)0); }
@@ -134,7 +137,7 @@ extern "C" __global__ void __launch_bounds__(1024) xp_svd_jacobi(
       const int i = e % r, j = e / r;
       const T x = wide ? cj(A[j * ars + i * acs]) : A[i * ars + j * acs];
       W[i + j * r] = x;
-      mx = fmax(mx, fin(x) ? absv(x) : (R)INFINITY);
+      mx = fmax(mx, fin(x) ? absv(x) : XP_INF);
     }
     if (vectors)
       for (int e = tid; e < c * c; e += nt) V[e] = of(e % c == e / c ? (R)1 : (R)0);
@@ -317,7 +320,7 @@ extern "C" __global__ void __launch_bounds__(1024) xp_eigh_jacobi(
       T x = in ? A[i * ars + j * acs] : cj(A[j * ars + i * acs]);
       if (i == j) x = of(re(x));
       H[e] = x;
-      mx = fmax(mx, fin(x) ? absv(x) : (R)INFINITY);
+      mx = fmax(mx, fin(x) ? absv(x) : XP_INF);
       if (vectors) V[e] = of(i == j ? (R)1 : (R)0);
     }
     mx = block_max(mx, red);
