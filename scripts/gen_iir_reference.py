@@ -10,8 +10,9 @@ the same arrays: x[i] = sin(0.0137 i) + 0.3 cos(0.61 i + 0.3) (+ 1j cos(0.0291 i
 zi[i] = 0.1 cos(0.7 i). The coefficients are cast to the real dtype of the case's precision, as
 the test does, so the case's dtype is the working one. Each case stores SciPy's output at every
 `step`-th flat index and its final state at every `zstep`-th (with zi), and a tolerance: 8 times SciPy's own distance
-from the same filter run in float64/complex128 (how far rounding alone moves this filter's output)
-plus 1e-6 (single) or 1e-12 (double) of the output's largest magnitude.
+from the same filter run in long double (how far rounding alone moves this filter's output: far
+for a high-order direct form) plus 1e-6 (single) or 1e-12 (double) of the output's largest
+magnitude.
 """
 import json
 import os
@@ -86,17 +87,18 @@ def main():
                     x = x_of(shape, d.kind == "c")
                     zi = zi_of(state_shape(op, c, shape, axis)) if with_zi else None
                     got = run(op, c, x.astype(d), axis, None if zi is None else zi.astype(d))
-                    exact = run(op, {key: v.astype(np.float64) for key, v in c.items()}, x.astype(np.complex128 if d.kind == "c" else np.float64), axis, zi)
+                    ld = np.clongdouble if d.kind == "c" else np.longdouble
+                    exact = run(op, {key: v.astype(np.longdouble) for key, v in c.items()}, x.astype(ld), axis, None if zi is None else zi.astype(ld))
                     y, yx = (got[0], exact[0]) if with_zi else (got, exact)
-                    floor = (1e-6 if real == np.float32 else 1e-12) * np.abs(yx).max()
-                    tol = 8 * np.abs(y - yx).max() + floor
+                    floor = float((1e-6 if real == np.float32 else 1e-12) * np.abs(yx).max())
+                    tol = float(8 * np.abs(y - yx).max() + floor)
                     case = {"op": op, "order": order, "coef": {key: arr(v.astype(np.float64)) for key, v in c.items()},
                             "shape": list(shape), "axis": axis, "dtype": dname, "zi": with_zi, "step": STEP,
                             "y": arr(y.ravel()[::STEP]), "atol": float(tol)}
                     if with_zi:
                         case["zf"] = arr(got[1].ravel()[::ZSTEP])
                         case["zstep"] = ZSTEP
-                        case["zf_atol"] = float(8 * np.abs(got[1] - exact[1]).max() + (1e-6 if real == np.float32 else 1e-12) * max(1.0, np.abs(exact[1]).max()))
+                        case["zf_atol"] = float(8 * np.abs(got[1] - exact[1]).max() + (1e-6 if real == np.float32 else 1e-12) * max(1.0, float(np.abs(exact[1]).max())))
                     cases.append(case)
     path = os.path.join(OUT, "iir.json")
     with open(path, "w") as f:

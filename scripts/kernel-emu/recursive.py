@@ -28,7 +28,7 @@ for d,t in [('f64','double'),('c128','cd'),('f32','float')]:
             code='#include "emu.h"\n'+prelude+f"\ntypedef {t} T;\n#define K {K}\n#define SOS {kind}\n#define NCOEF {nc}\nalignas(16) cd smem_[16384];\n"+src+"\nEMU_GLOBALS\n"+W
             f=f'{OUT}/iir_{d}_{kind}_{K}'
             open(f+'.cpp','w').write(code)
-            r=subprocess.run(['g++','-std=c++17','-O1','-fPIC','-shared','-w','-pthread','-I'+HERE,f+'.cpp','-o',f+'.so'],capture_output=True,text=True)
+            r=subprocess.run(['g++','-std=c++17','-O1','-mfma','-ffp-contract=fast','-fPIC','-shared','-w','-pthread','-I'+HERE,f+'.cpp','-o',f+'.so'],capture_output=True,text=True)
             if r.returncode: print(r.stderr[:3000]); sys.exit(1)
 print('built')
 

@@ -18,7 +18,7 @@ def build(src_file, wrappers, tag):
                        'c64':('cf','float','1.1920929e-07f','1.17549435e-38f',1),'c128':('cd','double','2.220446049250313e-16','2.2250738585072014e-308',1)}.items():
         code='#include "emu.h"\n'+prelude+f"\ntypedef {t} T;\ntypedef {r} R;\n#define CPLX {cplx}\n#define EPS (({r}){eps})\n#define RMIN (({r}){rmin})\nalignas(16) cd smem_[16384];\n"+src+"\nEMU_GLOBALS\n"+wrappers
         open(f'{OUT}/{tag}_{d}.cpp','w').write(code)
-        r=subprocess.run(['g++','-std=c++17','-O1','-g','-fPIC','-shared','-w','-pthread','-I'+HERE,f'{OUT}/{tag}_{d}.cpp','-o',f'{OUT}/{tag}_{d}.so'],capture_output=True,text=True)
+        r=subprocess.run(['g++','-std=c++17','-O1','-mfma','-ffp-contract=fast','-fPIC','-shared','-w','-pthread','-I'+HERE,f'{OUT}/{tag}_{d}.cpp','-o',f'{OUT}/{tag}_{d}.so'],capture_output=True,text=True)
         if r.returncode: print(r.stderr[:3000]); sys.exit(1)
     print('built',tag)
 W='''

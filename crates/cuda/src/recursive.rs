@@ -1,7 +1,8 @@
 //! The recursive filters (SciPy's `lfilter`, `sosfilt`) on the GPU: every line cut into chunks of
 //! `L` samples, three launches (`kernels/recursive.cu`): the chunks filtered in parallel from a
 //! zero state, a scan per line that joins them through the recursion's zero-input state map
-//! (`P = M^L`, computed here in complex128 and rounded once), and the chunks filtered again from
+//! (`P = M^L`, computed here in double-double and rounded once; `L` long enough that `P` has
+//! shrunk, so that a join rounds no worse than a step), and the chunks filtered again from
 //! their true start states, writing the output. A line that is one chunk (many short lines) takes
 //! the last launch alone. The kernels keep the state in registers and are compiled per state
 //! length: up to [`MAX_STATE`] values (order 16, or 8 sections); longer states answer
@@ -10,7 +11,10 @@ use crate::codegen::PRELUDE;
 use crate::device::{driver_err, Key};
 use crate::storage::{after, before, CudaStorage};
 use cudarc::driver::{LaunchConfig, PushKernelArg};
-use xp_core::{matrix_power, Complex32, Complex64, DType, Error, HostBuffer, Layout, Recursed, Recursion, RecursionKind, Result};
+use xp_core::{
+    matrix_power, norm_inf, Complex32, Complex64, DType, Error, HostBuffer, Layout, Recursed, Recursion, RecursionKind,
+    Result,
+};
 
 const SRC: &str = include_str!("kernels/recursive.cu");
 
@@ -40,10 +44,21 @@ fn host(v: &[Complex64], d: DType) -> HostBuffer {
     }
 }
 
-/// The chunk length for `lines` lines of `n` samples: about 2^17 chunks in all (enough threads
-/// to fill the GPU), at least 64 samples each.
-fn chunk_len(lines: usize, n: usize) -> usize {
-    (lines * n).div_ceil(1 << 17).next_power_of_two().max(64)
+/// The chunk length for `lines` lines of `n` samples and the state map `m` (`k × k`): about
+/// 2^17 chunks in all (enough threads to fill the GPU), at least 64 samples each, and long enough
+/// that the map across a chunk, `M^L`, has shrunk to a row sum of magnitudes of at most 1. A
+/// join computes `M^L s` at once; while the map is still growing (a high-order direct form is
+/// far from normal: Chebyshev order 8 grows to 2.7e3 before it decays), its rounding would be
+/// that much larger than a sequential run's. A map that has not shrunk within the line leaves
+/// one chunk per line: SciPy's own loop.
+fn chunk_len(lines: usize, n: usize, m: &[Complex64], k: usize) -> usize {
+    let mut l = (lines * n).div_ceil(1 << 17).next_power_of_two().max(64);
+    let mut p = matrix_power(m, k, l as u64);
+    while l < n && !(norm_inf(&p, k) <= 1.0) {
+        p = matrix_power(&p, k, 2);
+        l *= 2;
+    }
+    l
 }
 
 fn grid(items: usize) -> LaunchConfig {
@@ -55,7 +70,13 @@ fn grid(items: usize) -> LaunchConfig {
 }
 
 /// [`xp_core::FilterStorage::recursive_filter`] on the GPU.
-pub(crate) fn filter(x: &CudaStorage, l: &Layout, r: &Recursion, zi: &CudaStorage, zl: &Layout) -> Result<Recursed<CudaStorage>> {
+pub(crate) fn filter(
+    x: &CudaStorage,
+    l: &Layout,
+    r: &Recursion,
+    zi: &CudaStorage,
+    zl: &Layout,
+) -> Result<Recursed<CudaStorage>> {
     let d = x.dtype;
     let k = r.state_len();
     if !matches!(d, DType::F32 | DType::F64 | DType::C64 | DType::C128) || zi.dtype != d {
@@ -75,7 +96,8 @@ pub(crate) fn filter(x: &CudaStorage, l: &Layout, r: &Recursion, zi: &CudaStorag
     let xc = x.contiguous_copy(l)?;
     let zc = zi.contiguous_copy(zl)?;
     let coef = CudaStorage::upload(dev, &host(&r.coef, d))?;
-    let big_l = chunk_len(lines, n);
+    let transition = r.transition();
+    let big_l = chunk_len(lines, n, &transition, k);
     let chunks = n.div_ceil(big_l);
     let key = Key::new(71).dtype(d).flag(r.kind == RecursionKind::Sos).bits(5, k as u64);
     let [(local, _), (carry, _), (apply, _)] =
@@ -91,7 +113,7 @@ pub(crate) fn filter(x: &CudaStorage, l: &Layout, r: &Recursion, zi: &CudaStorag
         let levels = threads.trailing_zeros() as usize;
         let g = chunks.div_ceil(threads);
         // P = M^L, then P^(G 2^j) for each of the scan's levels
-        let p = matrix_power(&r.transition(), k, big_l as u64);
+        let p = matrix_power(&transition, k, big_l as u64);
         let mut mats = p.clone();
         for j in 0..levels {
             mats.extend(matrix_power(&p, k, (g << j) as u64));
@@ -144,7 +166,9 @@ mod tests {
     #[test]
     fn recursive_kernels_parse() {
         for d in [DType::F32, DType::F64, DType::C64, DType::C128] {
-            for (kind, k) in [(RecursionKind::Df2t, 1), (RecursionKind::Df2t, 16), (RecursionKind::Sos, 2), (RecursionKind::Sos, 16)] {
+            for (kind, k) in
+                [(RecursionKind::Df2t, 1), (RecursionKind::Df2t, 16), (RecursionKind::Sos, 2), (RecursionKind::Sos, 16)]
+            {
                 crate::codegen::tests_support::syntax_check(&format!("iir-{d}-{kind:?}-{k}"), &source(d, kind, k));
             }
         }

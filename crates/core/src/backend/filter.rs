@@ -6,7 +6,6 @@
 use super::unsupported;
 use crate::{BackendStorage, Complex64, Layout, Result};
 
-
 /// The filter family of a backend's storage.
 pub trait FilterStorage: BackendStorage {
     /// The valid correlation `out[i] = Σ_k w[k] · x[i + k]` of `self` at `l` with the weights
@@ -110,34 +109,6 @@ impl Recursion {
     }
 }
 
-/// `m^p` for a `k × k` row-major matrix, by repeated squaring (`p = 0`: the identity).
-pub fn matrix_power(m: &[Complex64], k: usize, mut p: u64) -> Vec<Complex64> {
-    let mul = |a: &[Complex64], b: &[Complex64]| -> Vec<Complex64> {
-        let mut c = vec![Complex64::default(); k * k];
-        for i in 0..k {
-            for l in 0..k {
-                let x = a[i * k + l];
-                for j in 0..k {
-                    c[i * k + j] += x * b[l * k + j];
-                }
-            }
-        }
-        c
-    };
-    let mut out: Vec<Complex64> = (0..k * k).map(|e| Complex64::new((e / k == e % k) as u8 as f64, 0.0)).collect();
-    let mut base = m.to_vec();
-    while p > 0 {
-        if p & 1 == 1 {
-            out = mul(&out, &base);
-        }
-        p >>= 1;
-        if p > 0 {
-            base = mul(&base, &base);
-        }
-    }
-    out
-}
-
 /// The results of [`FilterStorage::recursive_filter`].
 #[derive(Clone, Debug)]
 pub struct Recursed<S> {
@@ -152,5 +123,124 @@ impl<S> Recursed<S> {
     /// The same results with each storage mapped by `f`.
     pub fn map<T>(self, f: impl Fn(S) -> T) -> Recursed<T> {
         Recursed { y: f(self.y), zf: f(self.zf) }
+    }
+}
+
+/// `m^p` for a `k × k` row-major matrix, by repeated squaring in double-double arithmetic
+/// (about 106 bits) and rounded once: the squares of a recursion's state map can grow by many
+/// orders of magnitude before they decay (the direct form of a high-order filter is far from
+/// normal), and squaring in float64 would leave errors of that size in a power that is small.
+pub fn matrix_power(m: &[Complex64], k: usize, mut p: u64) -> Vec<Complex64> {
+    let mut out: Vec<Cdd> = (0..k * k).map(|e| Cdd::of(Complex64::new((e / k == e % k) as u8 as f64, 0.0))).collect();
+    let mut base: Vec<Cdd> = m.iter().map(|&v| Cdd::of(v)).collect();
+    while p > 0 {
+        if p & 1 == 1 {
+            out = dd_matmul(&out, &base, k);
+        }
+        p >>= 1;
+        if p > 0 {
+            base = dd_matmul(&base, &base, k);
+        }
+    }
+    out.iter().map(|v| v.round()).collect()
+}
+
+/// The largest row sum of magnitudes of a `k × k` row-major matrix (NaN if any entry is).
+pub fn norm_inf(m: &[Complex64], k: usize) -> f64 {
+    m.chunks_exact(k.max(1)).map(|r| r.iter().map(|v| v.norm()).sum::<f64>()).fold(0.0, |a, s| {
+        if s.is_nan() {
+            f64::NAN
+        } else {
+            a.max(s)
+        }
+    })
+}
+
+/// A float64 pair `hi + lo` with `|lo| <= ulp(hi) / 2`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Dd {
+    hi: f64,
+    lo: f64,
+}
+
+impl Dd {
+    fn quick(a: f64, b: f64) -> Dd {
+        let s = a + b;
+        Dd { hi: s, lo: b - (s - a) }
+    }
+    fn add(self, o: Dd) -> Dd {
+        let s = self.hi + o.hi;
+        let bb = s - self.hi;
+        let e = (self.hi - (s - bb)) + (o.hi - bb) + self.lo + o.lo;
+        Dd::quick(s, e)
+    }
+    fn neg(self) -> Dd {
+        Dd { hi: -self.hi, lo: -self.lo }
+    }
+    fn mul(self, o: Dd) -> Dd {
+        let p = self.hi * o.hi;
+        let e = self.hi.mul_add(o.hi, -p) + (self.hi * o.lo + self.lo * o.hi);
+        Dd::quick(p, e)
+    }
+}
+
+/// A complex number of double-doubles.
+#[derive(Clone, Copy, Debug, Default)]
+struct Cdd {
+    re: Dd,
+    im: Dd,
+}
+
+impl Cdd {
+    fn of(v: Complex64) -> Cdd {
+        Cdd { re: Dd { hi: v.re, lo: 0.0 }, im: Dd { hi: v.im, lo: 0.0 } }
+    }
+    fn round(self) -> Complex64 {
+        Complex64::new(self.re.hi + self.re.lo, self.im.hi + self.im.lo)
+    }
+    fn mul_add(self, a: Cdd, b: Cdd) -> Cdd {
+        let re = a.re.mul(b.re).add(a.im.mul(b.im).neg());
+        let im = a.re.mul(b.im).add(a.im.mul(b.re));
+        Cdd { re: self.re.add(re), im: self.im.add(im) }
+    }
+}
+
+fn dd_matmul(a: &[Cdd], b: &[Cdd], k: usize) -> Vec<Cdd> {
+    let mut c = vec![Cdd::default(); k * k];
+    for i in 0..k {
+        for l in 0..k {
+            let x = a[i * k + l];
+            for j in 0..k {
+                c[i * k + j] = c[i * k + j].mul_add(x, b[l * k + j]);
+            }
+        }
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 20th power of a non-normal 2 × 2 matrix whose squares grow to ~1e16 before they decay:
+    /// exact in double-double, where float64 squaring loses every digit.
+    #[test]
+    fn matrix_power_keeps_the_digits_that_squaring_loses() {
+        // M = [[0.5, 1e8], [0, 0.5]]: M^p = [[0.5^p, p 1e8 0.5^(p-1)], [0, 0.5^p]]
+        let m = [Complex64::new(0.5, 0.0), Complex64::new(1e8, 0.0), Complex64::default(), Complex64::new(0.5, 0.0)];
+        let p = matrix_power(&m, 2, 20);
+        let want = 20.0 * 1e8 * 0.5f64.powi(19);
+        assert_eq!(p[0].re, 0.5f64.powi(20));
+        assert!((p[1].re - want).abs() <= want * 1e-15, "{} vs {want}", p[1].re);
+        assert_eq!(norm_inf(&p, 2), p[0].re + p[1].re);
+    }
+
+    /// The transition of a direct form: a one-step zero-input map with -a in its first column.
+    #[test]
+    fn transition_of_a_direct_form() {
+        let c = |v: f64| Complex64::new(v, 0.0);
+        let r = Recursion { kind: RecursionKind::Df2t, coef: [1.0, 2.0, 3.0, 1.0, -0.5, 0.25].map(c).to_vec() };
+        let m = r.transition();
+        assert_eq!(m, [0.5, 1.0, -0.25, 0.0].map(c).to_vec());
     }
 }

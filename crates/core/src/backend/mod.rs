@@ -21,7 +21,7 @@ mod sort;
 mod stats;
 
 pub use fft::{FftKind, FftNorm, FftSpec, FftStorage, PlanCacheInfo};
-pub use filter::{matrix_power, FilterStorage, Recursed, Recursion, RecursionKind};
+pub use filter::{matrix_power, norm_inf, FilterStorage, Recursed, Recursion, RecursionKind};
 pub use index::{Combine, IndexMode, IndexSet, IndexStorage};
 pub use kernel::{KernelArg, KernelDevice, KernelTypes, Outputs};
 pub use linalg::LinalgStorage;

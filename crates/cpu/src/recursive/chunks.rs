@@ -15,52 +15,14 @@
 //! The result matches the sequential recursion (SciPy's) up to rounding, not bit for bit. A
 //! filter whose zero-input response does not decay within a quarter of a piece (a pole on or
 //! near the unit circle, an unstable filter) keeps the sequential path.
-use super::{run_jobs, Df2t, Dynamic, Job, Lines, Sample, Sos, Step};
+use super::{run_jobs, Job, Lines, Sample, Step};
 use rayon::prelude::*;
-use xp_core::{Complex64, Recursion, RecursionKind};
+use xp_core::{matrix_power, norm_inf, Complex64, Recursion};
 
 /// Pieces are at least this long.
 const MIN_PIECE: usize = 4096;
 
 const ZERO: Complex64 = Complex64::new(0.0, 0.0);
-
-/// `a · b` for row-major `k × k` matrices.
-fn matmul(a: &[Complex64], b: &[Complex64], k: usize) -> Vec<Complex64> {
-    let mut c = vec![ZERO; k * k];
-    for (ci, ai) in c.chunks_exact_mut(k).zip(a.chunks_exact(k)) {
-        for (&aij, bj) in ai.iter().zip(b.chunks_exact(k)) {
-            for (o, &v) in ci.iter_mut().zip(bj) {
-                *o += aij * v;
-            }
-        }
-    }
-    c
-}
-
-/// The largest row sum of magnitudes (NaN when any entry is).
-fn norm_inf(a: &[Complex64], k: usize) -> f64 {
-    a.chunks_exact(k).map(|r| r.iter().map(|v| v.norm()).sum::<f64>()).fold(0.0, |m, s| {
-        if s.is_nan() || m.is_nan() {
-            f64::NAN
-        } else {
-            m.max(s)
-        }
-    })
-}
-
-/// The zero-input map of one step, column `i` being the state after a step from the unit `e_i`.
-fn one_step<R: Step<Complex64>>(r: &R, k: usize) -> Vec<Complex64> {
-    let mut a = vec![ZERO; k * k];
-    for i in 0..k {
-        let mut z = r.state::<Complex64>();
-        R::flat(&mut z)[i] = Complex64::new(1.0, 0.0);
-        r.step(ZERO, &mut z);
-        for (row, &v) in R::flat(&mut z).iter().enumerate() {
-            a[row * k + i] = v;
-        }
-    }
-    a
-}
 
 /// The zero-input maps across a full piece and across the last one.
 struct Maps {
@@ -73,17 +35,14 @@ impl Maps {
     /// more than `len / 4` samples to fall below `eps · 2^-8` (or overflows).
     fn new(rec: &Recursion, len: usize, last: usize, eps: f64) -> Option<Maps> {
         let k = rec.state_len();
-        let a = match rec.kind {
-            RecursionKind::Df2t => one_step(&Df2t::<Complex64, Dynamic>::new(&rec.coef), k),
-            RecursionKind::Sos => one_step(&Sos::<Complex64, Dynamic>::new(&rec.coef), k),
-        };
-        // squares[j] = A^(2^j) while 2^j <= len
-        let mut squares = vec![a];
-        while 1usize << squares.len() <= len {
-            let s = squares.last().expect("A itself");
-            squares.push(matmul(s, s, k));
+        let a = rec.transition();
+        // the norms of A^(2^j) while 2^j <= len
+        let mut square = a.clone();
+        let mut norms = vec![norm_inf(&square, k)];
+        while 1usize << norms.len() <= len {
+            square = matrix_power(&square, k, 2);
+            norms.push(norm_inf(&square, k));
         }
-        let norms: Vec<f64> = squares.iter().map(|s| norm_inf(s, k)).collect();
         if norms.iter().any(|v| !v.is_finite()) {
             return None;
         }
@@ -91,17 +50,7 @@ impl Maps {
         if 1usize << decay > len / 4 {
             return None;
         }
-        let power = |e: usize| {
-            let mut m: Vec<Complex64> =
-                (0..k * k).map(|i| if i % (k + 1) == 0 { Complex64::new(1.0, 0.0) } else { ZERO }).collect();
-            for (j, s) in squares.iter().enumerate() {
-                if (e >> j) & 1 == 1 {
-                    m = matmul(&m, s, k);
-                }
-            }
-            m
-        };
-        Some(Maps { full: power(len), last: power(last) })
+        Some(Maps { full: matrix_power(&a, k, len as u64), last: matrix_power(&a, k, last as u64) })
     }
 }
 

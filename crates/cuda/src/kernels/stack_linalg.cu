@@ -128,8 +128,10 @@ extern "C" __global__ void __launch_bounds__(1024) xp_svd_jacobi(
   R* sig = (R*)(dots + (vectors ? r : 0));
   R* red = sig + c;
   int* perm = (int*)(red + 32);
-  __shared__ int s_rot, s_bad, s_pick;
-  const R tol = EPS * fmax((R)1, sqrt((R)r) * (R)0.25);
+  __shared__ int s_rot, s_big, s_bad, s_pick;
+  // A pair counts as orthogonal below 4 √r ε (a dot product of r terms rounds to about √r ε):
+  // tighter, a pair can stay above the bar on rounding alone and rotate forever.
+  const R tol = EPS * 4 * sqrt((R)r);
   for (i64 z = blockIdx.x; z < count; z += gridDim.x) {
     const T* A = a + z * abs_;
     R mx = 0;
@@ -148,7 +150,7 @@ extern "C" __global__ void __launch_bounds__(1024) xp_svd_jacobi(
     __syncthreads();
     int sweep = 0;
     for (; sweep < MAX_SWEEPS && !s_bad; ++sweep) {
-      if (tid == 0) s_rot = 0;
+      if (tid == 0) s_rot = s_big = 0;
       __syncthreads();
       for (int step = 0; step < cp - 1; ++step) {
         for (int k = warp; k < cp / 2; k += nw) {
@@ -169,7 +171,10 @@ extern "C" __global__ void __launch_bounds__(1024) xp_svd_jacobi(
           g = warp_sum(g);
           const R ag = absv(g);
           if (!(ag > tol * sqrt(al * be) && ag > RMIN)) continue;
-          if (lane == 0) s_rot = 1;
+          if (lane == 0) {
+            s_rot = 1;
+            if (ag > 64 * tol * sqrt(al * be)) s_big = 1;
+          }
           const Rot rt = rotation(al, be, g, ag);
           const T cph = cj(rt.ph);
           for (int i = lane; i < r; i += 32) rotate(&x[i], &y[i], rt, cph);
@@ -199,7 +204,8 @@ extern "C" __global__ void __launch_bounds__(1024) xp_svd_jacobi(
       so[z * c + rank] = v / scale;
     }
     __syncthreads();
-    if (tid == 0) info[z] = (s_bad || sweep == MAX_SWEEPS) ? 1 : 0;
+    // Out of sweeps with every pair within 64 times the bar is converged for all purposes.
+    if (tid == 0) info[z] = (s_bad || (sweep == MAX_SWEEPS && s_big)) ? 1 : 0;
     if (vectors) {
       // U's columns: W's columns over their norms; zero ones (and the extra columns of a full
       // U) completed one at a time by Gram–Schmidt (twice) from the unit vector e_i whose
@@ -309,7 +315,7 @@ extern "C" __global__ void __launch_bounds__(1024) xp_eigh_jacobi(
   R* red = rq + np;
   int* pp = (int*)(red + 32);  // per pair: p, q (q = n for a pair with the padding column)
   int* pq = pp + np;
-  __shared__ int s_rot;
+  __shared__ int s_rot, s_big;
   for (i64 z = blockIdx.x; z < count; z += gridDim.x) {
     const T* A = a + z * abs_;
     R mx = 0;
@@ -330,7 +336,7 @@ extern "C" __global__ void __launch_bounds__(1024) xp_eigh_jacobi(
     __syncthreads();
     int sweep = 0;
     for (; sweep < MAX_SWEEPS && !bad; ++sweep) {
-      if (tid == 0) s_rot = 0;
+      if (tid == 0) s_rot = s_big = 0;
       __syncthreads();
       for (int step = 0; step < cp - 1; ++step) {
         for (int k = tid; k < np; k += nt) {
@@ -348,6 +354,7 @@ extern "C" __global__ void __launch_bounds__(1024) xp_eigh_jacobi(
           // eigenvalue by less than EPS² of the largest entry.
           if (!(ag > EPS * sqrt(fabs(app * aqq)) && ag > EPS * EPS)) continue;
           s_rot = 1;
+          if (ag > 64 * EPS * sqrt(fabs(app * aqq)) && ag > 64 * EPS * EPS) s_big = 1;
           const Rot rt = rotation(app, aqq, g, ag);
           rc[k] = rt.c;
           rs[k] = rt.s;
@@ -395,7 +402,7 @@ extern "C" __global__ void __launch_bounds__(1024) xp_eigh_jacobi(
       __syncthreads();
       if (!more) break;
     }
-    int failed = bad || sweep == MAX_SWEEPS;
+    int failed = bad || (sweep == MAX_SWEEPS && s_big);
     for (int j = tid; j < n; j += nt) {
       const R v = re(H[j + j * n]);
       int rank = 0;

@@ -59,7 +59,11 @@ fn kernel(x: &CudaStorage, which: usize, smem: usize) -> Result<CudaFunction> {
 /// One block of `threads` (a multiple of 32, at most 1024) per matrix, grid-strided.
 fn cfg(count: usize, threads: usize, smem: usize) -> LaunchConfig {
     let threads = threads.next_multiple_of(32).clamp(32, 1024) as u32;
-    LaunchConfig { grid_dim: (count.clamp(1, 1 << 20) as u32, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: smem as u32 }
+    LaunchConfig {
+        grid_dim: (count.clamp(1, 1 << 20) as u32, 1, 1),
+        block_dim: (threads, 1, 1),
+        shared_mem_bytes: smem as u32,
+    }
 }
 
 /// A stack read in place (or a C-order copy when its batch has no single stride): the buffer,
@@ -106,7 +110,10 @@ pub(crate) fn svd(
     let (ucols, vrows) = if spec.full_matrices { (m, n) } else { (c, c) };
     let s = CudaStorage::alloc(&a.dev, d.to_real(), count * c)?;
     let (u, vh) = if vectors {
-        (Some(CudaStorage::alloc(&a.dev, d, count * m * ucols)?), Some(CudaStorage::alloc(&a.dev, d, count * vrows * n)?))
+        (
+            Some(CudaStorage::alloc(&a.dev, d, count * m * ucols)?),
+            Some(CudaStorage::alloc(&a.dev, d, count * vrows * n)?),
+        )
     } else {
         (None, None)
     };
