@@ -277,8 +277,19 @@ impl Array {
             if n == 0 {
                 return Err(Error::invalid("pad", "can't extend an empty axis except with a constant"));
             }
-            let idx: Vec<isize> = (-(b as isize)..n + a as isize).map(|i| pad_index(i, n, mode)).collect();
-            r = r.take_positions(&idx, ax as isize)?;
+            // The borders gathered (their index lists are as short as they are), the middle as it
+            // is: one copy of the array, not a gather through an index list of the whole axis.
+            let before: Vec<isize> = (-(b as isize)..0).map(|i| pad_index(i, n, mode)).collect();
+            let after: Vec<isize> = (n..n + a as isize).map(|i| pad_index(i, n, mode)).collect();
+            let mut parts = vec![];
+            if b > 0 {
+                parts.push(r.take_positions(&before, ax as isize)?);
+            }
+            parts.push(r.clone());
+            if a > 0 {
+                parts.push(r.take_positions(&after, ax as isize)?);
+            }
+            r = crate::concatenate(&parts.iter().collect::<Vec<_>>(), ax as isize)?;
         }
         Ok(r)
     }
