@@ -5,16 +5,15 @@ use xp_core::{Device, Result};
 /// The sample frequencies of an `n`-point [`super::fft`] with sample spacing `d`: `[0, 1, …,
 /// n/2 - 1 (or (n-1)/2), -n/2, …, -1] / (d n)` as float64 on `device`.
 pub fn fftfreq(n: usize, d: f64, device: Device) -> Result<Array> {
-    let s = 1.0 / (d * n as f64);
-    let v: Vec<f64> = (0..n).map(|i| if i < n.div_ceil(2) { i as f64 } else { i as f64 - n as f64 } * s).collect();
-    crate::on(device).asarray(v, &[n])
+    // NumPy's: integer frequencies (the upper half negative) times 1 / (d n), made on the device
+    let i = crate::on(device).arange(0, n as i64, 1, Some(xp_core::DType::I64))?;
+    let k = crate::where_(&i.lt(n.div_ceil(2) as i64)?, &i, &i.sub(n as i64)?)?;
+    k.mul(1.0 / (d * n as f64))
 }
 
 /// The sample frequencies of an `n`-point [`super::rfft`]: `[0, 1, …, n/2] / (d n)`.
 pub fn rfftfreq(n: usize, d: f64, device: Device) -> Result<Array> {
-    let s = 1.0 / (d * n as f64);
-    let v: Vec<f64> = (0..n / 2 + 1).map(|i| i as f64 * s).collect();
-    crate::on(device).asarray(v, &[n / 2 + 1])
+    crate::on(device).arange(0, (n / 2 + 1) as i64, 1, Some(xp_core::DType::I64))?.mul(1.0 / (d * n as f64))
 }
 
 /// Rolls each of `axes` (None: all) by `shift(len)`.

@@ -346,31 +346,27 @@ fn tri_indices(
     k: isize,
     m: Option<usize>,
     device: xp_core::Device,
-    keep: impl Fn(isize, isize) -> bool,
+    lower: bool,
 ) -> Result<(Array, Array)> {
+    // The triangle as a mask on the device, then its coordinates in C order (one compaction,
+    // one count read back), as CuPy makes them.
     let m = m.unwrap_or(n);
-    let (mut r, mut c) = (Vec::new(), Vec::new());
-    for i in 0..n as isize {
-        for j in 0..m as isize {
-            if keep(j - i, k) {
-                r.push(i as i64);
-                c.push(j as i64);
-            }
-        }
-    }
-    let len = r.len();
-    Ok((crate::on(device).asarray(r, &[len])?, crate::on(device).asarray(c, &[len])?))
+    let mask = crate::on(device).ones(&[n, m], DType::Bool)?;
+    let mask = if lower { mask.tril(k)? } else { mask.triu(k)? };
+    let mut rc = crate::where_nonzero(&mask)?;
+    let c = rc.pop().expect("two axes");
+    Ok((rc.pop().expect("two axes"), c))
 }
 
 /// NumPy's `tril_indices(n, k, m)`: row and column indices of the lower triangle (on or below
 /// diagonal `k`) of an `n × m` array, row by row.
 pub fn tril_indices(n: usize, k: isize, m: Option<usize>, device: xp_core::Device) -> Result<(Array, Array)> {
-    tri_indices(n, k, m, device, |d, k| d <= k)
+    tri_indices(n, k, m, device, true)
 }
 
 /// NumPy's `triu_indices(n, k, m)`: the upper triangle (on or above diagonal `k`).
 pub fn triu_indices(n: usize, k: isize, m: Option<usize>, device: xp_core::Device) -> Result<(Array, Array)> {
-    tri_indices(n, k, m, device, |d, k| d >= k)
+    tri_indices(n, k, m, device, false)
 }
 
 /// `ufunc.at(a, index, v)` for a binary op: `a[index] = op(a[index], v)` applied once per

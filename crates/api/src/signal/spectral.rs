@@ -115,8 +115,17 @@ pub fn welch(
 pub(super) fn segments(x: &Array, nperseg: usize, step: usize) -> Result<Array> {
     let n = x.shape()[x.ndim() - 1];
     let count = (n.max(nperseg) - nperseg) / step + 1;
-    let ax = x.ndim() - 1;
-    let parts: Vec<Array> =
-        (0..count).map(|k| fft::slice_axis(x, ax, k * step, k * step + nperseg)).collect::<Result<_>>()?;
-    crate::stack(&parts.iter().collect::<Vec<_>>(), -2)
+    if n < nperseg {
+        // one segment, shorter than nperseg: SciPy's view is the whole line
+        return x.expand_dims(-2);
+    }
+    // A view (segments overlap in memory), as SciPy's is: no copy, and no launch per segment.
+    let l = &x.layout;
+    let nd = l.ndim();
+    let mut shape = l.shape()[..nd - 1].to_vec();
+    shape.extend([count, nperseg]);
+    let mut strides = l.strides()[..nd - 1].to_vec();
+    let s = l.strides()[nd - 1];
+    strides.extend([s * step as isize, s]);
+    Ok(x.with_layout(xp_core::Layout::new(shape, strides, l.offset())))
 }

@@ -1,6 +1,8 @@
-//! Window functions: computed in float64 on the host (they are short) and placed on the device.
-//! The formulas are SciPy's (`scipy.signal.windows`), which NumPy's `hanning`, `hamming`,
-//! `blackman`, `bartlett` and `kaiser` share for symmetric windows.
+//! Window functions: computed in float64 on the array's device from the sample positions (a
+//! host loop and an upload cost more than NumPy's or CuPy's vectorised formulas for long
+//! windows), except Kaiser's, whose Bessel function is summed on the host. The formulas are
+//! SciPy's (`scipy.signal.windows`), which NumPy's `hanning`, `hamming`, `blackman`, `bartlett`
+//! and `kaiser` share for symmetric windows.
 use crate::{Array, ArrayModule};
 use std::f64::consts::PI;
 use xp_core::{Device, Error, Result};
@@ -60,7 +62,68 @@ fn cosine_sum(m: usize, a: &[f64]) -> Vec<f64> {
         .collect()
 }
 
+/// `Σ a_k cos(k x)` on `m` points of `x` from -π to π, on `device` (as [`cosine_sum`]).
+fn cosine_sum_on(m: usize, a: &[f64], device: Device) -> Result<Array> {
+    let x = positions(m, device)?.mul(2.0 * PI / (m - 1) as f64)?.sub(PI)?;
+    let mut w = crate::on(device).full(&[m], a[0], xp_core::DType::F64)?;
+    for (k, &c) in a.iter().enumerate().skip(1) {
+        w = w.add(&x.mul(k as f64)?.cos()?.mul(c)?)?;
+    }
+    Ok(w)
+}
+
+/// `0, 1, …, m - 1` as float64 on `device`.
+fn positions(m: usize, device: Device) -> Result<Array> {
+    crate::on(device).arange(0, m as i64, 1, Some(xp_core::DType::F64))
+}
+
 impl Window {
+    /// The window as a float64 array on `device` (the values of [`Window::values`]).
+    pub fn array(&self, m: usize, sym: bool, device: Device) -> Result<Array> {
+        if m <= 1 || matches!(self, Window::Kaiser { .. }) {
+            return crate::on(device).asarray(self.values(m, sym)?, &[m]);
+        }
+        self.values(0, sym)?; // the parameters' checks
+        let len = if sym { m } else { m + 1 };
+        let w = self.symmetric_on(len, device)?;
+        if len == m {
+            Ok(w)
+        } else {
+            w.slice(crate::s![..m as isize])?.copy()
+        }
+    }
+
+    fn symmetric_on(&self, m: usize, device: Device) -> Result<Array> {
+        let half = (m - 1) as f64 / 2.0;
+        let on = crate::on(device);
+        let n = || positions(m, device);
+        match *self {
+            Window::Hann => cosine_sum_on(m, &[0.5, 0.5], device),
+            Window::Hamming => cosine_sum_on(m, &[0.54, 0.46], device),
+            Window::Blackman => cosine_sum_on(m, &[0.42, 0.50, 0.08], device),
+            Window::Bartlett => {
+                let n = n()?;
+                let r = n.mul(2.0)?.div((m - 1) as f64)?;
+                crate::where_(&n.le(half)?, &r, &r.mul(-1.0)?.add(2.0)?)
+            }
+            Window::Gaussian { std } => {
+                let r = n()?.sub(half)?;
+                r.mul(&r)?.mul(-1.0)?.div(2.0 * std * std)?.exp()
+            }
+            Window::Tukey { alpha } if alpha >= 1.0 => Window::Hann.symmetric_on(m, device),
+            Window::Tukey { alpha } if alpha > 0.0 => {
+                let width = (alpha * (m - 1) as f64 / 2.0).floor();
+                let n = n()?;
+                let t = n.mul(2.0)?.div(alpha)?.div((m - 1) as f64)?;
+                let taper = |shift: f64| t.add(shift)?.mul(PI)?.cos()?.add(1.0)?.mul(0.5);
+                let (head, tail) = (taper(-1.0)?, taper(-2.0 / alpha + 1.0)?);
+                let flat = crate::where_(&n.ge((m as f64) - width - 1.0)?, &tail, 1.0)?;
+                crate::where_(&n.le(width)?, &head, &flat)
+            }
+            _ => on.ones(&[m], xp_core::DType::F64),
+        }
+    }
+
     fn name(&self) -> &'static str {
         match self {
             Window::Boxcar => "boxcar",
@@ -148,7 +211,7 @@ impl Window {
 /// SciPy's `get_window`: `nx` values of `window` as float64 on `device`, periodic when
 /// `fftbins` (SciPy's default) and symmetric otherwise.
 pub fn get_window(window: Window, nx: usize, fftbins: bool, device: Device) -> Result<Array> {
-    crate::on(device).asarray(window.values(nx, !fftbins)?, &[nx])
+    window.array(nx, !fftbins, device)
 }
 
 /// SciPy's `scipy.signal.windows` functions: `m` points, symmetric when `sym`.
@@ -158,7 +221,7 @@ pub mod windows {
     use xp_core::{Device, Result};
 
     fn make(w: Window, m: usize, sym: bool, device: Device) -> Result<Array> {
-        crate::on(device).asarray(w.values(m, sym)?, &[m])
+        w.array(m, sym, device)
     }
     /// A boxcar (all ones).
     pub fn boxcar(m: usize, sym: bool, device: Device) -> Result<Array> {
