@@ -73,8 +73,9 @@ fn main() -> Result<()> {
         _ => (1024, 32, 32),
     };
     let (k, r, t) = shape;
-    let snr = 10f64.powf(10.0 / 10.0); // 10 dB
-    println!("{k} subcarriers, {r} x {t} complex64 channels, SNR 10 dB, equal power per transmit antenna");
+    let snr_db = 10.0;
+    let snr = 10f64.powf(snr_db / 10.0);
+    println!("{k} subcarriers, {r} x {t} complex64 channels, SNR {snr_db} dB, equal power per transmit antenna");
     let mut reference: Option<(Array, Array)> = None;
     for dev in xp::devices() {
         let h = channels(dev, shape)?;
@@ -89,7 +90,10 @@ fn main() -> Result<()> {
         let rec = xp::matmul(&f.u.mul(&f.s.astype(DType::C64)?.expand_dims(-2)?)?, &f.vh)?;
         let err = rel_diff(&rec, &h)?;
         let mean = c.mean(..)?.item::<f64>()?;
-        print!("{:>7}: svd of the stack {ms:8.3} ms   mean capacity {mean:6.2} bit/s/Hz   |U S Vh - H|/|H| = {err:.1e}", dev.to_string());
+        print!(
+            "{:>7}: svd of the stack {ms:8.3} ms   mean capacity {mean:6.2} bit/s/Hz   |U S Vh - H|/|H| = {err:.1e}",
+            dev.to_string()
+        );
         if err > 1e-4 {
             return Err(xp::Error::invalid("mimo", format!("the factors on {dev} do not reconstruct H ({err:.1e})")));
         }

@@ -4,6 +4,8 @@
 use crate::{rand, sync, Workload};
 use xp::ndimage::{gaussian_filter, Mode};
 use xp::signal::medfilt2d;
+use xp::signal::{lfilter, sosfilt};
+use xp::Array;
 use xp::Device;
 
 pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
@@ -25,4 +27,44 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
             Ok(Box::new(move || sync(&medfilt2d(&a, &[5])?)))
         }),
     });
+    // The recursive filters: the same sizes on the CPU and the GPU.
+    iir_workloads(w);
+}
+
+/// `scipy.signal.butter(4, 0.1)` as float32: `b` then `a`.
+const BUTTER4_B: [f32; 5] = [0.000_416_599_2, 0.001_666_396_9, 0.002_499_595_3, 0.001_666_396_9, 0.000_416_599_2];
+const BUTTER4_A: [f32; 5] = [1.0, -3.180_638_6, 3.861_194_4, -2.112_155_4, 0.438_265_14];
+/// `scipy.signal.butter(8, 0.1, output='sos')` as float32: 4 sections of `b0 b1 b2 a0 a1 a2`.
+const BUTTER8_SOS: [[f32; 6]; 4] = [
+    [1.762_553_7e-7, 3.525_107_4e-7, 1.762_553_7e-7, 1.0, -1.459_706_3, 0.534_826],
+    [1.0, 2.0, 1.0, 1.0, -1.513_290_8, 0.591_168_05],
+    [1.0, 2.0, 1.0, 1.0, -1.623_405_7, 0.706_949_8],
+    [1.0, 2.0, 1.0, 1.0, -1.793_961_9, 0.886_283_1],
+];
+
+/// Issue 12's recursive filters along the last axis of float32 signals: `lfilter` with a
+/// 4th-order Butterworth and `sosfilt` with an 8th-order one (4 sections), over 64 lines of
+/// 2^18 samples and over one line of 2^24.
+fn iir_workloads(w: &mut Vec<Workload>) {
+    for (rows, cols, shape) in [(64, 1 << 18, "64x2^18"), (1, 1 << 24, "2^24")] {
+        w.push(Workload {
+            name: format!("lfilter_f32_{shape}"),
+            unit: "ms",
+            setup: Box::new(move |d: Device| {
+                let b = Array::from_vec(BUTTER4_B.to_vec(), &[5])?.to_device(d)?;
+                let a = Array::from_vec(BUTTER4_A.to_vec(), &[5])?.to_device(d)?;
+                let x = rand(rows * cols, &[rows, cols], d)?;
+                Ok(Box::new(move || sync(&lfilter(&b, &a, &x, -1, None)?.y)))
+            }),
+        });
+        w.push(Workload {
+            name: format!("sosfilt_f32_{shape}"),
+            unit: "ms",
+            setup: Box::new(move |d: Device| {
+                let sos = Array::from_vec(BUTTER8_SOS.concat(), &[4, 6])?.to_device(d)?;
+                let x = rand(rows * cols, &[rows, cols], d)?;
+                Ok(Box::new(move || sync(&sosfilt(&sos, &x, -1, None)?.y)))
+            }),
+        });
+    }
 }

@@ -71,6 +71,53 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
     });
 }
 
+/// Issue 26's stacks of small matrices (the same on both devices): `svd` of 1024 × 32×32
+/// complex64, 4096 × 8×8 and 256 × 64×64 float32; `svdvals` and `eigvalsh` of each shape;
+/// `cholesky` and `qr` of 4096 × 32×32 float32.
+pub(crate) fn stacks(w: &mut Vec<Workload>) {
+    macro_rules! wl {
+        ($name:expr, |$d:ident| $body:expr) => {
+            w.push(Workload { name: $name, unit: "ms", setup: Box::new(move |$d: Device| $body) });
+        };
+    }
+    let c64 = |b: usize, n: usize, d: Device| -> Result<Array> {
+        let re = rand(b * n * n, &[b, n, n], d)?;
+        let im = re.flip(0)?.mul(0.5)?;
+        re.astype(DType::C64)?.add(&im.astype(DType::C64)?.mul(xp::Complex64::new(0.0, 1.0))?)
+    };
+    let f32s = |b: usize, n: usize, d: Device| rand(b * n * n, &[b, n, n], d);
+    wl!("stack_svd_c64_1024x32x32".to_string(), |d| {
+        let a = c64(1024, 32, d)?;
+        Ok(Box::new(move || sync(&linalg::svd(&a, true)?.s)))
+    });
+    for (b, n) in [(4096, 8), (256, 64)] {
+        wl!(format!("stack_svd_f32_{b}x{n}x{n}"), |d| {
+            let a = f32s(b, n, d)?;
+            Ok(Box::new(move || sync(&linalg::svd(&a, true)?.s)))
+        });
+    }
+    for (b, n) in [(1024, 32), (4096, 8), (256, 64)] {
+        wl!(format!("stack_svdvals_f32_{b}x{n}x{n}"), |d| {
+            let a = f32s(b, n, d)?;
+            Ok(Box::new(move || sync(&linalg::svdvals(&a)?)))
+        });
+        wl!(format!("stack_eigvalsh_f32_{b}x{n}x{n}"), |d| {
+            let a = f32s(b, n, d)?;
+            let h = a.add(&xp::matrix_transpose(&a)?)?;
+            Ok(Box::new(move || sync(&linalg::eigvalsh(&h, linalg::Uplo::Lower)?)))
+        });
+    }
+    wl!("stack_cholesky_f32_4096x32x32".to_string(), |d| {
+        let a = well(32, 4096, d, DType::F32)?;
+        let p = xp::matmul(&a, &xp::matrix_transpose(&a)?)?;
+        Ok(Box::new(move || sync(&linalg::cholesky(&p, linalg::Uplo::Lower)?)))
+    });
+    wl!("stack_qr_f32_4096x32x32".to_string(), |d| {
+        let a = f32s(4096, 32, d)?;
+        Ok(Box::new(move || sync(&linalg::qr(&a, linalg::QrMode::Reduced)?.r)))
+    });
+}
+
 /// Print how well the SVD in use reconstructs `a` and how orthogonal its factors are (relative
 /// Frobenius norms): a fast SVD counts only if these are at the dtype's precision.
 fn svd_accuracy(a: &Array) -> Result<()> {

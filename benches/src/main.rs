@@ -7,6 +7,11 @@
 //! Each workload is warmed up twice, then run `--reps` times (default 15); the median is
 //! reported. `small_*` workloads report microseconds per op over 10^4 back-to-back ops; the others
 //! milliseconds per run. The ratio is reference time / xp time: above 1 means xp is faster.
+//!
+//! `--sweep` instead times one row for every public function of xp's linalg, fft, signal, ndimage,
+//! statistics, indexing, sorting and set routines that CuPy also has, and prints a Markdown table
+//! (see the `sweep` module: `--sweep [--device D] [--compare] [--filter S] [--reps N] [--json]
+//! [--check]`).
 mod fft;
 mod filters;
 mod index;
@@ -14,6 +19,7 @@ mod kernels;
 mod linalg;
 mod random;
 mod stats;
+mod sweep;
 
 use std::io::Write;
 use std::process::Command;
@@ -124,6 +130,7 @@ fn workloads(gpu: bool) -> Vec<Workload> {
         Ok(small(move || a.add(&b)))
     });
     linalg::workloads(&mut w, gpu);
+    linalg::stacks(&mut w);
     index::workloads(&mut w, gpu);
     random::workloads(&mut w, gpu);
     stats::workloads(&mut w, gpu);
@@ -194,11 +201,17 @@ struct Args {
     filter: Option<String>,
     json: bool,
     compare: bool,
-    reps: usize,
+    /// `--reps`, when given (default 15; 10 for `--sweep`)
+    reps: Option<usize>,
+    /// `--sweep`: the per-function table (see the `sweep` module)
+    sweep: bool,
+    /// `--check`: with `--sweep`, compare outputs with the reference instead of timing
+    check: bool,
 }
 
 fn parse() -> std::result::Result<Args, String> {
-    let mut a = Args { device: Device::Cpu, filter: None, json: false, compare: false, reps: 15 };
+    let mut a =
+        Args { device: Device::Cpu, filter: None, json: false, compare: false, reps: None, sweep: false, check: false };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
         match x.as_str() {
@@ -206,9 +219,14 @@ fn parse() -> std::result::Result<Args, String> {
             "--filter" => a.filter = Some(it.next().ok_or("--filter needs a value")?),
             "--json" => a.json = true,
             "--compare" => a.compare = true,
-            "--reps" => a.reps = it.next().and_then(|v| v.parse().ok()).ok_or("--reps needs a number")?,
+            "--reps" => a.reps = Some(it.next().and_then(|v| v.parse().ok()).ok_or("--reps needs a number")?),
+            "--sweep" => a.sweep = true,
+            "--check" => a.check = true,
             "-h" | "--help" => {
                 println!("xp-bench [--device cpu|cuda:N] [--filter NAME] [--json] [--compare] [--reps N]");
+                println!(
+                    "xp-bench --sweep [--device cpu|cuda:N] [--filter S] [--json] [--compare] [--reps N] [--check]"
+                );
                 std::process::exit(0);
             }
             other => return Err(format!("unknown argument {other}")),
@@ -300,6 +318,22 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if args.check && !args.sweep {
+        eprintln!("xp-bench: --check goes with --sweep");
+        std::process::exit(2);
+    }
+    if args.sweep {
+        sweep::main(sweep::Options {
+            device: args.device,
+            filter: args.filter,
+            reps: args.reps.unwrap_or(10),
+            compare: args.compare,
+            json: args.json,
+            check: args.check,
+        });
+        return;
+    }
+    let reps = args.reps.unwrap_or(15);
     let gpu = args.device != Device::Cpu;
     let ws: Vec<Workload> = workloads(gpu)
         .into_iter()
@@ -315,7 +349,7 @@ fn main() {
             }
         };
         let mut times = vec![];
-        for i in 0..args.reps + 2 {
+        for i in 0..reps + 2 {
             let t = Instant::now();
             if let Err(e) = f() {
                 eprintln!("xp-bench: {}: {e}", w.name);
@@ -340,7 +374,7 @@ fn main() {
     }
     let refs = if args.compare {
         let names: Vec<String> = results.iter().map(|r| r.0.clone()).collect();
-        reference(args.device, args.reps, &names)
+        reference(args.device, reps, &names)
     } else {
         None
     };

@@ -87,7 +87,7 @@ def setup(name):
     if name.startswith("small_sum"):
         a = rand(1024)
         return lambda: [a.sum() for _ in range(10_000)]
-    return kernel_setup(name) or linalg_setup(name) or index_setup(name) or random_setup(name) or stats_setup(name) or fft_setup(name)
+    return kernel_setup(name) or linalg_setup(name) or index_setup(name) or random_setup(name) or stats_setup(name) or fft_setup(name) or iir_setup(name)
 
 
 def kernel_setup(name):
@@ -228,8 +228,62 @@ def fft_setup(name):
     return None
 
 
+# scipy.signal.butter(4, 0.1) and butter(8, 0.1, output="sos"), as float32.
+BUTTER4_B = [0.00041659921407699585, 0.0016663968563079834, 0.002499595284461975, 0.0016663968563079834, 0.00041659921407699585]
+BUTTER4_A = [1.0, -3.180638551712036, 3.861194372177124, -2.1121554374694824, 0.4382651448249817]
+BUTTER8_SOS = [
+    [1.7625536941068276e-07, 3.525107388213655e-07, 1.7625536941068276e-07, 1.0, -1.4597063064575195, 0.5348259806632996],
+    [1.0, 2.0, 1.0, 1.0, -1.5132907629013062, 0.5911680459976196],
+    [1.0, 2.0, 1.0, 1.0, -1.6234056949615479, 0.706949770450592],
+    [1.0, 2.0, 1.0, 1.0, -1.7939618825912476, 0.8862830996513367],
+]
+
+
+def iir_setup(name):
+    # Issue 12's recursive filters: the same sizes on the CPU and the GPU.
+    if not (name.startswith("lfilter_f32") or name.startswith("sosfilt_f32")):
+        return None
+    if gpu:
+        from cupyx.scipy.signal import lfilter, sosfilt
+    else:
+        from scipy.signal import lfilter, sosfilt
+    rows, cols = (64, 1 << 18) if name.endswith("64x2^18") else (1, 1 << 24)
+    x = rand(rows * cols, (rows, cols))
+    if name.startswith("lfilter"):
+        b, a = xp.asarray(BUTTER4_B, dtype=xp.float32), xp.asarray(BUTTER4_A, dtype=xp.float32)
+        return lambda: lfilter(b, a, x, axis=-1)
+    sos = xp.asarray(BUTTER8_SOS, dtype=xp.float32)
+    return lambda: sosfilt(sos, x, axis=-1)
+
+
+def stack_setup(name):
+    # Issue 26's stacks of small matrices: the same shapes and dtypes as xp-bench's.
+    L = xp.linalg
+    _, op, dt, shape = name.split("_")
+    b, n, _ = map(int, shape.split("x"))
+    a = rand(b * n * n, (b, n, n))
+    if dt == "c64":
+        a = a.astype(xp.complex64) + 1j * (0.5 * a[::-1]).astype(xp.complex64)
+    if op == "svd":
+        return lambda: L.svd(a)
+    if op == "svdvals":
+        return lambda: L.svd(a, compute_uv=False)
+    if op == "eigvalsh":
+        h = a + xp.swapaxes(a, -1, -2)
+        return lambda: L.eigvalsh(h)
+    if op == "cholesky":
+        w = a + n * xp.eye(n, dtype=xp.float32)
+        p = w @ xp.swapaxes(w, -1, -2)
+        return lambda: L.cholesky(p)
+    if op == "qr":
+        return lambda: L.qr(a)
+    return None
+
+
 def linalg_setup(name):
     L = xp.linalg
+    if name.startswith("stack_"):
+        return stack_setup(name)
     if name.startswith("matmul_batched"):
         a, b = rand(64 ** 3, (64, 64, 64)), rand(64 ** 3, (64, 64, 64))
         return lambda: a @ b

@@ -69,18 +69,29 @@ const FOLD: usize = 4096;
 /// seen as overlapping rows `x[r·FOLD .. r·FOLD + FOLD + m - 1]` (a strided view), correlated
 /// along them, the rows joined again. None where that does not apply.
 fn folded_1d(x: &Array, w: &Array) -> Result<Option<Array>> {
-    let (n, m) = (x.size(), w.size());
-    let float = matches!(x.dtype(), DType::F32 | DType::F64);
-    if x.ndim() != 1 || w.ndim() != 1 || x.device() == xp_core::Device::Cpu || !float || n < m || n - m + 1 < 16 * FOLD {
+    if w.ndim() != 1 {
         return Ok(None);
     }
-    let out = n - m + 1;
-    let rows = out.div_ceil(FOLD);
+    let Some(rows) = fold_rows(x, w.size())? else { return Ok(None) };
+    let out = x.size() - w.size() + 1;
+    let r = correlate_valid(&rows, &w.reshape(&[1, w.size() as isize])?)?;
+    Ok(Some(r.reshape(&[r.size() as isize])?.slice(spans(&[0], &[out]))?))
+}
+
+/// A long 1-D float signal on a GPU, for a window of `m`, as overlapping rows
+/// `x[r·FOLD .. r·FOLD + FOLD + m - 1]` (zero-padded to whole rows; a strided view of one
+/// copy); None where that does not apply.
+fn fold_rows(x: &Array, m: usize) -> Result<Option<Array>> {
+    let n = x.size();
+    let float = matches!(x.dtype(), DType::F32 | DType::F64);
+    if x.ndim() != 1 || x.device() == xp_core::Device::Cpu || !float || n < m || n - m + 1 < 16 * FOLD {
+        return Ok(None);
+    }
+    let rows = (n - m + 1).div_ceil(FOLD);
     let need = rows * FOLD + m - 1;
     let xp = x.pad(&[(0, need - n)], crate::PadMode::Constant(xp_core::Scalar::Int(0)))?.ascontiguousarray()?;
-    let view = xp.with_layout(xp_core::Layout::new(vec![rows, FOLD + m - 1], vec![FOLD as isize, 1], xp.layout.offset()));
-    let r = correlate_valid(&view, &w.reshape(&[1, m as isize])?)?;
-    Ok(Some(r.reshape(&[(rows * FOLD) as isize])?.slice(spans(&[0], &[out]))?))
+    let layout = xp_core::Layout::new(vec![rows, FOLD + m - 1], vec![FOLD as isize, 1], xp.layout.offset());
+    Ok(Some(xp.with_layout(layout)))
 }
 
 /// The valid rank filter: at each position, the `rank`-th smallest (from 0) of the `size` box
@@ -95,6 +106,12 @@ pub(crate) fn rank_valid(x: &Array, size: &[usize], rank: usize) -> Result<Optio
     }
     let work = if matches!(d, DType::F32 | DType::F64) { d } else { DType::F64 };
     let xw = x.cast_if(work)?;
+    if let Some(rows) = fold_rows(&xw, size[0])? {
+        // the rows' windows, then the rows joined and cut to the valid length
+        let r = rank_valid(&rows, &[1, size[0]], rank)?;
+        let out = x.size() - size[0] + 1;
+        return r.map(|r| r.reshape(&[r.size() as isize])?.slice(spans(&[0], &[out]))?.cast_if(d)).transpose();
+    }
     let shape = valid_shape(x.shape(), size);
     let r = on_storage!(&*xw.read(), s => s.rank_valid(&xw.layout, size, rank));
     if unsupported(&r) {

@@ -54,7 +54,9 @@ fn host(v: &[Complex64], d: DType) -> HostBuffer {
 fn chunk_len(lines: usize, n: usize, m: &[Complex64], k: usize) -> usize {
     let mut l = (lines * n).div_ceil(1 << 17).next_power_of_two().max(64);
     let mut p = matrix_power(m, k, l as u64);
-    while l < n && !(norm_inf(&p, k) <= 1.0) {
+    // (false for a NaN norm: an unstable map keeps growing, one chunk per line)
+    let shrunk = |p: &[Complex64]| norm_inf(p, k) <= 1.0;
+    while l < n && !shrunk(&p) {
         p = matrix_power(&p, k, 2);
         l *= 2;
     }

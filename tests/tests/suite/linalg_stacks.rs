@@ -219,7 +219,8 @@ fn cholesky_of_stacks() {
                 }
                 let d = l.diagonal(0, -2, -1).map_err(err)?;
                 let im = maxabs(&d.imag().map_err(err)?);
-                let low = d.real().and_then(|r| r.min(..)).and_then(|v| v.astype(DType::F64)).and_then(|v| v.item::<f64>());
+                let low =
+                    d.real().and_then(|r| r.min(..)).and_then(|v| v.astype(DType::F64)).and_then(|v| v.item::<f64>());
                 if im != 0.0 || low.map_err(err)? <= 0.0 {
                     return Err(format!("{uplo:?} diagonal not real positive"));
                 }
@@ -242,7 +243,9 @@ fn cholesky_names_the_failing_matrix_and_minor() {
         let mut d = vec![1.0f64; n];
         d[2] = -1.0;
         let bad = xp::on(Device::Cpu).asarray(d, &[n]).and_then(|v| v.diag(0)).and_then(|m| m.astype(p.dtype()));
-        let bad = bad.and_then(|m| xp::stack(&[&p.slice(xp::s![0]).unwrap(), &m, &p.slice(xp::s![2]).unwrap()], 0)).expect("stack");
+        let bad = bad
+            .and_then(|m| xp::stack(&[&p.slice(xp::s![0]).unwrap(), &m, &p.slice(xp::s![2]).unwrap()], 0))
+            .expect("stack");
         each_layout(&mut f, case, &bad, |x| match linalg::cholesky(x, Uplo::Lower) {
             Err(Error::LinAlg { kind: LinAlgKind::NotPositiveDefinite { index: 1, order: 3 }, .. }) => Ok(()),
             other => Err(format!("expected NotPositiveDefinite {{ index: 1, order: 3 }}, got {:?}", other.map(|_| ()))),
@@ -268,7 +271,10 @@ fn qr_of_stacks() {
                 if !triangular(&rr, true) {
                     return Err(format!("{mode:?}: R not upper triangular"));
                 }
-                let diag = rr.slice(xp::s![.., ..k as isize, ..k as isize]).and_then(|t| t.diagonal(0, -2, -1)).map_err(err)?;
+                let diag = rr
+                    .slice(xp::s![.., ..k as isize, ..k as isize])
+                    .and_then(|t| t.diagonal(0, -2, -1))
+                    .map_err(err)?;
                 let got = diag.abs().map_err(err)?.astype(DType::C128).map_err(err)?;
                 // the rank-deficient member's trailing diagonal is noise: compared as zeros
                 let mask = xp::on(Device::Cpu).asarray(vec![1.0, 0.0, 1.0], &[3, 1]).map_err(err)?;

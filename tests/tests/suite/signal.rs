@@ -429,7 +429,8 @@ fn fftconvolve_broadcasts_length_one_axes() {
 }
 
 /// A long 1-D correlation (the GPU folds it into overlapping rows for its tiled kernel) equals a
-/// float64 host sum at sampled positions, every mode, both float dtypes, on every device.
+/// float64 host sum at sampled positions, every mode, both float dtypes, on every device; the
+/// median filter (folded the same way) equals the CPU's exactly.
 #[test]
 fn long_one_dimensional_correlations_are_folded_correctly() {
     let n = 70_001;
@@ -439,17 +440,35 @@ fn long_one_dimensional_correlations_are_folded_correctly() {
     let k = Array::from_vec(ks.clone(), &[ks.len()]).unwrap();
     for dev in xp_testing::devices() {
         for dt in [xp::DType::F32, xp::DType::F64] {
-            let (xd, kd) = (x.astype(dt).unwrap().to_device(dev).unwrap(), k.astype(dt).unwrap().to_device(dev).unwrap());
-            for (mode, start) in [(xp::signal::Mode::Valid, 32usize), (xp::signal::Mode::Same, 16), (xp::signal::Mode::Full, 0)] {
-                let got = xp::correlate(&xd, &kd, mode).unwrap().astype(xp::DType::F64).unwrap().to_vec::<f64>().unwrap();
+            let (xd, kd) =
+                (x.astype(dt).unwrap().to_device(dev).unwrap(), k.astype(dt).unwrap().to_device(dev).unwrap());
+            for (mode, start) in
+                [(xp::signal::Mode::Valid, 32usize), (xp::signal::Mode::Same, 16), (xp::signal::Mode::Full, 0)]
+            {
+                let got =
+                    xp::correlate(&xd, &kd, mode).unwrap().astype(xp::DType::F64).unwrap().to_vec::<f64>().unwrap();
                 // full-mode position p pairs x[p - 32 + j] with k[j]
                 let want = |p: usize| -> f64 {
-                    (0..ks.len()).filter_map(|j| (p + j).checked_sub(32).filter(|&i| i < n).map(|i| xs[i] * ks[j])).sum()
+                    (0..ks.len())
+                        .filter_map(|j| (p + j).checked_sub(32).filter(|&i| i < n).map(|i| xs[i] * ks[j]))
+                        .sum()
                 };
                 let tol = if dt == xp::DType::F32 { 1e-4 } else { 1e-12 };
+                // the median filter of the same signal: a selection, so every device gives the
+                // CPU's values exactly
+                if mode == xp::signal::Mode::Same {
+                    let med = xp::signal::medfilt(&xd, &[7]).unwrap().to_device(xp::Device::Cpu).unwrap();
+                    let cpu = xp::signal::medfilt(&xd.to_device(xp::Device::Cpu).unwrap(), &[7]).unwrap();
+                    let host = |a: &Array| a.astype(xp::DType::F64).unwrap().to_vec::<f64>().unwrap();
+                    assert!(host(&med) == host(&cpu), "medfilt {dt} on {dev}");
+                }
                 for i in (0..got.len()).step_by(997).chain([got.len() - 1]) {
                     let w = want(i + start);
-                    assert!((got[i] - w).abs() <= tol * (1.0 + w.abs()), "{mode:?} {dt} on {dev} at {i}: {} vs {w}", got[i]);
+                    assert!(
+                        (got[i] - w).abs() <= tol * (1.0 + w.abs()),
+                        "{mode:?} {dt} on {dev} at {i}: {} vs {w}",
+                        got[i]
+                    );
                 }
             }
         }

@@ -341,13 +341,7 @@ pub fn diag_indices(n: usize, ndim: usize, device: xp_core::Device) -> Result<Ve
     (0..ndim).map(|_| crate::on(device).arange(0, n as i64, 1, None)).collect()
 }
 
-fn tri_indices(
-    n: usize,
-    k: isize,
-    m: Option<usize>,
-    device: xp_core::Device,
-    lower: bool,
-) -> Result<(Array, Array)> {
+fn tri_indices(n: usize, k: isize, m: Option<usize>, device: xp_core::Device, lower: bool) -> Result<(Array, Array)> {
     // The triangle as a mask on the device, then its coordinates in C order (one compaction,
     // one count read back), as CuPy makes them.
     let m = m.unwrap_or(n);

@@ -294,20 +294,21 @@ extern "C" __global__ void __launch_bounds__(1024) xp_svd_jacobi(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Hermitian eigen-decomposition. H (n × n, column-major) holds the whole matrix (the triangle
-// `lower` names, mirrored); every step rotates the step's disjoint pairs: all columns, then all
-// rows, then the pairs' own entries set to their exact values. The diagonal ends as the
-// eigenvalues, V as the eigenvectors.
+// Hermitian eigen-decomposition. H (n × n, column-major, leading dimension n + 1 so that a warp
+// walking a row meets every bank once) holds the whole matrix (the triangle `lower` names,
+// mirrored); every step rotates the step's disjoint pairs: all columns, then all rows, the rows
+// pass writing the pairs' own 2 × 2 blocks exactly. The diagonal ends as the eigenvalues, V as
+// the eigenvectors.
 extern "C" __global__ void __launch_bounds__(1024) xp_eigh_jacobi(
     const T* __restrict__ a, i64 ars, i64 acs, i64 abs_, int n, int lower, R* __restrict__ wo,
     T* __restrict__ vo, int* __restrict__ info, i64 count, int vectors) {
-  const int cp = (n + (n & 1)) < 2 ? 2 : n + (n & 1), np = cp / 2;
+  const int cp = (n + (n & 1)) < 2 ? 2 : n + (n & 1), np = cp / 2, ld = n + 1;
   const int tid = threadIdx.x, nt = blockDim.x;
   extern __shared__ cd smem_[];
   T* H = (T*)smem_;
-  T* V = H + n * n;
-  T* ph = V + (vectors ? n * n : 0);  // per pair: the phase of h_pq
-  R* rc = (R*)(ph + np);              // per pair: c, s, t·|h_pq| (0 when the pair is skipped)
+  T* V = H + n * ld;
+  T* ph = V + (vectors ? n * ld : 0);  // per pair: the phase of h_pq
+  R* rc = (R*)(ph + np);               // per pair: c, s, t·|h_pq| (0 when the pair is skipped)
   R* rs = rc + np;
   R* rd = rs + np;
   R* rp = rd + np;  // per pair: the new h_pp and h_qq, exactly
@@ -325,13 +326,16 @@ extern "C" __global__ void __launch_bounds__(1024) xp_eigh_jacobi(
       const bool in = lower ? i >= j : i <= j;
       T x = in ? A[i * ars + j * acs] : cj(A[j * ars + i * acs]);
       if (i == j) x = of(re(x));
-      H[e] = x;
+      H[i + j * ld] = x;
       mx = fmax(mx, fin(x) ? absv(x) : XP_INF);
-      if (vectors) V[e] = of(i == j ? (R)1 : (R)0);
+      if (vectors) V[i + j * ld] = of(i == j ? (R)1 : (R)0);
     }
     mx = block_max(mx, red);
     const R scale = pow2_scale(mx);
-    for (int e = tid; e < n * n; e += nt) H[e] = sc(H[e], scale);
+    for (int e = tid; e < n * n; e += nt) {
+      const int i = e % n, j = e / n;
+      H[i + j * ld] = sc(H[i + j * ld], scale);
+    }
     const bool bad = !isfinite(mx);
     __syncthreads();
     int sweep = 0;
@@ -345,11 +349,9 @@ extern "C" __global__ void __launch_bounds__(1024) xp_eigh_jacobi(
           pp[k] = p;
           pq[k] = q;
           rd[k] = 0;
-          rc[k] = 1;
-          rs[k] = 0;
           if (q >= n) continue;
-          const T g = H[p + q * n];
-          const R app = re(H[p + p * n]), aqq = re(H[q + q * n]), ag = absv(g);
+          const T g = H[p + q * ld];
+          const R app = re(H[p + p * ld]), aqq = re(H[q + q * ld]), ag = absv(g);
           // Negligible next to the diagonal, or to the (scaled) matrix: dropping it moves an
           // eigenvalue by less than EPS² of the largest entry.
           if (!(ag > EPS * sqrt(fabs(app * aqq)) && ag > EPS * EPS)) continue;
@@ -372,29 +374,28 @@ extern "C" __global__ void __launch_bounds__(1024) xp_eigh_jacobi(
           rt.c = rc[k];
           rt.s = rs[k];
           const T cph = cj(ph[k]);
-          rotate(&H[i + pp[k] * n], &H[i + pq[k] * n], rt, cph);
-          if (vectors) rotate(&V[i + pp[k] * n], &V[i + pq[k] * n], rt, cph);
+          rotate(&H[i + pp[k] * ld], &H[i + pq[k] * ld], rt, cph);
+          if (vectors) rotate(&V[i + pp[k] * ld], &V[i + pq[k] * ld], rt, cph);
         }
         __syncthreads();
-        // rows p, q of every column: Jᴴ (H J)
+        // rows p, q of every column: Jᴴ (H J); the pair's own block exactly (other pairs'
+        // rotations never touch its four entries)
         for (int e = tid; e < n * np; e += nt) {
           const int k = e / n, j = e % n;
           if (rd[k] == 0) continue;
-          Rot rt;
-          rt.c = rc[k];
-          rt.s = rs[k];
-          rotate(&H[pp[k] + j * n], &H[pq[k] + j * n], rt, ph[k]);
-        }
-        __syncthreads();
-        for (int k = tid; k < np; k += nt) {
-          if (rd[k] == 0) continue;
           const int p = pp[k], q = pq[k];
-          // what the rotation makes of the pair's 2 × 2 block, exactly (other pairs' rotations
-          // never touch these four entries)
-          H[p + p * n] = of(rp[k]);
-          H[q + q * n] = of(rq[k]);
-          H[p + q * n] = of((R)0);
-          H[q + p * n] = of((R)0);
+          if (j == p) {
+            H[p + p * ld] = of(rp[k]);
+            H[q + p * ld] = of((R)0);
+          } else if (j == q) {
+            H[q + q * ld] = of(rq[k]);
+            H[p + q * ld] = of((R)0);
+          } else {
+            Rot rt;
+            rt.c = rc[k];
+            rt.s = rs[k];
+            rotate(&H[p + j * ld], &H[q + j * ld], rt, ph[k]);
+          }
         }
         __syncthreads();
       }
@@ -404,16 +405,16 @@ extern "C" __global__ void __launch_bounds__(1024) xp_eigh_jacobi(
     }
     int failed = bad || (sweep == MAX_SWEEPS && s_big);
     for (int j = tid; j < n; j += nt) {
-      const R v = re(H[j + j * n]);
+      const R v = re(H[j + j * ld]);
       int rank = 0;
       for (int l = 0; l < n; ++l) {
-        const R u = re(H[l + l * n]);
+        const R u = re(H[l + l * ld]);
         rank += u < v || (u == v && l < j);
       }
       if (isnan(v)) failed = 1;
       wo[z * n + rank] = v / scale;
       if (vectors)
-        for (int i = 0; i < n; ++i) vo[z * n * n + i * n + rank] = V[i + j * n];
+        for (int i = 0; i < n; ++i) vo[z * n * n + i * n + rank] = V[i + j * ld];
     }
     failed = __syncthreads_or(failed);
     if (tid == 0) info[z] = failed;

@@ -148,7 +148,7 @@ pub(crate) fn eigh(a: &CudaStorage, al: &Layout, spec: EighSpec) -> Result<Optio
     let (count, n, _) = dims(al);
     let np = (n + (n & 1)).max(2) / 2;
     let (ts, rs) = sizes(a.dtype);
-    let smem = (n * n * (1 + spec.vectors as usize) + np) * ts + (5 * np + 32) * rs + 2 * np * 4;
+    let smem = (n * (n + 1) * (1 + spec.vectors as usize) + np) * ts + (5 * np + 32) * rs + 2 * np * 4;
     if !enabled() || smem > SMEM_LIMIT {
         return Ok(None);
     }
