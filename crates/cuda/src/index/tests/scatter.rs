@@ -11,7 +11,7 @@ use xp_core::{BinaryOp, DType, Layout};
 fn lit(d: DType, v: f64) -> String {
     match d {
         DType::Bool => (v != 0.0).to_string(),
-        d if d.is_float() && v.is_nan() => "NAN".into(),
+        d if d.is_float() && v.is_nan() => "__builtin_nan(\"\")".into(),
         d if d.is_float() => format!("{v:?}"),
         _ => format!("{}", v as i64),
     }
