@@ -269,7 +269,7 @@ fn rows(gpu: bool) -> Vec<Row> {
 pub(crate) struct Options {
     /// where xp runs (and the reference: NumPy for the CPU, CuPy for a GPU)
     pub device: Device,
-    /// only rows whose name contains this
+    /// only rows whose name contains this (or one of its comma-separated parts)
     pub filter: Option<String>,
     /// timed calls per row after the warm-ups
     pub reps: usize,
@@ -477,7 +477,7 @@ pub(crate) fn main(o: Options) {
         assert!(seen.insert(r.name()), "duplicate sweep row {}", r.name());
     }
     let rows: Vec<&Row> =
-        all.iter().filter(|r| o.filter.as_ref().is_none_or(|f| r.name().contains(f.as_str()))).collect();
+        all.iter().filter(|r| o.filter.as_ref().is_none_or(|f| f.split(',').any(|p| r.name().contains(p)))).collect();
     if o.check {
         check(&rows, o.device);
         return;

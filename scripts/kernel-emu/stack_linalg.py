@@ -23,11 +23,16 @@ def build(src_file, wrappers, tag):
     print('built',tag)
 W='''
 extern "C" void run_svd(const T* a, i64 ars, i64 acs, i64 abs_, int m, int n, T* u, R* s, T* vh, int* info, i64 count, int vectors, int full, int threads, int grid) {
-  launch(grid, threads, [=] { xp_svd_jacobi(a, ars, acs, abs_, m, n, u, s, vh, info, count, vectors, full); }); }
+  const int g = std::min(32, std::max(1, (int)pow(2, ceil(log2((double)((std::max(m, n) + 7) / 8))))));
+  launch(grid, std::min(1024, std::max(32, (((std::min(m, n) + 1) / 2 * g + 31) / 32) * 32)), [=] { xp_svd_jacobi(a, ars, acs, abs_, m, n, u, s, vh, info, count, vectors, full, g); }); }
 extern "C" void run_eigh(const T* a, i64 ars, i64 acs, i64 abs_, int n, int lower, R* w, T* v, int* info, i64 count, int vectors, int threads, int grid) {
   launch(grid, threads, [=] { xp_eigh_jacobi(a, ars, acs, abs_, n, lower, w, v, info, count, vectors); }); }
 extern "C" void run_chol(const T* a, i64 ars, i64 acs, i64 abs_, int n, int lower, T* out, int* info, i64 count, int threads, int grid) {
   launch(grid, threads, [=] { xp_cholesky(a, ars, acs, abs_, n, lower, out, info, count); }); }
+extern "C" void run_cholw(const T* a, i64 ars, i64 acs, i64 abs_, int n, int lower, T* out, int* info, i64 count, int grid) {
+  launch(grid, 128, [=] { xp_cholesky_warp(a, ars, acs, abs_, n, lower, out, info, count); }); }
+extern "C" void run_evt(const T* a, i64 ars, i64 acs, i64 abs_, int n, int lower, R* w, int* info, i64 count) {
+  launch(count, 32 * std::min(8, std::max(1, n / 4)), [=] { xp_eigvalsh_tridiag(a, ars, acs, abs_, n, lower, w, info, count); }); }
 extern "C" void run_qr(const T* a, i64 ars, i64 acs, i64 abs_, int m, int n, int mode, T* q, T* r, i64 count, int threads, int grid) {
   launch(grid, threads, [=] { xp_qr_house(a, ars, acs, abs_, m, n, mode, q, r, count); }); }
 '''
@@ -59,11 +64,15 @@ def svd(a,d,vectors,full):
 def eigh(a,d,lower,vectors):
     cnt,n,_=a.shape; np_=max(n+(n&1),2)//2
     w=np.zeros((cnt,n),RT[d]); v=np.zeros((cnt,n,n),DT[d]) if vectors else None; info=np.zeros(cnt,np.int32); it=a.itemsize
+    if not vectors and n<=64:
+        libs[d].run_evt(P(a),I64(a.strides[1]//it),I64(a.strides[2]//it),I64(a.strides[0]//it),n,int(lower),P(w),P(info),I64(cnt))
+        return w,v,info
     libs[d].run_eigh(P(a),I64(a.strides[1]//it),I64(a.strides[2]//it),I64(a.strides[0]//it),n,int(lower),P(w),P(v),P(info),I64(cnt),int(vectors),min(max(r32(n*np_),32),1024),cnt)
     return w,v,info
 def chol(a,d,lower):
     cnt,n,_=a.shape; out=np.zeros_like(a); info=np.zeros(cnt,np.int32); it=a.itemsize
-    libs[d].run_chol(P(a),I64(a.strides[1]//it),I64(a.strides[2]//it),I64(a.strides[0]//it),n,int(lower),P(out),P(info),I64(cnt),min(max(r32(min(n*n,256)),32),1024),cnt)
+    if n<=32: libs[d].run_cholw(P(a),I64(a.strides[1]//it),I64(a.strides[2]//it),I64(a.strides[0]//it),n,int(lower),P(out),P(info),I64(cnt),(cnt+3)//4)
+    else: libs[d].run_chol(P(a),I64(a.strides[1]//it),I64(a.strides[2]//it),I64(a.strides[0]//it),n,int(lower),P(out),P(info),I64(cnt),min(max(r32(min(n*n,256)),32),1024),cnt)
     return out,info
 def qr(a,d,mode):
     cnt,m,n=a.shape; k=min(m,n); qc,rr=(m,m) if mode==1 else (k,k)
@@ -126,6 +135,10 @@ for d in DTS:
                 L,info=chol(g,d,lower)
                 Lr=np.linalg.cholesky(h.astype(np.complex128), upper=not lower)
                 chk(f'chol {d} {n} {lower}',np.allclose(L,Lr,atol=100*n*eps*np.abs(Lr).max(),rtol=0) and (info==0).all(),f'{np.abs(L-Lr).max()} {info}')
+            ind=(a+a.conj().transpose(0,2,1)).astype(DT[d])  # indefinite, with a rank-one member
+            w3,_,info=eigh(ind,d,True,False)
+            wr=np.linalg.eigvalsh(ind.astype(np.complex128))
+            chk(f'eigvalsh indefinite {d} {n}',np.allclose(w3,wr,atol=50*n*eps*max(np.abs(wr).max(),1e-30),rtol=0) and (info==0).all(),f'{np.abs(w3-wr).max()} {info}')
             npd=h.copy(); npd[1]=-np.eye(n)
             L,info=chol(npd,d,True)
             chk(f'chol npd {d} {n}',list(info)==[0,1,0],info)

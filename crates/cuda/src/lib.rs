@@ -150,7 +150,10 @@ impl BackendDevice for CudaDevice {
         ukernel::fill(&self.dev, n, value, dtype)
     }
     fn affine(&self, n: usize, start: Scalar, step: Scalar, dtype: DType) -> Result<CudaStorage> {
-        // Computed on the host (exact integer arithmetic, as on the CPU) and uploaded.
-        CudaStorage::upload(&self.dev, &HostBuffer::affine(n, start, step, dtype))
+        // On the device with the host's arithmetic; the rare mixed cases are made on the host.
+        match ukernel::affine(&self.dev, n, start, step, dtype)? {
+            Some(s) => Ok(s),
+            None => CudaStorage::upload(&self.dev, &HostBuffer::affine(n, start, step, dtype)),
+        }
     }
 }

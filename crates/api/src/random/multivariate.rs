@@ -1,7 +1,7 @@
 //! The multivariate normal distribution, through xp's own `linalg`.
 use super::{Generator, IntoSize};
 use crate::linalg::{eigh, Uplo};
-use crate::{matmul, Array};
+use crate::{matmul, where_, Array};
 use xp_core::{DType, Error, Result};
 
 impl Generator {
@@ -9,7 +9,9 @@ impl Generator {
     /// (`(k, k)`, symmetric positive semi-definite) (`Generator.multivariate_normal`): shape
     /// `size + [k]`, `mean + z A^T` with `A = V sqrt(Λ)` from the eigendecomposition of `cov` (as
     /// NumPy factors it by SVD, so that singular covariances work too). A covariance with an
-    /// eigenvalue below `-1e-8` times the largest magnitude is refused.
+    /// eigenvalue below `-1e-8` times the largest magnitude is refused. Eigenvalues within
+    /// rounding of zero (below `k ε` times the largest, `matrix_rank`'s tolerance) count as zero:
+    /// their square root would turn a `1e-16` of rounding into a `1e-8` step off the subspace.
     pub fn multivariate_normal(&mut self, mean: &Array, cov: &Array, size: impl IntoSize) -> Result<Array> {
         let op = "multivariate_normal";
         let bad = |param, r: &str| Error::InvalidParameter { op, param, requirement: r.into() };
@@ -31,7 +33,9 @@ impl Generator {
         if e.w.lt(-1e-8 * scale)?.any(..)?.item::<bool>()? {
             return Err(bad("cov", "must be positive semi-definite"));
         }
-        let a = e.v.mul(&e.w.maximum(0.0)?.sqrt()?)?;
+        let floor = k as f64 * f64::EPSILON * scale;
+        let w = where_(&e.w.gt(floor)?, &e.w, 0.0)?;
+        let a = e.v.mul(&w.sqrt()?)?;
         let mut shape = size.into_size().unwrap_or_default();
         shape.push(k);
         let z = self.standard_normal(&shape, DType::F64)?;

@@ -1,6 +1,6 @@
 //! Window functions: computed in float64 on the array's device from the sample positions (a
 //! host loop and an upload cost more than NumPy's or CuPy's vectorised formulas for long
-//! windows), except Kaiser's, whose Bessel function is summed on the host. The formulas are
+//! windows); Kaiser's Bessel series is summed by a kernel on the GPU, on the host otherwise. The formulas are
 //! SciPy's (`scipy.signal.windows`), which NumPy's `hanning`, `hamming`, `blackman`, `bartlett`
 //! and `kaiser` share for symmetric windows.
 use crate::{Array, ArrayModule};
@@ -51,6 +51,12 @@ fn i0(x: f64) -> f64 {
     sum
 }
 
+/// [`i0`] in CUDA C, term for term.
+const KAISER_I0: &str = "__device__ double xp_i0(double x) {\n  const double q = __dmul_rn(x, x) / 4.0;\n  double s = 1.0, t = 1.0, k = 1.0;\n  while (t > s * 1e-17) {\n    t *= q / __dmul_rn(k, k);\n    s += t;\n    k += 1.0;\n  }\n  return s;\n}\n";
+/// A Kaiser window's value at position `n`, rounded as the host's loop (no fused multiply-add).
+const KAISER_BODY: &str =
+    "const double r = (n - half) / half;\nconst double u = __dadd_rn(1.0, -__dmul_rn(r, r));\nw = xp_i0(__dmul_rn(beta, sqrt(u > 0.0 ? u : 0.0))) / i0b;";
+
 /// SciPy's `general_cosine`: `Σ a_k cos(k x)` on `m` points of `x` from -π to π (so that the
 /// ends are `Σ (-1)^k a_k`).
 fn cosine_sum(m: usize, a: &[f64]) -> Vec<f64> {
@@ -80,7 +86,8 @@ fn positions(m: usize, device: Device) -> Result<Array> {
 impl Window {
     /// The window as a float64 array on `device` (the values of [`Window::values`]).
     pub fn array(&self, m: usize, sym: bool, device: Device) -> Result<Array> {
-        if m <= 1 || matches!(self, Window::Kaiser { .. }) {
+        let on_host = matches!(self, Window::Kaiser { .. }) && !matches!(device, Device::Cuda(_));
+        if m <= 1 || on_host {
             return crate::on(device).asarray(self.values(m, sym)?, &[m]);
         }
         self.values(0, sym)?; // the parameters' checks
@@ -109,6 +116,24 @@ impl Window {
             Window::Gaussian { std } => {
                 let r = n()?.sub(half)?;
                 r.mul(&r)?.mul(-1.0)?.div(2.0 * std * std)?.exp()
+            }
+            Window::Kaiser { beta } => {
+                // the host's series and roundings in a kernel (the CPU's evaluator has no loops)
+                static K: std::sync::OnceLock<crate::kernel::ElementwiseKernel> = std::sync::OnceLock::new();
+                let k = match K.get() {
+                    Some(k) => k,
+                    None => {
+                        let k = crate::kernel::ElementwiseKernel::with_preamble(
+                            "float64 n, float64 half, float64 beta, float64 i0b",
+                            "float64 w",
+                            KAISER_BODY,
+                            "xp_kaiser",
+                            KAISER_I0,
+                        )?;
+                        K.get_or_init(|| k)
+                    }
+                };
+                k.call1(&[(&n()?).into(), half.into(), beta.into(), i0(beta).into()])
             }
             Window::Tukey { alpha } if alpha >= 1.0 => Window::Hann.symmetric_on(m, device),
             Window::Tukey { alpha } if alpha > 0.0 => {

@@ -18,6 +18,8 @@ using namespace std;
 #define __syncthreads()
 struct XpDim { unsigned x, y, z; };
 static XpDim threadIdx, blockIdx, blockDim, gridDim;
+inline double __dadd_rn(double a, double b) { return a + b; }
+inline double __dmul_rn(double a, double b) { return a * b; }
 inline float __int_as_float(int) { return 0; }
 inline int __float_as_int(float) { return 0; }
 inline double __longlong_as_double(long long) { return 0; }

@@ -3,11 +3,13 @@
 // after the prelude with `T` (the element type), `R` (its real type), `CPLX` (0 or 1), `EPS`
 // (R's machine epsilon) and `RMIN` (R's smallest normal) defined by the host.
 //
-//   xp_svd_jacobi    one-sided (Hestenes) Jacobi SVD, round-robin parallel ordering: a warp per
-//                    column pair, the sweep repeated until no pair is rotated
+//   xp_svd_jacobi    one-sided (Hestenes) Jacobi SVD, round-robin parallel ordering: a group of
+//                    lanes per column pair, the sweep repeated until no pair is rotated
 //   xp_eigh_jacobi   two-sided cyclic Jacobi for Hermitian matrices, parallel ordering: every
 //                    step rotates n/2 disjoint pairs, columns then rows
+//   xp_eigvalsh_tridiag  eigenvalues only: Householder tridiagonalisation, then implicit QL
 //   xp_cholesky      right-looking Cholesky, a column per step
+//   xp_cholesky_warp the same with a warp per matrix, for the small sizes
 //   xp_qr_house      Householder QR with LAPACK's reflectors (geqrf + orgqr conventions)
 //
 // Inputs are read with any (row, column, batch) strides; outputs are C-order stacks. `info[z]`
@@ -46,6 +48,16 @@ __device__ __forceinline__ T warp_sum(T v) {
 }
 #endif
 
+// Sums over aligned groups of `g` lanes (a power of two): every lane of the warp must call.
+__device__ __forceinline__ R group_sum_r(R v, int g) {
+  for (int o = g >> 1; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+#if CPLX
+__device__ __forceinline__ T group_sum(T v, int g) { return mk(group_sum_r(v.re, g), group_sum_r(v.im, g), (T*)0); }
+#else
+__device__ __forceinline__ T group_sum(T v, int g) { return group_sum_r(v, g); }
+#endif
 __device__ __forceinline__ R warp_sum_r(R v) {
   for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
   return v;
@@ -115,12 +127,17 @@ __device__ __forceinline__ void rotate(T* x, T* y, const Rot& r, T phase) {
 // singular values are completed to an orthonormal basis at the end.
 extern "C" __global__ void __launch_bounds__(1024) xp_svd_jacobi(
     const T* __restrict__ a, i64 ars, i64 acs, i64 abs_, int m, int n, T* __restrict__ uo,
-    R* __restrict__ so, T* __restrict__ vho, int* __restrict__ info, i64 count, int vectors, int full) {
+    R* __restrict__ so, T* __restrict__ vho, int* __restrict__ info, i64 count, int vectors, int full,
+    int gsz) {
   const bool wide = n > m;
   const int r = wide ? n : m, c = wide ? m : n;
   const int uc = (vectors && full) ? r : c;  // columns of M's U that are needed
   const int cp = (c + (c & 1)) < 2 ? 2 : c + (c & 1);
   const int tid = threadIdx.x, nt = blockDim.x, lane = tid & 31, warp = tid >> 5, nw = nt >> 5;
+  // a group of gsz lanes (a power of two, at most 32) per column pair; the groups of a warp
+  // start their rows gsz apart, so that they read different banks
+  const int gl = tid & (gsz - 1), grp = tid / gsz, ngrp = nt / gsz;
+  const int roff = (lane & ~(gsz - 1)) % r, voff = (lane & ~(gsz - 1)) % c;
   extern __shared__ cd smem_[];
   T* W = (T*)smem_;
   T* V = W + r * uc;
@@ -153,33 +170,43 @@ extern "C" __global__ void __launch_bounds__(1024) xp_svd_jacobi(
       if (tid == 0) s_rot = s_big = 0;
       __syncthreads();
       for (int step = 0; step < cp - 1; ++step) {
-        for (int k = warp; k < cp / 2; k += nw) {
-          int p, q;
-          rr_pair(cp, step, k, &p, &q);
-          if (q >= c) continue;
+        // every group takes the same number of turns, so that the shuffles stay uniform
+        for (int k0 = 0; k0 < cp / 2; k0 += ngrp) {
+          int p = 0, q = c;
+          if (k0 + grp < cp / 2) rr_pair(cp, step, k0 + grp, &p, &q);
+          const bool live = q < c;
           T* x = W + p * r;
-          T* y = W + q * r;
+          T* y = W + (live ? q : p) * r;
           R al = 0, be = 0;
           T g = of((R)0);
-          for (int i = lane; i < r; i += 32) {
-            al += abs2(x[i]);
-            be += abs2(y[i]);
-            g = g + cj(x[i]) * y[i];
-          }
-          al = warp_sum_r(al);
-          be = warp_sum_r(be);
-          g = warp_sum(g);
+          if (live)
+            for (int j = gl; j < r; j += gsz) {
+              const int i = j + roff < r ? j + roff : j + roff - r;
+              const T xi = x[i], yi = y[i];
+              al += abs2(xi);
+              be += abs2(yi);
+              g = g + cj(xi) * yi;
+            }
+          al = group_sum_r(al, gsz);
+          be = group_sum_r(be, gsz);
+          g = group_sum(g, gsz);
           const R ag = absv(g);
-          if (!(ag > tol * sqrt(al * be) && ag > RMIN)) continue;
-          if (lane == 0) {
+          if (!live || !(ag > tol * sqrt(al * be) && ag > RMIN)) continue;
+          if (gl == 0) {
             s_rot = 1;
             if (ag > 64 * tol * sqrt(al * be)) s_big = 1;
           }
           const Rot rt = rotation(al, be, g, ag);
           const T cph = cj(rt.ph);
-          for (int i = lane; i < r; i += 32) rotate(&x[i], &y[i], rt, cph);
+          for (int j = gl; j < r; j += gsz) {
+            const int i = j + roff < r ? j + roff : j + roff - r;
+            rotate(&x[i], &y[i], rt, cph);
+          }
           if (vectors)
-            for (int i = lane; i < c; i += 32) rotate(&V[i + p * c], &V[i + q * c], rt, cph);
+            for (int j = gl; j < c; j += gsz) {
+              const int i = j + voff < c ? j + voff : j + voff - c;
+              rotate(&V[i + p * c], &V[i + q * c], rt, cph);
+            }
         }
         __syncthreads();
       }
@@ -422,6 +449,161 @@ extern "C" __global__ void __launch_bounds__(1024) xp_eigh_jacobi(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Eigenvalues only, for the small sizes: Householder reduction of the Hermitian matrix to a
+// tridiagonal (a reflector from both sides per column; only the off-diagonal magnitudes are
+// kept, as a diagonal unitary similarity makes them real), then implicit QL with Wilkinson's
+// shift (EISPACK's tql1) on one thread: O(n³) parallel work and O(n²) serial, against Jacobi's
+// O(n³) per sweep. H is n × n column-major with an odd leading dimension.
+extern "C" __global__ void __launch_bounds__(1024) xp_eigvalsh_tridiag(
+    const T* __restrict__ a, i64 ars, i64 acs, i64 abs_, int n, int lower, R* __restrict__ wo,
+    int* __restrict__ info, i64 count) {
+  const int tid = threadIdx.x, nt = blockDim.x, lane = tid & 31, warp = tid >> 5, nw = nt >> 5;
+  const int ld = n | 1;
+  extern __shared__ cd smem_[];
+  T* H = (T*)smem_;
+  T* v = H + n * ld;  // the reflector (rows k + 1 ..)
+  T* p = v + n;       // tau H v, then w
+  R* d = (R*)(p + n);
+  R* e = d + n;
+  R* red = e + n;
+  __shared__ R s_tau, s_k;
+  __shared__ int s_fail;
+  for (i64 z = blockIdx.x; z < count; z += gridDim.x) {
+    const T* A = a + z * abs_;
+    R mx = 0;
+    for (int el = tid; el < n * n; el += nt) {
+      const int i = el % n, j = el / n;
+      const bool in = lower ? i >= j : i <= j;
+      T x = in ? A[i * ars + j * acs] : cj(A[j * ars + i * acs]);
+      if (i == j) x = of(re(x));
+      H[i + j * ld] = x;
+      mx = fmax(mx, fin(x) ? absv(x) : XP_INF);
+    }
+    mx = block_max(mx, red);
+    const R scale = pow2_scale(mx);
+    for (int el = tid; el < n * n; el += nt) {
+      const int i = el % n, j = el / n;
+      H[i + j * ld] = sc(H[i + j * ld], scale);
+    }
+    __syncthreads();
+    for (int k = 0; k + 2 < n; ++k) {
+      // v = x + ph |x| e1 for x = H[k+1:, k], ph = x0 / |x0|: (I - tau v vᴴ) x = -ph |x| e1
+      if (warp == 0) {
+        R xn = 0;
+        for (int i = k + 1 + lane; i < n; i += 32) {
+          const T x = H[i + k * ld];
+          xn += abs2(x);
+          v[i] = x;
+        }
+        xn = warp_sum_r(xn);
+        if (lane == 0) {
+          const T x0 = H[k + 1 + k * ld];
+          const R a0 = absv(x0), nx = sqrt(xn);
+          d[k] = re(H[k + k * ld]);
+          e[k] = nx;
+          if (nx == 0) {
+            s_tau = 0;
+          } else {
+            const T v0 = x0 + (a0 > 0 ? sc(x0, nx / a0) : of(nx));
+            v[k + 1] = v0;
+            s_tau = (R)2 / (xn - a0 * a0 + abs2(v0));
+          }
+        }
+      }
+      __syncthreads();
+      const R tau = s_tau;
+      if (tau == 0) {
+        __syncthreads();  // every thread has read s_tau before warp 0 writes the next
+        continue;
+      }
+      // p = tau H22 v, a warp per row
+      for (int i = k + 1 + warp; i < n; i += nw) {
+        T acc = of((R)0);
+        for (int j = k + 1 + lane; j < n; j += 32) acc = acc + H[i + j * ld] * v[j];
+        acc = warp_sum(acc);
+        if (lane == 0) p[i] = sc(acc, tau);
+      }
+      __syncthreads();
+      if (warp == 0) {
+        T acc = of((R)0);
+        for (int j = k + 1 + lane; j < n; j += 32) acc = acc + cj(v[j]) * p[j];
+        acc = warp_sum(acc);
+        if (lane == 0) s_k = tau / 2 * re(acc);
+      }
+      __syncthreads();
+      const R kk = s_k;
+      for (int i = k + 1 + tid; i < n; i += nt) p[i] = p[i] - sc(v[i], kk);
+      __syncthreads();
+      // H22 -= v wᴴ + w vᴴ
+      const int m = n - k - 1;
+      for (int el = tid; el < m * m; el += nt) {
+        const int i = k + 1 + el % m, j = k + 1 + el / m;
+        H[i + j * ld] = H[i + j * ld] - v[i] * cj(p[j]) - p[i] * cj(v[j]);
+      }
+      __syncthreads();
+    }
+    if (tid == 0) {
+      int fail = !isfinite(mx);
+      if (n >= 2) {
+        d[n - 2] = re(H[n - 2 + (n - 2) * ld]);
+        e[n - 2] = absv(H[n - 1 + (n - 2) * ld]);
+      }
+      d[n - 1] = re(H[n - 1 + (n - 1) * ld]);
+      e[n - 1] = 0;
+      // implicit QL: e[i] couples d[i] and d[i + 1]
+      for (int l = 0; l < n && !fail; ++l) {
+        int iter = 0, m;
+        do {
+          for (m = l; m < n - 1; ++m)
+            if (fabs(e[m]) <= EPS * (fabs(d[m]) + fabs(d[m + 1])) || fabs(e[m]) < RMIN) break;
+          if (m == l) break;
+          if (iter++ == 60) {
+            fail = 1;
+            break;
+          }
+          R g = (d[l + 1] - d[l]) / (2 * e[l]);
+          R r = hypot(g, (R)1);
+          g = d[m] - d[l] + e[l] / (g + copysign(r, g));
+          R s = 1, c = 1, pp = 0;
+          int i = m - 1;
+          for (; i >= l; --i) {
+            const R f = s * e[i], b = c * e[i];
+            r = hypot(f, g);
+            e[i + 1] = r;
+            if (r == 0) {
+              d[i + 1] -= pp;
+              e[m] = 0;
+              break;
+            }
+            s = f / r;
+            c = g / r;
+            g = d[i + 1] - pp;
+            r = (d[i] - g) * s + 2 * c * b;
+            pp = s * r;
+            d[i + 1] = g + pp;
+            g = c * r - b;
+          }
+          if (r == 0 && i >= l) continue;
+          d[l] -= pp;
+          e[l] = g;
+          e[m] = 0;
+        } while (true);
+      }
+      s_fail = fail;
+    }
+    __syncthreads();
+    for (int j = tid; j < n; j += nt) {
+      const R x = d[j];
+      int rank = 0;
+      for (int l = 0; l < n; ++l) rank += d[l] < x || (d[l] == x && l < j);
+      wo[z * n + rank] = x / scale;
+    }
+    if (tid == 0) info[z] = s_fail || !isfinite(mx);
+    __syncthreads();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Cholesky: L (n × n, column-major) from the triangle `lower` names; a pivot that is not
 // positive (NaN passes through, as LAPACK's does not stop on it) fails the matrix with its order.
 extern "C" __global__ void __launch_bounds__(1024) xp_cholesky(
@@ -469,6 +651,57 @@ extern "C" __global__ void __launch_bounds__(1024) xp_cholesky(
     }
     if (tid == 0) info[z] = s_fail;
     __syncthreads();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cholesky of matrices up to 64 × 64 (taken up to 32), a warp per matrix and `blockDim.x / 32`
+// matrices per block: lane l owns rows l and l + 32 of L (column-major, odd leading dimension so
+// that both rows and columns meet every bank), no barrier but the warp's.
+extern "C" __global__ void __launch_bounds__(256) xp_cholesky_warp(
+    const T* __restrict__ a, i64 ars, i64 acs, i64 abs_, int n, int lower, T* __restrict__ out,
+    int* __restrict__ info, i64 count) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, wpb = blockDim.x >> 5, ld = n | 1;
+  extern __shared__ cd smem_[];
+  T* L = (T*)smem_ + warp * n * ld;
+  // the triangle read (its mirror conjugated) along the input's shorter stride
+  const i64 si = lower ? ars : acs, sj = lower ? acs : ars;
+  const bool jfast = (sj < 0 ? -sj : sj) <= (si < 0 ? -si : si);
+  for (i64 z = (i64)blockIdx.x * wpb + warp; z < count; z += (i64)gridDim.x * wpb) {
+    const T* A = a + z * abs_;
+    for (int e = lane; e < n * n; e += 32) {
+      const int i = jfast ? e / n : e % n, j = jfast ? e % n : e / n;
+      if (i >= j) L[i + j * ld] = lower ? A[i * ars + j * acs] : cj(A[j * ars + i * acs]);
+    }
+    __syncwarp();
+    int fail = 0;
+    for (int j = 0; j < n; ++j) {
+      const R d = re(L[j + j * ld]);
+      if (d <= 0) {  // NaN passes through, as in LAPACK
+        fail = j + 1;
+        break;
+      }
+      const R l = sqrt(d), inv = (R)1 / l;
+      __syncwarp();
+      if (lane == 0) L[j + j * ld] = of(l);
+      for (int i = j + 1 + lane; i < n; i += 32) L[i + j * ld] = sc(L[i + j * ld], inv);
+      __syncwarp();
+      for (int i = j + 1 + lane; i < n; i += 32) {
+        const T lij = L[i + j * ld];
+        for (int k = j + 1; k <= i; ++k) L[i + k * ld] = L[i + k * ld] - lij * cj(L[k + j * ld]);
+      }
+      __syncwarp();
+    }
+    T* O = out + z * n * n;
+    for (int e = lane; e < n * n; e += 32) {
+      const int i = e / n, j = e % n;  // C order
+      T v = of((R)0);
+      if (lower && i >= j) v = L[i + j * ld];
+      if (!lower && i <= j) v = cj(L[j + i * ld]);
+      O[e] = v;
+    }
+    if (lane == 0) info[z] = fail;
+    __syncwarp();
   }
 }
 

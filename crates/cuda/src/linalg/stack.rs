@@ -1,6 +1,7 @@
 //! Stacks of small matrices in one launch: xp's one-block-per-matrix kernels
-//! (`kernels/stack_linalg.cu`) for the SVD (one-sided Jacobi), the Hermitian eigensolver
-//! (two-sided Jacobi), Cholesky and Householder QR. A matrix and its factors live in one block's
+//! (`kernels/stack_linalg.cu`) for the SVD (one-sided Jacobi, a group of about r/8 lanes per
+//! column pair), the Hermitian eigensolver (two-sided Jacobi; eigenvalues alone up to 64 × 64 by
+//! tridiagonalisation and QL), Cholesky (a warp per matrix up to 32 × 32) and Householder QR. A matrix and its factors live in one block's
 //! shared memory, so the size rule is that memory: each function here answers `None` when a
 //! matrix does not fit ([`SMEM_LIMIT`]), and the caller takes cuSOLVER's per-matrix routines.
 //! Every stack that fits takes the kernel, one matrix or thousands: one launch and (for the
@@ -21,7 +22,16 @@ const SRC: &str = include_str!("../kernels/stack_linalg.cu");
 /// leave room for the static part).
 pub(crate) const SMEM_LIMIT: usize = 200 * 1024;
 
-const NAMES: [&str; 4] = ["xp_svd_jacobi", "xp_eigh_jacobi", "xp_cholesky", "xp_qr_house"];
+const NAMES: [&str; 6] =
+    ["xp_svd_jacobi", "xp_eigh_jacobi", "xp_cholesky", "xp_qr_house", "xp_cholesky_warp", "xp_eigvalsh_tridiag"];
+
+/// The largest order whose eigenvalues alone go through `xp_eigvalsh_tridiag` (its QL step runs
+/// on one thread, O(n²); Jacobi above).
+const TRIDIAG_MAX: usize = 64;
+
+/// Matrices per block of `xp_cholesky_warp` (a warp each), and the largest order it takes.
+const CHOL_WARPS: usize = 4;
+const CHOL_WARP_MAX: usize = 32;
 
 /// Whether the kernels may be used (`XP_LINALG_STACK=off` turns them off).
 fn enabled() -> bool {
@@ -127,16 +137,19 @@ pub(crate) fn svd(
     before(&stream, &bufs)?;
     let (pa, ps, pi) = (x.ptr(inp.off), s.ptr(0), info.ptr(0));
     let (pu, pv) = (u.as_ref().map_or(0, |b| b.ptr(0)), vh.as_ref().map_or(0, |b| b.ptr(0)));
-    let ints = [m as i32, n as i32, vectors as i32, spec.full_matrices as i32];
+    // a group of lanes per column pair, about 8 rows per lane (fewer lanes: fewer shuffles per
+    // pair, more matrices resident per SM)
+    let gsz = r.div_ceil(8).next_power_of_two().clamp(1, 32);
+    let ints = [m as i32, n as i32, vectors as i32, spec.full_matrices as i32, gsz as i32];
     let cnt = count as i64;
     let mut b = stream.launch_builder(&f);
     b.arg(&pa).arg(&inp.st[0]).arg(&inp.st[1]).arg(&inp.st[2]).arg(&ints[0]).arg(&ints[1]);
-    b.arg(&pu).arg(&ps).arg(&pv).arg(&pi).arg(&cnt).arg(&ints[2]).arg(&ints[3]);
+    b.arg(&pu).arg(&ps).arg(&pv).arg(&pi).arg(&cnt).arg(&ints[2]).arg(&ints[3]).arg(&ints[4]);
     let pairs = (c + (c & 1)).max(2) / 2;
     // SAFETY: the parameters match xp_svd_jacobi; the input holds `count` m × n matrices at the
     // given strides, the outputs the sizes allocated above; the dynamic shared memory is what
     // the kernel lays out for these sizes.
-    unsafe { b.launch(cfg(count, 32 * pairs.min(32), smem)) }.map_err(driver_err)?;
+    unsafe { b.launch(cfg(count, gsz * pairs, smem)) }.map_err(driver_err)?;
     after(&stream, &bufs)?;
     check("svd", &info, count, |z, _| LinAlgKind::NoConvergence { index: z })?;
     Ok(Some((u, s, vh)))
@@ -146,6 +159,9 @@ pub(crate) fn svd(
 /// a matrix does not fit.
 pub(crate) fn eigh(a: &CudaStorage, al: &Layout, spec: EighSpec) -> Result<Option<(CudaStorage, Option<CudaStorage>)>> {
     let (count, n, _) = dims(al);
+    if !spec.vectors && n <= TRIDIAG_MAX {
+        return eigvalsh_tridiag(a, al, spec.uplo);
+    }
     let np = (n + (n & 1)).max(2) / 2;
     let (ts, rs) = sizes(a.dtype);
     let smem = (n * (n + 1) * (1 + spec.vectors as usize) + np) * ts + (5 * np + 32) * rs + 2 * np * 4;
@@ -176,11 +192,43 @@ pub(crate) fn eigh(a: &CudaStorage, al: &Layout, spec: EighSpec) -> Result<Optio
     Ok(Some((w, v)))
 }
 
+/// Eigenvalues (ascending) of every Hermitian matrix of order up to [`TRIDIAG_MAX`] by
+/// tridiagonalisation and QL.
+fn eigvalsh_tridiag(a: &CudaStorage, al: &Layout, uplo: Uplo) -> Result<Option<(CudaStorage, Option<CudaStorage>)>> {
+    let (count, n, _) = dims(al);
+    let (ts, rs) = sizes(a.dtype);
+    let smem = (n * (n | 1) + 2 * n) * ts + (2 * n + 32) * rs;
+    if !enabled() || smem > SMEM_LIMIT {
+        return Ok(None);
+    }
+    let w = CudaStorage::alloc(&a.dev, a.dtype.to_real(), count * n)?;
+    let info = CudaStorage::alloc(&a.dev, DType::I32, count)?;
+    let inp = Input::of(a, al)?;
+    let x = inp.buf(a);
+    let f = kernel(a, 5, smem)?;
+    let stream = a.dev.current();
+    let bufs = [x, &w, &info];
+    before(&stream, &bufs)?;
+    let (pa, pw, pi) = (x.ptr(inp.off), w.ptr(0), info.ptr(0));
+    let ints = [n as i32, (uplo == Uplo::Lower) as i32];
+    let cnt = count as i64;
+    let mut b = stream.launch_builder(&f);
+    b.arg(&pa).arg(&inp.st[0]).arg(&inp.st[1]).arg(&inp.st[2]).arg(&ints[0]).arg(&ints[1]);
+    b.arg(&pw).arg(&pi).arg(&cnt);
+    // SAFETY: as for the SVD, with xp_eigvalsh_tridiag's parameters and layout.
+    unsafe { b.launch(cfg(count, 32 * (n / 4).clamp(1, 8), smem)) }.map_err(driver_err)?;
+    after(&stream, &bufs)?;
+    check("eigh", &info, count, |z, _| LinAlgKind::NoConvergence { index: z })?;
+    Ok(Some((w, None)))
+}
+
 /// The Cholesky factor of every matrix (the triangle `uplo`, zeros in the other), or None when a
 /// matrix does not fit.
 pub(crate) fn cholesky(a: &CudaStorage, al: &Layout, uplo: Uplo) -> Result<Option<CudaStorage>> {
     let (count, n, _) = dims(al);
-    let smem = n * n * a.dtype.size();
+    // a warp per matrix up to 32 (no block barriers, several matrices per block), else a block
+    let warp = n <= CHOL_WARP_MAX;
+    let smem = if warp { CHOL_WARPS * n * (n | 1) } else { n * n } * a.dtype.size();
     if !enabled() || smem > SMEM_LIMIT {
         return Ok(None);
     }
@@ -188,7 +236,7 @@ pub(crate) fn cholesky(a: &CudaStorage, al: &Layout, uplo: Uplo) -> Result<Optio
     let info = CudaStorage::alloc(&a.dev, DType::I32, count)?;
     let inp = Input::of(a, al)?;
     let x = inp.buf(a);
-    let f = kernel(a, 2, smem)?;
+    let f = kernel(a, if warp { 4 } else { 2 }, smem)?;
     let stream = a.dev.current();
     let bufs = [x, &out, &info];
     before(&stream, &bufs)?;
@@ -198,8 +246,10 @@ pub(crate) fn cholesky(a: &CudaStorage, al: &Layout, uplo: Uplo) -> Result<Optio
     let mut b = stream.launch_builder(&f);
     b.arg(&pa).arg(&inp.st[0]).arg(&inp.st[1]).arg(&inp.st[2]).arg(&ints[0]).arg(&ints[1]);
     b.arg(&po).arg(&pi).arg(&cnt);
-    // SAFETY: as for the SVD, with xp_cholesky's parameters and layout.
-    unsafe { b.launch(cfg(count, (n * n).min(256), smem)) }.map_err(driver_err)?;
+    let lc =
+        if warp { cfg(count.div_ceil(CHOL_WARPS), 32 * CHOL_WARPS, smem) } else { cfg(count, (n * n).min(256), smem) };
+    // SAFETY: as for the SVD, with xp_cholesky's (and xp_cholesky_warp's) parameters and layout.
+    unsafe { b.launch(lc) }.map_err(driver_err)?;
     after(&stream, &bufs)?;
     check("cholesky", &info, count, |z, order| LinAlgKind::NotPositiveDefinite { index: z, order: order as usize })?;
     Ok(Some(out))

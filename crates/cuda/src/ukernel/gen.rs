@@ -290,4 +290,20 @@ mod tests {
             syntax_check(&format!("user-{mode:?}"), &elementwise("k", &td, "", &args, body, mode));
         }
     }
+
+    /// arange's kernels on the device, for each output dtype they serve.
+    #[test]
+    fn affine_kernels_parse() {
+        for (d, t, body) in [
+            (DType::I64, DType::I64, super::super::AFFINE_INT),
+            (DType::U8, DType::I64, super::super::AFFINE_INT),
+            (DType::F32, DType::F64, super::super::AFFINE_FLOAT),
+            (DType::F64, DType::F64, super::super::AFFINE_FLOAT),
+        ] {
+            let args = vec![arg("s", Role::Scalar, t), arg("d", Role::Scalar, t), arg("o", Role::Out(false), d)];
+            for mode in [Mode::Dense(4), Mode::Dense(1)] {
+                syntax_check(&format!("affine-{}-{mode:?}", d.name()), &elementwise("k", &[], "", &args, body, mode));
+            }
+        }
+    }
 }

@@ -209,17 +209,66 @@ impl InKernel for Error {
 
 /// `n` copies of `value` as `dtype`: a dense kernel with the value as its parameter.
 pub(crate) fn fill(dev: &Arc<Dev>, n: usize, value: xp_core::Scalar, dtype: xp_core::DType) -> Result<CudaStorage> {
+    dense_from_scalars(dev, n, dtype, "xp_fill", &[("v", value, dtype)], "o = v")
+}
+
+/// `start + i * step` for `i < n` as `dtype` (arange, linspace), made on the device with the host's
+/// arithmetic: wrapping int64 when the dtype and both arguments are integers, else float64 with the
+/// product and the sum rounded separately (no fused multiply-add, so both backends agree to the
+/// bit). None for the combinations the host makes (complex, bool, half precision, an integer dtype
+/// from floats).
+pub(crate) fn affine(
+    dev: &Arc<Dev>,
+    n: usize,
+    start: xp_core::Scalar,
+    step: xp_core::Scalar,
+    dtype: xp_core::DType,
+) -> Result<Option<CudaStorage>> {
+    use xp_core::{DType, Scalar};
+    let int = |s: &Scalar| matches!(s, Scalar::Int(_) | Scalar::Uint(_));
+    let (t, body) = if dtype.is_integer() && int(&start) && int(&step) {
+        (DType::I64, AFFINE_INT)
+    } else if matches!(dtype, DType::F32 | DType::F64)
+        && !matches!(start, Scalar::Complex(_))
+        && !matches!(step, Scalar::Complex(_))
+    {
+        (DType::F64, AFFINE_FLOAT)
+    } else {
+        return Ok(None);
+    };
+    dense_from_scalars(dev, n, dtype, "xp_affine", &[("s", start, t), ("d", step, t)], body).map(Some)
+}
+
+/// [`affine`]'s bodies: wrapping integers, float64 rounded step by step.
+const AFFINE_INT: &str = "o = (i64)((unsigned long long)s + (unsigned long long)d * (unsigned long long)i)";
+const AFFINE_FLOAT: &str = "o = __dadd_rn(s, __dmul_rn(d, (double)i))";
+
+/// A dense kernel writing `o` (of `dtype`, `n` long) from scalar parameters and the index `i`.
+fn dense_from_scalars(
+    dev: &Arc<Dev>,
+    n: usize,
+    dtype: xp_core::DType,
+    name: &str,
+    scalars: &[(&'static str, xp_core::Scalar, xp_core::DType)],
+    body: &str,
+) -> Result<CudaStorage> {
     let out = CudaStorage::alloc(dev, dtype, n)?;
     if n == 0 {
         return Ok(out);
     }
-    let args = [Arg { name: "v", role: Role::Scalar, dtype }, Arg { name: "o", role: Role::Out(false), dtype }];
+    let mut args: Vec<Arg> = scalars.iter().map(|&(name, _, dtype)| Arg { name, role: Role::Scalar, dtype }).collect();
+    args.push(Arg { name: "o", role: Role::Out(false), dtype });
     let v = vector_width(16 / dtype.size(), |v| out.ptr(0) % (v * dtype.size()) as u64 == 0);
     let mode = Mode::Dense(v);
-    let key = hash_str(hash_str(0x5eed, dtype.name()), mode_name(mode));
-    let f = user_kernel(dev, key, "xp_fill", || gen::elementwise("xp_fill", &[], "", &args, "o = v", mode))?;
+    let mut key = hash_str(hash_str(hash_str(0x5eed, name), dtype.name()), mode_name(mode));
+    for &(_, _, t) in scalars {
+        key = hash_str(key, t.name());
+    }
+    let f = user_kernel(dev, key, name, || gen::elementwise(name, &[], "", &args, body, mode))?;
     let mut p = Params::default();
-    p.scalar(value, dtype);
+    for &(_, value, t) in scalars {
+        p.scalar(value, t);
+    }
     p.ptr(out.ptr(0));
     p.i64(n as i64);
     p.launch(dev, &f, cfg(n.div_ceil(v) as i64), &[&out])?;
