@@ -7,7 +7,7 @@
 //                    lanes per column pair, the sweep repeated until no pair is rotated
 //   xp_eigh_jacobi   two-sided cyclic Jacobi for Hermitian matrices, parallel ordering: every
 //                    step rotates n/2 disjoint pairs, columns then rows
-//   xp_eigvalsh_tridiag  eigenvalues only: Householder tridiagonalisation, then implicit QL
+//   xp_eigvalsh_tridiag  eigenvalues only: Householder tridiagonalisation, then bisection
 //   xp_cholesky      right-looking Cholesky, a column per step
 //   xp_cholesky_warp the same with a warp per matrix, for the small sizes
 //   xp_qr_house      Householder QR with LAPACK's reflectors (geqrf + orgqr conventions)
@@ -451,9 +451,9 @@ extern "C" __global__ void __launch_bounds__(1024) xp_eigh_jacobi(
 // ---------------------------------------------------------------------------------------------
 // Eigenvalues only, for the small sizes: Householder reduction of the Hermitian matrix to a
 // tridiagonal (a reflector from both sides per column; only the off-diagonal magnitudes are
-// kept, as a diagonal unitary similarity makes them real), then implicit QL with Wilkinson's
-// shift (EISPACK's tql1) on one thread: O(n³) parallel work and O(n²) serial, against Jacobi's
-// O(n³) per sweep. H is n × n column-major with an odd leading dimension.
+// kept, as a diagonal unitary similarity makes them real), then bisection on Sturm counts, a
+// thread per eigenvalue: O(n³) parallel work and O(n) serial steps per bisection, against
+// Jacobi's O(n³) per sweep. H is n × n column-major with an odd leading dimension.
 extern "C" __global__ void __launch_bounds__(1024) xp_eigvalsh_tridiag(
     const T* __restrict__ a, i64 ars, i64 acs, i64 abs_, int n, int lower, R* __restrict__ wo,
     int* __restrict__ info, i64 count) {
@@ -467,7 +467,6 @@ extern "C" __global__ void __launch_bounds__(1024) xp_eigvalsh_tridiag(
   R* e = d + n;
   R* red = e + n;
   __shared__ R s_tau, s_k;
-  __shared__ int s_fail;
   for (i64 z = blockIdx.x; z < count; z += gridDim.x) {
     const T* A = a + z * abs_;
     R mx = 0;
@@ -543,62 +542,54 @@ extern "C" __global__ void __launch_bounds__(1024) xp_eigvalsh_tridiag(
       __syncthreads();
     }
     if (tid == 0) {
-      int fail = !isfinite(mx);
       if (n >= 2) {
         d[n - 2] = re(H[n - 2 + (n - 2) * ld]);
         e[n - 2] = absv(H[n - 1 + (n - 2) * ld]);
       }
       d[n - 1] = re(H[n - 1 + (n - 1) * ld]);
       e[n - 1] = 0;
-      // implicit QL: e[i] couples d[i] and d[i + 1]
-      for (int l = 0; l < n && !fail; ++l) {
-        int iter = 0, m;
-        do {
-          for (m = l; m < n - 1; ++m)
-            if (fabs(e[m]) <= EPS * (fabs(d[m]) + fabs(d[m + 1])) || fabs(e[m]) < RMIN) break;
-          if (m == l) break;
-          if (iter++ == 60) {
-            fail = 1;
-            break;
-          }
-          R g = (d[l + 1] - d[l]) / (2 * e[l]);
-          R r = hypot(g, (R)1);
-          g = d[m] - d[l] + e[l] / (g + copysign(r, g));
-          R s = 1, c = 1, pp = 0;
-          int i = m - 1;
-          for (; i >= l; --i) {
-            const R f = s * e[i], b = c * e[i];
-            r = hypot(f, g);
-            e[i + 1] = r;
-            if (r == 0) {
-              d[i + 1] -= pp;
-              e[m] = 0;
-              break;
-            }
-            s = f / r;
-            c = g / r;
-            g = d[i + 1] - pp;
-            r = (d[i] - g) * s + 2 * c * b;
-            pp = s * r;
-            d[i + 1] = g + pp;
-            g = c * r - b;
-          }
-          if (r == 0 && i >= l) continue;
-          d[l] -= pp;
-          e[l] = g;
-          e[m] = 0;
-        } while (true);
-      }
-      s_fail = fail;
     }
     __syncthreads();
+    // eigenvalue j by bisection on Sturm counts (LAPACK's dlaebz, a thread per eigenvalue): the
+    // interval from Gershgorin's bounds halves until it is within EPS of the larger end or of
+    // the matrix's norm
+    R glo = XP_INF, ghi = -XP_INF, e2max = 1;
+    for (int i = 0; i < n; ++i) {
+      const R r = e[i] + (i > 0 ? e[i - 1] : (R)0);
+      glo = fmin(glo, d[i] - r);
+      ghi = fmax(ghi, d[i] + r);
+      e2max = fmax(e2max, e[i] * e[i]);
+    }
+    const R tnorm = fmax(fabs(glo), fabs(ghi)), pivmin = RMIN * e2max;
+    const bool ok = isfinite(mx);
     for (int j = tid; j < n; j += nt) {
-      const R x = d[j];
+      R lo = glo - EPS * tnorm, hi = ghi + EPS * tnorm;
+      for (int it = 0; it < 256 && ok; ++it) {
+        const R mid = (R)0.5 * (lo + hi);
+        if (hi - lo <= EPS * tnorm || mid <= lo || mid >= hi) break;
+        // how many eigenvalues lie below mid
+        int below = 0;
+        R q = d[0] - mid;
+        for (int i = 0;;) {
+          if (fabs(q) < pivmin) q = -pivmin;
+          below += q < 0;
+          if (++i == n) break;
+          q = d[i] - mid - e[i - 1] * e[i - 1] / q;
+        }
+        if (below > j) hi = mid;
+        else lo = mid;
+      }
+      p[j] = of((R)0.5 * (lo + hi));  // p is free: the values, then sorted below
+    }
+    __syncthreads();
+    // ascending (bisection keeps the order up to its tolerance; ties stay stable)
+    for (int j = tid; j < n; j += nt) {
+      const R x = re(p[j]);
       int rank = 0;
-      for (int l = 0; l < n; ++l) rank += d[l] < x || (d[l] == x && l < j);
+      for (int l = 0; l < n; ++l) rank += re(p[l]) < x || (re(p[l]) == x && l < j);
       wo[z * n + rank] = x / scale;
     }
-    if (tid == 0) info[z] = s_fail || !isfinite(mx);
+    if (tid == 0) info[z] = !isfinite(mx);
     __syncthreads();
   }
 }
