@@ -130,7 +130,7 @@ impl Window {
             static K: std::sync::OnceLock<ElementwiseKernel> = std::sync::OnceLock::new();
             let sig = "float64 n, int32 kind, float64 s, float64 c, float64 a0, float64 a1, float64 a2";
             let args = match *self {
-                Window::Hann => Some((0, 2.0 * PI / (m - 1) as f64, PI, [0.5, 0.5, 0.0])),
+                Window::Hann => Some((0i32, 2.0 * PI / (m - 1) as f64, PI, [0.5, 0.5, 0.0])),
                 Window::Hamming => Some((0, 2.0 * PI / (m - 1) as f64, PI, [0.54, 0.46, 0.0])),
                 Window::Blackman => Some((0, 2.0 * PI / (m - 1) as f64, PI, [0.42, 0.50, 0.08])),
                 Window::Bartlett => Some((1, 2.0 / (m - 1) as f64, half, [0.0; 3])),
@@ -140,8 +140,7 @@ impl Window {
             if let Some((kind, sc, c, a)) = args {
                 let k = cached(&K, sig, WINDOW_BODY, "xp_window", "")?;
                 let pos = n()?;
-                let ops =
-                    [(&pos).into(), (kind as i32).into(), sc.into(), c.into(), a[0].into(), a[1].into(), a[2].into()];
+                let ops = [(&pos).into(), kind.into(), sc.into(), c.into(), a[0].into(), a[1].into(), a[2].into()];
                 return k.call1(&ops);
             }
         }
