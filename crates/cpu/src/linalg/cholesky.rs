@@ -22,6 +22,10 @@ pub(crate) fn cholesky<T: Field>(a: &[T], al: &Layout, uplo: Uplo) -> Result<Vec
                 Uplo::Upper => c_order(l.transpose(), |x| x.conj()),
             });
         }
+        if v.nrows() <= super::small::SMALL {
+            return super::small::cholesky(v, uplo)
+                .map_err(|order| LinAlgKind::NotPositiveDefinite { index: i, order });
+        }
         let llt = match uplo {
             Uplo::Lower => v.llt(Side::Lower),
             Uplo::Upper => v.adjoint().llt(Side::Lower),

@@ -19,6 +19,7 @@ mod lapack;
 mod lu;
 mod matmul;
 mod qr;
+mod small;
 mod stack;
 mod svd;
 
@@ -29,7 +30,9 @@ use xp_core::{Complex32, Complex64, Element, Error, HostBuffer, Layout, LinalgSt
 
 /// The element types the decompositions run on (float32, float64, complex64, complex128), with
 /// their real type and the complex type of the same precision.
-pub(crate) trait Field: Element + ComplexField<Real: Element + RealField> + lapack::Lapack {
+pub(crate) trait Field:
+    Element + ComplexField<Real: Element + RealField> + lapack::Lapack + small::Small
+{
     /// the complex type of the same precision
     type Cplx: Element + ComplexField<Real = Self::Real>;
     /// faer's complex results (`Complex<Self::Real>`, the same type) as [`Field::Cplx`]

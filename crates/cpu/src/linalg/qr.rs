@@ -11,6 +11,9 @@ pub(crate) fn qr<T: Field>(a: &[T], al: &Layout, mode: QrMode) -> Result<(Option
     let (m, n) = (sa.rows, sa.cols);
     let k = m.min(n);
     let fs = per_matrix("qr", sa.len(), |i| {
+        if m.max(n) <= super::small::SMALL {
+            return Ok(super::small::qr(sa.view(a, i), mode));
+        }
         let f = sa.view(a, i).qr();
         let q = match mode {
             QrMode::Reduced => Some(c_order(f.compute_thin_Q().as_ref(), |x| x)),
