@@ -118,6 +118,15 @@ fn dot_conj<T: Small>(x: &[T], y: &[T]) -> T {
     s
 }
 
+/// `y ← (I - t v vᴴ) y` for the reflector `v = (1, x[j+1..])` acting on rows `j..`.
+fn reflect<T: Small>(x: &[T], y: &mut [T], j: usize, t: T) {
+    let d = (y[j] + dot_conj(&y[j + 1..], &x[j + 1..])) * t;
+    y[j] = y[j] - d;
+    for (yi, &xi) in y[j + 1..].iter_mut().zip(&x[j + 1..]) {
+        *yi = *yi - xi * d;
+    }
+}
+
 /// `(Q, R)` of `a` (m × n, both at most [`SMALL`]) as [`QrMode`] asks, C order, by Householder
 /// reflectors as LAPACK's `geqrf` and `orgqr` make them.
 pub(crate) fn qr<T: Small>(a: MatRef<'_, T>, mode: QrMode) -> (Option<Vec<T>>, Vec<T>) {
@@ -152,15 +161,7 @@ pub(crate) fn qr<T: Small>(a: MatRef<'_, T>, mode: QrMode) -> (Option<Vec<T>>, V
         // the trailing columns: (I - conj(tau) v vᴴ) y
         let tj = tau[j].cj();
         for y in right.chunks_exact_mut(m) {
-            let mut d = y[j];
-            for i in j + 1..m {
-                d = d + x[i].cj() * y[i];
-            }
-            let d = d * tj;
-            y[j] = y[j] - d;
-            for i in j + 1..m {
-                y[i] = y[i] - x[i] * d;
-            }
+            reflect(x, y, j, tj);
         }
     }
     let rr = if mode == QrMode::Complete { m } else { k };
@@ -181,17 +182,8 @@ pub(crate) fn qr<T: Small>(a: MatRef<'_, T>, mode: QrMode) -> (Option<Vec<T>>, V
     }
     for j in (0..k).rev() {
         let x = &f[j * m..(j + 1) * m];
-        let tj = tau[j];
         for y in q.chunks_exact_mut(m).skip(j) {
-            let mut d = y[j];
-            for i in j + 1..m {
-                d = d + x[i].cj() * y[i];
-            }
-            let d = d * tj;
-            y[j] = y[j] - d;
-            for i in j + 1..m {
-                y[i] = y[i] - x[i] * d;
-            }
+            reflect(x, y, j, tau[j]);
         }
     }
     let mut qo = vec![T::default(); m * qc];
