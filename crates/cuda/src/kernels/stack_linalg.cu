@@ -88,6 +88,31 @@ __device__ __forceinline__ R pow2_scale(R mx) {
   return ldexp((R)1, -e);
 }
 
+// A Hermitian matrix A into H (column-major, leading dimension ld): the triangle `lower` names
+// (i >= j for lower, i <= j for upper), its mirror conjugated, the diagonal made real, scaled by
+// the power of two of its largest magnitude. Returns that scale; *mx gets the magnitude
+// (infinite for a non-finite entry). The caller synchronises before reading H.
+__device__ R load_hermitian(const T* A, i64 ars, i64 acs, int n, int lower, T* H, int ld, R* red, R* mx) {
+  const int tid = threadIdx.x, nt = blockDim.x;
+  R m = 0;
+  for (int e = tid; e < n * n; e += nt) {
+    const int i = e % n, j = e / n;
+    const bool in = lower ? i >= j : i <= j;
+    T x = in ? A[i * ars + j * acs] : cj(A[j * ars + i * acs]);
+    if (i == j) x = of(re(x));
+    H[i + j * ld] = x;
+    m = fmax(m, fin(x) ? absv(x) : XP_INF);
+  }
+  m = block_max(m, red);
+  const R scale = pow2_scale(m);
+  for (int e = tid; e < n * n; e += nt) {
+    const int i = e % n, j = e / n;
+    H[i + j * ld] = sc(H[i + j * ld], scale);
+  }
+  *mx = m;
+  return scale;
+}
+
 // Round-robin pairing of `cp` (even) columns: pair k of step `step`; every pair of columns meets
 // once in cp - 1 steps and each step's pairs are disjoint. Returns p < q.
 __device__ __forceinline__ void rr_pair(int cp, int step, int k, int* p, int* q) {
@@ -345,24 +370,10 @@ extern "C" __global__ void __launch_bounds__(1024) xp_eigh_jacobi(
   int* pq = pp + np;
   __shared__ int s_rot, s_big;
   for (i64 z = blockIdx.x; z < count; z += gridDim.x) {
-    const T* A = a + z * abs_;
-    R mx = 0;
-    for (int e = tid; e < n * n; e += nt) {
-      const int i = e % n, j = e / n;
-      // (i, j) of the triangle read: i >= j for lower, i <= j for upper; its mirror conjugated
-      const bool in = lower ? i >= j : i <= j;
-      T x = in ? A[i * ars + j * acs] : cj(A[j * ars + i * acs]);
-      if (i == j) x = of(re(x));
-      H[i + j * ld] = x;
-      mx = fmax(mx, fin(x) ? absv(x) : XP_INF);
-      if (vectors) V[i + j * ld] = of(i == j ? (R)1 : (R)0);
-    }
-    mx = block_max(mx, red);
-    const R scale = pow2_scale(mx);
-    for (int e = tid; e < n * n; e += nt) {
-      const int i = e % n, j = e / n;
-      H[i + j * ld] = sc(H[i + j * ld], scale);
-    }
+    R mx;
+    const R scale = load_hermitian(a + z * abs_, ars, acs, n, lower, H, ld, red, &mx);
+    if (vectors)
+      for (int e = tid; e < n * n; e += nt) V[e % n + e / n * ld] = of(e % n == e / n ? (R)1 : (R)0);
     const bool bad = !isfinite(mx);
     __syncthreads();
     int sweep = 0;
@@ -468,22 +479,8 @@ extern "C" __global__ void __launch_bounds__(1024) xp_eigvalsh_tridiag(
   R* red = e + n;
   __shared__ R s_tau, s_k;
   for (i64 z = blockIdx.x; z < count; z += gridDim.x) {
-    const T* A = a + z * abs_;
-    R mx = 0;
-    for (int el = tid; el < n * n; el += nt) {
-      const int i = el % n, j = el / n;
-      const bool in = lower ? i >= j : i <= j;
-      T x = in ? A[i * ars + j * acs] : cj(A[j * ars + i * acs]);
-      if (i == j) x = of(re(x));
-      H[i + j * ld] = x;
-      mx = fmax(mx, fin(x) ? absv(x) : XP_INF);
-    }
-    mx = block_max(mx, red);
-    const R scale = pow2_scale(mx);
-    for (int el = tid; el < n * n; el += nt) {
-      const int i = el % n, j = el / n;
-      H[i + j * ld] = sc(H[i + j * ld], scale);
-    }
+    R mx;
+    const R scale = load_hermitian(a + z * abs_, ars, acs, n, lower, H, ld, red, &mx);
     __syncthreads();
     for (int k = 0; k + 2 < n; ++k) {
       // v = x + ph |x| e1 for x = H[k+1:, k], ph = x0 / |x0|: (I - tau v vᴴ) x = -ph |x| e1
