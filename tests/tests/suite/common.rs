@@ -203,3 +203,11 @@ pub fn check_layouts(
 pub fn sanitizing() -> bool {
     std::env::var_os("XP_SANITIZE").is_some()
 }
+
+/// Whether the tool is racecheck (`XP_SANITIZE=racecheck`), which instruments every shared-memory
+/// access: tests whose kernels read their operand the same way in every layout may then run the
+/// first layout only (a race is a property of the kernel and the shape, not of the input's
+/// strides; memcheck still sees every layout).
+pub fn racing() -> bool {
+    std::env::var_os("XP_SANITIZE").is_some_and(|v| v == "racecheck")
+}

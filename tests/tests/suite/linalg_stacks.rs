@@ -108,7 +108,9 @@ fn each_layout(
 ) {
     let buf = a.to_buffer().expect("host copy");
     for dev in devices() {
-        for (name, x) in layouts(&buf, a.shape(), dev).expect("layouts") {
+        let all = layouts(&buf, a.shape(), dev).expect("layouts");
+        let keep = if crate::common::racing() { 1 } else { all.len() };
+        for (name, x) in all.into_iter().take(keep) {
             let ctx = format!("{} {} {} on {dev}, {name}", case["op"], case["input"], case["dtype"]);
             f.add(body(&x).map_err(|m| format!("{ctx}: {m}")));
         }

@@ -1,7 +1,7 @@
 //! Eigen-decompositions (faer): Hermitian (`eigh`, ascending real eigenvalues; the upper
 //! triangle is read as the lower triangle of the adjoint view) and general (`eig`, complex
 //! eigenvalues and unit-norm eigenvectors, real input included).
-use super::stack::{c_order, concat, per_matrix, Stack};
+use super::stack::{c_order, concat, into_chunks, per_matrix, Stack};
 use super::Field;
 use faer::traits::ext::ComplexFieldExt;
 use faer::Side;
@@ -12,19 +12,22 @@ use xp_core::{Layout, LinAlgKind, Result};
 #[allow(clippy::type_complexity)]
 pub(crate) fn eigh<T: Field>(a: &[T], al: &Layout, spec: EighSpec) -> Result<(Vec<T::Real>, Option<Vec<T>>)> {
     let sa = Stack::new(al);
+    let n = sa.rows;
+    if !spec.vectors {
+        let w = into_chunks("eigh", sa.len(), n, |i, out| {
+            let v = sa.view(a, i);
+            let w = eigenvalues(v, spec.uplo).ok_or(LinAlgKind::NoConvergence { index: i })?;
+            out.copy_from_slice(&w);
+            Ok(())
+        })?;
+        return Ok((w, None));
+    }
     let fs = per_matrix("eigh", sa.len(), |i| {
         let v = sa.view(a, i);
         let nc = |_| LinAlgKind::NoConvergence { index: i };
-        if let Some(r) = T::eigh(v, spec.uplo, spec.vectors) {
+        if let Some(r) = T::eigh(v, spec.uplo, true) {
             let (w, u) = r.ok_or(LinAlgKind::NoConvergence { index: i })?;
             return Ok((w, c_order(u.as_ref(), |x| x)));
-        }
-        if !spec.vectors {
-            let w = match spec.uplo {
-                Uplo::Lower => v.self_adjoint_eigenvalues(Side::Lower),
-                Uplo::Upper => v.adjoint().self_adjoint_eigenvalues(Side::Lower),
-            };
-            return Ok((w.map_err(nc)?, Vec::<T>::new()));
         }
         let e = match spec.uplo {
             Uplo::Lower => v.self_adjoint_eigen(Side::Lower),
@@ -34,7 +37,26 @@ pub(crate) fn eigh<T: Field>(a: &[T], al: &Layout, spec: EighSpec) -> Result<(Ve
         let s = e.S().column_vector();
         Ok(((0..s.nrows()).map(|j| s[j].real()).collect(), c_order(e.U(), |x| x)))
     })?;
-    Ok((concat(&fs, |f| f.0.as_slice()), spec.vectors.then(|| concat(&fs, |f| f.1.as_slice()))))
+    Ok((concat(&fs, |f| f.0.as_slice()), Some(concat(&fs, |f| f.1.as_slice()))))
+}
+
+/// The eigenvalues (ascending) of one Hermitian matrix: our loops up to
+/// [`super::small::SPECTRAL`] (finite input), else LAPACK where served, else faer; `None` when
+/// they did not converge.
+fn eigenvalues<T: Field>(v: faer::MatRef<'_, T>, uplo: Uplo) -> Option<Vec<T::Real>> {
+    if v.nrows() <= super::small::SPECTRAL {
+        if let Some(w) = super::small::eigvalsh(v, uplo) {
+            return Some(w);
+        }
+    }
+    if let Some(r) = T::eigh(v, uplo, false) {
+        return r.map(|(w, _)| w);
+    }
+    match uplo {
+        Uplo::Lower => v.self_adjoint_eigenvalues(Side::Lower),
+        Uplo::Upper => v.adjoint().self_adjoint_eigenvalues(Side::Lower),
+    }
+    .ok()
 }
 
 /// Complex eigenvalues and, if asked, eigenvectors (columns, unit norm) of general matrices.

@@ -31,7 +31,7 @@ use xp_core::{Complex32, Complex64, Element, Error, HostBuffer, Layout, LinalgSt
 /// The element types the decompositions run on (float32, float64, complex64, complex128), with
 /// their real type and the complex type of the same precision.
 pub(crate) trait Field:
-    Element + ComplexField<Real: Element + RealField> + lapack::Lapack + small::Small
+    Element + ComplexField<Real: Element + RealField> + lapack::Lapack + small::Small<Re = <Self as ComplexField>::Real>
 {
     /// the complex type of the same precision
     type Cplx: Element + ComplexField<Real = Self::Real>;

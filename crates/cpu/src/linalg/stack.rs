@@ -2,7 +2,7 @@
 //! and the parallel loop over the stack that every routine of the family shares.
 use faer::MatRef;
 use rayon::prelude::*;
-use xp_core::{Error, Layout, LinAlgKind, Result};
+use xp_core::{Element, Error, Layout, LinAlgKind, Result};
 
 /// The matrices of a layout whose last two axes are the matrix and whose leading axes are the
 /// batch: the buffer position of each matrix's `[0, 0]` element (C order over the batch), and the
@@ -81,9 +81,44 @@ pub(crate) fn per_matrix<R: Send>(
     results.into_iter().map(|r| r.map_err(|kind| Error::LinAlg { op, kind })).collect()
 }
 
-/// The per-matrix parts `part(r)` of every result, one after the other.
-pub(crate) fn concat<R, T: Copy>(results: &[R], part: impl Fn(&R) -> &[T]) -> Vec<T> {
-    let mut out = Vec::with_capacity(results.iter().map(|r| part(r).len()).sum());
+/// `f(b, out_b)` for every matrix `b` of a stack of `count`, in parallel, where `out_b` is the
+/// `b`-th run of `len` elements (zeroed) of one output buffer from the host pool: results are
+/// written in place, with no per-matrix vector and no copy. The first failing matrix (in stack
+/// order) decides the error.
+pub(crate) fn into_chunks<T: Element + Default>(
+    op: &'static str,
+    count: usize,
+    len: usize,
+    f: impl Fn(usize, &mut [T]) -> std::result::Result<(), LinAlgKind> + Sync + Send,
+) -> Result<Vec<T>> {
+    let mut out: Vec<T> = crate::pool::alloc(count * len);
+    let status: Vec<std::result::Result<(), LinAlgKind>> = if len == 0 {
+        (0..count).into_par_iter().map(|b| f(b, &mut [])).collect()
+    } else {
+        out.spare_capacity_mut()[..count * len]
+            .par_chunks_mut(len)
+            .enumerate()
+            .map(|(b, chunk)| {
+                for x in chunk.iter_mut() {
+                    x.write(T::default());
+                }
+                // SAFETY: every element of the chunk was just written.
+                let chunk = unsafe { &mut *(chunk as *mut [std::mem::MaybeUninit<T>] as *mut [T]) };
+                f(b, chunk)
+            })
+            .collect()
+    };
+    // SAFETY: every one of the `count * len` elements was written above.
+    unsafe { out.set_len(count * len) };
+    status.into_iter().try_for_each(|r| r.map_err(|kind| Error::LinAlg { op, kind }))?;
+    Ok(out)
+}
+
+/// The per-matrix parts `part(r)` of every result, one after the other, in a buffer from the
+/// host pool (a fresh multi-megabyte one costs more in page faults than the factorisations of a
+/// stack of small matrices).
+pub(crate) fn concat<R, T: Element>(results: &[R], part: impl Fn(&R) -> &[T]) -> Vec<T> {
+    let mut out = crate::pool::alloc(results.iter().map(|r| part(r).len()).sum());
     for r in results {
         out.extend_from_slice(part(r));
     }

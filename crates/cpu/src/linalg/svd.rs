@@ -8,7 +8,7 @@
 //! preconditioning) brings it to 5e-15. It costs up to 1.3× on square matrices, so it runs only
 //! where the fast result shows a smallest singular value below √ε of the largest. With the
 //! `lapack` feature, float32 and float64 go to LAPACK's `gesdd` instead.
-use super::stack::{c_order, concat, per_matrix, Stack};
+use super::stack::{c_order, concat, into_chunks, per_matrix, Stack};
 use super::Field;
 use faer::traits::ext::ComplexFieldExt;
 use faer::{Mat, MatRef};
@@ -27,6 +27,19 @@ pub(crate) fn svd<T: Field>(
     spec: SvdSpec,
 ) -> Result<(Option<Vec<T>>, Vec<T::Real>, Option<Vec<T>>)> {
     let sa = Stack::new(al);
+    if !spec.compute_uv && sa.rows.max(sa.cols) <= super::small::SPECTRAL {
+        // our loops for the values alone of small matrices (finite ones; faer for the rest)
+        let s = into_chunks("svd", sa.len(), sa.rows.min(sa.cols), |i, out| {
+            let v = sa.view(a, i);
+            let s = match super::small::svdvals(v) {
+                Some(s) => s,
+                None => direct(v, spec).map_err(|_| LinAlgKind::NoConvergence { index: i })?.1,
+            };
+            out.copy_from_slice(&s);
+            Ok(())
+        })?;
+        return Ok((None, s, None));
+    }
     let fs = per_matrix("svd", sa.len(), |i| {
         let v = sa.view(a, i);
         let nc = |_| LinAlgKind::NoConvergence { index: i };
