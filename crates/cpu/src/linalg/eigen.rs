@@ -1,10 +1,12 @@
 //! Eigen-decompositions (faer): Hermitian (`eigh`, ascending real eigenvalues; the upper
 //! triangle is read as the lower triangle of the adjoint view) and general (`eig`, complex
 //! eigenvalues and unit-norm eigenvectors, real input included).
-use super::stack::{c_order, concat, into_chunks, per_matrix, Stack};
+use super::stack::{c_order, concat, into_chunks, per_matrix, seq_in_stack, Stack};
 use super::Field;
+use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::traits::ext::ComplexFieldExt;
 use faer::Side;
+use faer::{Mat, MatRef, Par};
 use xp_core::linalg::{EighSpec, Uplo};
 use xp_core::{Layout, LinAlgKind, Result};
 
@@ -22,6 +24,7 @@ pub(crate) fn eigh<T: Field>(a: &[T], al: &Layout, spec: EighSpec) -> Result<(Ve
         })?;
         return Ok((w, None));
     }
+    let par = seq_in_stack(sa.len());
     let fs = per_matrix("eigh", sa.len(), |i| {
         let v = sa.view(a, i);
         let nc = |_| LinAlgKind::NoConvergence { index: i };
@@ -29,21 +32,36 @@ pub(crate) fn eigh<T: Field>(a: &[T], al: &Layout, spec: EighSpec) -> Result<(Ve
             let (w, u) = r.ok_or(LinAlgKind::NoConvergence { index: i })?;
             return Ok((w, c_order(u.as_ref(), |x| x)));
         }
-        let e = match spec.uplo {
-            Uplo::Lower => v.self_adjoint_eigen(Side::Lower),
-            Uplo::Upper => v.adjoint().self_adjoint_eigen(Side::Lower),
+        // faer reads the lower triangle; the upper one is the lower one of the adjoint
+        let (w, u) = match spec.uplo {
+            Uplo::Lower => self_adjoint_eigen(v, par),
+            Uplo::Upper => {
+                self_adjoint_eigen(Mat::from_fn(v.nrows(), v.ncols(), |i, j| v[(j, i)].conj()).as_ref(), par)
+            }
         }
         .map_err(nc)?;
-        let s = e.S().column_vector();
-        Ok(((0..s.nrows()).map(|j| s[j].real()).collect(), c_order(e.U(), |x| x)))
+        Ok((w, c_order(u.as_ref(), |x| x)))
     })?;
     Ok((concat(&fs, |f| f.0.as_slice()), Some(concat(&fs, |f| f.1.as_slice()))))
+}
+
+/// Eigenvalues (ascending) and eigenvectors of the Hermitian matrix the lower triangle of `h`
+/// gives, through faer's low-level call with the parallelism `par`.
+fn self_adjoint_eigen<T: Field>(h: MatRef<'_, T>, par: Par) -> std::result::Result<(Vec<T::Real>, Mat<T>), ()> {
+    use faer::linalg::evd::{self_adjoint_evd, self_adjoint_evd_scratch, ComputeEigenvectors};
+    let n = h.nrows();
+    let mut buf = MemBuffer::new(self_adjoint_evd_scratch::<T>(n, ComputeEigenvectors::Yes, par, Default::default()));
+    let (mut s, mut u) = (faer::diag::Diag::<T>::zeros(n), Mat::<T>::zeros(n, n));
+    self_adjoint_evd(h, s.as_mut(), Some(u.as_mut()), par, MemStack::new(&mut buf), Default::default())
+        .map_err(|_| ())?;
+    let s = s.column_vector();
+    Ok(((0..n).map(|j| s[j].real()).collect(), u))
 }
 
 /// The eigenvalues (ascending) of one Hermitian matrix: our loops up to
 /// [`super::small::SPECTRAL`] (finite input), else LAPACK where served, else faer; `None` when
 /// they did not converge.
-fn eigenvalues<T: Field>(v: faer::MatRef<'_, T>, uplo: Uplo) -> Option<Vec<T::Real>> {
+fn eigenvalues<T: Field>(v: MatRef<'_, T>, uplo: Uplo) -> Option<Vec<T::Real>> {
     if v.nrows() <= super::small::SPECTRAL {
         if let Some(w) = super::small::eigvalsh(v, uplo) {
             return Some(w);

@@ -81,6 +81,17 @@ pub(crate) fn per_matrix<R: Send>(
     results.into_iter().map(|r| r.map_err(|kind| Error::LinAlg { op, kind })).collect()
 }
 
+/// faer's parallelism for one matrix of a stack of `count`: sequential when the stack's matrices
+/// already run in parallel (faer's own rayon dispatch cost a 64×64 SVD a third of its time even
+/// on one thread), the global setting for a single matrix.
+pub(crate) fn seq_in_stack(count: usize) -> faer::Par {
+    if count > 1 {
+        faer::Par::Seq
+    } else {
+        faer::get_global_parallelism()
+    }
+}
+
 /// `f(b, out_b)` for every matrix `b` of a stack of `count`, in parallel, where `out_b` is the
 /// `b`-th run of `len` elements (zeroed) of one output buffer from the host pool: results are
 /// written in place, with no per-matrix vector and no copy. The first failing matrix (in stack
@@ -110,8 +121,20 @@ pub(crate) fn into_chunks<T: Element + Default>(
     };
     // SAFETY: every one of the `count * len` elements was written above.
     unsafe { out.set_len(count * len) };
-    status.into_iter().try_for_each(|r| r.map_err(|kind| Error::LinAlg { op, kind }))?;
+    first_error(op, status)?;
     Ok(out)
+}
+
+/// A zeroed buffer of `n` elements from the host pool.
+pub(crate) fn zeroed<T: Element + Default>(n: usize) -> Vec<T> {
+    let mut v = crate::pool::alloc(n);
+    v.resize(n, T::default());
+    v
+}
+
+/// The first failure of a stack's per-matrix statuses (in stack order) as the op's error.
+pub(crate) fn first_error(op: &'static str, status: Vec<std::result::Result<(), LinAlgKind>>) -> Result<()> {
+    status.into_iter().try_for_each(|r| r.map_err(|kind| Error::LinAlg { op, kind }))
 }
 
 /// The per-matrix parts `part(r)` of every result, one after the other, in a buffer from the

@@ -40,7 +40,8 @@ pub(crate) fn eigenvalues<R: Real>(d: &[R], e: &[R], first: usize, count: usize)
     let e2: Vec<R> = e.iter().map(|&x| x * x).collect();
     let (mut glo, mut ghi, mut e2max) = (f64::INFINITY, f64::NEG_INFINITY, 1.0f64);
     for i in 0..n {
-        let r: f64 = (if i > 0 { e[i - 1].abs().into() } else { 0.0 }) + (if i + 1 < n { e[i].abs().into() } else { 0.0 });
+        let r: f64 =
+            (if i > 0 { e[i - 1].abs().into() } else { 0.0 }) + (if i + 1 < n { e[i].abs().into() } else { 0.0 });
         let di: f64 = d[i].into();
         glo = glo.min(di - r);
         ghi = ghi.max(di + r);
@@ -68,14 +69,22 @@ pub(crate) fn eigenvalues<R: Real>(d: &[R], e: &[R], first: usize, count: usize)
 /// and keeps the one the counts point to (bisection when `g = 1`; for a 8×8 matrix `g = 4`, and
 /// a pass gains `log2 5` bits for the same latency).
 #[inline(always)]
-fn multisect<R: Real>(d: &[R], e2: &[R], pivmin: R, (glo, ghi): (f64, f64), tol: f64, start: usize, k: usize) -> Vec<R> {
+fn multisect<R: Real>(
+    d: &[R],
+    e2: &[R],
+    pivmin: R,
+    (glo, ghi): (f64, f64),
+    tol: f64,
+    start: usize,
+    k: usize,
+) -> Vec<R> {
     let g = LANES / k;
     let passes = if tol > 0.0 { ((ghi - glo) / tol).log2() / ((g + 1) as f64).log2() } else { 1.0 };
     let passes = passes.ceil().clamp(1.0, 200.0) as usize;
     // lane j·g + t holds shift t of eigenvalue start + j at lo + (hi - lo) · frac[t]
     let mut frac = [R::default(); LANES];
-    for t in 0..g {
-        frac[t] = R::from_f64((t + 1) as f64 / (g + 1) as f64);
+    for (t, f) in frac.iter_mut().enumerate().take(g) {
+        *f = R::from_f64((t + 1) as f64 / (g + 1) as f64);
     }
     let (mut lo, mut hi) = (vec![R::from_f64(glo); k], vec![R::from_f64(ghi); k]);
     let mut x = [R::from_f64(glo); LANES];

@@ -18,7 +18,10 @@ pub(crate) fn cholesky<T: Small>(a: MatRef<'_, T>, uplo: Uplo, out: &mut [T]) ->
             out[i * n + j] = if uplo == Uplo::Lower { a[(i, j)] } else { a[(j, i)].cj() };
         }
     }
-    wide(#[inline(always)] || cholesky_in_place(out, n))?;
+    wide(
+        #[inline(always)]
+        || cholesky_in_place(out, n),
+    )?;
     if uplo == Uplo::Upper {
         for i in 0..n {
             out[i * n + i] = out[i * n + i].cj();
@@ -114,36 +117,39 @@ pub(crate) fn qr<T: Small>(a: MatRef<'_, T>, mode: QrMode) -> (Option<Vec<T>>, V
     let qc = if mode == QrMode::Complete { m } else { k };
     let mut tau = vec![T::default(); k];
     let mut q = vec![T::default(); if mode == QrMode::R { 0 } else { m * qc }];
-    wide(#[inline(always)] || {
-        let mut w = vec![T::default(); n.max(qc)];
-        let mut x = vec![T::default(); m];
-        for j in 0..k {
-            for i in j + 1..m {
-                x[i] = f[i * n + j];
+    wide(
+        #[inline(always)]
+        || {
+            let mut w = vec![T::default(); n.max(qc)];
+            let mut x = vec![T::default(); m];
+            for j in 0..k {
+                for i in j + 1..m {
+                    x[i] = f[i * n + j];
+                }
+                let (t, beta) = householder(f[j * n + j], &mut x[j + 1..]);
+                tau[j] = t;
+                f[j * n + j] = T::of(beta, 0.0);
+                for i in j + 1..m {
+                    f[i * n + j] = x[i];
+                }
+                if j + 1 < n && t.abs2() > <T::Re>::default() {
+                    reflect_rows(&mut f, n, j, j + 1, |i| x[i], t.cj(), &mut w);
+                }
             }
-            let (t, beta) = householder(f[j * n + j], &mut x[j + 1..]);
-            tau[j] = t;
-            f[j * n + j] = T::of(beta, 0.0);
-            for i in j + 1..m {
-                f[i * n + j] = x[i];
+            if mode == QrMode::R {
+                return;
             }
-            if j + 1 < n && t.abs2() > <T::Re>::default() {
-                reflect_rows(&mut f, n, j, j + 1, |i| x[i], t.cj(), &mut w);
+            // Q = H_1 ⋯ H_k applied to the first qc columns of the identity
+            for c in 0..qc {
+                q[c * qc + c] = T::of(1.0, 0.0);
             }
-        }
-        if mode == QrMode::R {
-            return;
-        }
-        // Q = H_1 ⋯ H_k applied to the first qc columns of the identity
-        for c in 0..qc {
-            q[c * qc + c] = T::of(1.0, 0.0);
-        }
-        for j in (0..k).rev() {
-            if tau[j].abs2() > <T::Re>::default() && j < qc {
-                reflect_rows(&mut q, qc, j, j, |i| f[i * n + j], tau[j], &mut w);
+            for j in (0..k).rev() {
+                if tau[j].abs2() > <T::Re>::default() && j < qc {
+                    reflect_rows(&mut q, qc, j, j, |i| f[i * n + j], tau[j], &mut w);
+                }
             }
-        }
-    });
+        },
+    );
     let rr = if mode == QrMode::Complete { m } else { k };
     let mut r = vec![T::default(); rr * n];
     for i in 0..k {

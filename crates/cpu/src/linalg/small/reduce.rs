@@ -28,7 +28,8 @@ fn reflector<T: Small>(x: &mut [T]) -> (T::Re, T::Re) {
 pub(crate) fn tridiagonal<T: Small>(h: &mut [T], n: usize) -> (Vec<T::Re>, Vec<T::Re>) {
     let mut d = vec![T::Re::default(); n];
     let mut e = vec![T::Re::default(); n.saturating_sub(1)];
-    let (mut v, mut p, mut cv, mut cw) = (vec![T::default(); n], vec![T::default(); n], vec![T::default(); n], vec![T::default(); n]);
+    let (mut v, mut p, mut cv, mut cw) =
+        (vec![T::default(); n], vec![T::default(); n], vec![T::default(); n], vec![T::default(); n]);
     for k in 0..n.saturating_sub(1) {
         d[k] = h[k * n + k].re();
         let m = n - k - 1;
@@ -139,7 +140,9 @@ pub(crate) fn bidiagonal<T: Small>(a: &mut [T], m: usize, n: usize) -> (Vec<T::R
 pub(crate) fn max_abs<T: Small>(x: &[T]) -> f64 {
     let mut mx = 0.0f64;
     for &v in x {
-        let a: f64 = <T::Re as Into<f64>>::into(v.abs2()).sqrt();
+        // in float64: a float32 square over- or underflows at the scales this guards
+        let (r, i): (f64, f64) = (v.re().into(), v.im().into());
+        let a = r.hypot(i);
         if !a.is_finite() {
             return f64::NAN;
         }
