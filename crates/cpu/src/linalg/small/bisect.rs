@@ -1,5 +1,5 @@
 //! Eigenvalues of a real symmetric tridiagonal matrix by bisection on Sturm counts (LAPACK's
-//! `dlaebz`), [`LANES`] shifts at once: the count of eigenvalues below a shift is a
+//! `dlaebz`), 32 or 64 shifts at once: the count of eigenvalues below a shift is a
 //! recurrence along the diagonal with a division per step, latency-bound for one shift, so many
 //! shifts advance together (the lanes vectorise) — as the GPU kernel gives each its thread.
 //!
@@ -7,13 +7,20 @@
 //! the matrix's norm: absolute accuracy `ε ‖T‖`, what LAPACK's QR iteration gives.
 use super::Real;
 
-/// Shifts advanced together (two AVX-512 registers of float32).
-const LANES: usize = 32;
+/// Shifts advanced together: four AVX-512 registers of float32, four of float64 (a division
+/// of four registers per step is about its latency; more lanes per eigenvalue mean fewer passes).
+fn lanes<R>() -> usize {
+    if std::mem::size_of::<R>() == 4 {
+        64
+    } else {
+        32
+    }
+}
 
 /// How many eigenvalues of the tridiagonal `(d, e2)` (`e2` the squared off-diagonal) lie below
 /// each shift of `x`; a pivot smaller than `pivmin` counts as `-pivmin` (LAPACK's guard).
 #[inline(always)]
-fn below<R: Real>(d: &[R], e2: &[R], x: &[R; LANES], pivmin: R) -> [u32; LANES] {
+fn below<R: Real, const LANES: usize>(d: &[R], e2: &[R], x: &[R; LANES], pivmin: R) -> [u32; LANES] {
     let zero = R::default();
     let guard = |t: R| if t.abs() < pivmin { zero - pivmin } else { t };
     let mut q = [zero; LANES];
@@ -55,9 +62,11 @@ pub(crate) fn eigenvalues<R: Real>(d: &[R], e: &[R], first: usize, count: usize)
     let (glo, ghi) = (glo - tol, ghi + tol);
     let pivmin = R::from_f64(<R as Into<f64>>::into(R::TINY) * e2max);
     let mut out = Vec::with_capacity(count);
-    for start in (first..first + count).step_by(LANES) {
-        let k = LANES.min(first + count - start);
-        out.extend(multisect(d, &e2, pivmin, (glo, ghi), tol, start, k));
+    let step = lanes::<R>();
+    for start in (first..first + count).step_by(step) {
+        let k = step.min(first + count - start);
+        let part = (d, &e2[..], pivmin, (glo, ghi), tol, start, k);
+        out.extend(if step == 64 { multisect::<R, 64>(part) } else { multisect::<R, 32>(part) });
     }
     // bisection keeps the order up to its tolerance; make it exact
     out.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
@@ -66,17 +75,12 @@ pub(crate) fn eigenvalues<R: Real>(d: &[R], e: &[R], first: usize, count: usize)
 
 /// Eigenvalues `start..start + k` (`k ≤ LANES`) from the interval `(glo, ghi)` to width `tol`:
 /// with `g = LANES / k` shifts per eigenvalue, each pass cuts its interval into `g + 1` parts
-/// and keeps the one the counts point to (bisection when `g = 1`; for a 8×8 matrix `g = 4`, and
-/// a pass gains `log2 5` bits for the same latency).
+/// and keeps the one the counts point to (bisection when `g = 1`; for a 8×8 float32 matrix `g = 8`,
+/// and a pass gains `log2 9` bits for the same latency).
 #[inline(always)]
-fn multisect<R: Real>(
-    d: &[R],
-    e2: &[R],
-    pivmin: R,
-    (glo, ghi): (f64, f64),
-    tol: f64,
-    start: usize,
-    k: usize,
+#[allow(clippy::type_complexity)]
+fn multisect<R: Real, const LANES: usize>(
+    (d, e2, pivmin, (glo, ghi), tol, start, k): (&[R], &[R], R, (f64, f64), f64, usize, usize),
 ) -> Vec<R> {
     let g = LANES / k;
     let passes = if tol > 0.0 { ((ghi - glo) / tol).log2() / ((g + 1) as f64).log2() } else { 1.0 };
