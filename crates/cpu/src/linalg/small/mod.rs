@@ -174,19 +174,27 @@ pub(crate) fn axpy_add<T: Small>(y: &mut [T], a: T, x: &[T]) {
     }
 }
 
-/// `Σ x[k] y[k]` in eight interleaved sums (independent chains, so that the loop pipelines and
+/// `Σ x[k] y[k]` in `W` interleaved sums (independent chains, so that the loop pipelines and
 /// vectorises).
 #[inline(always)]
-pub(crate) fn dot<T: Small>(x: &[T], y: &[T]) -> T {
-    let mut acc = [T::default(); 8];
-    let (xc, yc) = (x.chunks_exact(8), y.chunks_exact(8));
+pub(crate) fn dot<T: Small, const W: usize>(x: &[T], y: &[T]) -> T {
+    let mut acc = [T::default(); W];
+    let (xc, yc) = (x.chunks_exact(W), y.chunks_exact(W));
     let (xr, yr) = (xc.remainder(), yc.remainder());
     for (a, b) in xc.zip(yc) {
-        for t in 0..8 {
+        for t in 0..W {
             acc[t] = acc[t] + a[t] * b[t];
         }
     }
-    let mut s = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+    // pairwise, as the chains were independent
+    let mut w = W;
+    while w > 1 {
+        w /= 2;
+        for t in 0..w {
+            acc[t] = acc[t] + acc[t + w];
+        }
+    }
+    let mut s = acc[0];
     for (&a, &b) in xr.iter().zip(yr) {
         s = s + a * b;
     }

@@ -129,7 +129,7 @@ pub(crate) fn bidiagonal<T: Small>(a: &mut [T], m: usize, n: usize) -> (Vec<T::R
         let uc: Vec<T> = y.iter().map(|u| u.cj()).collect();
         for i in j + 1..m {
             let row = i * n + j + 1;
-            let s = dot(&a[row..row + c], y).rmul(tau);
+            let s = dot::<T, 8>(&a[row..row + c], y).rmul(tau);
             axpy_sub(&mut a[row..row + c], s, &uc);
         }
     }
