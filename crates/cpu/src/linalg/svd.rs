@@ -31,19 +31,6 @@ pub(crate) fn svd<T: Field>(
 ) -> Result<(Option<Vec<T>>, Vec<T::Real>, Option<Vec<T>>)> {
     let sa = Stack::new(al);
     let par = seq_in_stack(sa.len());
-    if !spec.compute_uv && sa.rows.max(sa.cols) <= super::small::SPECTRAL {
-        // our loops for the values alone of small matrices (finite ones; faer for the rest)
-        let s = into_chunks("svd", sa.len(), sa.rows.min(sa.cols), |i, out| {
-            let v = sa.view(a, i);
-            let s = match super::small::svdvals(v) {
-                Some(s) => s,
-                None => direct(v, spec, par).map_err(|_| LinAlgKind::NoConvergence { index: i })?.1,
-            };
-            out.copy_from_slice(&s);
-            Ok(())
-        })?;
-        return Ok((None, s, None));
-    }
     let (m, n) = (sa.rows, sa.cols);
     let k = m.min(n);
     let (uc, vr) = if spec.full_matrices { (m, n) } else { (k, k) };
@@ -59,8 +46,13 @@ pub(crate) fn svd<T: Field>(
         })
     };
     if !spec.compute_uv {
+        // the values alone of small finite matrices by our loops, the rest as above
+        let small = m.max(n) <= super::small::SPECTRAL;
         let s = into_chunks("svd", sa.len(), k, |i, out| {
-            out.copy_from_slice(&one(i)?.1);
+            match small.then(|| super::small::svdvals(sa.view(a, i))).flatten() {
+                Some(s) => out.copy_from_slice(&s),
+                None => out.copy_from_slice(&one(i)?.1),
+            }
             Ok(())
         })?;
         return Ok((None, s, None));

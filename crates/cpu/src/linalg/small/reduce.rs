@@ -88,7 +88,7 @@ pub(crate) fn bidiagonal<T: Small>(a: &mut [T], m: usize, n: usize) -> (Vec<T::R
     debug_assert!(m >= n);
     let mut d = vec![T::Re::default(); n];
     let mut e = vec![T::Re::default(); n.saturating_sub(1)];
-    let (mut x, mut w) = (vec![T::default(); m.max(n)], vec![T::default(); m.max(n)]);
+    let (mut x, mut w, mut uc) = (vec![T::default(); m.max(n)], vec![T::default(); m.max(n)], vec![T::default(); n]);
     for j in 0..n {
         // from the left: rows j.., column j
         let x = &mut x[..m - j];
@@ -126,11 +126,14 @@ pub(crate) fn bidiagonal<T: Small>(a: &mut [T], m: usize, n: usize) -> (Vec<T::R
             continue;
         }
         // rows j+1..: A[i, j+1..] -= tau (A[i, j+1..] · u) uᴴ
-        let uc: Vec<T> = y.iter().map(|u| u.cj()).collect();
+        let uc = &mut uc[..c];
+        for (ui, &u) in uc.iter_mut().zip(y.iter()) {
+            *ui = u.cj();
+        }
         for i in j + 1..m {
             let row = i * n + j + 1;
             let s = dot::<T, 8>(&a[row..row + c], y).rmul(tau);
-            axpy_sub(&mut a[row..row + c], s, &uc);
+            axpy_sub(&mut a[row..row + c], s, uc);
         }
     }
     (d, e)
