@@ -163,6 +163,25 @@ xq = np.concatenate([RNG.uniform(-2, 12, 40), xp_, [np.nan, -np.inf, np.inf]])
 case("interp", [xq, xp_, fp], {}, lambda: np.interp(xq, xp_, fp), [1e-15, 1e-15])
 case("interp", [xq, xp_, fp], {"left": -9.0, "right": 99.0}, lambda: np.interp(xq, xp_, fp, left=-9, right=99), [1e-15, 1e-15])
 
+# Narrow samples: NumPy computes histogramdd's edges in the sample's dtype (a float32 linspace of
+# float32 extremes) and bins by searchsorted against them; samples equal to those edges and just
+# beside them land where a float64 edge would put them otherwise.
+R2 = np.random.default_rng(20261126)
+for dt in ["float32", "int32"]:
+    if dt == "float32":
+        x2 = R2.uniform(-1, 1, 3000).astype(dt)
+        y2 = R2.uniform(0, 3, 3000).astype(dt)
+        ex = np.linspace(x2.min(), x2.max(), 8, dtype=dt)
+        ey = np.linspace(y2.min(), y2.max(), 6, dtype=dt)
+        x2[:16] = np.concatenate([ex, np.nextafter(ex, np.float32(-2))])
+        y2[:12] = np.concatenate([ey, np.nextafter(ey, np.float32(9))])
+    else:
+        x2, y2 = R2.integers(-9, 30, 3000).astype(dt), R2.integers(0, 7, 3000).astype(dt)
+    case("histogram2d", [x2, y2], {"bins": [7, 5]}, lambda x2=x2, y2=y2: np.histogram2d(x2, y2, [7, 5]), [0, 0])
+    s2 = np.stack([x2, y2, x2 * 2], axis=1)
+    case("histogramdd", [s2], {"bins": [7, 5, 3]},
+         lambda s2=s2: (lambda r: [r[0], *r[1]])(np.histogramdd(s2, [7, 5, 3])), [0, 0])
+
 with open(os.path.join(OUT, "stats.json"), "w") as fh:
     json.dump({"numpy": np.__version__, "cases": cases}, fh, separators=(",", ":"))
 print(len(cases), "cases")

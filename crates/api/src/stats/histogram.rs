@@ -86,12 +86,14 @@ fn equal_edges(lo: f64, hi: f64, n: usize, ct: DType) -> Vec<f64> {
     e
 }
 
-/// Edges of one dimension as an array on `a`'s device, in `dtype`; checked non-decreasing.
-fn edges(op: &'static str, a: &Array, bins: Bins, range: Option<(f64, f64)>, dtype: DType) -> Result<Array> {
+/// Edges of one dimension as an array on `a`'s device, in `dtype` (`None`: the dtype NumPy's
+/// `linspace` gives the outer edges, as `histogramdd` leaves them); checked non-decreasing.
+fn edges(op: &'static str, a: &Array, bins: Bins, range: Option<(f64, f64)>, dtype: Option<DType>) -> Result<Array> {
     match bins {
         Bins::Count(0) => Err(bad(op, "bins", "must be positive")),
         Bins::Count(n) => {
             let (lo, hi, ct) = outer_edges(op, a, range)?;
+            let dtype = dtype.unwrap_or(ct);
             let ct = if dtype == DType::F64 { DType::F64 } else { ct };
             Array::from_vec(equal_edges(lo, hi, n, ct), &[n + 1])?.to_device(a.device())?.astype(dtype)
         }
@@ -182,7 +184,7 @@ pub fn histogram<'a>(a: &Array, bins: impl Into<Bins<'a>>, opts: Histogram) -> R
     });
     let w = w.transpose()?;
     let et = if x.dtype().is_float() { x.dtype() } else { DType::F64 };
-    let e = edges(op, &x, bins.into(), opts.range, et)?;
+    let e = edges(op, &x, bins.into(), opts.range, Some(et))?;
     let nb = e.size() - 1;
     // Compare in the promoted dtype of the values and the edges, as NumPy does (float16 and
     // bfloat16 widened to float32, which orders them the same).
@@ -227,11 +229,17 @@ pub fn histogramdd(
     }
     let (mut flat, mut all_edges, mut counts) = (None::<Array>, Vec::new(), Vec::new());
     for k in 0..d {
-        let col = s.slice([SliceElem::FULL, SliceElem::Index(k as isize)])?.astype(DType::F64)?;
-        let e = edges(op, &col, bins[if bins.len() == 1 { 0 } else { k }], range.map(|r| r[k]), DType::F64)?;
-        let e = e.astype(DType::F64)?;
+        // NumPy's edges here are a `linspace` of the extremes in the sample's own float dtype
+        // (float64 for a given range or integers), and `searchsorted` compares in the promoted
+        // dtype of the two.
+        let col = s.slice([SliceElem::FULL, SliceElem::Index(k as isize)])?;
+        let e = edges(op, &col, bins[if bins.len() == 1 { 0 } else { k }], range.map(|r| r[k]), None)?;
+        let ct = match promote_types(col.dtype(), e.dtype()) {
+            DType::F16 | DType::BF16 => DType::F32,
+            d => d,
+        };
         let nb = e.size() - 1;
-        let i = bin_of(&col, &e)?;
+        let i = bin_of(&col.cast_if(ct)?, &e.cast_if(ct)?)?;
         flat = Some(match flat {
             None => i,
             // Row-major flat bin; a value outside any dimension drops the sample.
