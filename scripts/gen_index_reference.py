@@ -195,6 +195,18 @@ def routine_cases():
         np.place(y, y > 0, np.array([7.0, 8.0], np.float32))
         return y
     cases.append(case("place", [a, a > 0, np.array([7.0, 8.0], np.float32)], {}, place))
+    # place: values cast, more values than places, a mask of another shape and the same size,
+    # no values (allowed only where nothing is masked)
+    pi = np.arange(20, dtype=np.int32).reshape(4, 5) - 7
+    # (NumPy casts the values safely: float64 values into int32 are an error)
+    for m, v in [(pi % 3 == 0, np.array([1.9, -2.5])), (pi % 3 == 0, np.arange(9, dtype=np.int16) * 3),
+                 ((np.arange(20) % 4 == 1).astype(np.int64), np.array([-1, -2, -3], np.int32)),
+                 (np.zeros((4, 5), bool), np.zeros(0, np.int32)), (pi > 10, np.zeros(0, np.int32))]:
+        def place2(m=m, v=v):
+            y = pi.copy()
+            np.place(y, m, v)
+            return y
+        cases.append(case("place", [pi, m, v], {}, place2))
     for mode in ["raise", "wrap", "clip"]:
         i = np.array([[0, 1, 2], [2, 5, -1]])
         cs = [rand((2, 3), "int32"), rand((3,), "int32"), rand((2, 3), "int32")]

@@ -179,15 +179,38 @@ pub fn extract(condition: &Array, a: &Array) -> Result<Array> {
     x.compress_at(&x.layout.clone(), 0, &c)
 }
 
-/// NumPy's `place(arr, mask, vals)`: the elements where `mask` is true take the values of `vals`
-/// in order, repeated as needed.
+/// NumPy's `place(arr, mask, vals)`: the elements where `mask` (of `arr`'s size) is true take the
+/// values of `vals` in order, repeated as needed (cast safely to `arr`'s dtype, as NumPy does).
+///
+/// Without a wait for the count: the `k`-th true element's running count `k + 1` picks
+/// `vals[k % len]` out of `vals` rolled by one, and a select writes those elements.
 pub fn place(a: &Array, mask: &Array, vals: &Array) -> Result<()> {
     let m = mask.not_equal(0)?;
-    if m.shape() != a.shape() {
+    if m.size() != a.size() {
         return Err(Error::BoolIndexMismatch { axis: 0, size: a.size(), got: m.size() });
     }
-    let pos = flatnonzero(&m)?;
-    a.put(&pos, vals, IndexMode::Wrap)
+    if m.device() != a.device() || vals.device() != a.device() {
+        let rhs = if m.device() != a.device() { m.device() } else { vals.device() };
+        return Err(Error::DeviceMismatch { op: "place", lhs: a.device(), rhs });
+    }
+    if a.size() == 0 {
+        return Ok(());
+    }
+    if !xp_core::can_cast_safe(vals.dtype(), a.dtype()) {
+        let why = format!("cannot cast the values from {} to {} with casting rule 'safe'", vals.dtype(), a.dtype());
+        return Err(Error::invalid("place", why));
+    }
+    let v = vals.astype(a.dtype())?.ravel()?;
+    if v.size() == 0 {
+        if m.any(..)?.item::<bool>()? {
+            return Err(Error::invalid("place", "cannot insert from an empty array"));
+        }
+        return Ok(());
+    }
+    let m = m.reshape_exact(a.shape())?;
+    let rank = m.astype(DType::I64)?.cumsum(..)?.reshape_exact(a.shape())?;
+    let picked = v.roll(1, ..)?.take_mode(&rank, .., IndexMode::Wrap)?;
+    a.assign(&where_(&m, &picked, a)?)
 }
 
 /// NumPy's `choose(a, choices, mode)`: `choices[a[i]][i]`, everything broadcast together.

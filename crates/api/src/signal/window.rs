@@ -38,143 +38,242 @@ pub enum Window {
     },
 }
 
-/// The modified Bessel function of the first kind, order 0, by its power series
-/// `Σ ((x/2)^k / k!)²`, summed until a term no longer changes the sum (all terms are positive,
-/// so the relative error is a few ulps).
-fn i0(x: f64) -> f64 {
-    let q = x * x / 4.0;
-    let (mut sum, mut term, mut k) = (1.0f64, 1.0f64, 1.0f64);
-    while term > sum * 1e-17 {
-        term *= q / (k * k);
-        sum += term;
-        k += 1.0;
+/// Cephes' Chebyshev coefficients of `exp(-x) I0(x)` on `[0, 8]` (NumPy's `_i0A`, SciPy's `i0`).
+const I0A: [f64; 30] = [
+    -4.4153416464793395e-18,
+    3.3307945188222384e-17,
+    -2.431279846547955e-16,
+    1.715391285555133e-15,
+    -1.1685332877993451e-14,
+    7.676185498604936e-14,
+    -4.856446783111929e-13,
+    2.95505266312964e-12,
+    -1.726826291441556e-11,
+    9.675809035373237e-11,
+    -5.189795601635263e-10,
+    2.6598237246823866e-09,
+    -1.300025009986248e-08,
+    6.046995022541919e-08,
+    -2.670793853940612e-07,
+    1.1173875391201037e-06,
+    -4.4167383584587505e-06,
+    1.6448448070728896e-05,
+    -5.754195010082104e-05,
+    0.00018850288509584165,
+    -0.0005763755745385824,
+    0.0016394756169413357,
+    -0.004324309995050576,
+    0.010546460394594998,
+    -0.02373741480589947,
+    0.04930528423967071,
+    -0.09490109704804764,
+    0.17162090152220877,
+    -0.3046826723431984,
+    0.6767952744094761,
+];
+/// Cephes' Chebyshev coefficients of `exp(-x) sqrt(x) I0(x)` on `(8, ∞)` in `8/x` (NumPy's `_i0B`).
+const I0B: [f64; 25] = [
+    -7.233180487874754e-18,
+    -4.830504485944182e-18,
+    4.46562142029676e-17,
+    3.461222867697461e-17,
+    -2.8276239805165836e-16,
+    -3.425485619677219e-16,
+    1.7725601330565263e-15,
+    3.8116806693526224e-15,
+    -9.554846698828307e-15,
+    -4.150569347287222e-14,
+    1.54008621752141e-14,
+    3.8527783827421426e-13,
+    7.180124451383666e-13,
+    -1.7941785315068062e-12,
+    -1.3215811840447713e-11,
+    -3.1499165279632416e-11,
+    1.1889147107846439e-11,
+    4.94060238822497e-10,
+    3.3962320257083865e-09,
+    2.266668990498178e-08,
+    2.0489185894690638e-07,
+    2.8913705208347567e-06,
+    6.889758346916825e-05,
+    0.0033691164782556943,
+    0.8044904110141088,
+];
+
+/// Clenshaw's sum of a Chebyshev series at `x` (Cephes' `chbevl`).
+fn chbevl(x: f64, c: &[f64]) -> f64 {
+    let (mut b0, mut b1, mut b2) = (c[0], 0.0, 0.0);
+    for &a in &c[1..] {
+        b2 = b1;
+        b1 = b0;
+        b0 = x * b1 - b2 + a;
     }
-    sum
+    0.5 * (b0 - b2)
+}
+
+/// The modified Bessel function of the first kind, order 0, as NumPy's `i0` and SciPy's
+/// `special.i0` compute it (Cephes' two Chebyshev expansions; about 1e-16 relative).
+fn i0(x: f64) -> f64 {
+    let x = x.abs();
+    if x <= 8.0 {
+        x.exp() * chbevl(x / 2.0 - 2.0, &I0A)
+    } else {
+        x.exp() * chbevl(32.0 / x - 2.0, &I0B) / x.sqrt()
+    }
+}
+
+/// [`i0`] in CUDA C, from the same tables.
+fn i0_cuda() -> String {
+    let table = |c: &[f64]| c.iter().map(|v| format!("{v:e}")).collect::<Vec<_>>().join(", ");
+    format!(
+        "__device__ double xp_chbevl(double x, const double* c, int n) {{
+  double b0 = c[0], b1 = 0.0, b2 = 0.0;
+  for (int i = 1; i < n; ++i) {{ b2 = b1; b1 = b0; b0 = x * b1 - b2 + c[i]; }}
+  return 0.5 * (b0 - b2);
+}}
+__device__ double xp_i0(double x) {{
+  const double a[{na}] = {{{a}}};
+  const double b[{nb}] = {{{b}}};
+  x = fabs(x);
+  if (x <= 8.0) return exp(x) * xp_chbevl(x / 2.0 - 2.0, a, {na});
+  return exp(x) * xp_chbevl(32.0 / x - 2.0, b, {nb}) / sqrt(x);
+}}
+",
+        na = I0A.len(),
+        nb = I0B.len(),
+        a = table(&I0A),
+        b = table(&I0B)
+    )
 }
 
 /// The GPU's windows from the positions `n`: cosine sums `Σ a_k cos(k (n s - c))` (kind 0), a
-/// triangle `n s` rising to `n = c` (1), a Gaussian `exp(-(n - c)² s)` (2).
-const WINDOW_BODY: &str = "if (kind == 0) {\n  const double x = n * s - c;\n  w = a0 + a1 * cos(x) + a2 * cos(2.0 * x);\n} else if (kind == 1) {\n  const double r = n * s;\n  w = n <= c ? r : 2.0 - r;\n} else {\n  const double r = n - c;\n  w = exp(-(r * r) * s);\n}";
-
-/// A kernel made once (`cell` keeps it).
-fn cached<'a>(
-    cell: &'a std::sync::OnceLock<ElementwiseKernel>,
-    sig: &str,
-    body: &str,
-    name: &str,
-    preamble: &str,
-) -> Result<&'a ElementwiseKernel> {
-    if let Some(k) = cell.get() {
-        return Ok(k);
-    }
-    let k = ElementwiseKernel::with_preamble(sig, "float64 w", body, name, preamble)?;
-    Ok(cell.get_or_init(|| k))
-}
-
-/// [`i0`] in CUDA C, term for term.
-const KAISER_I0: &str = "__device__ double xp_i0(double x) {\n  const double q = __dmul_rn(x, x) / 4.0;\n  double s = 1.0, t = 1.0, k = 1.0;\n  while (t > s * 1e-17) {\n    t *= q / __dmul_rn(k, k);\n    s += t;\n    k += 1.0;\n  }\n  return s;\n}\n";
-/// A Kaiser window's value at position `n`, rounded as the host's loop (no fused multiply-add).
-const KAISER_BODY: &str =
-    "const double r = (n - half) / half;\nconst double u = __dadd_rn(1.0, -__dmul_rn(r, r));\nw = xp_i0(__dmul_rn(beta, sqrt(u > 0.0 ? u : 0.0))) / i0b;";
-
-/// SciPy's `general_cosine`: `Σ a_k cos(k x)` on `m` points of `x` from -π to π (so that the
-/// ends are `Σ (-1)^k a_k`).
-fn cosine_sum(m: usize, a: &[f64]) -> Vec<f64> {
-    (0..m)
-        .map(|n| {
-            let x = -PI + 2.0 * PI * n as f64 / (m - 1) as f64;
-            a.iter().enumerate().map(|(k, &c)| c * (k as f64 * x).cos()).sum()
-        })
-        .collect()
-}
-
-/// `Σ a_k cos(k x)` on `m` points of `x` from -π to π, on `device` (as [`cosine_sum`]).
-fn cosine_sum_on(m: usize, a: &[f64], device: Device) -> Result<Array> {
-    let x = positions(m, device)?.mul(2.0 * PI / (m - 1) as f64)?.sub(PI)?;
-    let mut w = crate::on(device).full(&[m], a[0], xp_core::DType::F64)?;
-    for (k, &c) in a.iter().enumerate().skip(1) {
-        w = w.add(&x.mul(k as f64)?.cos()?.mul(c)?)?;
-    }
-    Ok(w)
-}
+/// triangle `2n / s` rising to `n = c` (1), a Gaussian `exp(-(n - c)² / s)` (2), Tukey's tapers
+/// over `n ≤ c` and `n ≥ a0` with `s` its `alpha` and `a2` its `M - 1` (3), Kaiser's
+/// `I0(a0 sqrt(1 - r²)) / a1` with `r = (n - c) / c` (4). Each is SciPy's formula in SciPy's
+/// order of operations.
+const WINDOW_BODY: &str = "if (kind == 0) {
+  const double x = n * s - c;
+  w = a0 + a1 * cos(x) + a2 * cos(2.0 * x);
+} else if (kind == 1) {
+  const double r = 2.0 * n / s;
+  w = n <= c ? r : 2.0 - r;
+} else if (kind == 2) {
+  const double r = n - c;
+  w = exp(-(r * r) / s);
+} else if (kind == 3) {
+  const double t = 2.0 * n / s / a2;
+  w = n <= c ? 0.5 * (1.0 + cos(M_PI * (-1.0 + t))) : n < a0 ? 1.0 : 0.5 * (1.0 + cos(M_PI * (a1 + t)));
+} else {
+  const double r = (n - c) / c;
+  const double u = 1.0 - r * r;
+  w = xp_i0(a0 * sqrt(u > 0.0 ? u : 0.0)) / a1;
+}";
 
 /// `0, 1, …, m - 1` as float64 on `device`.
 fn positions(m: usize, device: Device) -> Result<Array> {
     crate::on(device).arange(0, m as i64, 1, Some(xp_core::DType::F64))
 }
 
+/// A symmetric window of `m` points as a function of the point (SciPy's formulas), and the
+/// arguments of the GPU's `WINDOW_BODY` for it.
+struct Shape {
+    at: Box<dyn Fn(usize) -> f64 + Sync>,
+    kernel: (i32, f64, f64, [f64; 3]),
+}
+
 impl Window {
     /// The window as a float64 array on `device` (the values of [`Window::values`]).
     pub fn array(&self, m: usize, sym: bool, device: Device) -> Result<Array> {
-        let on_host = matches!(self, Window::Kaiser { .. }) && !matches!(device, Device::Cuda(_));
-        if m <= 1 || on_host {
-            return crate::on(device).asarray(self.values(m, sym)?, &[m]);
+        if m <= 1 || !matches!(device, Device::Cuda(_)) {
+            // the host's loop over both cores straight into the result
+            return Array::from_vec(self.values(m, sym)?, &[m])?.to_device(device);
         }
         self.values(0, sym)?; // the parameters' checks
         let len = if sym { m } else { m + 1 };
-        let w = self.symmetric_on(len, device)?;
-        if len == m {
-            Ok(w)
-        } else {
-            w.slice(crate::s![..m as isize])?.copy()
-        }
+        // one kernel from the positions (a chain of array operations is 8 to 12 passes over
+        // the window: 0.2 ms for 2^22 points where CuPy's one kernel takes 0.04)
+        static K: std::sync::OnceLock<ElementwiseKernel> = std::sync::OnceLock::new();
+        let k = match K.get() {
+            Some(k) => k,
+            None => {
+                let sig = "float64 n, int32 kind, float64 s, float64 c, float64 a0, float64 a1, float64 a2";
+                let k = ElementwiseKernel::with_preamble(sig, "float64 w", WINDOW_BODY, "xp_window", &i0_cuda())?;
+                K.get_or_init(|| k)
+            }
+        };
+        let (kind, sc, c, a) = self.shape(len).kernel;
+        let pos = positions(m, device)?;
+        k.call1(&[(&pos).into(), kind.into(), sc.into(), c.into(), a[0].into(), a[1].into(), a[2].into()])
     }
 
-    fn symmetric_on(&self, m: usize, device: Device) -> Result<Array> {
+    fn shape(&self, m: usize) -> Shape {
         let half = (m - 1) as f64 / 2.0;
-        let on = crate::on(device);
-        let n = || positions(m, device);
-        if matches!(device, Device::Cuda(_)) {
-            // one kernel from the positions (a chain of array operations is 8 to 12 passes over
-            // the window: 0.2 ms for 2^22 points where CuPy's one kernel takes 0.04)
-            static K: std::sync::OnceLock<ElementwiseKernel> = std::sync::OnceLock::new();
-            let sig = "float64 n, int32 kind, float64 s, float64 c, float64 a0, float64 a1, float64 a2";
-            let args = match *self {
-                Window::Hann => Some((0i32, 2.0 * PI / (m - 1) as f64, PI, [0.5, 0.5, 0.0])),
-                Window::Hamming => Some((0, 2.0 * PI / (m - 1) as f64, PI, [0.54, 0.46, 0.0])),
-                Window::Blackman => Some((0, 2.0 * PI / (m - 1) as f64, PI, [0.42, 0.50, 0.08])),
-                Window::Bartlett => Some((1, 2.0 / (m - 1) as f64, half, [0.0; 3])),
-                Window::Gaussian { std } => Some((2, 1.0 / (2.0 * std * std), half, [0.0; 3])),
-                _ => None,
-            };
-            if let Some((kind, sc, c, a)) = args {
-                let k = cached(&K, sig, WINDOW_BODY, "xp_window", "")?;
-                let pos = n()?;
-                let ops = [(&pos).into(), kind.into(), sc.into(), c.into(), a[0].into(), a[1].into(), a[2].into()];
-                return k.call1(&ops);
-            }
-        }
+        let step = 2.0 * PI / (m - 1) as f64;
+        let cosines = |a: [f64; 3]| Shape {
+            at: Box::new(move |n| {
+                let x = -PI + step * n as f64;
+                a[0] + a[1] * x.cos() + a[2] * (2.0 * x).cos()
+            }),
+            kernel: (0, step, PI, a),
+        };
         match *self {
-            Window::Hann => cosine_sum_on(m, &[0.5, 0.5], device),
-            Window::Hamming => cosine_sum_on(m, &[0.54, 0.46], device),
-            Window::Blackman => cosine_sum_on(m, &[0.42, 0.50, 0.08], device),
+            Window::Boxcar | Window::Tukey { alpha: ..=0.0 } => {
+                Shape { at: Box::new(|_| 1.0), kernel: (0, 0.0, 0.0, [1.0, 0.0, 0.0]) }
+            }
+            Window::Hann | Window::Tukey { alpha: 1.0.. } => cosines([0.5, 0.5, 0.0]),
+            Window::Hamming => cosines([0.54, 0.46, 0.0]),
+            Window::Blackman => cosines([0.42, 0.50, 0.08]),
             Window::Bartlett => {
-                let n = n()?;
-                let r = n.mul(2.0)?.div((m - 1) as f64)?;
-                crate::where_(&n.le(half)?, &r, &r.mul(-1.0)?.add(2.0)?)
+                let s = (m - 1) as f64;
+                Shape {
+                    at: Box::new(move |n| {
+                        let r = 2.0 * n as f64 / s;
+                        if n as f64 <= half {
+                            r
+                        } else {
+                            2.0 - r
+                        }
+                    }),
+                    kernel: (1, s, half, [0.0; 3]),
+                }
             }
             Window::Gaussian { std } => {
-                let r = n()?.sub(half)?;
-                r.mul(&r)?.mul(-1.0)?.div(2.0 * std * std)?.exp()
+                let s = 2.0 * std * std;
+                Shape {
+                    at: Box::new(move |n| {
+                        let r = n as f64 - half;
+                        (-(r * r) / s).exp()
+                    }),
+                    kernel: (2, s, half, [0.0; 3]),
+                }
             }
             Window::Kaiser { beta } => {
-                // the host's series and roundings in a kernel (the CPU's evaluator has no loops)
-                static K: std::sync::OnceLock<ElementwiseKernel> = std::sync::OnceLock::new();
-                let sig = "float64 n, float64 half, float64 beta, float64 i0b";
-                let k = cached(&K, sig, KAISER_BODY, "xp_kaiser", KAISER_I0)?;
-                k.call1(&[(&n()?).into(), half.into(), beta.into(), i0(beta).into()])
+                let i0b = i0(beta);
+                Shape {
+                    at: Box::new(move |n| {
+                        let r = (n as f64 - half) / half;
+                        i0(beta * (1.0 - r * r).max(0.0).sqrt()) / i0b
+                    }),
+                    kernel: (4, 0.0, half, [beta, i0b, 0.0]),
+                }
             }
-            Window::Tukey { alpha } if alpha >= 1.0 => Window::Hann.symmetric_on(m, device),
-            Window::Tukey { alpha } if alpha > 0.0 => {
+            Window::Tukey { alpha } => {
                 let width = (alpha * (m - 1) as f64 / 2.0).floor();
-                let n = n()?;
-                let t = n.mul(2.0)?.div(alpha)?.div((m - 1) as f64)?;
-                let taper = |shift: f64| t.add(shift)?.mul(PI)?.cos()?.add(1.0)?.mul(0.5);
-                let (head, tail) = (taper(-1.0)?, taper(-2.0 / alpha + 1.0)?);
-                let flat = crate::where_(&n.ge((m as f64) - width - 1.0)?, &tail, 1.0)?;
-                crate::where_(&n.le(width)?, &head, &flat)
+                let (tail, shift, m1) = (m as f64 - width - 1.0, -2.0 / alpha + 1.0, (m - 1) as f64);
+                Shape {
+                    at: Box::new(move |n| {
+                        let (x, t) = (n as f64, 2.0 * n as f64 / alpha / m1);
+                        if x <= width {
+                            0.5 * (1.0 + (PI * (-1.0 + t)).cos())
+                        } else if x < tail {
+                            1.0
+                        } else {
+                            0.5 * (1.0 + (PI * (shift + t)).cos())
+                        }
+                    }),
+                    kernel: (3, alpha, width, [tail, shift, m1]),
+                }
             }
-            _ => on.ones(&[m], xp_core::DType::F64),
         }
     }
 
@@ -205,60 +304,10 @@ impl Window {
         if m <= 1 {
             return Ok(vec![1.0; m]);
         }
+        use rayon::prelude::*;
         let len = if sym { m } else { m + 1 };
-        let mut w = self.symmetric(len);
-        w.truncate(m);
-        Ok(w)
-    }
-
-    fn symmetric(&self, m: usize) -> Vec<f64> {
-        let half = (m - 1) as f64 / 2.0;
-        match *self {
-            Window::Boxcar => vec![1.0; m],
-            Window::Hann => cosine_sum(m, &[0.5, 0.5]),
-            Window::Hamming => cosine_sum(m, &[0.54, 0.46]),
-            Window::Blackman => cosine_sum(m, &[0.42, 0.50, 0.08]),
-            Window::Bartlett => (0..m)
-                .map(|n| {
-                    let r = 2.0 * n as f64 / (m - 1) as f64;
-                    if n as f64 <= half {
-                        r
-                    } else {
-                        2.0 - r
-                    }
-                })
-                .collect(),
-            Window::Kaiser { beta } => (0..m)
-                .map(|n| {
-                    let r = (n as f64 - half) / half;
-                    i0(beta * (1.0 - r * r).max(0.0).sqrt()) / i0(beta)
-                })
-                .collect(),
-            Window::Gaussian { std } => (0..m)
-                .map(|n| {
-                    let r = (n as f64 - half) / std;
-                    (-0.5 * r * r).exp()
-                })
-                .collect(),
-            Window::Tukey { alpha } if alpha <= 0.0 => vec![1.0; m],
-            Window::Tukey { alpha } if alpha >= 1.0 => Window::Hann.symmetric(m),
-            Window::Tukey { alpha } => {
-                let width = (alpha * (m - 1) as f64 / 2.0).floor() as usize;
-                let span = alpha * (m - 1) as f64;
-                (0..m)
-                    .map(|n| {
-                        let x = n as f64;
-                        if n <= width {
-                            0.5 * (1.0 + (PI * (-1.0 + 2.0 * x / span)).cos())
-                        } else if n < m - width - 1 {
-                            1.0
-                        } else {
-                            0.5 * (1.0 + (PI * (-2.0 / alpha + 1.0 + 2.0 * x / span)).cos())
-                        }
-                    })
-                    .collect()
-            }
-        }
+        let at = self.shape(len).at;
+        Ok((0..m).into_par_iter().with_min_len(1 << 14).map(&at).collect())
     }
 }
 
