@@ -182,6 +182,25 @@ for dt in ["float32", "int32"]:
     case("histogramdd", [s2], {"bins": [7, 5, 3]},
          lambda s2=s2: (lambda r: [r[0], *r[1]])(np.histogramdd(s2, [7, 5, 3])), [0, 0])
 
+# Quantiles of a whole array (one lane: positions computed on the host): NaNs present, skipped,
+# or everywhere; an array of q; integers.
+for dt in ["float64", "float32"]:
+    w = R2.standard_normal(257).astype(dt)
+    w[::7] = w[3]
+    wn = w.copy()
+    wn[R2.choice(257, 9, replace=False)] = np.nan
+    for m in ["linear", "weibull", "nearest", "inverted_cdf", "closest_observation", "midpoint"]:
+        case("quantile", [w], {"q": [0.0, 0.01, 0.5, 0.77, 1.0], "axis": None, "method": m},
+             lambda w=w, m=m: np.quantile(w, [0.0, 0.01, 0.5, 0.77, 1.0], method=m), tol_of(w))
+        case("nanquantile", [wn], {"q": [0.1, 0.5, 0.9], "axis": None, "method": m},
+             lambda wn=wn, m=m: np.nanquantile(wn, [0.1, 0.5, 0.9], method=m), tol_of(w))
+    case("quantile", [wn], {"q": 0.5, "axis": None, "method": "linear"}, lambda wn=wn: np.quantile(wn, 0.5), tol_of(w))
+    allnan = np.full(5, np.nan, dt)
+    case("nanquantile", [allnan], {"q": [0.5, 0.7], "axis": None, "method": "linear"},
+         lambda allnan=allnan: np.nanquantile(allnan, [0.5, 0.7]), tol_of(w))
+wi = R2.integers(-50, 50, 101).astype("int32")
+case("nanquantile", [wi], {"q": 0.35, "axis": None, "method": "hazen"}, lambda: np.nanquantile(wi, 0.35, method="hazen"))
+
 with open(os.path.join(OUT, "stats.json"), "w") as fh:
     json.dump({"numpy": np.__version__, "cases": cases}, fh, separators=(",", ":"))
 print(len(cases), "cases")

@@ -117,9 +117,24 @@ fn binary_t<T: Kernel>(a: &[T], la: &Layout, b: &[T], lb: &Layout, op: BinaryOp)
 
 fn reduce_t<T: Kernel>(x: &[T], l: &Layout, op: BinaryOp, axes: &[usize]) -> Result<HostBuffer> {
     let f = T::binary_fn(op).map_or_else(|| no_loop(op.name(), T::DTYPE), Ok)?;
+    // Extremes of float32/float64 and integers as selects the compiler inlines and vectorises
+    // (through the function pointer they ran at a sixteenth of NumPy's speed).
+    let plain = matches!(T::DTYPE, DType::F32 | DType::F64) || T::DTYPE.is_integer();
     Ok(T::into_buffer(match op {
         BinaryOp::Add => reduce::reduce(x, l, axes, true, T::add),
         BinaryOp::Mul => reduce::reduce(x, l, axes, true, T::mul),
+        BinaryOp::Max if plain => {
+            reduce::reduce(x, l, axes, true, |a, b| if a.is_nan() || !(T::lt(a, b) || b.is_nan()) { a } else { b })
+        }
+        BinaryOp::Min if plain => {
+            reduce::reduce(x, l, axes, true, |a, b| if a.is_nan() || !(T::gt(a, b) || b.is_nan()) { a } else { b })
+        }
+        BinaryOp::Fmax if plain => {
+            reduce::reduce(x, l, axes, true, |a, b| if b.is_nan() || !(T::lt(a, b) || a.is_nan()) { a } else { b })
+        }
+        BinaryOp::Fmin if plain => {
+            reduce::reduce(x, l, axes, true, |a, b| if b.is_nan() || !(T::gt(a, b) || a.is_nan()) { a } else { b })
+        }
         _ => reduce::reduce(x, l, axes, op.is_reorderable(), f),
     }))
 }

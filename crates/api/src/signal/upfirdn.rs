@@ -9,10 +9,11 @@ use xp_core::{normalize_axis, promote_types, DType, Error, Result, Scalar, Slice
 /// `up - 1` zeros after each sample, convolved with the 1-D filter `h` (in full), every
 /// `down`-th sample kept: `((n - 1) up + len(h) - 1) / down + 1` points along `axis`.
 ///
-/// The dtype is SciPy's `result_type(h, x, float32)`. The filtering is an FFT convolution
-/// (overlap-add for long signals) of the zero-stuffed signal rather than a polyphase loop: a
-/// few FFTs on any device, instead of `n · len(h) / down` multiply-adds. An empty or non-1-D
-/// `h` and `up` or `down` of 0 are [`Error::InvalidArgument`]s.
+/// The dtype is SciPy's `result_type(h, x, float32)`. Real signals are filtered as SciPy does,
+/// by the polyphase sum (each output point sums the `len(h) / up` taps that meet a sample: one
+/// thread per point on the GPU, the lines' points over the cores on the host); complex ones
+/// by an FFT convolution (overlap-add for long signals) of the zero-stuffed signal. An empty
+/// or non-1-D `h` and `up` or `down` of 0 are [`Error::InvalidArgument`]s.
 ///
 /// ```
 /// use xp::signal::upfirdn;
@@ -43,6 +44,9 @@ pub fn upfirdn(h: &Array, x: &Array, up: usize, down: usize, axis: isize) -> Res
         return crate::on(x.device()).zeros(&shape, d);
     }
     let x = x.astype(d)?;
+    if matches!(d, DType::F32 | DType::F64) {
+        return direct(&h.astype(d)?, &x, up, down, ax);
+    }
     let stuffed = if up > 1 {
         // (…, n, 1, …) padded to (…, n, up, …) and merged: each sample then up - 1 zeros
         let mut w = vec![(0, 0); x.ndim() + 1];
@@ -61,4 +65,105 @@ pub fn upfirdn(h: &Array, x: &Array, up: usize, down: usize, axis: isize) -> Res
     let mut ix = vec![SliceElem::Slice { start: None, stop: None, step: 1 }; y.ndim()];
     ix[ax] = SliceElem::Slice { start: None, stop: None, step: down as isize };
     y.slice(ix)?.copy()
+}
+
+/// Output point `p` of a line of `n` samples: `Σ h[k] x[(p down - k) / up]` over the taps `k`
+/// whose position in the zero-stuffed signal falls on a sample.
+#[inline]
+fn point<T: Copy + Default + std::ops::Add<Output = T> + std::ops::Mul<Output = T>>(
+    x: &[T],
+    h: &[T],
+    p: usize,
+    up: usize,
+    down: usize,
+) -> T {
+    let t = p * down;
+    let (mut j, mut k) = (t / up, t % up);
+    if j >= x.len() {
+        let skip = j - (x.len() - 1);
+        j -= skip;
+        k += skip * up;
+    }
+    let mut acc = T::default();
+    while k < h.len() {
+        acc = acc + h[k] * x[j];
+        if j == 0 {
+            break;
+        }
+        j -= 1;
+        k += up;
+    }
+    acc
+}
+
+/// The polyphase sums of every line on the host, the points over the cores.
+fn host<T: xp_core::Element + Default + std::ops::Add<Output = T> + std::ops::Mul<Output = T>>(
+    x: &Array,
+    h: &Array,
+    n: usize,
+    nout: usize,
+    up: usize,
+    down: usize,
+) -> Result<Array> {
+    use rayon::prelude::*;
+    let (xv, hv) = (x.to_vec::<T>()?, h.to_vec::<T>()?);
+    let lines = x.size() / n;
+    let mut y = vec![T::default(); lines * nout];
+    y.par_chunks_mut(4096).enumerate().for_each(|(c, out)| {
+        for (o, v) in out.iter_mut().enumerate() {
+            let i = c * 4096 + o;
+            let line = i / nout;
+            *v = point(&xv[line * n..(line + 1) * n], &hv, i - line * nout, up, down);
+        }
+    });
+    Array::from_vec(y, &[lines, nout])
+}
+
+/// The polyphase sum of one output point on the GPU (as [`point`]).
+const POINT_BODY: &str = "const long long line = i / nout, p = i - line * nout, t = p * down;
+long long j = t / up, k = t - j * up;
+if (j > n - 1) { k += (j - (n - 1)) * up; j = n - 1; }
+T acc = 0;
+for (; k < nh && j >= 0; k += up, --j) acc += h[k] * x[line * n + j];
+y = acc;";
+
+/// SciPy's polyphase `upfirdn` of real `x` (of the result dtype) along `ax`.
+fn direct(h: &Array, x: &Array, up: usize, down: usize, ax: usize) -> Result<Array> {
+    let n = x.shape()[ax];
+    let nout = ((n - 1) * up + h.size() - 1) / down + 1;
+    let lines = x.moveaxis(ax as isize, -1)?.ascontiguousarray()?;
+    let h = h.ascontiguousarray()?;
+    let mut shape = lines.shape().to_vec();
+    *shape.last_mut().expect("at least one axis") = nout;
+    let y = match (x.device(), x.dtype()) {
+        (xp_core::Device::Cuda(_), _) => {
+            use crate::kernel::ElementwiseKernel;
+            static K: std::sync::OnceLock<ElementwiseKernel> = std::sync::OnceLock::new();
+            let k = match K.get() {
+                Some(k) => k,
+                None => {
+                    let sig = "int8 z, raw T x, raw T h, int64 n, int64 nh, int64 nout, int64 up, int64 down";
+                    let k = ElementwiseKernel::new(sig, "T y", POINT_BODY, "xp_upfirdn")?;
+                    K.get_or_init(|| k)
+                }
+            };
+            // a broadcast zero gives the kernel the result's shape
+            let at = crate::on(x.device()).zeros(&[], DType::I8)?.broadcast_to(&shape)?;
+            let (nh, nt) = (h.size() as i64, n as i64);
+            let args = [
+                (&at).into(),
+                (&lines).into(),
+                (&h).into(),
+                nt.into(),
+                nh.into(),
+                (nout as i64).into(),
+                (up as i64).into(),
+                (down as i64).into(),
+            ];
+            k.call1(&args)?
+        }
+        (_, DType::F32) => host::<f32>(&lines, &h, n, nout, up, down)?.reshape_exact(&shape)?.to_device(x.device())?,
+        _ => host::<f64>(&lines, &h, n, nout, up, down)?.reshape_exact(&shape)?.to_device(x.device())?,
+    };
+    y.moveaxis(-1, ax as isize)?.ascontiguousarray()
 }

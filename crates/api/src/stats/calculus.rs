@@ -202,6 +202,9 @@ pub fn interp(x: &Array, xp: &Array, fp: &Array, left: Option<f64>, right: Optio
     }
     let (xd, xpd, fpd) = (x.astype(DType::F64)?, xp.astype(DType::F64)?, fp.astype(DType::F64)?);
     let n = xp.size() as i64;
+    if matches!(x.device(), xp_core::Device::Cuda(_)) {
+        return interp_kernel(&xd, &xpd, &fpd, left, right);
+    }
     let at = |a: &Array, i: isize| a.slice([SliceElem::Index(i)]);
     let (x0, xn, f0, fnn) = (at(&xpd, 0)?, at(&xpd, -1)?, at(&fpd, 0)?, at(&fpd, -1)?);
     let inner = if n == 1 {
@@ -229,6 +232,54 @@ pub fn interp(x: &Array, xp: &Array, fp: &Array, left: Option<f64>, right: Optio
     let r = where_(&xd.lt(&x0)?, &lv, &r)?;
     let r = where_(&xd.gt(&xn)?, &rv, &r)?;
     where_(&xd.isnan()?, f64::NAN, &r)
+}
+
+/// The body of [`interp`] on the GPU: the cases of the array path below, in its order of
+/// precedence, each rounded as it rounds (no fused multiply-add).
+const INTERP_BODY: &str = "if (isnan(x)) {
+  y = x;
+} else if (x > xp[n - 1]) {
+  y = dr ? fp[n - 1] : rv;
+} else if (x < xp[0]) {
+  y = dl ? fp[0] : lv;
+} else if (x == xp[n - 1]) {
+  y = fp[n - 1];
+} else if (n == 1) {
+  y = fp[0];
+} else {
+  const long long k = j < 1 ? 0 : (j - 1 > n - 2 ? n - 2 : j - 1);
+  const double xa = xp[k], xb = xp[k + 1], ya = fp[k], yb = fp[k + 1];
+  const double slope = (yb - ya) / (xb - xa);
+  double r = __dadd_rn(__dmul_rn(slope, x - xa), ya);
+  if (isnan(r)) {
+    r = __dadd_rn(__dmul_rn(slope, x - xb), yb);
+    if (isnan(r) && ya == yb) r = ya;
+  }
+  y = r;
+}";
+
+/// [`interp`] as the search for each point's interval and one kernel (the array path is some
+/// twenty passes over the points: 0.13x CuPy's kernel).
+fn interp_kernel(x: &Array, xp: &Array, fp: &Array, left: Option<f64>, right: Option<f64>) -> Result<Array> {
+    use crate::kernel::ElementwiseKernel;
+    static K: std::sync::OnceLock<ElementwiseKernel> = std::sync::OnceLock::new();
+    let k = match K.get() {
+        Some(k) => k,
+        None => {
+            let sig =
+                "float64 x, int64 j, raw float64 xp, raw float64 fp, int64 n, float64 lv, float64 rv, int32 dl, int32 dr";
+            let k = ElementwiseKernel::new(sig, "float64 y", INTERP_BODY, "xp_interp")?;
+            K.get_or_init(|| k)
+        }
+    };
+    let n = xp.size() as i64;
+    // `j` is the count of knots at or below the point; the interval starts one before
+    let j = searchsorted(xp, x, Side::Right, None)?;
+    // `dl`/`dr`: the ends default to fp[0] and fp[-1], which the kernel reads
+    let (lv, dl) = (left.unwrap_or(0.0), left.is_none() as i32);
+    let (rv, dr) = (right.unwrap_or(0.0), right.is_none() as i32);
+    let args = [x.into(), (&j).into(), xp.into(), fp.into(), n.into(), lv.into(), rv.into(), dl.into(), dr.into()];
+    k.call1(&args)
 }
 
 impl Array {

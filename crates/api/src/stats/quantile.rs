@@ -121,8 +121,12 @@ fn lerp(a: &Array, b: &Array, t: &Array) -> Result<Array> {
 /// neighbours (`None`: the method picks one value).
 type FixGamma = Option<fn(&Array, &Array) -> Result<Array>>;
 
-/// One quantile `q` of every lane with `n` values (float64 array): NumPy's `_quantile`.
-fn one(sorted: &Array, n: &Array, q: f64, method: QuantileMethod, ft: DType) -> Result<Array> {
+/// The values at float64 positions (the lanes' shape) of each sorted lane.
+type Pick<'a> = dyn Fn(&Array) -> Result<Array> + 'a;
+
+/// One quantile `q` of every lane with `n` values (float64 array): NumPy's `_quantile`, the
+/// values at the positions it needs given by `pick`.
+fn one(pick: &Pick, n: &Array, q: f64, method: QuantileMethod, ft: DType) -> Result<Array> {
     use QuantileMethod::*;
     let last = n.sub(1.0)?.maximum(0.0)?;
     let clip = |i: Array| i.maximum(0.0)?.minimum(&last);
@@ -158,7 +162,7 @@ fn one(sorted: &Array, n: &Array, q: f64, method: QuantileMethod, ft: DType) -> 
         NormalUnbiased => (hf(3.0 / 8.0, 3.0 / 8.0)?, Some(|g, _| Ok(g.clone()))),
     };
     let Some(fix) = fix else {
-        return pick(sorted, &clip(v)?);
+        return pick(&clip(v)?);
     };
     // NumPy's `_get_indexes`: past the last position both neighbours are the last, before the
     // first both are the first.
@@ -168,7 +172,7 @@ fn one(sorted: &Array, n: &Array, q: f64, method: QuantileMethod, ft: DType) -> 
     let lo = where_(&above, &last, &where_(&below, 0.0, &prev)?)?;
     let hi = where_(&above, &last, &where_(&below, 0.0, &prev.add(1.0)?)?)?;
     let gamma = fix(&v.sub(&prev)?, &v)?;
-    let (a, b) = (pick(sorted, &clip(lo)?)?.astype(ft)?, pick(sorted, &clip(hi)?)?.astype(ft)?);
+    let (a, b) = (pick(&clip(lo)?)?.astype(ft)?, pick(&clip(hi)?)?.astype(ft)?);
     lerp(&a, &b, &gamma.astype(ft)?)
 }
 
@@ -192,6 +196,10 @@ fn quantiles(
     if n_all == 0 && !skip_nan {
         return Err(Error::invalid(op, "cannot take a quantile of an empty array (NumPy raises IndexError)"));
     }
+    let ft = result_dtype(a.dtype(), method, qshape.is_some());
+    if rest.is_empty() && n_all > 0 {
+        return whole(&sorted, &qs, qshape, scale, method, ft, skip_nan);
+    }
     let n = counts(&sorted, &rest, skip_nan)?;
     let nan_lanes = if sorted.dtype().is_float() && n_all > 0 {
         let tail = sorted.slice([xp_core::SliceElem::Ellipsis, xp_core::SliceElem::Index(-1)])?;
@@ -199,13 +207,12 @@ fn quantiles(
     } else {
         None
     };
-    let ft = result_dtype(a.dtype(), method, qshape.is_some());
     let mut out = Vec::with_capacity(qs.len());
     for &x in &qs {
         let r = if n_all == 0 {
             full_on(a.device(), &rest, f64::NAN, ft)?
         } else {
-            one(&sorted, &n, x / scale, method, ft)?
+            one(&|i| pick(&sorted, i), &n, x / scale, method, ft)?
         };
         // A lane with a NaN (or, skipping NaNs, with nothing else) gives NaN.
         let r = match &nan_lanes {
@@ -214,15 +221,68 @@ fn quantiles(
         };
         out.push(r);
     }
+    shaped(out, qshape, &rest)
+}
+
+/// The quantiles stacked first as `q`'s shape, or the one quantile.
+fn shaped(mut out: Vec<Array>, qshape: Option<Vec<usize>>, rest: &[usize]) -> Result<Array> {
     match qshape {
         None => Ok(out.pop().expect("one quantile")),
         Some(s) => {
             let st = crate::stack(&out.iter().collect::<Vec<_>>(), 0)?;
             let mut shape = s;
-            shape.extend_from_slice(&rest);
+            shape.extend_from_slice(rest);
             st.reshape_exact(&shape)
         }
     }
+}
+
+/// The quantiles of one sorted lane (the whole array): NumPy's formulas on host scalars, the
+/// values at the positions they need gathered from the device in one read, the result sent back
+/// (on the GPU a chain of small array operations per quantile cost four times the sort).
+fn whole(
+    sorted: &Array,
+    qs: &[f64],
+    qshape: Option<Vec<usize>>,
+    scale: f64,
+    method: QuantileMethod,
+    ft: DType,
+    skip_nan: bool,
+) -> Result<Array> {
+    use std::cell::RefCell;
+    let host = xp_core::Device::Cpu;
+    let n_all = sorted.size();
+    // NaNs sort last: the last value says whether there are any, a count how many.
+    let tail = sorted.slice([xp_core::SliceElem::Index(-1)])?.to_device(host)?;
+    let any_nan = sorted.dtype().is_float() && tail.isnan()?.item::<bool>()?;
+    let n = if any_nan && skip_nan { sorted.isnan()?.logical_not()?.sum(..)?.item::<i64>()? as usize } else { n_all };
+    if any_nan && (!skip_nan || n == 0) {
+        // NumPy's `nanquantile` of nothing but NaNs returns NaNs of the input's dtype
+        let dt = if skip_nan { sorted.dtype() } else { ft };
+        return full_on(sorted.device(), &qshape.unwrap_or_default(), f64::NAN, dt);
+    }
+    let n = full_on(host, &[], n as f64, DType::F64)?;
+    // First the positions each quantile asks for (the values do not steer them), then the
+    // values at all of them at once.
+    let wanted = RefCell::new(Vec::<i64>::new());
+    let record = |i: &Array| -> Result<Array> {
+        wanted.borrow_mut().push(i.item::<f64>()? as i64);
+        full_on(host, &[], 0, sorted.dtype())
+    };
+    for &x in qs {
+        one(&record, &n, x / scale, method, ft)?;
+    }
+    let wanted = wanted.take();
+    let pos = Array::from_vec(wanted.clone(), &[wanted.len()])?;
+    let vals = sorted.take(&pos.to_device(sorted.device())?, 0)?.to_device(host)?;
+    let next = std::cell::Cell::new(0isize);
+    let replay = |_: &Array| -> Result<Array> {
+        let k = next.get();
+        next.set(k + 1);
+        vals.slice([xp_core::SliceElem::Index(k)])
+    };
+    let out = qs.iter().map(|&x| one(&replay, &n, x / scale, method, ft)).collect::<Result<Vec<_>>>()?;
+    shaped(out, qshape, &[])?.to_device(sorted.device())
 }
 
 /// NumPy's result dtype: the input's for the methods that pick one value; otherwise its float
