@@ -195,14 +195,56 @@ impl Array {
         let Axes::List(axes) = axes.into_axes() else {
             return self.ravel()?.roll(shift, 0)?.reshape_exact(self.shape());
         };
-        let mut r = self.clone();
-        for &axis in &axes {
-            r = r.roll_one(shift, axis)?;
+        let shifts: Vec<(isize, isize)> = axes.iter().map(|&a| (a, shift)).collect();
+        self.roll_axes(&shifts)
+    }
+    /// Roll by `shift` along `axis` for each `(axis, shift)` (a repeated axis rolls again):
+    /// up to three axes as the `2^k` blocks copied into place, more one axis at a time.
+    pub(crate) fn roll_axes(&self, shifts: &[(isize, isize)]) -> Result<Array> {
+        let mut by_axis = vec![0isize; self.ndim()];
+        for &(axis, shift) in shifts {
+            let ax = normalize_axis("roll", axis, self.ndim())?;
+            by_axis[ax] += shift;
         }
-        if axes.is_empty() {
-            r = r.copy()?;
+        let moved: Vec<(usize, usize)> = by_axis
+            .iter()
+            .enumerate()
+            .filter_map(|(ax, &sh)| {
+                let n = self.shape()[ax];
+                let s = if n == 0 { 0 } else { sh.rem_euclid(n as isize) as usize };
+                (s != 0).then_some((ax, s))
+            })
+            .collect();
+        if moved.is_empty() {
+            return self.copy();
         }
-        Ok(r)
+        if moved.len() > 3 {
+            let mut r = self.clone();
+            for &(ax, s) in &moved {
+                r = r.roll_one(s as isize, ax as isize)?;
+            }
+            return Ok(r);
+        }
+        // out[s..] = x[..n - s] and out[..s] = x[n - s..] along each moved axis, every
+        // combination of the halves one strided copy
+        let out = crate::on(self.device()).empty(self.shape(), self.dtype())?;
+        for corner in 0..1usize << moved.len() {
+            let mut src = vec![SliceElem::FULL; self.ndim()];
+            let mut dst = src.clone();
+            for (b, &(ax, s)) in moved.iter().enumerate() {
+                let n = self.shape()[ax] as isize;
+                let s = s as isize;
+                if corner >> b & 1 == 0 {
+                    src[ax] = SliceElem::from(..n - s);
+                    dst[ax] = SliceElem::from(s..);
+                } else {
+                    src[ax] = SliceElem::from(n - s..);
+                    dst[ax] = SliceElem::from(..s);
+                }
+            }
+            out.slice(&dst)?.assign(&self.slice(&src)?)?;
+        }
+        Ok(out)
     }
     fn roll_one(&self, shift: isize, axis: isize) -> Result<Array> {
         let ax = normalize_axis("roll", axis, self.ndim())?;

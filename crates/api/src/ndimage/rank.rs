@@ -74,8 +74,69 @@ fn extreme_1d(x: &Array, size: usize, axis: usize, mode: Mode, origin: isize, ma
     let (before, after) = reach(size, origin);
     let ext = extend_axis(x, axis, before, after, mode, cval_in(mode, x.dtype()))?;
     let n = x.shape()[axis];
-    let views = (0..size).map(|j| window(&ext, axis, j, n)).collect::<Result<Vec<_>>>()?;
-    select(&views, if max { size - 1 } else { 0 })
+    if let Some(r) = running_kernel(&ext, axis, size, n, max)? {
+        return Ok(r);
+    }
+    // Extremes over windows of 1, 2, 4, … values, each from two of the last (the extreme is
+    // idempotent, so two overlapping windows of the largest power of two cover any size): a
+    // logarithmic number of passes instead of one per tap.
+    let pick = |a: &Array, b: &Array| if max { a.maximum(b) } else { a.minimum(b) };
+    let (mut cur, mut width) = (ext, 1usize);
+    while width * 2 <= size {
+        let len = cur.shape()[axis] - width;
+        cur = pick(&window(&cur, axis, 0, len)?, &window(&cur, axis, width, len)?)?;
+        width *= 2;
+    }
+    if width == size {
+        return window(&cur, axis, 0, n)?.copy();
+    }
+    pick(&window(&cur, axis, 0, n)?, &window(&cur, axis, size - width, n)?)
+}
+
+/// The running extreme on the GPU: one thread per output point scans its `size` values of the
+/// extended input (float32/float64 and integers; None elsewhere).
+const RUNNING_BODY: &str =
+    "const long long o = i / (n * inner), r = i - o * n * inner, a = r / inner, c = r - a * inner;
+const long long b = (o * len + a) * inner + c;
+T m = e[b];
+for (long long j = 1; j < s; ++j) {
+  const T v = e[b + j * inner];
+  if (v != v || (mx ? v > m : v < m)) m = v;
+}
+y = m;";
+
+fn running_kernel(ext: &Array, axis: usize, size: usize, n: usize, max: bool) -> Result<Option<Array>> {
+    use crate::kernel::ElementwiseKernel;
+    let d = ext.dtype();
+    if !matches!(ext.device(), xp_core::Device::Cuda(_)) || !(matches!(d, DType::F32 | DType::F64) || d.is_integer()) {
+        return Ok(None);
+    }
+    static K: std::sync::OnceLock<ElementwiseKernel> = std::sync::OnceLock::new();
+    let k = match K.get() {
+        Some(k) => k,
+        None => {
+            let sig = "raw T e, int8 z, int64 n, int64 len, int64 inner, int64 s, int32 mx";
+            let k = ElementwiseKernel::new(sig, "T y", RUNNING_BODY, "xp_running_extreme")?;
+            K.get_or_init(|| k)
+        }
+    };
+    let e = ext.ascontiguousarray()?;
+    let mut shape = e.shape().to_vec();
+    shape[axis] = n;
+    let inner: usize = e.shape()[axis + 1..].iter().product();
+    // a broadcast zero gives the kernel the result's shape
+    let at = crate::on(e.device()).zeros(&[], DType::I8)?.broadcast_to(&shape)?;
+    let (len, mx) = (e.shape()[axis] as i64, max as i32);
+    let args = [
+        (&e).into(),
+        (&at).into(),
+        (n as i64).into(),
+        len.into(),
+        (inner as i64).into(),
+        (size as i64).into(),
+        mx.into(),
+    ];
+    k.call1(&args).map(Some)
 }
 
 fn check_input(op: &'static str, input: &Array) -> Result<()> {
