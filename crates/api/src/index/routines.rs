@@ -368,11 +368,54 @@ fn tri_indices(n: usize, k: isize, m: Option<usize>, device: xp_core::Device, lo
     // The triangle as a mask on the device, then its coordinates in C order (one compaction,
     // one count read back), as CuPy makes them.
     let m = m.unwrap_or(n);
+    if device == xp_core::Device::Cpu {
+        return tri_indices_host(n, k, m, lower);
+    }
     let mask = crate::on(device).ones(&[n, m], DType::Bool)?;
     let mask = if lower { mask.tril(k)? } else { mask.triu(k)? };
     let mut rc = crate::where_nonzero(&mask)?;
     let c = rc.pop().expect("two axes");
     Ok((rc.pop().expect("two axes"), c))
+}
+
+/// [`tri_indices`] on the host: each row's columns are one range, written at the row's offset,
+/// rows over the cores (the mask and its compaction took eight times NumPy's time).
+fn tri_indices_host(n: usize, k: isize, m: usize, lower: bool) -> Result<(Array, Array)> {
+    use rayon::prelude::*;
+    // the columns of row i: 0 ..= i + k (lower) or i + k .. m (upper), clipped to 0 .. m
+    let span = |i: usize| -> (usize, usize) {
+        let d = i as isize + k;
+        if lower {
+            (0, (d + 1).clamp(0, m as isize) as usize)
+        } else {
+            (d.clamp(0, m as isize) as usize, m)
+        }
+    };
+    let mut offs = Vec::with_capacity(n + 1);
+    offs.push(0usize);
+    for i in 0..n {
+        let (a, b) = span(i);
+        offs.push(offs[i] + (b - a));
+    }
+    let total = offs[n];
+    let (mut rows, mut cols) = (vec![0i64; total], vec![0i64; total]);
+    let mut parts = Vec::with_capacity(n);
+    let (mut rr, mut cr) = (&mut rows[..], &mut cols[..]);
+    for i in 0..n {
+        let len = offs[i + 1] - offs[i];
+        let (r0, r1) = rr.split_at_mut(len);
+        let (c0, c1) = cr.split_at_mut(len);
+        parts.push((i, r0, c0));
+        (rr, cr) = (r1, c1);
+    }
+    parts.into_par_iter().with_min_len(64).for_each(|(i, r, c)| {
+        let a = span(i).0;
+        r.fill(i as i64);
+        for (j, v) in c.iter_mut().enumerate() {
+            *v = (a + j) as i64;
+        }
+    });
+    Ok((Array::from_vec(rows, &[total])?, Array::from_vec(cols, &[total])?))
 }
 
 /// NumPy's `tril_indices(n, k, m)`: row and column indices of the lower triangle (on or below

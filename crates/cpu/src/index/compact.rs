@@ -6,27 +6,58 @@ use crate::iter::{map1, PAR_THRESHOLD};
 use rayon::prelude::*;
 use xp_core::{Element, Layout};
 
+/// `f(i)` for the positions `i` where `m` is true, in order, into `alloc(count)`: counted per
+/// chunk in parallel, then each chunk written at its offset without a branch on the mask (every
+/// position is written where the cursor stands, and the cursor moves by the mask: a random mask
+/// mispredicted half the branches of a filtering loop).
+fn compact<U: Send>(m: &[bool], alloc: impl FnOnce(usize) -> Vec<U>, f: impl Fn(usize) -> U + Sync) -> Vec<U> {
+    let c = if m.len() < PAR_THRESHOLD {
+        m.len().max(1)
+    } else {
+        (m.len() / (rayon::current_num_threads() * 4)).max(PAR_THRESHOLD)
+    };
+    let counts: Vec<usize> = m.par_chunks(c).map(|ch| ch.iter().map(|&b| b as usize).sum()).collect();
+    let total: usize = counts.iter().sum();
+    let mut out = alloc(total);
+    let mut spare = &mut out.spare_capacity_mut()[..total];
+    let mut parts = Vec::with_capacity(counts.len());
+    for &n in &counts {
+        let (a, b) = spare.split_at_mut(n);
+        parts.push(a);
+        spare = b;
+    }
+    parts.into_par_iter().zip(m.par_chunks(c).enumerate()).for_each(|(dst, (ci, ms))| {
+        let (n, base) = (dst.len(), ci * c);
+        let mut w = 0;
+        for (i, &b) in ms.iter().enumerate() {
+            if w < n {
+                dst[w].write(f(base + i));
+            }
+            w += b as usize;
+        }
+    });
+    // SAFETY: chunk i writes exactly counts[i] elements into its part (its cursor passes each of
+    // its true positions once, writing before it moves), and the parts tile 0..total.
+    unsafe { out.set_len(total) };
+    out
+}
+
 /// The C-order positions of the true elements of a contiguous mask.
 fn positions(m: &[bool]) -> Vec<usize> {
-    if m.len() < PAR_THRESHOLD {
-        return m.iter().enumerate().filter(|(_, &x)| x).map(|(i, _)| i).collect();
-    }
-    let c = (m.len() / (rayon::current_num_threads() * 4)).max(PAR_THRESHOLD);
-    let parts: Vec<Vec<usize>> = m
-        .par_chunks(c)
-        .enumerate()
-        .map(|(ci, ch)| ch.iter().enumerate().filter(|(_, &x)| x).map(|(i, _)| ci * c + i).collect())
-        .collect();
-    parts.concat()
+    compact(m, Vec::with_capacity, |i| i)
 }
 
 /// The nonzero elements' coordinates, `(count, ndim)` in C order (int64).
 pub(crate) fn nonzero<T: Element>(x: &[T], l: &Layout) -> Vec<i64> {
     let zero = T::default();
     let m = map1(x, l, |v| v != zero);
-    let pos = positions(&m);
     let shape = l.shape();
     let nd = shape.len();
+    if nd == 1 {
+        // the positions are the coordinates
+        return compact(&m, crate::pool::alloc::<i64>, |i| i as i64);
+    }
+    let pos = positions(&m);
     fill_rows::<i64>(pos.len(), nd, |r0, ch| {
         for (row, &p) in ch.chunks_mut(nd.max(1)).zip(&pos[r0..]) {
             let mut r = p;
@@ -63,31 +94,5 @@ pub(crate) fn compress<T: Element>(x: &[T], l: &Layout, axis: usize, m: &[bool],
 }
 
 fn compress_flat<T: Element>(x: &[T], m: &[bool]) -> Vec<T> {
-    let c = if x.len() < PAR_THRESHOLD {
-        x.len().max(1)
-    } else {
-        (x.len() / (rayon::current_num_threads() * 4)).max(PAR_THRESHOLD)
-    };
-    let counts: Vec<usize> = m.par_chunks(c).map(|ch| ch.iter().filter(|&&b| b).count()).collect();
-    let total: usize = counts.iter().sum();
-    let mut out: Vec<T> = crate::pool::alloc(total);
-    let mut spare = &mut out.spare_capacity_mut()[..total];
-    let mut parts = Vec::with_capacity(counts.len());
-    for &n in &counts {
-        let (a, b) = spare.split_at_mut(n);
-        parts.push(a);
-        spare = b;
-    }
-    parts.into_par_iter().zip(x.par_chunks(c).zip(m.par_chunks(c))).for_each(|(dst, (xs, ms))| {
-        let mut w = 0;
-        for (&v, &b) in xs.iter().zip(ms) {
-            if b {
-                dst[w].write(v);
-                w += 1;
-            }
-        }
-    });
-    // SAFETY: chunk i writes exactly counts[i] elements into its part, and the parts tile 0..total.
-    unsafe { out.set_len(total) };
-    out
+    compact(m, crate::pool::alloc::<T>, |i| x[i])
 }
