@@ -182,6 +182,22 @@ def routine_cases():
             cases.append(case("put_along_axis", [a, i, v], {"axis": ax}, pal))
         i = np.argsort(a, axis=1, kind="stable")
         cases.append(case("take_along_axis", [a, i], {"axis": 1}, lambda a=a, i=i: np.take_along_axis(a, i, axis=1)))
+    # broadcasting: indices against the array's other axes and the array against the indices';
+    # negative indices; duplicates in put_along_axis (the last wins)
+    ab = np.arange(60.0).reshape(3, 4, 5)
+    ib = np.array([[[3, -1, 0, -4, 2], [1, 1, -2, 0, 3]]])  # (1, 2, 5)
+    cases.append(case("take_along_axis", [ab, ib], {"axis": 1}, lambda: np.take_along_axis(ab, ib, axis=1)))
+    a1 = np.arange(20.0).reshape(1, 4, 5)
+    i3 = np.array([[[0, 3, -1, 2, 1]], [[3, 3, 0, -4, 2]], [[1, 0, 0, 0, -1]]])  # (3, 1, 5)
+    cases.append(case("take_along_axis", [a1, i3], {"axis": 1}, lambda: np.take_along_axis(a1, i3, axis=1)))
+    ic = np.array([[[4], [0], [-5], [2]]] * 3)  # (3, 4, 1) along the last axis
+    cases.append(case("take_along_axis", [ab, ic], {"axis": 2}, lambda: np.take_along_axis(ab, ic, axis=2)))
+    vb = -np.arange(10.0).reshape(1, 2, 5)
+    def pal_b():
+        y = ab.copy()
+        np.put_along_axis(y, ib, vb, axis=1)
+        return y
+    cases.append(case("put_along_axis", [ab, ib, vb], {"axis": 1}, pal_b))
     a = rand((3, 4), "float32")
     cases.append(case("take_along_axis", [a, np.array([[0], [4], [1]])], {"axis": 1},
                       lambda a=a: np.take_along_axis(a, np.array([[0], [4], [1]]), axis=1)))

@@ -67,10 +67,11 @@ impl Array {
     }
 }
 
-/// Lines of `a` along `axis` picked by `indices` (same number of dimensions, broadcast against `a`
-/// except along `axis`): the flat positions `line * n + index` into a C-contiguous copy of `a`
-/// broadcast to the result's lines, with `axis` moved last. Checks the indices first.
-fn along(a: &Array, indices: &Array, axis: isize, op: &'static str) -> Result<(Array, Array, Vec<usize>, usize)> {
+/// The flat positions, in a C-contiguous array of shape `lines`, of the elements that
+/// `indices` (same number of dimensions as `a`, broadcast against it except along `axis`) picks
+/// along `axis`: int64 of the broadcast index shape, checked (one wait for the extremes) and
+/// with negative indices counted from the end. Also `lines` and the normalised axis.
+fn along(a: &Array, indices: &Array, axis: isize, op: &'static str) -> Result<(Array, Vec<usize>, Vec<usize>, usize)> {
     let idx = int_index(op, a, indices)?;
     if idx.ndim() != a.ndim() {
         return Err(Error::invalid(op, "`indices` and `arr` must have the same number of dimensions"));
@@ -82,24 +83,39 @@ fn along(a: &Array, indices: &Array, axis: isize, op: &'static str) -> Result<(A
     si[ax] = 1;
     let mut shape = xp_core::broadcast_shapes(op, &sa, &si)?;
     shape[ax] = idx.shape()[ax];
-    let ib = idx.broadcast_to(&shape)?.moveaxis(ax as isize, -1)?;
+    let mut lines = shape.clone();
+    lines[ax] = n;
+    let ib = idx.broadcast_to(&shape)?;
+    let mut j = ib.clone();
     if ib.size() > 0 {
-        let bad = ib.lt(-(n as i64))?.logical_or(&ib.ge(n as i64)?)?;
-        if bad.any(..)?.item::<bool>()? {
+        let ends = crate::stack(&[&ib.min(..)?, &ib.max(..)?], 0)?.to_vec::<i64>()?;
+        if ends[0] < -(n as i64) || ends[1] >= n as i64 {
+            let bad = ib.lt(-(n as i64))?.logical_or(&ib.ge(n as i64)?)?;
             let first = bad.ravel()?.argmax(..)?.item::<i64>()?;
             let index = ib.ravel()?.get([SliceElem::Index(first as isize)])?.item::<i64>()? as isize;
             return Err(Error::IndexOutOfBounds { index, axis: ax, size: n });
         }
+        if ends[0] < 0 {
+            j = where_(&ib.lt(0)?, &ib.add(n as i64)?, &ib)?;
+        }
     }
-    let mut lines = shape.clone();
-    lines[ax] = n;
-    let src = a.broadcast_to(&lines)?.moveaxis(ax as isize, -1)?.copy()?;
-    let rows = src.size() / n.max(1);
-    let mut rshape = ib.shape().to_vec();
-    *rshape.last_mut().expect("ndim >= 1") = 1;
-    let base = crate::on(a.device()).arange(0, (rows * n) as i64, n.max(1) as i64, None)?.reshape_exact(&rshape)?;
-    let pos = where_(&ib.lt(0)?, &ib.add(n as i64)?, &ib)?.add(&base)?;
-    Ok((src, pos, shape, ax))
+    // position = j * stride[axis] + Σ_d coord_d * stride[d] over the other axes, the sum built
+    // from one broadcasting range per axis
+    let strides: Vec<usize> = (0..lines.len()).map(|d| lines[d + 1..].iter().product()).collect();
+    let on = crate::on(a.device());
+    let mut pos = if strides[ax] == 1 { j } else { j.mul(strides[ax] as i64)? };
+    for (d, &len) in shape.iter().enumerate() {
+        if d == ax || len == 1 {
+            continue;
+        }
+        let mut s1 = vec![1usize; shape.len()];
+        s1[d] = len;
+        let r = on.arange(0, (len * strides[d]) as i64, strides[d] as i64, Some(DType::I64))?.reshape_exact(&s1)?;
+        pos = pos.add(&r)?;
+    }
+    let pos =
+        if pos.shape() == shape.as_slice() { pos.ascontiguousarray()? } else { pos.broadcast_to(&shape)?.copy()? };
+    Ok((pos, shape, lines, ax))
 }
 
 /// NumPy's `take_along_axis(arr, indices, axis)`: `out[.., j, ..] = arr[.., indices[.., j, ..], ..]`
@@ -108,41 +124,36 @@ pub fn take_along_axis(a: &Array, indices: &Array, axis: isize) -> Result<Array>
     if a.ndim() == 0 {
         return Err(Error::invalid("take_along_axis", "needs at least one dimension"));
     }
-    let (src, pos, shape, ax) = along(a, indices, axis, "take_along_axis")?;
-    let n = src.size();
-    let out = gather(&src, &xp_core::Layout::contiguous(&[n]), 0, &[pos.copy()?], pos.shape(), IndexMode::Wrap)?;
-    let mut moved = shape.clone();
-    let last = moved.remove(ax);
-    moved.push(last);
-    out.reshape_exact(&moved)?.moveaxis(-1, ax as isize)?.copy()
+    let (pos, shape, lines, _) = along(a, indices, axis, "take_along_axis")?;
+    // `a` as the C-contiguous lines, a flat view where it already is one
+    let (src, _) = flat(&a.broadcast_to(&lines)?)?;
+    gather(&src, &src.layout.clone(), 0, &[pos], &shape, IndexMode::Wrap)
 }
 
 /// NumPy's `put_along_axis(arr, indices, values, axis)`: the scatter that inverts
 /// [`take_along_axis`] (`values` broadcast to the indices' shape; the last duplicate wins).
 pub fn put_along_axis<'a>(a: &Array, indices: &Array, values: impl Into<Operand<'a>>, axis: isize) -> Result<()> {
-    let (src, pos, shape, ax) = along(a, indices, axis, "put_along_axis")?;
-    let v = materialize(&values.into(), a.dtype(), a.device())?.broadcast_to(&shape)?.moveaxis(ax as isize, -1)?;
-    let n = src.size();
-    let flat_src = src.reshape_exact(&[n])?;
-    let pos = pos.copy()?;
+    let (pos, shape, lines, _) = along(a, indices, axis, "put_along_axis")?;
+    if lines.as_slice() != a.shape() {
+        return Err(Error::invalid("put_along_axis", "indices must not broadcast the destination"));
+    }
+    let v = materialize(&values.into(), a.dtype(), a.device())?.broadcast_to(&shape)?;
+    // in place where `a` has a flat view; else on a copy written back
+    let (target, copied) = flat(a)?;
     scatter(
-        &flat_src,
-        &flat_src.layout.clone(),
+        &target,
+        &target.layout.clone(),
         0,
         std::slice::from_ref(&pos),
-        pos.shape(),
+        &shape,
         IndexMode::Wrap,
         &v,
         Combine::Assign,
     )?;
-    let mut lines = shape;
-    lines[ax] = a.shape()[ax];
-    // `src` held `a` broadcast with `axis` last: write it back through the same view of `a`.
-    let view = a.broadcast_to(&lines)?.moveaxis(ax as isize, -1)?;
-    if view.shape() != a.moveaxis(ax as isize, -1)?.shape() {
-        return Err(Error::invalid("put_along_axis", "indices must not broadcast the destination"));
+    if copied {
+        a.assign(&target.reshape_exact(a.shape())?)?;
     }
-    view.assign(&flat_src.reshape_exact(view.shape())?)
+    Ok(())
 }
 
 /// NumPy's `compress(condition, a, axis)`: the slices along `axis` (`..`: of the flattened array)

@@ -45,15 +45,26 @@ fn trailing(nd: usize, has: impl Fn(usize) -> bool) -> usize {
 }
 
 /// The complex passes over `axes` of an array of `nd` axes: the run of transformed axes at the
-/// end as one pass, every other axis alone.
+/// end as one pass, and each other run of up to three adjacent axes as one strided plan (the
+/// complex axes of `irfftn` over a 3-D array were one strided launch per plane before: a
+/// quarter of CuPy's speed).
 fn complex_passes(nd: usize, axes: &[usize], ty: Ty, inverse: bool, shape: &[usize]) -> Vec<Pass> {
     let a0 = trailing(nd, |x| axes.contains(&x));
     let mut passes = Vec::new();
     if a0 < nd {
         passes.push(Pass { a0, a1: nd, ty, inverse, out_len: shape[nd - 1] });
     }
-    for &ax in axes.iter().filter(|&&ax| ax < a0) {
-        passes.push(Pass { a0: ax, a1: ax + 1, ty, inverse, out_len: shape[ax] });
+    let mut rest: Vec<usize> = axes.iter().copied().filter(|&ax| ax < a0).collect();
+    rest.sort_unstable();
+    let mut i = 0;
+    while i < rest.len() {
+        let mut j = i + 1;
+        while j < rest.len() && rest[j] == rest[j - 1] + 1 && j - i < 3 {
+            j += 1;
+        }
+        let last = rest[j - 1];
+        passes.push(Pass { a0: rest[i], a1: last + 1, ty, inverse, out_len: shape[last] });
+        i = j;
     }
     passes
 }
