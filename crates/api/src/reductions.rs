@@ -153,8 +153,11 @@ impl Array {
     fn nan_sum_count(&self, axes: &Axes, keepdims: bool, count: bool) -> Result<Option<(Array, Option<Array>)>> {
         use crate::kernel::ReductionKernel;
         use std::sync::OnceLock;
-        if !matches!(self.device(), xp_core::Device::Cuda(_)) || !matches!(self.dtype(), DType::F32 | DType::F64) {
+        if !matches!(self.dtype(), DType::F32 | DType::F64) {
             return Ok(None);
+        }
+        if !matches!(self.device(), xp_core::Device::Cuda(_)) {
+            return self.host_nan_sum_count(axes, keepdims);
         }
         static SUM: OnceLock<ReductionKernel> = OnceLock::new();
         static COUNT: OnceLock<ReductionKernel> = OnceLock::new();
@@ -172,6 +175,37 @@ impl Array {
             None
         };
         Ok(Some((s, n)))
+    }
+    /// [`Array::nan_sum_count`] of a whole contiguous host array: one pass over the cores,
+    /// sixteen sums and counts per chunk in the values' dtype (the general path's five passes
+    /// ran at 0.29x NumPy); None for other layouts and axes.
+    fn host_nan_sum_count(&self, axes: &Axes, keepdims: bool) -> Result<Option<(Array, Option<Array>)>> {
+        use crate::backend::Storage;
+        let all = axes.normalize("nanmean", self.ndim()).is_ok_and(|a| a.len() == self.ndim());
+        if !all || !self.is_contiguous() || self.size() == 0 {
+            return Ok(None);
+        }
+        let (off, n) = (self.layout.offset(), self.size());
+        let guard = self.read();
+        let Storage::Cpu(st) = &*guard else { return Ok(None) };
+        let (s, c) = match &st.0 {
+            xp_core::HostBuffer::F32(v) => {
+                let (s, c) = nan_sum_count_slice(&v[off..off + n]);
+                (Array::scalar_on(s, DType::F32, xp_core::Device::Cpu)?, c)
+            }
+            xp_core::HostBuffer::F64(v) => {
+                let (s, c) = nan_sum_count_slice(&v[off..off + n]);
+                (Array::scalar_on(s, DType::F64, xp_core::Device::Cpu)?, c)
+            }
+            _ => return Ok(None),
+        };
+        drop(guard);
+        let c = Array::scalar_on(c as i64, DType::I64, xp_core::Device::Cpu)?;
+        if keepdims {
+            let one = vec![1; self.ndim()];
+            return Ok(Some((s.reshape_exact(&one)?, Some(c.reshape_exact(&one)?))));
+        }
+        Ok(Some((s, Some(c))))
     }
     fn nanmean_impl(&self, axes: &Axes, keepdims: bool) -> Result<Array> {
         if !self.dtype().is_inexact() {
@@ -248,4 +282,53 @@ impl Array {
     pub fn cumprod(&self, axis: impl IntoAxes) -> Result<Array> {
         self.cumulative(BinaryOp::Mul, "cumprod", axis.into_axes())
     }
+}
+
+/// The sum of the values that are not NaN and their count, over the cores: each chunk in
+/// sixteen lanes (a NaN adds zero and counts nothing, without a branch), the lanes and chunks
+/// summed pairwise.
+fn nan_sum_count_slice<T>(x: &[T]) -> (T, usize)
+where
+    T: Copy + Default + PartialEq + Send + Sync + std::ops::Add<Output = T>,
+{
+    use rayon::prelude::*;
+    const L: usize = 16;
+    let part = |c: &[T]| -> (T, usize) {
+        let (mut acc, mut cnt) = ([T::default(); L], [0u32; L]);
+        let mut it = c.chunks_exact(L);
+        for ch in &mut it {
+            for j in 0..L {
+                let keep = ch[j] == ch[j];
+                acc[j] = acc[j] + if keep { ch[j] } else { T::default() };
+                cnt[j] += keep as u32;
+            }
+        }
+        let mut w = L;
+        while w > 1 {
+            w /= 2;
+            for j in 0..w {
+                acc[j] = acc[j] + acc[j + w];
+            }
+        }
+        let mut n: usize = cnt.iter().map(|&k| k as usize).sum();
+        let mut s = acc[0];
+        for &v in it.remainder() {
+            if v == v {
+                s = s + v;
+                n += 1;
+            }
+        }
+        (s, n)
+    };
+    let parts: Vec<(T, usize)> = x.par_chunks(1 << 16).map(part).collect();
+    // chunk sums pairwise
+    fn pairwise<T: Copy + std::ops::Add<Output = T>>(p: &[(T, usize)]) -> (T, usize) {
+        if p.len() == 1 {
+            return p[0];
+        }
+        let (a, b) = p.split_at(p.len() / 2);
+        let (x, y) = (pairwise(a), pairwise(b));
+        (x.0 + y.0, x.1 + y.1)
+    }
+    pairwise(&parts)
 }

@@ -80,6 +80,15 @@ pub fn matrix_norm(x: &Array, ord: impl Into<Option<NormOrd>>) -> Result<Array> 
     norm_impl(x, ord.into(), Axes::List(vec![-2, -1]), false)
 }
 
+/// `|x|²` elementwise: one pass for real `x` (the magnitude first only for complex values).
+fn squares(x: &Array) -> Result<Array> {
+    if x.dtype().is_complex() {
+        x.abs()?.square()
+    } else {
+        x.square()
+    }
+}
+
 fn inexact(x: &Array) -> Result<Array> {
     if x.dtype().is_inexact() {
         Ok(x.clone())
@@ -122,7 +131,7 @@ fn vector(x: &Array, ord: Option<NormOrd>, axis: isize, keep: bool) -> Result<Ar
         {
             crate::vecdot(x, x, 0)?.sqrt()
         }
-        None | Some(NormOrd::P(2.0)) => sum(&x.abs()?.square()?)?.sqrt(),
+        None | Some(NormOrd::P(2.0)) => sum(&squares(x)?)?.sqrt(),
         Some(NormOrd::Inf) => {
             if keep {
                 x.abs()?.max_keepdim(ax)
@@ -166,7 +175,18 @@ fn matrix(x: &Array, ord: Option<NormOrd>, r: isize, c: isize, keep: bool) -> Re
         pick(&super::svdvals(&x.transpose(perm)?)?)
     };
     let out = match ord {
-        None | Some(NormOrd::Fro) => x.abs()?.square()?.sum([r as isize, c as isize])?.sqrt()?,
+        // real matrices on the host: each matrix's values as one vector, √(x·x) in one pass
+        None | Some(NormOrd::Fro)
+            if matches!(x.dtype(), DType::F32 | DType::F64) && x.device() == crate::Device::Cpu =>
+        {
+            let mut perm: Vec<isize> = (0..nd).filter(|&i| i != r && i != c).map(|i| i as isize).collect();
+            perm.extend([r as isize, c as isize]);
+            let mut shape: Vec<usize> = perm[..nd - 2].iter().map(|&i| x.shape()[i as usize]).collect();
+            shape.push(x.shape()[r] * x.shape()[c]);
+            let y = x.transpose(perm)?.reshape_exact(&shape)?;
+            crate::vecdot(&y, &y, -1)?.sqrt()?
+        }
+        None | Some(NormOrd::Fro) => squares(&x)?.sum([r as isize, c as isize])?.sqrt()?,
         Some(NormOrd::Nuc) => singular(|s| s.sum(-1))?,
         Some(NormOrd::P(2.0)) => singular(|s| s.max(-1))?,
         Some(NormOrd::P(-2.0)) => singular(|s| s.min(-1))?,

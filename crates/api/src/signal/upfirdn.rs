@@ -67,36 +67,27 @@ pub fn upfirdn(h: &Array, x: &Array, up: usize, down: usize, axis: isize) -> Res
     y.slice(ix)?.copy()
 }
 
-/// Output point `p` of a line of `n` samples: `Σ h[k] x[(p down - k) / up]` over the taps `k`
-/// whose position in the zero-stuffed signal falls on a sample.
+/// `Σ a[i] b[i]` in four interleaved sums (one running sum is a chain of dependent additions).
 #[inline]
-fn point<T: Copy + Default + std::ops::Add<Output = T> + std::ops::Mul<Output = T>>(
-    x: &[T],
-    h: &[T],
-    p: usize,
-    up: usize,
-    down: usize,
-) -> T {
-    let t = p * down;
-    let (mut j, mut k) = (t / up, t % up);
-    if j >= x.len() {
-        let skip = j - (x.len() - 1);
-        j -= skip;
-        k += skip * up;
-    }
-    let mut acc = T::default();
-    while k < h.len() {
-        acc = acc + h[k] * x[j];
-        if j == 0 {
-            break;
+fn dot<T: Copy + Default + std::ops::Add<Output = T> + std::ops::Mul<Output = T>>(a: &[T], b: &[T]) -> T {
+    let mut s = [T::default(); 4];
+    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for j in 0..4 {
+            s[j] = s[j] + x[j] * y[j];
         }
-        j -= 1;
-        k += up;
     }
-    acc
+    let mut t = (s[0] + s[1]) + (s[2] + s[3]);
+    for (&x, &y) in ra.iter().zip(rb) {
+        t = t + x * y;
+    }
+    t
 }
 
-/// The polyphase sums of every line on the host, the points over the cores.
+/// The polyphase sums of every line on the host, the points over the cores: the filter split
+/// into its `up` phases, each reversed, so that a point is one contiguous dot product of its
+/// phase with the samples it meets.
 fn host<T: xp_core::Element + Default + std::ops::Add<Output = T> + std::ops::Mul<Output = T>>(
     x: &Array,
     h: &Array,
@@ -107,19 +98,35 @@ fn host<T: xp_core::Element + Default + std::ops::Add<Output = T> + std::ops::Mu
 ) -> Result<Array> {
     use rayon::prelude::*;
     let (xv, hv) = (x.to_vec::<T>()?, h.to_vec::<T>()?);
+    // phase f holds h[f], h[f + up], … reversed
+    let phases: Vec<Vec<T>> =
+        (0..up).map(|f| (f..hv.len()).step_by(up).map(|k| hv[k]).rev().collect::<Vec<T>>()).collect();
     let lines = x.size() / n;
     let mut y = vec![T::default(); lines * nout];
     y.par_chunks_mut(4096).enumerate().for_each(|(c, out)| {
         for (o, v) in out.iter_mut().enumerate() {
             let i = c * 4096 + o;
-            let line = i / nout;
-            *v = point(&xv[line * n..(line + 1) * n], &hv, i - line * nout, up, down);
+            let (line, p) = (i / nout, i % nout);
+            let xs = &xv[line * n..(line + 1) * n];
+            let t = p * down;
+            let (f, j) = (t % up, t / up);
+            let ph = &phases[f];
+            let len = ph.len();
+            // taps m = 0 .. len meet sample j - m where 0 <= j - m < n; reversed, tap
+            // index len - 1 - m meets sample j - m
+            let m_lo = j.saturating_sub(n - 1);
+            let m_hi = len.min(j + 1);
+            if m_lo >= m_hi {
+                continue;
+            }
+            let (a, b) = (len - m_hi, len - m_lo);
+            *v = dot(&ph[a..b], &xs[j + 1 - m_hi..j + 1 - m_lo]);
         }
     });
     Array::from_vec(y, &[lines, nout])
 }
 
-/// The polyphase sum of one output point on the GPU (as [`point`]).
+/// The polyphase sum of one output point on the GPU (as [`host`] sums it, in one running sum).
 const POINT_BODY: &str = "const long long line = i / nout, p = i - line * nout, t = p * down;
 long long j = t / up, k = t - j * up;
 if (j > n - 1) { k += (j - (n - 1)) * up; j = n - 1; }

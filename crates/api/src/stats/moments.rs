@@ -41,7 +41,15 @@ pub fn average_returned(a: &Array, axes: impl IntoAxes, weights: Option<&Array>)
     if scl.equal(0.0)?.any(..)?.item::<bool>()? {
         return Err(Error::InvalidParameter { op, param: "weights", requirement: "must not sum to zero".into() });
     }
-    let avg = a.astype(dt)?.mul(&w.astype(dt)?)?.sum(axes)?.div(&scl)?;
+    // every axis of real values: Σ a w is one dot product (one pass; the product and its sum
+    // are two and a temporary)
+    let whole = axes.normalize(op, a.ndim()).is_ok_and(|v| v.len() == a.ndim()) && a.ndim() > 0;
+    let avg = if whole && !dt.is_complex() && w.shape() == a.shape() {
+        let (x, y) = (a.astype(dt)?.ravel()?, w.astype(dt)?.ravel()?);
+        crate::vecdot(&x, &y, 0)?.div(&scl)?
+    } else {
+        a.astype(dt)?.mul(&w.astype(dt)?)?.sum(axes)?.div(&scl)?
+    };
     Ok((avg, scl))
 }
 
