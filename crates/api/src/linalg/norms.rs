@@ -186,7 +186,7 @@ fn matrix(x: &Array, ord: Option<NormOrd>, r: isize, c: isize, keep: bool) -> Re
             let y = x.transpose(perm)?.reshape_exact(&shape)?;
             crate::vecdot(&y, &y, -1)?.sqrt()?
         }
-        None | Some(NormOrd::Fro) => squares(&x)?.sum([r as isize, c as isize])?.sqrt()?,
+        None | Some(NormOrd::Fro) => squares(x)?.sum([r as isize, c as isize])?.sqrt()?,
         Some(NormOrd::Nuc) => singular(|s| s.sum(-1))?,
         Some(NormOrd::P(2.0)) => singular(|s| s.max(-1))?,
         Some(NormOrd::P(-2.0)) => singular(|s| s.min(-1))?,
