@@ -286,7 +286,8 @@ impl Array {
 
 /// The sum of the values that are not NaN and their count, over the cores: each chunk in
 /// sixteen lanes (a NaN adds zero and counts nothing, without a branch), the lanes and chunks
-/// summed pairwise.
+/// summed pairwise. (`v == v` is the NaN test: false only for NaN.)
+#[allow(clippy::eq_op)]
 fn nan_sum_count_slice<T>(x: &[T]) -> (T, usize)
 where
     T: Copy + Default + PartialEq + Send + Sync + std::ops::Add<Output = T>,
