@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod eval;
+mod extreme;
 mod fastmath;
 pub mod fft;
 mod filter;
@@ -126,6 +127,16 @@ fn reduce_t<T: Kernel>(x: &[T], l: &Layout, op: BinaryOp, axes: &[usize]) -> Res
         BinaryOp::Mul => reduce::reduce(x, l, axes, true, T::mul),
         // (written with `|` and a NaN held by value, which the compiler turns into compares and
         // blends; the short-circuit forms ran six times slower than these)
+        BinaryOp::Max | BinaryOp::Min | BinaryOp::Fmax | BinaryOp::Fmin
+            if plain && axes.len() == l.ndim() && l.is_contiguous() && l.numel() > 0 =>
+        {
+            let v = &x[l.offset()..l.offset() + l.numel()];
+            let skip = matches!(op, BinaryOp::Fmax | BinaryOp::Fmin);
+            vec![match op {
+                BinaryOp::Max | BinaryOp::Fmax => extreme::extreme::<T, true>(v, skip),
+                _ => extreme::extreme::<T, false>(v, skip),
+            }]
+        }
         BinaryOp::Max if plain => reduce::reduce(x, l, axes, true, move |a, b| {
             let m = if T::gt(b, a) { b } else { a };
             if a.is_nan() | b.is_nan() {

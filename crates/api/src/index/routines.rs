@@ -137,19 +137,15 @@ pub fn put_along_axis<'a>(a: &Array, indices: &Array, values: impl Into<Operand<
     if lines.as_slice() != a.shape() {
         return Err(Error::invalid("put_along_axis", "indices must not broadcast the destination"));
     }
-    let v = materialize(&values.into(), a.dtype(), a.device())?.broadcast_to(&shape)?;
+    // flat positions and values: one index per value (the host's scatter has a plain loop for
+    // that; an n-d index set walks offset tables)
+    let v = materialize(&values.into(), a.dtype(), a.device())?.broadcast_to(&shape)?.ravel()?;
+    let pos = pos.ravel()?;
     // in place where `a` has a flat view; else on a copy written back
     let (target, copied) = flat(a)?;
-    scatter(
-        &target,
-        &target.layout.clone(),
-        0,
-        std::slice::from_ref(&pos),
-        &shape,
-        IndexMode::Wrap,
-        &v,
-        Combine::Assign,
-    )?;
+    let n = [pos.size()];
+    let how = Combine::Assign;
+    scatter(&target, &target.layout.clone(), 0, std::slice::from_ref(&pos), &n, IndexMode::Wrap, &v, how)?;
     if copied {
         a.assign(&target.reshape_exact(a.shape())?)?;
     }
@@ -281,6 +277,10 @@ pub fn nonzero(a: &Array) -> Result<Vec<Array>> {
         return Err(Error::invalid("nonzero", "calling nonzero on 0d arrays is not allowed; use atleast_1d"));
     }
     let nz = a.nonzero_coords()?;
+    if a.ndim() == 1 {
+        // one coordinate per row: the column is the whole buffer
+        return Ok(vec![nz.reshape_exact(&[nz.shape()[0]])?]);
+    }
     (0..a.ndim()).map(|d| nz.slice([SliceElem::FULL, SliceElem::Index(d as isize)])?.copy()).collect()
 }
 

@@ -23,6 +23,7 @@ mod small;
 mod stack;
 mod svd;
 
+pub(crate) use small::wide;
 use crate::CpuStorage;
 use faer::traits::{ComplexField, RealField};
 use xp_core::linalg::{Determinant, EigFactors, EighSpec, QrFactors, QrMode, SvdFactors, SvdSpec, Uplo};
