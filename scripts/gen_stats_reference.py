@@ -152,6 +152,7 @@ for dt in ["float64", "float32", "int16", "bool"]:
         case("trapezoid", [a], {"dx": 0.25, "axis": 1}, lambda a=a: np.trapezoid(a, dx=0.25, axis=1), tol_of(np.trapezoid(a), 8))
         case("trapezoid_x", [a, xs], {"axis": 1}, lambda a=a, xs=xs: np.trapezoid(a, xs, axis=1), tol_of(np.trapezoid(a), 8))
         case("ediff1d", [a], {}, lambda a=a: np.ediff1d(a, to_begin=[9], to_end=[7, 8]), [0, 0])
+        case("ediff1d", [a], {"plain": True}, lambda a=a: np.ediff1d(a), [0, 0])
 f = data((3, 6), "float64", nan=4)
 case("nancumsum", [f], {"axis": 1}, lambda: np.nancumsum(f, axis=1), [1e-14, 1e-14])
 case("nancumprod", [f], {"axis": None}, lambda: np.nancumprod(f), [1e-13, 1e-300])

@@ -115,6 +115,7 @@ fn run(op: &str, x: &[Array], p: &Value) -> Result<Vec<Array>> {
         "digitize" => one(xp::digitize(&x[0], &x[1], p["right"] == true)),
         "diff" => one(xp::diff(&x[0], p["n"].as_u64().unwrap() as usize, p["axis"].as_i64().unwrap() as isize)),
         "diff_pa" => one(xp::diff_with(&x[0], 1, 1, Some(&x[1]), Some(&x[2]))),
+        "ediff1d" if p["plain"] == true => one(xp::ediff1d(&x[0], None, None)),
         "ediff1d" => {
             let (b, e) = (Array::from_vec(vec![9i64], &[1])?, Array::from_vec(vec![7i64, 8], &[2])?);
             let dev = x[0].device();

@@ -65,6 +65,10 @@ pub fn diff_with(a: &Array, n: usize, axis: isize, prepend: Option<&Array>, appe
 pub fn ediff1d(a: &Array, to_end: Option<&Array>, to_begin: Option<&Array>) -> Result<Array> {
     let x = a.ravel()?;
     let d = if x.size() == 0 { x.clone() } else { diff(&x, 1, 0)? };
+    if to_begin.is_none() && to_end.is_none() {
+        // the differences alone: no concatenation (a second pass over them)
+        return Ok(d);
+    }
     let mut parts = Vec::new();
     for v in to_begin.into_iter().chain([&d]).chain(to_end) {
         parts.push(v.ravel()?.astype(d.dtype())?);

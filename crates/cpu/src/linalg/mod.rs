@@ -23,9 +23,9 @@ mod small;
 mod stack;
 mod svd;
 
-pub(crate) use small::wide;
 use crate::CpuStorage;
 use faer::traits::{ComplexField, RealField};
+pub(crate) use small::wide;
 use xp_core::linalg::{Determinant, EigFactors, EighSpec, QrFactors, QrMode, SvdFactors, SvdSpec, Uplo};
 use xp_core::{Complex32, Complex64, Element, Error, HostBuffer, Layout, LinalgStorage, Result};
 
