@@ -4,7 +4,7 @@
 //!
 //! Everything is written once on xp's device-generic array operations (padding, views,
 //! elementwise arithmetic, sorting, gathers), so it runs wherever the input lives. The core of
-//! each algorithm sits behind one internal function (`correlate1d_impl`, `correlate_nd_impl`,
+//! each algorithm sits behind one internal function (`correlate1d_impl`, `correlate_nd_with`,
 //! `rank_filter_impl`, `interpolate_impl`) that fast backend kernels can later replace.
 //!
 //! Conventions, as SciPy's with types instead of strings:

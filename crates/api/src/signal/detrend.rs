@@ -43,12 +43,15 @@ pub fn detrend(data: &Array, axis: isize, kind: Detrend) -> Result<Array> {
     } else {
         d
     };
+    // t made on the device (built on the host, a long axis cost an upload of 8 n bytes: 19 ms
+    // at 2^22 on the GPU), and Σ t² = n (n² - 1) / 12 in closed form
     let half = (n - 1) as f64 / 2.0;
-    let t: Vec<f64> = (0..n).map(|i| i as f64 - half).collect();
-    let tt: f64 = t.iter().map(|v| v * v).sum();
+    let nf = n as f64;
+    let tt = nf * (nf * nf - 1.0) / 12.0;
     let mut shape = vec![1; x.ndim()];
     shape[ax] = n;
-    let t = crate::on(x.device()).asarray(t, &shape)?.astype(real)?;
+    let t = crate::on(x.device()).arange(0, n as i64, 1, Some(DType::F64))?.sub(half)?;
+    let t = t.reshape_exact(&shape)?.astype(real)?;
     let slope = centred.mul(&t)?.sum_keepdim(axis)?.div(tt)?;
     centred.sub(&slope.mul(&t)?)
 }
