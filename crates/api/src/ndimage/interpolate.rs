@@ -257,6 +257,9 @@ pub(crate) fn interpolate_impl(f: &Array, coords: &[Array], order: usize, mode: 
     let lines: usize = f.shape()[..d].iter().product();
     let flat = f.reshape_exact(&[lines, rest.iter().product()])?;
     let all: Vec<Taps> = (0..d).map(|a| taps(&coords[a], f.shape()[a], order, mode, npad)).collect::<Result<_>>()?;
+    if rest.is_empty() && matches!(f.device(), xp_core::Device::Cuda(_)) && d * (order + 1) <= 12 {
+        return tap_sum_kernel(&flat, f.shape(), &all, order, mode, &s);
+    }
     let weights: Vec<Vec<Array>> = all.iter().map(|t| t.w.iter().map(trailing).collect()).collect::<Result<_>>()?;
     let mut acc: Option<Array> = None;
     for c in 0..(order + 1).pow(d as u32) {
@@ -300,6 +303,111 @@ pub(crate) fn interpolate_impl(f: &Array, coords: &[Array], order: usize, mode: 
     let mut shape = s;
     shape.extend(rest);
     out.reshape_exact(&shape)
+}
+
+/// The body of the GPU's sum over the taps of `d` axes with `k` taps each (`mask`: a
+/// grid-constant mode's per-tap outside masks; `outside`: a constant mode's per-point mask), in
+/// the array path's order of products and sums, each rounded on its own.
+fn tap_sum_src(d: usize, k: usize, mask: bool, outside: bool) -> (String, String) {
+    let mut sig = vec!["raw float64 f".to_string(), "int64 nf".into(), "float64 cval".into()];
+    for a in 0..d {
+        sig.push(format!("int64 s{a}"));
+        for t in 0..k {
+            sig.push(format!("int64 i{a}_{t}, float64 w{a}_{t}"));
+            if mask {
+                sig.push(format!("bool m{a}_{t}"));
+            }
+        }
+    }
+    if outside {
+        sig.push("bool o".into());
+    }
+    let mut body = String::from("double acc = 0.0;\n");
+    for c in 0..k.pow(d as u32) {
+        let ks = super::correlate::unravel(c, &vec![k; d]);
+        let pos: Vec<String> = (0..d).map(|a| format!("i{a}_{} * s{a}", ks[a])).collect();
+        body += &format!(
+            "{{ long long p = {};\n  p = p < 0 ? 0 : (p >= nf ? nf - 1 : p);\n  double v = f[p];\n",
+            pos.join(" + ")
+        );
+        if mask {
+            let any: Vec<String> = (0..d).map(|a| format!("m{a}_{}", ks[a])).collect();
+            body += &format!("  if ({}) v = cval;\n", any.join(" || "));
+        }
+        for a in 0..d {
+            body += &format!("  v = __dmul_rn(v, w{a}_{});\n", ks[a]);
+        }
+        body += "  acc = __dadd_rn(acc, v); }\n";
+    }
+    body += if outside { "y = o ? cval : acc;" } else { "y = acc;" };
+    (sig.join(", "), body)
+}
+
+/// [`interpolate_impl`]'s sum over the taps as one GPU kernel with a thread per point (the
+/// array path is four array operations per tap: 80 passes for a cubic 2-D interpolation, a
+/// sixth of CuPy's speed).
+fn tap_sum_kernel(
+    flat: &Array,
+    fshape: &[usize],
+    all: &[Taps],
+    order: usize,
+    mode: Mode,
+    s: &[usize],
+) -> Result<Array> {
+    use crate::kernel::ElementwiseKernel;
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    static CACHE: Mutex<Option<HashMap<(usize, usize, bool, bool), ElementwiseKernel>>> = Mutex::new(None);
+    let d = all.len();
+    let k = order + 1;
+    let mask = all.iter().any(|t| t.outside_tap.iter().any(Option::is_some));
+    let mut outside: Option<Array> = None;
+    for t in all {
+        if let Some(o) = &t.outside {
+            outside = or(outside, o)?;
+        }
+    }
+    let key = (d, k, mask, outside.is_some());
+    let kernel = {
+        let mut g = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        let map = g.get_or_insert_with(HashMap::new);
+        match map.get(&key) {
+            Some(k) => k.clone(),
+            None => {
+                let (sig, body) = tap_sum_src(d, k, mask, outside.is_some());
+                let kern = ElementwiseKernel::new(&sig, "float64 y", &body, "xp_interp_taps")?;
+                map.insert(key, kern.clone());
+                kern
+            }
+        }
+    };
+    let f = flat.reshape_exact(&[flat.size()])?.ascontiguousarray()?;
+    let falses: Vec<Array> = if mask {
+        (0..d * k).map(|_| crate::on(f.device()).zeros(&[], DType::Bool)).collect::<Result<_>>()?
+    } else {
+        vec![]
+    };
+    let mut args: Vec<crate::ufunc::Operand> = vec![(&f).into(), (f.size() as i64).into(), mode.cval().into()];
+    for (a, t) in all.iter().enumerate() {
+        let stride: usize = fshape[a + 1..d].iter().product();
+        args.push((stride as i64).into());
+        for j in 0..k {
+            args.push((&t.idx[j]).into());
+            args.push((&t.w[j]).into());
+            if mask {
+                args.push(t.outside_tap[j].as_ref().unwrap_or(&falses[a * k + j]).into());
+            }
+        }
+    }
+    if let Some(o) = &outside {
+        args.push(o.into());
+    }
+    let out = kernel.call1(&args)?;
+    if out.shape() == s {
+        Ok(out)
+    } else {
+        out.broadcast_to(s)?.copy()
+    }
 }
 
 fn check(op: &'static str, input: &Array, it: &Interpolation) -> Result<()> {
@@ -530,4 +638,21 @@ fn rotate_real(input: &Array, angle: f64, axes: [isize; 2], reshape: Reshape, in
         inv[p as usize] = k as isize;
     }
     cast_interp(&r.transpose(inv.as_slice())?, input.dtype())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tap_sum_src;
+    use crate::kernel::ElementwiseKernel;
+
+    /// The GPU's tap sums make valid kernel definitions for every shape they are used for.
+    #[test]
+    fn tap_sum_definitions_are_valid() {
+        for (d, k) in [(1, 1), (1, 6), (2, 2), (2, 4), (2, 6), (3, 4)] {
+            for (mask, outside) in [(false, false), (true, false), (false, true)] {
+                let (sig, body) = tap_sum_src(d, k, mask, outside);
+                ElementwiseKernel::new(&sig, "float64 y", &body, "xp_interp_taps").unwrap();
+            }
+        }
+    }
 }
