@@ -162,7 +162,7 @@ const WINDOW_BODY: &str = "if (kind == 0) {
   w = exp(-(r * r) / s);
 } else if (kind == 3) {
   const double t = 2.0 * n / s / a2;
-  w = n <= c ? 0.5 * (1.0 + cos(M_PI * (-1.0 + t))) : n < a0 ? 1.0 : 0.5 * (1.0 + cos(M_PI * (a1 + t)));
+  w = n <= c ? 0.5 * (1.0 + cos(3.141592653589793 * (-1.0 + t))) : n < a0 ? 1.0 : 0.5 * (1.0 + cos(3.141592653589793 * (a1 + t)));
 } else {
   const double r = (n - c) / c;
   const double u = 1.0 - r * r;
