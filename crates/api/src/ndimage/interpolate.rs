@@ -334,8 +334,8 @@ fn tap_sum_src(d: usize, k: usize, mask: bool, outside: bool) -> (String, String
             let any: Vec<String> = (0..d).map(|a| format!("m{a}_{}", ks[a])).collect();
             body += &format!("  if ({}) v = cval;\n", any.join(" || "));
         }
-        for a in 0..d {
-            body += &format!("  v = __dmul_rn(v, w{a}_{});\n", ks[a]);
+        for (a, k) in ks.iter().enumerate() {
+            body += &format!("  v = __dmul_rn(v, w{a}_{k});\n");
         }
         body += "  acc = __dadd_rn(acc, v); }\n";
     }
@@ -357,7 +357,9 @@ fn tap_sum_kernel(
     use crate::kernel::ElementwiseKernel;
     use std::collections::HashMap;
     use std::sync::Mutex;
-    static CACHE: Mutex<Option<HashMap<(usize, usize, bool, bool), ElementwiseKernel>>> = Mutex::new(None);
+    /// the kernels made so far, by (axes, taps per axis, tap masks, point mask)
+    type Kernels = HashMap<(usize, usize, bool, bool), ElementwiseKernel>;
+    static CACHE: Mutex<Option<Kernels>> = Mutex::new(None);
     let d = all.len();
     let k = order + 1;
     let mask = all.iter().any(|t| t.outside_tap.iter().any(Option::is_some));

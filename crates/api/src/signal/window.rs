@@ -146,12 +146,13 @@ __device__ double xp_i0(double x) {{
     )
 }
 
-/// The GPU's windows from the positions `n`: cosine sums `Σ a_k cos(k (n s - c))` (kind 0), a
+/// The GPU's windows from the position `n` (the element's index): cosine sums `Σ a_k cos(k (n s - c))` (kind 0), a
 /// triangle `2n / s` rising to `n = c` (1), a Gaussian `exp(-(n - c)² / s)` (2), Tukey's tapers
 /// over `n ≤ c` and `n ≥ a0` with `s` its `alpha` and `a2` its `M - 1` (3), Kaiser's
 /// `I0(a0 sqrt(1 - r²)) / a1` with `r = (n - c) / c` (4). Each is SciPy's formula in SciPy's
 /// order of operations.
-const WINDOW_BODY: &str = "if (kind == 0) {
+const WINDOW_BODY: &str = "const double n = (double)i;
+if (kind == 0) {
   const double x = n * s - c;
   w = a0 + a1 * cos(x) + a2 * cos(2.0 * x);
 } else if (kind == 1) {
@@ -169,9 +170,10 @@ const WINDOW_BODY: &str = "if (kind == 0) {
   w = xp_i0(a0 * sqrt(u > 0.0 ? u : 0.0)) / a1;
 }";
 
-/// `0, 1, …, m - 1` as float64 on `device`.
-fn positions(m: usize, device: Device) -> Result<Array> {
-    crate::on(device).arange(0, m as i64, 1, Some(xp_core::DType::F64))
+/// A broadcast zero of shape `[m]` on `device`: the elementwise kernels' shape, read from one
+/// element, so that a window is one pass of writes (an array of positions was a pass more).
+pub(crate) fn shape_only(m: usize, device: Device) -> Result<Array> {
+    crate::on(device).zeros(&[], xp_core::DType::I8)?.broadcast_to(&[m])
 }
 
 /// A symmetric window of `m` points as a function of the point (SciPy's formulas), and the
@@ -200,14 +202,14 @@ impl Window {
         let k = match K.get() {
             Some(k) => k,
             None => {
-                let sig = "float64 n, int32 kind, float64 s, float64 c, float64 a0, float64 a1, float64 a2";
+                let sig = "int8 z, int32 kind, float64 s, float64 c, float64 a0, float64 a1, float64 a2";
                 let k = ElementwiseKernel::with_preamble(sig, "float64 w", WINDOW_BODY, "xp_window", &i0_cuda())?;
                 K.get_or_init(|| k)
             }
         };
         let (kind, sc, c, a) = self.shape(len).kernel;
-        let pos = positions(m, device)?;
-        k.call1(&[(&pos).into(), kind.into(), sc.into(), c.into(), a[0].into(), a[1].into(), a[2].into()])
+        let z = shape_only(m, device)?;
+        k.call1(&[(&z).into(), kind.into(), sc.into(), c.into(), a[0].into(), a[1].into(), a[2].into()])
     }
 
     fn shape(&self, m: usize) -> Shape {
