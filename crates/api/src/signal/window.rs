@@ -313,7 +313,10 @@ impl Window {
         use rayon::prelude::*;
         let len = if sym { m } else { m + 1 };
         let at = self.shape(len).at;
-        Ok((0..m).into_par_iter().with_min_len(1 << 14).map(&at).collect())
+        // into a buffer from the host pool (a fresh one's page faults are a pass of their own)
+        let mut v = xp_cpu::pool::alloc::<f64>(m);
+        (0..m).into_par_iter().with_min_len(1 << 14).map(&at).collect_into_vec(&mut v);
+        Ok(v)
     }
 }
 
