@@ -337,6 +337,17 @@ def set_cases():
         a, b = rand((3, 5), name, ties=True), rand((7,), name, ties=True)
         for op in ["isin", "intersect1d", "union1d", "setdiff1d", "setxor1d"]:
             cases.append(case(op, [a, b], {}, lambda a=a, b=b, f=getattr(np, op): f(a, b)))
+    # isin of integers: a test range small enough for NumPy's table (duplicates, negatives,
+    # elements outside the range and at the type's ends), a wide one, mixed widths
+    e1 = np.array([[-9, -3, 0, 4, 4, 11], [12, 100, -128, 127, 5, -4]], np.int8)
+    t1 = np.array([-4, 4, 4, 11, -3, 5, 6], np.int8)
+    e2 = np.array([0, 255, 3, 7, 200, 201], np.uint8)
+    t2 = np.array([201, 3, 255, 199], np.uint8)
+    e3 = np.array([-2**31, 2**31 - 1, 0, 17, -17], np.int32)
+    t3 = np.array([2**31 - 1, 17, -2**31], np.int32)
+    t4 = np.array([300, -200, 5, 11], np.int64)
+    for a, b in [(e1, t1), (e2, t2), (e3, t3), (e1, t4), (e1.T.copy(), t1[:1])]:
+        cases.append(case("isin", [a, b], {}, lambda a=a, b=b: np.isin(a, b)))
     return cases
 
 
