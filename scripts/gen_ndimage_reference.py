@@ -348,6 +348,10 @@ def interpolation():
                 p = {"order": order, "mode": "mirror", "cval": CVAL, "prefilter": True, "shift": [0.4]}
                 cases.append(case("shift", [x], p, lambda x=x, order=order: nd.shift(x, 0.4, order=order, mode="mirror"),
                                   interp_tol(x)))
+                # a constant border (the one-kernel path) at every order, points leaving the input
+                p = {"order": order, "mode": "constant", "cval": CVAL, "prefilter": True, "shift": [1.3]}
+                cases.append(case("shift", [x], p, lambda x=x, order=order: nd.shift(x, 1.3, order=order, mode="constant",
+                                                                                    cval=CVAL), interp_tol(x)))
             p = {"order": 3, "mode": "nearest", "cval": CVAL, "prefilter": False, "shift": [0.4]}
             cases.append(case("shift", [x], p, lambda x=x: nd.shift(x, 0.4, order=3, mode="nearest", prefilter=False),
                               interp_tol(x)))
