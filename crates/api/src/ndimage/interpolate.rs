@@ -496,7 +496,7 @@ fn constant_kernel(
 
 /// SciPy's `map_coordinate` for `mirror` on the host (as `xp_mirror`).
 fn mirror(x: f64, nf: f64) -> f64 {
-    if !(x < 0.0) && !(x > nf - 1.0) {
+    if x.is_nan() || (0.0..=nf - 1.0).contains(&x) {
         return x;
     }
     if nf <= 1.0 {
