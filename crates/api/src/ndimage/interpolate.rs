@@ -613,8 +613,8 @@ fn constant_host(
                 let knot = if order % 2 == 1 { cc.floor() } else { (cc + 0.5).floor() };
                 let start = knot - (order / 2) as f64;
                 weights_at(cc - knot, order, &mut w[a]);
-                for t in 0..k {
-                    idx[a][t] = mirror(start + t as f64, n) as i64;
+                for (t, slot) in idx[a][..k].iter_mut().enumerate() {
+                    *slot = mirror(start + t as f64, n) as i64;
                 }
             }
             if outside {
