@@ -261,7 +261,11 @@ pub(crate) fn interpolate_impl(f: &Array, coords: &[Array], order: usize, mode: 
         if gpu {
             return constant_kernel(&flat, f.shape(), coords, order, mode.cval(), &s);
         }
-        if f.device() == xp_core::Device::Cpu && f.dtype() == DType::F64 {
+        // full coordinate arrays only (map_coordinates, rotate): for zoom and shift the
+        // per-axis vectors make the array path's taps cheap, and materialising them per point
+        // cost 1.5x
+        let full = coords.iter().all(|c| c.shape() == s.as_slice());
+        if full && f.device() == xp_core::Device::Cpu && f.dtype() == DType::F64 {
             return constant_host(&flat, f.shape(), coords, order, mode.cval(), &s);
         }
     }
