@@ -352,6 +352,11 @@ def interpolation():
                 p = {"order": order, "mode": "constant", "cval": CVAL, "prefilter": True, "shift": [1.3]}
                 cases.append(case("shift", [x], p, lambda x=x, order=order: nd.shift(x, 1.3, order=order, mode="constant",
                                                                                     cval=CVAL), interp_tol(x)))
+                # and at points given one by one (the host's and the GPU's per-point loops)
+                pts = np.stack([np.linspace(-1.2, n + 0.3, 9) for n in x.shape])
+                p = {"order": order, "mode": "constant", "cval": CVAL, "prefilter": True}
+                cases.append(case("map_coordinates", [x, pts], p, lambda x=x, pts=pts, order=order: nd.map_coordinates(
+                    x, pts, order=order, mode="constant", cval=CVAL), interp_tol(x)))
             p = {"order": 3, "mode": "nearest", "cval": CVAL, "prefilter": False, "shift": [0.4]}
             cases.append(case("shift", [x], p, lambda x=x: nd.shift(x, 0.4, order=3, mode="nearest", prefilter=False),
                               interp_tol(x)))
