@@ -151,7 +151,7 @@ impl Array {
     /// a reduction kernel over the values (the mask, the zero-filled copy and the count of the
     /// general path are four more passes: 0.34x CuPy's nanmean); None elsewhere.
     fn nan_sum_count(&self, axes: &Axes, keepdims: bool, count: bool) -> Result<Option<(Array, Option<Array>)>> {
-        use crate::kernel::ReductionKernel;
+        use crate::kernel::{once, ReductionKernel};
         use std::sync::OnceLock;
         if !matches!(self.dtype(), DType::F32 | DType::F64) {
             return Ok(None);
@@ -161,12 +161,8 @@ impl Array {
         }
         static SUM: OnceLock<ReductionKernel> = OnceLock::new();
         static COUNT: OnceLock<ReductionKernel> = OnceLock::new();
-        let make = |cell: &'static OnceLock<ReductionKernel>, out: &str, map: &str, name: &str| -> Result<_> {
-            if let Some(k) = cell.get() {
-                return Ok(k);
-            }
-            let k = ReductionKernel::new("T x", out, map, "a + b", "y = a", "0", name)?;
-            Ok(cell.get_or_init(|| k))
+        let make = |cell: &'static OnceLock<ReductionKernel>, out: &str, map: &str, name: &str| {
+            once(cell, || ReductionKernel::new("T x", out, map, "a + b", "y = a", "0", name))
         };
         let s = make(&SUM, "T y", "isnan(x) ? 0 : x", "xp_nansum")?.call1(&[self.into()], axes, keepdims)?;
         let n = if count {

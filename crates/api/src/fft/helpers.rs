@@ -14,15 +14,11 @@ pub fn fftfreq(n: usize, d: f64, device: Device) -> Result<Array> {
         // one kernel from the element's index (the array chain is five passes: 0.65x CuPy)
         use crate::kernel::ElementwiseKernel;
         static K: std::sync::OnceLock<ElementwiseKernel> = std::sync::OnceLock::new();
-        let k = match K.get() {
-            Some(k) => k,
-            None => {
-                let body = "y = (double)(i < h ? i : i - n) * v;";
-                let k = ElementwiseKernel::new("int8 z, int64 h, int64 n, float64 v", "float64 y", body, "xp_fftfreq")?;
-                K.get_or_init(|| k)
-            }
-        };
-        let z = crate::signal::shape_only(n, device)?;
+        let k = crate::kernel::once(&K, || {
+            let body = "y = (double)(i < h ? i : i - n) * v;";
+            ElementwiseKernel::new("int8 z, int64 h, int64 n, float64 v", "float64 y", body, "xp_fftfreq")
+        })?;
+        let z = crate::kernel::shape_only(&[n], device)?;
         return k.call1(&[(&z).into(), (half as i64).into(), (n as i64).into(), val.into()]);
     }
     // NumPy's: integer frequencies (the upper half negative) times 1 / (d n), made on the device

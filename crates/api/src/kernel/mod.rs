@@ -11,11 +11,13 @@
 //! assert_eq!(y.to_vec::<f32>().unwrap(), vec![-0.2f32, -0.05, 0.0, 3.0]);
 //! // the same kernel on the data's device: on a GPU when `x` lives there
 //! ```
+mod builtin;
 mod call;
 mod elementwise;
 mod raw;
 mod reduction;
 
+pub(crate) use builtin::{once, per_key, shape_only, Generated};
 pub use elementwise::ElementwiseKernel;
 pub use raw::{Dim3, KernelParam, RawKernel, RawModule};
 pub use reduction::ReductionKernel;

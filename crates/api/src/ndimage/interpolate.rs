@@ -464,24 +464,13 @@ fn constant_kernel(
     s: &[usize],
 ) -> Result<Array> {
     use crate::kernel::ElementwiseKernel;
-    use std::collections::HashMap;
-    use std::sync::Mutex;
-    static CACHE: Mutex<Option<HashMap<(usize, usize), ElementwiseKernel>>> = Mutex::new(None);
+    /// the kernels made so far, by (axes, order)
+    static CACHE: crate::kernel::Generated<(usize, usize)> = std::sync::Mutex::new(None);
     let d = coords.len();
-    let kernel = {
-        let mut g = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-        let map = g.get_or_insert_with(HashMap::new);
-        match map.get(&(d, order)) {
-            Some(k) => k.clone(),
-            None => {
-                let (sig, body) = constant_src(d, order);
-                let kern =
-                    ElementwiseKernel::with_preamble(&sig, "float64 y", &body, "xp_interp_constant", SPLINE_CUDA)?;
-                map.insert((d, order), kern.clone());
-                kern
-            }
-        }
-    };
+    let kernel = crate::kernel::per_key(&CACHE, (d, order), || {
+        let (sig, body) = constant_src(d, order);
+        ElementwiseKernel::with_preamble(&sig, "float64 y", &body, "xp_interp_constant", SPLINE_CUDA)
+    })?;
     let f = flat.reshape_exact(&[flat.size()])?.ascontiguousarray()?;
     let mut args: Vec<crate::ufunc::Operand> = vec![(&f).into(), (f.size() as i64).into(), cval.into()];
     for (a, c) in coords.iter().enumerate() {
@@ -490,7 +479,12 @@ fn constant_kernel(
         args.push((fshape[a] as i64).into());
         args.push((stride as i64).into());
     }
-    let out = kernel.call1(&args)?;
+    points(kernel.call1(&args)?, s)
+}
+
+/// A kernel's result as the points' shape `s` (a copy where the kernel's inputs broadcast to
+/// less, as coordinates that are all scalars).
+fn points(out: Array, s: &[usize]) -> Result<Array> {
     if out.shape() == s {
         Ok(out)
     } else {
@@ -658,11 +652,8 @@ fn tap_sum_kernel(
     s: &[usize],
 ) -> Result<Array> {
     use crate::kernel::ElementwiseKernel;
-    use std::collections::HashMap;
-    use std::sync::Mutex;
     /// the kernels made so far, by (axes, taps per axis, tap masks, point mask)
-    type Kernels = HashMap<(usize, usize, bool, bool), ElementwiseKernel>;
-    static CACHE: Mutex<Option<Kernels>> = Mutex::new(None);
+    static CACHE: crate::kernel::Generated<(usize, usize, bool, bool)> = std::sync::Mutex::new(None);
     let d = all.len();
     let k = order + 1;
     let mask = all.iter().any(|t| t.outside_tap.iter().any(Option::is_some));
@@ -672,20 +663,10 @@ fn tap_sum_kernel(
             outside = or(outside, o)?;
         }
     }
-    let key = (d, k, mask, outside.is_some());
-    let kernel = {
-        let mut g = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-        let map = g.get_or_insert_with(HashMap::new);
-        match map.get(&key) {
-            Some(k) => k.clone(),
-            None => {
-                let (sig, body) = tap_sum_src(d, k, mask, outside.is_some());
-                let kern = ElementwiseKernel::new(&sig, "float64 y", &body, "xp_interp_taps")?;
-                map.insert(key, kern.clone());
-                kern
-            }
-        }
-    };
+    let kernel = crate::kernel::per_key(&CACHE, (d, k, mask, outside.is_some()), || {
+        let (sig, body) = tap_sum_src(d, k, mask, outside.is_some());
+        ElementwiseKernel::new(&sig, "float64 y", &body, "xp_interp_taps")
+    })?;
     let f = flat.reshape_exact(&[flat.size()])?.ascontiguousarray()?;
     let falses: Vec<Array> = if mask {
         (0..d * k).map(|_| crate::on(f.device()).zeros(&[], DType::Bool)).collect::<Result<_>>()?
@@ -707,12 +688,7 @@ fn tap_sum_kernel(
     if let Some(o) = &outside {
         args.push(o.into());
     }
-    let out = kernel.call1(&args)?;
-    if out.shape() == s {
-        Ok(out)
-    } else {
-        out.broadcast_to(s)?.copy()
-    }
+    points(kernel.call1(&args)?, s)
 }
 
 fn check(op: &'static str, input: &Array, it: &Interpolation) -> Result<()> {

@@ -112,20 +112,15 @@ fn running_kernel(ext: &Array, axis: usize, size: usize, n: usize, max: bool) ->
         return Ok(None);
     }
     static K: std::sync::OnceLock<ElementwiseKernel> = std::sync::OnceLock::new();
-    let k = match K.get() {
-        Some(k) => k,
-        None => {
-            let sig = "raw T e, int8 z, int64 n, int64 len, int64 inner, int64 s, int32 mx";
-            let k = ElementwiseKernel::new(sig, "T y", RUNNING_BODY, "xp_running_extreme")?;
-            K.get_or_init(|| k)
-        }
-    };
+    let k = crate::kernel::once(&K, || {
+        let sig = "raw T e, int8 z, int64 n, int64 len, int64 inner, int64 s, int32 mx";
+        ElementwiseKernel::new(sig, "T y", RUNNING_BODY, "xp_running_extreme")
+    })?;
     let e = ext.ascontiguousarray()?;
     let mut shape = e.shape().to_vec();
     shape[axis] = n;
     let inner: usize = e.shape()[axis + 1..].iter().product();
-    // a broadcast zero gives the kernel the result's shape
-    let at = crate::on(e.device()).zeros(&[], DType::I8)?.broadcast_to(&shape)?;
+    let at = crate::kernel::shape_only(&shape, e.device())?;
     let (len, mx) = (e.shape()[axis] as i64, max as i32);
     let args = [
         (&e).into(),

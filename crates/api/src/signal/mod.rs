@@ -56,5 +56,4 @@ pub use spectral::{periodogram, welch, Scaling};
 pub use stft::{stft, StftParams, StftScaling};
 pub use upfirdn::upfirdn;
 pub use wiener::wiener;
-pub(crate) use window::shape_only;
 pub use window::{bartlett, blackman, get_window, hamming, hanning, kaiser, windows, Window};

@@ -160,16 +160,11 @@ fn direct(h: &Array, x: &Array, up: usize, down: usize, ax: usize) -> Result<Arr
         (xp_core::Device::Cuda(_), _) => {
             use crate::kernel::ElementwiseKernel;
             static K: std::sync::OnceLock<ElementwiseKernel> = std::sync::OnceLock::new();
-            let k = match K.get() {
-                Some(k) => k,
-                None => {
-                    let sig = "int8 z, raw T x, raw T h, int64 n, int64 nh, int64 nout, int64 up, int64 down";
-                    let k = ElementwiseKernel::new(sig, "T y", POINT_BODY, "xp_upfirdn")?;
-                    K.get_or_init(|| k)
-                }
-            };
-            // a broadcast zero gives the kernel the result's shape
-            let at = crate::on(x.device()).zeros(&[], DType::I8)?.broadcast_to(&shape)?;
+            let k = crate::kernel::once(&K, || {
+                let sig = "int8 z, raw T x, raw T h, int64 n, int64 nh, int64 nout, int64 up, int64 down";
+                ElementwiseKernel::new(sig, "T y", POINT_BODY, "xp_upfirdn")
+            })?;
+            let at = crate::kernel::shape_only(&shape, x.device())?;
             let (nh, nt) = (h.size() as i64, n as i64);
             let args = [
                 (&at).into(),

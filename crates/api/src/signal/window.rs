@@ -170,12 +170,6 @@ if (kind == 0) {
   w = xp_i0(a0 * sqrt(u > 0.0 ? u : 0.0)) / a1;
 }";
 
-/// A broadcast zero of shape `[m]` on `device`: the elementwise kernels' shape, read from one
-/// element, so that a window is one pass of writes (an array of positions was a pass more).
-pub(crate) fn shape_only(m: usize, device: Device) -> Result<Array> {
-    crate::on(device).zeros(&[], xp_core::DType::I8)?.broadcast_to(&[m])
-}
-
 /// A symmetric window of `m` points as a function of the point (SciPy's formulas), and the
 /// arguments of the GPU's `WINDOW_BODY` for it.
 struct Shape {
@@ -199,16 +193,14 @@ impl Window {
         // one kernel from the positions (a chain of array operations is 8 to 12 passes over
         // the window: 0.2 ms for 2^22 points where CuPy's one kernel takes 0.04)
         static K: std::sync::OnceLock<ElementwiseKernel> = std::sync::OnceLock::new();
-        let k = match K.get() {
-            Some(k) => k,
-            None => {
-                let sig = "int8 z, int32 kind, float64 s, float64 c, float64 a0, float64 a1, float64 a2";
-                let k = ElementwiseKernel::with_preamble(sig, "float64 w", WINDOW_BODY, "xp_window", &i0_cuda())?;
-                K.get_or_init(|| k)
-            }
-        };
+        let k = crate::kernel::once(&K, || {
+            let sig = "int8 z, int32 kind, float64 s, float64 c, float64 a0, float64 a1, float64 a2";
+            ElementwiseKernel::with_preamble(sig, "float64 w", WINDOW_BODY, "xp_window", &i0_cuda())
+        })?;
         let (kind, sc, c, a) = self.shape(len).kernel;
-        let z = shape_only(m, device)?;
+        // the position is the element's index: one pass of writes (an array of positions was a
+        // pass more)
+        let z = crate::kernel::shape_only(&[m], device)?;
         k.call1(&[(&z).into(), kind.into(), sc.into(), c.into(), a[0].into(), a[1].into(), a[2].into()])
     }
 

@@ -267,15 +267,11 @@ const INTERP_BODY: &str = "if (isnan(x)) {
 fn interp_kernel(x: &Array, xp: &Array, fp: &Array, left: Option<f64>, right: Option<f64>) -> Result<Array> {
     use crate::kernel::ElementwiseKernel;
     static K: std::sync::OnceLock<ElementwiseKernel> = std::sync::OnceLock::new();
-    let k = match K.get() {
-        Some(k) => k,
-        None => {
-            let sig =
-                "float64 x, int64 j, raw float64 xp, raw float64 fp, int64 n, float64 lv, float64 rv, int32 dl, int32 dr";
-            let k = ElementwiseKernel::new(sig, "float64 y", INTERP_BODY, "xp_interp")?;
-            K.get_or_init(|| k)
-        }
-    };
+    let k = crate::kernel::once(&K, || {
+        let sig =
+            "float64 x, int64 j, raw float64 xp, raw float64 fp, int64 n, float64 lv, float64 rv, int32 dl, int32 dr";
+        ElementwiseKernel::new(sig, "float64 y", INTERP_BODY, "xp_interp")
+    })?;
     let n = xp.size() as i64;
     // `j` is the count of knots at or below the point; the interval starts one before
     let j = searchsorted(xp, x, Side::Right, None)?;

@@ -273,7 +273,8 @@ fn whole(
         one(&record, &n, x / scale, method, ft)?;
     }
     let wanted = wanted.take();
-    let pos = Array::from_vec(wanted.clone(), &[wanted.len()])?;
+    let n_pos = wanted.len();
+    let pos = Array::from_vec(wanted, &[n_pos])?;
     let vals = sorted.take(&pos.to_device(sorted.device())?, 0)?.to_device(host)?;
     let next = std::cell::Cell::new(0isize);
     let replay = |_: &Array| -> Result<Array> {
