@@ -1,5 +1,6 @@
 //! Cholesky (`potrf`), QR (`geqrf` + `orgqr` / `ungqr`) and the Hermitian eigensolver (`syevd`)
-//! on the GPU for matrices too large for xp's stack kernels (`stack.rs`, tried first): one
+//! on the GPU for matrices too large for the batched routes (`syevj.rs`, then xp's stack
+//! kernels in `stack.rs`, tried first): one
 //! cuSOLVER call sequence per matrix of a stack on a column-major copy, outputs turned back to C
 //! order by xp's kernels.
 use super::common::{check, col_major, dims, infos, row_major, triangle, ty, workspace};
@@ -11,7 +12,7 @@ use std::ffi::{c_int, c_void};
 use xp_core::linalg::{EighSpec, QrMode, Uplo};
 use xp_core::{DType, Error, Layout, LinAlgKind, Result};
 
-fn fill(u: Uplo) -> sol::cublasFillMode_t {
+pub(crate) fn fill(u: Uplo) -> sol::cublasFillMode_t {
     match u {
         Uplo::Lower => sol::cublasFillMode_t::CUBLAS_FILL_MODE_LOWER,
         Uplo::Upper => sol::cublasFillMode_t::CUBLAS_FILL_MODE_UPPER,
@@ -213,6 +214,9 @@ fn c_q(c: &CudaStorage, m: usize, cols: usize, per: usize, count: usize) -> Resu
 
 /// Eigenvalues (ascending) and, if asked, eigenvectors of every Hermitian matrix.
 pub(crate) fn eigh(a: &CudaStorage, al: &Layout, spec: EighSpec) -> Result<(CudaStorage, Option<CudaStorage>)> {
+    if let Some(f) = super::syevj::eigh(a, al, spec)? {
+        return Ok(f);
+    }
     if let Some(f) = super::stack::eigh(a, al, spec)? {
         return Ok(f);
     }

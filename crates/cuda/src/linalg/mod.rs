@@ -1,6 +1,7 @@
 //! The linear-algebra family on the GPU: products through cuBLAS (and xp's kernel for integers),
 //! decompositions through cuSOLVER, stacks of small matrices through xp's one-launch kernels
-//! (LU/Gauss–Jordan for solve, inv, det; Jacobi SVD and eigensolver, Cholesky, Householder QR).
+//! (LU/Gauss–Jordan for solve, inv, det; Jacobi SVD and eigensolver, Cholesky, Householder QR)
+//! and cuSOLVER's batched Jacobi for eigenpairs up to 32 × 32.
 //! Handles are per (thread, device) on the current stream; workspaces come from xp's pool;
 //! routines that can fail on their input read the solver's status back (one small wait) and
 //! answer the typed error.
@@ -13,6 +14,7 @@ mod kernels;
 mod lu;
 mod stack;
 mod svd;
+mod syevj;
 
 pub use handles::{allow_tf32, set_allow_tf32};
 
