@@ -51,6 +51,7 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
             Ok(Box::new(move || sync(&linalg::inv(&a)?)))
         });
     }
+    products(w, gpu);
     let dd = if gpu { DType::F32 } else { DType::F64 };
     let tag = short(dd);
     wl!(format!("svd_{tag}_{dec}"), "ms", |d| {
@@ -68,6 +69,40 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
         let a = well(dec, 1, d, dd)?;
         let b = rand(dec * rhs, &[dec, rhs], d)?.astype(dd)?;
         Ok(Box::new(move || sync(&linalg::solve(&a, &b)?)))
+    });
+}
+
+/// Issue 27's matrix–vector products: `dot(A, p)` and `p @ A` of a 2000² float64 matrix and a
+/// 1-D vector (CG's product), a GEMV of 8192² float32 on the GPU (its bandwidth floor: one read
+/// of the matrix), and the fixed cost of `inner` and `norm` of a 2000-vector (µs per call).
+fn products(w: &mut Vec<Workload>, gpu: bool) {
+    macro_rules! wl {
+        ($name:expr, $unit:expr, |$d:ident| $body:expr) => {
+            w.push(Workload { name: $name.to_string(), unit: $unit, setup: Box::new(move |$d: Device| $body) });
+        };
+    }
+    let vector = |n: usize, d: Device| rand(n, &[n], d)?.astype(DType::F64);
+    wl!("gemv_f64_2000", "ms", |d| {
+        let (a, p) = (square(2000, d, DType::F64)?, vector(2000, d)?);
+        Ok(Box::new(move || sync(&xp::dot(&a, &p)?)))
+    });
+    wl!("vecmat_f64_2000", "ms", |d| {
+        let (a, p) = (square(2000, d, DType::F64)?, vector(2000, d)?);
+        Ok(Box::new(move || sync(&xp::matmul(&p, &a)?)))
+    });
+    if gpu {
+        wl!("gemv_f32_8192", "ms", |d| {
+            let (a, p) = (square(8192, d, DType::F32)?, rand(8192, &[8192], d)?);
+            Ok(Box::new(move || sync(&xp::dot(&a, &p)?)))
+        });
+    }
+    wl!("inner_f64_2000", "us/op", |d| {
+        let p = vector(2000, d)?;
+        Ok(small(move || xp::inner(&p, &p)))
+    });
+    wl!("norm_f64_2000", "us/op", |d| {
+        let p = vector(2000, d)?;
+        Ok(small(move || linalg::norm(&p, None, ..)))
     });
 }
 

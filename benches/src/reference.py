@@ -284,6 +284,16 @@ def linalg_setup(name):
     L = xp.linalg
     if name.startswith("stack_"):
         return stack_setup(name)
+    if name.startswith("gemv_") or name.startswith("vecmat_"):
+        _, dt, n = name.split("_")
+        dt, n = {"f32": "float32", "f64": "float64"}[dt], int(n)
+        a, p = square(n, dt), rand(n).astype(dt)
+        return (lambda: a @ p) if name.startswith("gemv_") else (lambda: p @ a)
+    if name.startswith("inner_") or name.startswith("norm_"):
+        p = rand(2000).astype("float64")
+        if name.startswith("inner_"):
+            return lambda: [xp.inner(p, p) for _ in range(10_000)]
+        return lambda: [L.norm(p) for _ in range(10_000)]
     if name.startswith("matmul_batched"):
         a, b = rand(64 ** 3, (64, 64, 64)), rand(64 ** 3, (64, 64, 64))
         return lambda: a @ b

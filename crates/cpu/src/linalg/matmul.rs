@@ -1,8 +1,9 @@
-//! GEMM over stacks: faer's GEMM for large real products, matrixmultiply's s/d/c/zgemm for the
-//! rest; both read each operand through its own strides
+//! GEMM over stacks: dot products and matrix–vector products by our own loops (`gemv.rs`),
+//! faer's GEMM for large real products, matrixmultiply's s/d/c/zgemm for the rest; both read each operand through its own strides
 //! (transposed, negative, zero: no copy), one matrix per rayon task when the stack has several;
 //! float16 and bfloat16 are widened to float32 and rounded once at the end (NumPy accumulates
 //! them in float too); integers and bool run a plain loop with NumPy's wrapping (bool: or of ands).
+use super::gemv::gemv;
 use super::stack::Stack;
 use rayon::prelude::*;
 use xp_core::{bf16, f16, Complex32, Complex64, Element, Error, HostBuffer, Layout, Result};
@@ -23,29 +24,29 @@ impl<T> Ptr<T> {
 
 /// One matrix product `C = A B`: sizes, operand pointers with their (row, column) strides, and
 /// C dense row-major.
-struct Job<T> {
-    m: usize,
-    k: usize,
-    n: usize,
-    a: *const T,
-    sa: (isize, isize),
-    b: *const T,
-    sb: (isize, isize),
-    c: *mut T,
+pub(super) struct Job<T> {
+    pub(super) m: usize,
+    pub(super) k: usize,
+    pub(super) n: usize,
+    pub(super) a: *const T,
+    pub(super) sa: (isize, isize),
+    pub(super) b: *const T,
+    pub(super) sb: (isize, isize),
+    pub(super) c: *mut T,
     /// the only product of the call: the kernel may use every thread
-    par: bool,
+    pub(super) par: bool,
 }
 
 /// A BLAS-style kernel for one [`Job`].
 type Gemm<T> = unsafe fn(&Job<T>);
 
 unsafe fn sgemm(j: &Job<f32>) {
-    if !dot_product(j) && !faer_gemm(j) {
+    if !dot_product(j) && !gemv(j) && !faer_gemm(j) {
         matrixmultiply::sgemm(j.m, j.k, j.n, 1.0, j.a, j.sa.0, j.sa.1, j.b, j.sb.0, j.sb.1, 0.0, j.c, j.n as isize, 1)
     }
 }
 unsafe fn dgemm(j: &Job<f64>) {
-    if !dot_product(j) && !faer_gemm(j) {
+    if !dot_product(j) && !gemv(j) && !faer_gemm(j) {
         matrixmultiply::dgemm(j.m, j.k, j.n, 1.0, j.a, j.sa.0, j.sa.1, j.b, j.sb.0, j.sb.1, 0.0, j.c, j.n as isize, 1)
     }
 }
@@ -104,7 +105,7 @@ macro_rules! complex_gemm {
     ($name:ident, $t:ty, $f:path) => {
         unsafe fn $name(j: &Job<$t>) {
             use matrixmultiply::CGemmOption::Standard;
-            if dot_product(j) {
+            if dot_product(j) || gemv(j) {
                 return;
             }
             let (one, zero) = ([1.0, 0.0], [0.0, 0.0]);
@@ -268,6 +269,41 @@ mod tests {
         for (m, k, n) in [(150, 130, 120), (37, 29, 41)] {
             assert_eq!(m * k * n >= FAER_MIN, m == 150);
             check_products(m, k, n);
+        }
+    }
+
+    /// Matrix–vector products (`gemv.rs`): along rows and along columns, over the cores
+    /// (above its split size) and sequentially, with the matrix in every view.
+    #[test]
+    fn matrix_vector_products_match_a_triple_loop() {
+        for (m, k, n) in [
+            (300, 257, 1),
+            (1, 257, 300),
+            (5000, 3, 1),
+            (1, 3, 5000),
+            (20000, 5, 1),
+            (1, 5, 20000),
+            (1, 1, 7),
+            (7, 1, 1),
+        ] {
+            check_products(m, k, n);
+        }
+    }
+
+    /// A strided vector (copied to a dense one first) times a matrix, both ways.
+    #[test]
+    fn strided_vectors_in_matrix_vector_products() {
+        let (m, k) = (40, 33);
+        let a: Vec<f64> = (0..m * k).map(|x| ((x * 31) % 17) as f64 - 8.0).collect();
+        let v: Vec<f64> = (0..3 * m).map(|x| ((x * 7) % 11) as f64 - 5.0).collect();
+        for (ov, sv) in [(0usize, 3isize), (3 * m - 1, -3)] {
+            let x = |p: usize| v[(ov as isize + p as isize * sv) as usize];
+            let ax = product((m, k, 1), &a, (0, (k as isize, 1)), &v, (ov, (sv, 0)), true, dgemm);
+            let want: Vec<f64> = (0..m).map(|i| (0..k).map(|p| a[i * k + p] * x(p)).sum()).collect();
+            assert_eq!(ax, want, "A x, stride {sv}");
+            let xa = product((1, m, k), &v, (ov, (0, sv)), &a, (0, (k as isize, 1)), false, dgemm);
+            let want: Vec<f64> = (0..k).map(|j| (0..m).map(|p| a[p * k + j] * x(p)).sum()).collect();
+            assert_eq!(xa, want, "x A, stride {sv}");
         }
     }
 

@@ -15,6 +15,7 @@
 //! ```
 mod cholesky;
 mod eigen;
+mod gemv;
 mod lapack;
 mod lu;
 mod matmul;
