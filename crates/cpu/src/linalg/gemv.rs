@@ -16,7 +16,7 @@ const PAR_MIN: usize = 1 << 16;
 ///
 /// # Safety
 /// `p + i·s` for i < k must lie inside one live buffer.
-unsafe fn vector<'a, T: Copy>(p: *const T, s: isize, k: usize, copy: &'a mut Vec<T>) -> &'a [T] {
+unsafe fn vector<T: Copy>(p: *const T, s: isize, k: usize, copy: &mut Vec<T>) -> &[T] {
     if s == 1 || k == 1 {
         return std::slice::from_raw_parts(p, k);
     }
