@@ -96,11 +96,11 @@ fn products(w: &mut Vec<Workload>, gpu: bool) {
             Ok(Box::new(move || sync(&xp::dot(&a, &p)?)))
         });
     }
-    wl!("inner_f64_2000", "us/op", |d| {
+    wl!("small_inner_f64_2000", "us/op", |d| {
         let p = vector(2000, d)?;
         Ok(small(move || xp::inner(&p, &p)))
     });
-    wl!("norm_f64_2000", "us/op", |d| {
+    wl!("small_norm_f64_2000", "us/op", |d| {
         let p = vector(2000, d)?;
         Ok(small(move || linalg::norm(&p, None, ..)))
     });

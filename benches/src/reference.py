@@ -289,9 +289,9 @@ def linalg_setup(name):
         dt, n = {"f32": "float32", "f64": "float64"}[dt], int(n)
         a, p = square(n, dt), rand(n).astype(dt)
         return (lambda: a @ p) if name.startswith("gemv_") else (lambda: p @ a)
-    if name.startswith("inner_") or name.startswith("norm_"):
+    if name.startswith("small_inner_") or name.startswith("small_norm_"):
         p = rand(2000).astype("float64")
-        if name.startswith("inner_"):
+        if name.startswith("small_inner_"):
             return lambda: [xp.inner(p, p) for _ in range(10_000)]
         return lambda: [L.norm(p) for _ in range(10_000)]
     if name.startswith("matmul_batched"):

@@ -58,9 +58,14 @@ fn matmul_at_tile_edges_is_exact_for_every_dtype_and_layout() {
         (64, 64, 64),
         (65, 129, 63),
         (128, 17, 129),
+        // matrix-vector products (the GPU's GEMV kernel from k = 256, the CPU's loops)
+        (300, 257, 1),
+        (7, 1024, 1),
+        (1, 257, 300),
     ];
-    // under the sanitizer: one size on each side of the kernels' tile edges
-    let sizes = if crate::common::sanitizing() { &sizes[1..4] } else { &sizes[..] };
+    // under the sanitizer: one size on each side of the kernels' tile edges, and a GEMV
+    let sanitized = [sizes[1], sizes[2], sizes[3], sizes[9]];
+    let sizes = if crate::common::sanitizing() { &sanitized[..] } else { &sizes[..] };
     for dev in devices() {
         for d in DType::ALL {
             for &(m, k, n) in sizes {
@@ -95,12 +100,15 @@ fn matmul_at_tile_edges_is_exact_for_every_dtype_and_layout() {
                 let wide = xp::on(dev).zeros(&[m, 2 * k], d).unwrap();
                 wide.slice(s![.., ..;2]).unwrap().assign(&a).unwrap();
                 let astep = wide.slice(s![.., ..;2]).unwrap();
+                let arows = a.flip(0).unwrap().copy().unwrap().flip(0).unwrap(); // negative row step
                 for (name, x, y) in [
                     ("c/c", &a, &b),
                     ("f/f", &at, &bt),
                     ("f/c", &at, &b),
                     ("neg/neg", &arev, &brev),
                     ("step/f", &astep, &bt),
+                    ("c/neg", &a, &brev),
+                    ("negrows/c", &arows, &b),
                 ] {
                     let ctx = format!("matmul {d} {m}x{k}x{n} {name} on {dev}");
                     match xp::matmul(x, y) {

@@ -108,6 +108,7 @@ pub(crate) fn matmul(a: &CudaStorage, al: &Layout, b: &CudaStorage, bl: &Layout)
     let dims = (m, k, n, count);
     match blas_types(a.dtype) {
         _ if k == 0 => kernels::zero(out),
+        Some(_) if super::gemv::fits(a.dtype, al, dims) => super::gemv::gemv(a, al, b, bl, out, dims),
         Some(_) if kernels::tiled_float(a.dtype, dims) => kernels::tiled_gemm(a, al, b, bl, out, dims),
         Some(types) => blas_gemm(a, al, b, bl, out, dims, types),
         None => kernels::tiled_gemm(a, al, b, bl, out, dims),

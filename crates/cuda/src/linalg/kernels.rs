@@ -66,13 +66,17 @@ extern \"C\" __global__ void xp_k({t}* __restrict__ c, const {t}* __restrict__ a
 /// one launch of a simple kernel beats cuBLAS's call overhead and its kernels for tiny tiles
 /// (measured in `benches/RESULTS.md`); `XP_GEMM=cublas` turns it off.
 pub(crate) fn tiled_float(d: DType, (m, k, n, count): (usize, usize, usize, usize)) -> bool {
-    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    let off = *OFF.get_or_init(|| std::env::var("XP_GEMM").is_ok_and(|v| v == "cublas"));
     matches!(d, DType::F32 | DType::F64)
-        && !off
+        && !cublas_only()
         && m.max(n) <= 128
         && k <= 256
         && (m * n * k).saturating_mul(count) <= 1 << 24
+}
+
+/// Whether `XP_GEMM=cublas` sends every float product to cuBLAS (for measurement).
+pub(crate) fn cublas_only() -> bool {
+    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *OFF.get_or_init(|| std::env::var("XP_GEMM").is_ok_and(|v| v == "cublas"))
 }
 
 /// Integer, bool and small float products (`[.., m, k] @ [.., k, n]`) with the tiled kernel;

@@ -9,6 +9,7 @@ mod common;
 mod eig;
 mod factor;
 mod gemm;
+mod gemv;
 mod handles;
 mod kernels;
 mod lu;
