@@ -163,6 +163,15 @@ def weak_cases():
             for op in ("add", "multiply", "less"):
                 f = getattr(np, op)
                 cases.append({"op": op, "inputs": [arr(a)], "scalar": scalar_json(s), **call(lambda: f(a, s))})
+    # `array ** scalar` as the operator computes it: NumPy's fast paths (square for 2, reciprocal
+    # for -1, sqrt for 0.5 on float and complex arrays; sqrt differs from power at -0 and -inf)
+    for n in NAMES:
+        a = values(n)
+        if kind(a.dtype) == "f":
+            a = np.append(a, np.array(-0.0, dtype=a.dtype))
+        for s in (2, -1, 0.5, 2.0, 3):
+            with np.errstate(all="ignore"):
+                cases.append({"op": "power", "inputs": [arr(a)], "scalar": scalar_json(s), **call(lambda: a ** s)})
     return cases
 
 

@@ -12,6 +12,7 @@
 //! statistics, indexing, sorting and set routines that CuPy also has, and prints a Markdown table
 //! (see the `sweep` module: `--sweep [--device D] [--compare] [--filter S] [--reps N] [--json]
 //! [--check]`).
+mod elementwise;
 mod fft;
 mod filters;
 mod index;
@@ -129,6 +130,7 @@ fn workloads(gpu: bool) -> Vec<Workload> {
         let (a, b) = (rand(1024, &[1024], d)?, rand(1024, &[1024], d)?);
         Ok(small(move || a.add(&b)))
     });
+    elementwise::workloads(&mut w);
     linalg::workloads(&mut w, gpu);
     linalg::stacks(&mut w);
     index::workloads(&mut w, gpu);

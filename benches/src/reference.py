@@ -87,7 +87,7 @@ def setup(name):
     if name.startswith("small_sum"):
         a = rand(1024)
         return lambda: [a.sum() for _ in range(10_000)]
-    return kernel_setup(name) or linalg_setup(name) or index_setup(name) or random_setup(name) or stats_setup(name) or fft_setup(name) or iir_setup(name)
+    return kernel_setup(name) or linalg_setup(name) or index_setup(name) or random_setup(name) or stats_setup(name) or elementwise_setup(name) or fft_setup(name) or iir_setup(name)
 
 
 def kernel_setup(name):
@@ -173,6 +173,16 @@ def random_setup(name):
     if name.startswith("integers_i64"):
         return lambda: g.integers(0, 1000, n, dtype=xp.int64)
     return None
+
+
+def elementwise_setup(name):
+    parts = name.split("_")
+    if len(parts) != 3 or parts[0] not in ("pow2", "pow05", "pow3", "exp", "log", "sin", "tanh"):
+        return None
+    x = (rand(1 << 24) + xp.float32(0.5)).astype({"f32": "float32", "f64": "float64"}[parts[1]])
+    f = {"pow2": lambda: x ** 2, "pow05": lambda: x ** 0.5, "pow3": lambda: x ** 3, "exp": lambda: xp.exp(x),
+         "log": lambda: xp.log(x), "sin": lambda: xp.sin(x), "tanh": lambda: xp.tanh(x)}
+    return f[parts[0]]
 
 
 def stats_setup(name):

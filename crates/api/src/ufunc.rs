@@ -119,6 +119,15 @@ pub fn binary<'a, 'b>(op: BinaryOp, a: impl Into<Operand<'a>>, b: impl Into<Oper
     if op == BinaryOp::Pow && loop_dtype.kind() == Kind::Int && y.lt(0)?.any(..)?.item::<bool>()? {
         return Err(Error::invalid("power", "integers to negative integer powers are not allowed"));
     }
+    if let (BinaryOp::Pow, Operand::Array(arr), Operand::Scalar(e)) = (op, &a, &b) {
+        if arr.dtype() == DType::Bool && matches!(e, Scalar::Int(2) | Scalar::Uint(2)) {
+            // NumPy squares a bool array for `** 2`, and `square` of bool is int8
+            return unary(UnaryOp::Square, &arr.astype(DType::I8)?);
+        }
+        if let Some(u) = fast_power(loop_dtype, e) {
+            return unary(u, &x);
+        }
+    }
     let s = if x.shares_storage(&y) {
         let g = x.read();
         on_pair!(op.name(), &*g, &*g, p, q => p.binary(&lx, q, &ly, op))?
@@ -126,6 +135,27 @@ pub fn binary<'a, 'b>(op: BinaryOp, a: impl Into<Operand<'a>>, b: impl Into<Oper
         on_pair!(op.name(), &*x.read(), &*y.read(), p, q => p.binary(&lx, q, &ly, op))?
     };
     Ok(Array::from_storage(s, &shape))
+}
+
+/// The unary op NumPy's `array ** scalar` runs instead of `power` for a float or complex array:
+/// `square` for 2, `reciprocal` for -1, `sqrt` for 0.5 (NumPy's `fast_scalar_power`; the first two
+/// give `power`'s values exactly, `sqrt` differs from `pow(x, 0.5)` only at -0 and -inf, where
+/// NumPy's answer is sqrt's). Integer arrays squared too (the same wrapped values, without the
+/// general loop).
+fn fast_power(loop_dtype: DType, e: &Scalar) -> Option<UnaryOp> {
+    let v = match *e {
+        Scalar::Int(i) => i as f64,
+        Scalar::Uint(u) => u as f64,
+        Scalar::Float(f) => f,
+        _ => return None,
+    };
+    let inexact = matches!(loop_dtype.kind(), Kind::Float | Kind::Complex);
+    match v {
+        2.0 if loop_dtype.kind() != Kind::Bool => Some(UnaryOp::Square),
+        -1.0 if inexact => Some(UnaryOp::Reciprocal),
+        0.5 if inexact => Some(UnaryOp::Sqrt),
+        _ => None,
+    }
 }
 
 /// NumPy's `same_kind` casting rule, used for `out` arguments.
