@@ -1,6 +1,6 @@
-//! Branch-free float32 kernels for `sin`, `cos`, `exp` and `tanh` that the compiler vectorises:
-//! Cody–Waite range reduction with one odd polynomial for sin/cos (SLEEF's), Cephes's exp and
-//! Eigen's rational tanh (within 4 float32 eps of f64 libm). They run on
+//! Branch-free float32 kernels for `sin`, `cos`, `exp`, `log` and `tanh` that the compiler
+//! vectorises: Cody–Waite range reduction with one odd polynomial for sin/cos (SLEEF's), Cephes's
+//! exp and log and Eigen's rational tanh (within 4 float32 eps of f64 libm). They run on
 //! blocks of 256 elements; a block holding any input outside the kernels' range (|x| > 8192 for
 //! sin and cos, outside [-87, 88] for exp, NaN or infinite anywhere) is computed by libm instead,
 //! so edge cases are exactly libm's.
@@ -74,6 +74,32 @@ fn exp<const F: bool>(x: f32) -> f32 {
     e * f32::from_bits((ni.wrapping_add(127) << 23) as u32)
 }
 
+/// ln x for positive normal finite x (Cephes's `logf`): x = m·2^e with m in [√½, √2), ln(1 + f)
+/// for f = m - 1 by a degree-9 polynomial, e·ln 2 added in two parts.
+#[inline(always)]
+fn log<const F: bool>(x: f32) -> f32 {
+    let bits = x.to_bits();
+    let m = f32::from_bits((bits & 0x007f_ffff) | 0x3f80_0000);
+    let big = m > std::f32::consts::SQRT_2;
+    let e = ((bits >> 23) as i32 - 127 + big as i32) as f32;
+    let f = if big { m * 0.5 } else { m } - 1.0;
+    let z = f * f;
+    let p = [
+        -1.151_461e-1,
+        1.167_699_9e-1,
+        -1.242_014_1e-1,
+        1.424_932_3e-1,
+        -1.666_805_8e-1,
+        2.000_071_5e-1,
+        -2.499_999_4e-1,
+        3.333_333e-1,
+    ]
+    .into_iter()
+    .fold(7.037_683_6e-2, |p, c| fma::<F>(p, f, c));
+    let y = fma::<F>(-0.5, z, fma::<F>(e, -2.121_944_4e-4, f * z * p));
+    fma::<F>(e, 0.693_359_4, f + y)
+}
+
 /// tanh for finite x: Eigen's rational approximation (odd degree 13 over even degree 6) on
 /// |x| < 7.905, x itself below 4e-4, and ±1 from 9 on (where float32 tanh rounds to 1).
 #[inline(always)]
@@ -115,7 +141,7 @@ fn block(
 }
 
 /// `o = f(x)` through the fast kernels, for the functions that have one (false otherwise):
-/// blocks of float32 `sin`, `cos`, `exp`, `tanh`, written into possibly uninitialised memory.
+/// blocks of float32 `sin`, `cos`, `exp`, `log`, `tanh`, written into possibly uninitialised memory.
 #[inline(always)]
 fn slice_uninit<const F: bool>(f: xp_core::kernel::MathFn, x: &[f32], o: &mut [MaybeUninit<f32>]) -> bool {
     use xp_core::kernel::MathFn::*;
@@ -125,6 +151,7 @@ fn slice_uninit<const F: bool>(f: xp_core::kernel::MathFn, x: &[f32], o: &mut [M
             Cos => block(x, o, |v| v.abs() <= 8192.0, |v| sincos::<F>(v, 1), f32::cos),
             Exp => block(x, o, |v| (-87.0..=88.0).contains(&v), exp::<F>, f32::exp),
             Tanh => block(x, o, |v| v.abs() <= 1e30, tanh::<F>, f32::tanh),
+            Log => block(x, o, |v| (f32::MIN_POSITIVE..=f32::MAX).contains(&v), log::<F>, f32::ln),
             _ => return false,
         }
     }
@@ -168,6 +195,7 @@ pub fn unary_f32(x: &[f32], l: &Layout, op: UnaryOp) -> Option<Vec<f32>> {
         UnaryOp::Cos => MathFn::Cos,
         UnaryOp::Exp => MathFn::Exp,
         UnaryOp::Tanh => MathFn::Tanh,
+        UnaryOp::Log => MathFn::Log,
         _ => return None,
     };
     // Each block compiled for the widest SIMD the processor has (as the kernel evaluator's).
@@ -206,6 +234,25 @@ mod tests {
         }
         for (k, w) in worst.iter().enumerate() {
             assert!(*w < 4.0 * f32::EPSILON as f64, "kernel {k}: worst relative error {w:e}");
+        }
+    }
+
+    /// ln over the whole positive normal range (log-spaced), densely near 1, and at the edges
+    /// of the binade split (√½, √2): within a few float32 ulps of f64 libm (relative error, or
+    /// absolute near ln 1 = 0, where the result's own ulp is tiny).
+    #[test]
+    fn log_matches_f64_libm() {
+        let mut xs: Vec<f32> = (0..200_000).map(|i| (-87.0 + 175.0 * i as f64 / 200_000.0).exp() as f32).collect();
+        xs.extend((0..100_000).map(|i| 0.9 + 0.2 * i as f32 / 100_000.0));
+        let edges = [f32::MIN_POSITIVE, f32::MAX, std::f32::consts::SQRT_2, std::f32::consts::FRAC_1_SQRT_2, 1.0, 2.0];
+        xs.extend(edges.iter().flat_map(|&e| [e, f32::from_bits(e.to_bits() + 1), f32::from_bits(e.to_bits() - 1)]));
+        for &x in xs.iter().filter(|x| x.is_normal()) {
+            let want = (x as f64).ln();
+            for got in [log::<true>(x), log::<false>(x)] {
+                let err = (got as f64 - want).abs();
+                let tol = 4.0 * f32::EPSILON as f64 * want.abs().max(1.0 / 64.0);
+                assert!(err <= tol, "ln({x:e}) = {got:e}, want {want:e}");
+            }
         }
     }
 

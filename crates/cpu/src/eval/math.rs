@@ -138,6 +138,7 @@ pub(crate) fn ufunc1(op: UnaryOp, dt: DType, a: &Col, o: &mut Col, n: usize) -> 
             UnaryOp::Cos => Some(MathFn::Cos),
             UnaryOp::Exp => Some(MathFn::Exp),
             UnaryOp::Tanh => Some(MathFn::Tanh),
+            UnaryOp::Log => Some(MathFn::Log),
             _ => None,
         };
         if f.is_some_and(|f| crate::fastmath::wide_f32(f, &f32::get(a)[..n], &mut f32::get_mut(o)[..n])) {
