@@ -122,25 +122,16 @@ pub(super) unsafe fn gemv<T: Small>(j: &Job<T>) -> bool {
     let par = j.par && m * k * n >= PAR_MIN;
     // C arrives unwritten (pool memory): zero bytes are a valid value of every type here
     std::ptr::write_bytes(j.c, 0, m * n);
+    // `x A` is `Aᵀ x`: one product, the matrix read through swapped strides
+    let (mat, (rs, cs), (v, vs), len) =
+        if n == 1 { (j.a, j.sa, (j.b, j.sb.0), m) } else { (j.b, (j.sb.1, j.sb.0), (j.a, j.sa.1), n) };
+    let y = std::slice::from_raw_parts_mut(j.c, len);
     let mut copy = Vec::new();
-    if n == 1 {
-        // y (m) = A (m × k) x (k): x is B's column
-        let y = std::slice::from_raw_parts_mut(j.c, m);
-        let x = vector(j.b, j.sb.0, k, &mut copy);
-        match j.sa {
-            (rs, 1) => rows_dot(y, At(j.a), rs, x, par),
-            (1, cs) => rows_axpy(y, At(j.a), cs, x, par),
-            _ => return false,
-        }
-    } else {
-        // y (n) = x (k) B (k × n): x is A's row
-        let y = std::slice::from_raw_parts_mut(j.c, n);
-        let x = vector(j.a, j.sa.1, k, &mut copy);
-        match j.sb {
-            (rs, 1) => rows_axpy(y, At(j.b), rs, x, par),
-            (1, cs) => rows_dot(y, At(j.b), cs, x, par),
-            _ => return false,
-        }
+    let x = vector(v, vs, k, &mut copy);
+    match (rs, cs) {
+        (rs, 1) => rows_dot(y, At(mat), rs, x, par),
+        (1, cs) => rows_axpy(y, At(mat), cs, x, par),
+        _ => return false,
     }
     true
 }
