@@ -1,4 +1,4 @@
-//! Issue 27's elementwise rows at 2^24 elements (both devices): `x ** 2`, `x ** 0.5` and
+//! Issue 27's elementwise rows at 2^24 elements (both devices), and its short-axis reductions: `x ** 2`, `x ** 0.5` and
 //! `x ** 3` (NumPy fast-paths the first two as `square` and `sqrt`), and the transcendental
 //! functions NumPy runs through SIMD loops (`exp`, `log`, `sin`, `tanh`), in float32 and float64.
 use crate::{rand, sync, Workload};
@@ -20,6 +20,23 @@ fn apply(op: &str, x: &Array) -> Result<Array> {
 }
 
 pub(crate) fn workloads(w: &mut Vec<Workload>) {
+    // short-axis reductions: a (10^6, 2) float64 array, k-means' distances to two centres
+    w.push(Workload {
+        name: "short_sum_axis1_1e6x2_f64".to_string(),
+        unit: "ms",
+        setup: Box::new(|d: Device| {
+            let x = rand(2_000_000, &[1_000_000, 2], d)?.astype(DType::F64)?;
+            Ok(Box::new(move || sync(&x.sum(1)?)))
+        }),
+    });
+    w.push(Workload {
+        name: "short_argmax_axis1_1e6x2_f64".to_string(),
+        unit: "ms",
+        setup: Box::new(|d: Device| {
+            let x = rand(2_000_000, &[1_000_000, 2], d)?.astype(DType::F64)?;
+            Ok(Box::new(move || sync(&x.argmax(1)?)))
+        }),
+    });
     for op in OPS {
         for dt in [DType::F32, DType::F64] {
             let tag = if dt == DType::F32 { "f32" } else { "f64" };

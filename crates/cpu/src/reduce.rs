@@ -149,11 +149,18 @@ pub fn reduce<T: Kernel>(x: &[T], layout: &Layout, axes: &[usize], pw: bool, f: 
             return vec![parts.into_iter().reduce(&f).unwrap()];
         }
         let kw = Walk::new(&[&kl]);
+        // one reduced axis: its run folded directly (the walk over the reduced positions cost
+        // more than the sum of a short axis: `sum(1)` of (10^6, 2))
+        let single = (rl.ndim() == 1).then(|| rl.strides()[0]);
         return fill_chunks_work(nk, nr, |start, out| {
             kw.segments(start, start + out.len(), |pos, len, off| {
                 let s = kw.inner_stride(0);
                 for i in 0..len {
-                    out[pos - start + i].write(fold_from(off[0] + i as isize * s, 0, nr));
+                    let base = off[0] + i as isize * s;
+                    out[pos - start + i].write(match single {
+                        Some(rs) => fold_run(x, base, nr, rs, pw, &f),
+                        None => fold_from(base, 0, nr),
+                    });
                 }
             })
         });
@@ -266,7 +273,8 @@ fn arg_reduce_by<T: Kernel>(
     let (n, s) = (layout.shape()[axis], layout.strides()[axis]);
     // (index, value) of the winner among positions lo..hi from base.
     let scan = |base: isize, lo: usize, hi: usize| -> (usize, T) {
-        if s == 1 && hi > lo {
+        // a short run by the plain loop below (the wide dispatch costs more than two compares)
+        if s == 1 && hi - lo > 16 {
             let run = &x[(base as usize + lo)..(base as usize + hi)];
             // compiled for the widest SIMD the processor has (as NumPy's argmax is)
             let (i, v) = crate::eval::col::wide(|| arg_extreme_contiguous(run, better));
