@@ -232,7 +232,7 @@ impl Array {
     }
 }
 
-const HOST: ArrayModule = ArrayModule { device: Device::Cpu };
+pub(crate) const HOST: ArrayModule = ArrayModule { device: Device::Cpu };
 
 /// [`ArrayModule::full`] in host memory.
 pub fn full(shape: &[usize], value: impl Into<Scalar>, dtype: DType) -> Result<Array> {

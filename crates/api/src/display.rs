@@ -268,56 +268,130 @@ fn render(
     *col += 1;
 }
 
+/// A real number as NumPy's scalar `str` writes it: shortest round-trip digits, positional from
+/// 1e-4 to a dtype's bound (`1.0`, `0.1`), scientific outside (`1e+16`, `1.5e-05`).
+fn python_float(v: f64, dtype: DType, int_suffix: bool) -> String {
+    if v.is_nan() {
+        return "nan".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    let sign = if v.is_sign_negative() { "-" } else { "" };
+    let (d, e) = shortest(v.abs(), dtype);
+    if v == 0.0 {
+        return format!("{sign}{}", if int_suffix { "0.0" } else { "0" });
+    }
+    // NumPy's scalar str: positional from 1e-4 up to 1e3 (float16), 1e6 (float32), 1e16
+    let top = match dtype {
+        DType::F16 | DType::BF16 => 3,
+        DType::F32 | DType::C64 => 6,
+        _ => 16,
+    };
+    if (-4..top).contains(&e) {
+        let (ip, fp) = positional(v.abs(), dtype);
+        let fp = if fp.is_empty() && int_suffix { "0".to_string() } else { fp };
+        return if fp.is_empty() { format!("{sign}{ip}") } else { format!("{sign}{ip}.{fp}") };
+    }
+    let frac = if d.len() > 1 { format!(".{}", &d[1..]) } else { String::new() };
+    format!("{sign}{}{frac}e{}{:02}", &d[..1], if e < 0 { '-' } else { '+' }, e.abs())
+}
+
+/// A 0-d array's value as NumPy's `str` writes it (`13876`, `1.0`, `True`, `(1+2j)`).
+fn scalar_str(v: Scalar, dtype: DType) -> String {
+    match v {
+        Scalar::Bool(b) => if b { "True" } else { "False" }.into(),
+        Scalar::Int(i) => i.to_string(),
+        Scalar::Uint(u) => u.to_string(),
+        Scalar::Float(x) => python_float(x, dtype, true),
+        Scalar::Complex(c) => {
+            let im = format!("{}j", python_float(c.im, dtype, false));
+            if c.re == 0.0 && !c.re.is_sign_negative() {
+                return im;
+            }
+            let plus = if c.im.is_sign_negative() || c.im.is_nan() && im.starts_with('-') { "" } else { "+" };
+            format!("({}{plus}{im})", python_float(c.re, dtype, false))
+        }
+    }
+}
+
+/// NumPy's `repr` (`array([1. , 2.5], dtype=float32)`) for every array but a 0-d one, which shows
+/// its value as NumPy's `str` does (`13876`, `0.5`, `True`), so that a reduction reads naturally in
+/// a sentence: `println!("{} objects", mask.sum(..)?)`. [`Array::repr`] gives `repr` for 0-d arrays too.
 impl fmt::Display for Array {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let buf = match self.to_buffer() {
-            Ok(b) => b,
-            Err(e) => return write!(f, "<array on {}: {e}>", self.device()),
-        };
-        let shape = self.shape();
-        let summarize = self.size() > THRESHOLD;
-        // Flat indices of the shown elements, in C order.
-        let mut idx: Vec<usize> = vec![0];
-        for (d, &n) in shape.iter().enumerate() {
-            let stride: usize = shape[d + 1..].iter().product();
-            let pos: Vec<usize> = shown(n, summarize).into_iter().flatten().collect();
-            idx = idx.iter().flat_map(|&b| pos.iter().map(move |&p| b + p * stride)).collect();
+        if self.ndim() == 0 {
+            return match self.scalar() {
+                Ok(v) => f.write_str(&scalar_str(v, self.dtype())),
+                Err(e) => write!(f, "<array on {}: {e}>", self.device()),
+            };
         }
-        if self.size() == 0 {
-            idx.clear();
-        }
-        let strs = element_strings(&buf, &idx);
-        let mut out = String::from("array(");
-        let mut col = out.len();
-        if self.size() == 0 {
-            out.push_str(&"[".repeat(shape.len().max(1)));
-            out.push_str(&"]".repeat(shape.len().max(1)));
-            col = out.len();
+        repr(self, f)
+    }
+}
+
+/// NumPy's `repr` of any array.
+pub(crate) fn repr(a: &Array, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let buf = match a.to_buffer() {
+        Ok(b) => b,
+        Err(e) => return write!(f, "<array on {}: {e}>", a.device()),
+    };
+    let shape = a.shape();
+    let summarize = a.size() > THRESHOLD;
+    // Flat indices of the shown elements, in C order.
+    let mut idx: Vec<usize> = vec![0];
+    for (d, &n) in shape.iter().enumerate() {
+        let stride: usize = shape[d + 1..].iter().product();
+        let pos: Vec<usize> = shown(n, summarize).into_iter().flatten().collect();
+        idx = idx.iter().flat_map(|&b| pos.iter().map(move |&p| b + p * stride)).collect();
+    }
+    if a.size() == 0 {
+        idx.clear();
+    }
+    let strs = element_strings(&buf, &idx);
+    let mut out = String::from("array(");
+    let mut col = out.len();
+    if a.size() == 0 {
+        out.push_str(&"[".repeat(shape.len().max(1)));
+        out.push_str(&"]".repeat(shape.len().max(1)));
+        col = out.len();
+    } else {
+        render(&mut out, shape, &mut strs.into_iter(), summarize, 6, &mut col);
+    }
+    let mut tails = vec![];
+    if summarize {
+        // NumPy 2 names the shape of a summarised array.
+        let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+        let t = if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(", ")) };
+        tails.push(format!("shape={t}"));
+    }
+    if !default_dtype(a.dtype()) || a.size() == 0 {
+        tails.push(format!("dtype={}", a.dtype()));
+    }
+    for tail in tails {
+        if col + 2 + tail.len() + 1 > LINEWIDTH {
+            out.push_str(",\n      ");
+            col = 6;
         } else {
-            render(&mut out, shape, &mut strs.into_iter(), summarize, 6, &mut col);
+            out.push_str(", ");
+            col += 2;
         }
-        let mut tails = vec![];
-        if summarize {
-            // NumPy 2 names the shape of a summarised array.
-            let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-            let t = if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(", ")) };
-            tails.push(format!("shape={t}"));
-        }
-        if !default_dtype(self.dtype()) || self.size() == 0 {
-            tails.push(format!("dtype={}", self.dtype()));
-        }
-        for tail in tails {
-            if col + 2 + tail.len() + 1 > LINEWIDTH {
-                out.push_str(",\n      ");
-                col = 6;
-            } else {
-                out.push_str(", ");
-                col += 2;
+        out.push_str(&tail);
+        col += tail.len();
+    }
+    out.push(')');
+    f.write_str(&out)
+}
+
+impl Array {
+    /// NumPy's `repr` as a string (`array(13876)` for a 0-d array, where `Display` writes `13876`).
+    pub fn repr(&self) -> String {
+        struct R<'a>(&'a Array);
+        impl fmt::Display for R<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                repr(self.0, f)
             }
-            out.push_str(&tail);
-            col += tail.len();
         }
-        out.push(')');
-        f.write_str(&out)
+        R(self).to_string()
     }
 }

@@ -31,6 +31,7 @@ mod display;
 mod einsum;
 pub mod fft;
 pub mod fuse;
+mod grids;
 mod index;
 mod interop;
 pub mod io;
@@ -38,6 +39,7 @@ pub mod kernel;
 pub mod linalg;
 mod manip;
 pub mod ndimage;
+mod numeric;
 mod ops;
 mod products;
 pub mod profiler;
@@ -47,7 +49,9 @@ mod sets;
 pub mod signal;
 pub(crate) mod sliding;
 mod sorting;
+pub mod special;
 mod stats;
+mod stream;
 #[cfg(xp_cuda)]
 mod transfer;
 pub mod ufunc;
@@ -55,7 +59,7 @@ mod warmup;
 
 pub use array::Array;
 pub use axes::{Axes, IntoAxes};
-pub use compare::{allclose, isclose};
+pub use compare::{allclose, allclose_with, array_equal, array_equiv, isclose, isclose_with, Tolerance};
 pub(crate) use creation::full_on;
 pub use creation::{
     arange, empty, empty_like, eye, full, full_like, get_array_module, identity, linspace, logspace, meshgrid, on,
@@ -64,6 +68,7 @@ pub use creation::{
 pub use diagonal::{cross, cross_axes, diagonal, matrix_transpose, trace};
 pub use einsum::einsum;
 pub use fuse::fuse;
+pub use grids::{fromfunction, indices, mgrid, ogrid, GridAxis};
 pub use index::{
     argwhere, choose, compress, diag_indices, extract, flatnonzero, ix_, nonzero, place, put_along_axis,
     ravel_multi_index, scatter_add, scatter_max, scatter_min, select, take_along_axis, tril_indices, triu_indices,
@@ -73,7 +78,9 @@ pub use io::{fromfile, load, load_npz, save, savez, savez_compressed, Npz};
 pub use manip::{
     array_split, broadcast_arrays, concatenate, hstack, split, stack, vstack, PadMode, Sections, ELLIPSIS, NEW_AXIS,
 };
+pub use numeric::{around, nan_to_num, NanToNum};
 pub use products::{dot, inner, kron, matmul, outer, tensordot, vdot, vecdot, TensorAxes};
+pub use random::default_rng;
 pub use sets::{
     intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts, unique_inverse, unique_values,
     Unique, UniqueOptions,
@@ -81,7 +88,9 @@ pub use sets::{
 pub use signal::direct1d::{convolve, correlate};
 pub use signal::{bartlett, blackman, hamming, hanning, kaiser};
 pub use sorting::{argsort, lexsort, searchsorted, sort};
+pub use special::sinc;
 pub use stats::*;
+pub use stream::{synchronize, Event, Stream, StreamGuard};
 pub use ufunc::*;
 pub use xp_core::{
     bf16, can_cast_safe, f16, promote_types, promote_weak, ArgReduceOp, BinaryOp, Complex32, Complex64, DType, Device,
@@ -177,7 +186,7 @@ pub mod cuda {
         0
     }
     /// Compile (or load from the disk cache) the common kernels for `dtypes` on CUDA device
-    /// `ordinal` ahead of time: every unary and binary ufunc that has a loop for each dtype, on
+    /// `ordinal` ahead of time: every unary and binary ufunc (not `xp::special`'s) that has a loop for each dtype, on
     /// contiguous and strided operands, the casts between the dtypes, and the reductions, arg-
     /// reductions and scans. Returns how many kernels NVRTC compiled for it (0 with a warm disk cache).
     pub fn warmup(ordinal: usize, dtypes: &[crate::DType]) -> crate::Result<usize> {

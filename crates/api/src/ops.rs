@@ -8,6 +8,19 @@
 //! let b = &(&a * 2.0) + &a;
 //! assert_eq!(b.to_vec::<f64>().unwrap(), vec![0.0, 3.0, 6.0]);
 //! ```
+//!
+//! In place, NumPy's `a += b` (`+= -= *= /= %= &= |= ^= <<= >>=`): the result is written into
+//! `a`'s own storage (every view of it sees the change) on `a`'s device, with NumPy's `same_kind`
+//! casting (`int_array += 1.5` is refused, as NumPy refuses it). `a.add_out(&b, &a)` is the
+//! `Result` form.
+//!
+//! ```
+//! let mut a = xp::arange(0.0, 3.0, 1.0, None).unwrap();
+//! let view = a.clone(); // shares storage, as a NumPy view does
+//! a += 1.0;
+//! a *= &view;
+//! assert_eq!(view.to_vec::<f64>().unwrap(), vec![1.0, 4.0, 9.0]);
+//! ```
 use crate::ufunc::{binary, unary, Operand};
 use crate::Array;
 use xp_core::{BinaryOp, UnaryOp};
@@ -57,3 +70,33 @@ impl std::ops::Not for &Array {
         expect(unary(UnaryOp::Invert, self))
     }
 }
+
+// In-place sugar (`a += b`): see the module docs.
+macro_rules! assignop {
+    ($($tr:ident $m:ident => $op:ident),*) => {$(
+        impl<'a> std::ops::$tr<&'a Array> for Array {
+            fn $m(&mut self, rhs: &'a Array) { assign_in_place(BinaryOp::$op, self, rhs.into()) }
+        }
+        impl<'a> std::ops::$tr<Operand<'a>> for Array {
+            fn $m(&mut self, rhs: Operand<'a>) { assign_in_place(BinaryOp::$op, self, rhs) }
+        }
+        assignop_scalars!($tr $m $op: bool, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+    )*};
+}
+macro_rules! assignop_scalars {
+    ($tr:ident $m:ident $op:ident: $($t:ty),*) => {$(
+        impl std::ops::$tr<$t> for Array {
+            fn $m(&mut self, rhs: $t) { assign_in_place(BinaryOp::$op, self, rhs.into()) }
+        }
+    )*};
+}
+
+fn assign_in_place(op: BinaryOp, a: &Array, rhs: Operand<'_>) {
+    let r = binary(op, a, rhs).and_then(|r| crate::ufunc::write_out(op.name(), &r, a));
+    r.unwrap_or_else(|e| panic!("xp operator failed: {e}"))
+}
+
+assignop!(AddAssign add_assign => Add, SubAssign sub_assign => Sub, MulAssign mul_assign => Mul,
+    DivAssign div_assign => Div, RemAssign rem_assign => Rem, BitAndAssign bitand_assign => BitAnd,
+    BitOrAssign bitor_assign => BitOr, BitXorAssign bitxor_assign => BitXor, ShlAssign shl_assign => Shl,
+    ShrAssign shr_assign => Shr);

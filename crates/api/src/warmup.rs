@@ -15,12 +15,12 @@ pub(crate) fn run(device: Device, dtypes: &[DType]) -> Result<usize> {
     for &d in dtypes {
         for a in operands(device, d)? {
             for &op in UnaryOp::ALL {
-                if op.resolve(d).is_ok_and(|(l, _)| l == d) {
+                if !op.is_special() && op.resolve(d).is_ok_and(|(l, _)| l == d) {
                     unary(op, &a)?;
                 }
             }
             for &op in BinaryOp::ALL {
-                if op.resolve(d, d).is_ok_and(|(l, _)| l == d) && op != BinaryOp::Pow {
+                if !op.is_special() && op.resolve(d, d).is_ok_and(|(l, _)| l == d) && op != BinaryOp::Pow {
                     binary(op, &a, &a)?;
                 }
             }

@@ -80,6 +80,8 @@ const ALL: Loops = NUM.or(Loops::BOOL);
 const REAL: Loops = Loops::INTS.or(Loops::FLOATS);
 const INEXACT: Loops = Loops::FLOATS.or(Loops::COMPLEX);
 const BITS: Loops = Loops::INTS.or(Loops::BOOL);
+/// SciPy's special functions: float32 and float64 loops (real arguments only)
+const SPECIAL: Loops = Loops(bit(DType::F32) | bit(DType::F64));
 
 /// How an op's output dtype follows from its loop dtype.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,6 +158,30 @@ ops! {
         Real = "real", ALL, Real, "real(a)";
         Imag = "imag", ALL, Real, "imag(a)";
         Angle = "angle", INEXACT, Real, "arg(a)";
+        Erf = "erf", SPECIAL, Same, "erf(a)";
+        Erfc = "erfc", SPECIAL, Same, "erfc(a)";
+        Erfcx = "erfcx", SPECIAL, Same, "erfcx(a)";
+        Erfinv = "erfinv", SPECIAL, Same, "erfinv(a)";
+        Erfcinv = "erfcinv", SPECIAL, Same, "erfcinv(a)";
+        Ndtr = "ndtr", SPECIAL, Same, "ndtr(a)";
+        Ndtri = "ndtri", SPECIAL, Same, "ndtri(a)";
+        LogNdtr = "log_ndtr", SPECIAL, Same, "log_ndtr(a)";
+        Gamma = "gamma", SPECIAL, Same, "gamma(a)";
+        Gammaln = "gammaln", SPECIAL, Same, "gammaln(a)";
+        Digamma = "digamma", SPECIAL, Same, "digamma(a)";
+        Expit = "expit", SPECIAL, Same, "expit(a)";
+        Logit = "logit", SPECIAL, Same, "logit(a)";
+        LogExpit = "log_expit", SPECIAL, Same, "log_expit(a)";
+        I0 = "i0", SPECIAL, Same, "i0(a)";
+        I0e = "i0e", SPECIAL, Same, "i0e(a)";
+        I1 = "i1", SPECIAL, Same, "i1(a)";
+        I1e = "i1e", SPECIAL, Same, "i1e(a)";
+        J0 = "j0", SPECIAL, Same, "j0(a)";
+        J1 = "j1", SPECIAL, Same, "j1(a)";
+        Y0 = "y0", SPECIAL, Same, "y0(a)";
+        Y1 = "y1", SPECIAL, Same, "y1(a)";
+        Entr = "entr", SPECIAL, Same, "entr(a)";
+        RiemannZeta = "riemann_zeta", SPECIAL, Same, "riemann_zeta(a)";
     }
 }
 
@@ -191,6 +217,16 @@ ops! {
         BitXor = "bitwise_xor", BITS, Same, "(a ^ b)";
         Shl = "left_shift", Loops::INTS, Same, "shl(a, b)";
         Shr = "right_shift", Loops::INTS, Same, "shr(a, b)";
+        Xlogy = "xlogy", SPECIAL, Same, "xlogy(a, b)";
+        Xlog1py = "xlog1py", SPECIAL, Same, "xlog1py(a, b)";
+        Beta = "beta", SPECIAL, Same, "beta(a, b)";
+        Betaln = "betaln", SPECIAL, Same, "betaln(a, b)";
+        Gammainc = "gammainc", SPECIAL, Same, "gammainc(a, b)";
+        Gammaincc = "gammaincc", SPECIAL, Same, "gammaincc(a, b)";
+        Zeta = "zeta", SPECIAL, Same, "zeta(a, b)";
+        RelEntr = "rel_entr", SPECIAL, Same, "rel_entr(a, b)";
+        KlDiv = "kl_div", SPECIAL, Same, "kl_div(a, b)";
+        Binom = "binom", SPECIAL, Same, "binom(a, b)";
     }
 }
 
@@ -203,6 +239,16 @@ fn out_dtype(rule: OutRule, loop_dtype: DType) -> DType {
 }
 
 impl UnaryOp {
+    /// True for SciPy's special functions (`xp::special`): float loops only, and not among the
+    /// common kernels that `warmup` compiles.
+    pub const fn is_special(self) -> bool {
+        (self as u8) >= (UnaryOp::Erf as u8)
+    }
+    /// SciPy's loop order for the op is float64 before float32 (so that every input but float32
+    /// runs in float64); the others take the first loop the input casts to safely, as NumPy does.
+    const fn float64_first(self) -> bool {
+        self.is_special() && !matches!(self, UnaryOp::Erfinv | UnaryOp::Erfcinv | UnaryOp::Ndtri | UnaryOp::Entr)
+    }
     /// (loop dtype, output dtype) for an input of dtype `d`, or the error NumPy raises.
     pub fn resolve(self, d: DType) -> Result<(DType, DType)> {
         let err = Err(Error::InvalidDType { op: self.name(), dtype: d });
@@ -213,6 +259,14 @@ impl UnaryOp {
             UnaryOp::Real | UnaryOp::Imag => d,
             // np.angle is arctan2(0, x) with a weak Python 0, which makes bool int64 first.
             UnaryOp::Angle if d == DType::Bool => DType::F64,
+            // SciPy lists the float64 loop first: only float32 itself stays float32.
+            _ if self.float64_first() && !d.is_complex() => {
+                if d == DType::F32 {
+                    DType::F32
+                } else {
+                    DType::F64
+                }
+            }
             _ => match self.loops().select(d) {
                 Some(l) => l,
                 None => return err,
@@ -223,6 +277,22 @@ impl UnaryOp {
 }
 
 impl BinaryOp {
+    /// True for SciPy's special functions (`xp::special`).
+    pub const fn is_special(self) -> bool {
+        (self as u8) >= (BinaryOp::Xlogy as u8)
+    }
+    /// SciPy's loop order is float64 first (see [`UnaryOp`]'s rule).
+    const fn float64_first(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Xlogy
+                | BinaryOp::Xlog1py
+                | BinaryOp::Beta
+                | BinaryOp::Betaln
+                | BinaryOp::Gammainc
+                | BinaryOp::Gammaincc
+        )
+    }
     /// (loop dtype, output dtype) for inputs of dtypes `a` and `b` (after weak-scalar promotion):
     /// the first loop that both inputs cast to safely, as NumPy selects (so `arctan2(int8,
     /// uint8)` runs in float16 although int8 and uint8 promote to int16).
@@ -233,6 +303,13 @@ impl BinaryOp {
             // NumPy refuses boolean subtraction; true division of integers runs in float64.
             BinaryOp::Sub if p == DType::Bool => return err,
             BinaryOp::Div if !p.is_inexact() => DType::F64,
+            _ if self.float64_first() && !p.is_complex() => {
+                if a == DType::F32 && b == DType::F32 {
+                    DType::F32
+                } else {
+                    DType::F64
+                }
+            }
             _ => match LOOP_ORDER
                 .into_iter()
                 .find(|&l| self.loops().contains(l) && can_cast_safe(a, l) && can_cast_safe(b, l))

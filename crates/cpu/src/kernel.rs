@@ -87,6 +87,34 @@ macro_rules! real_cmp_fn {
     };
 }
 
+/// SciPy's special functions in float64 (`crate::special`), float32 rounding the float64 result.
+macro_rules! special_unary {
+    ($op:expr, $t:ty) => {
+        special_unary!(@ $op, $t; Erf erf, Erfc erfc, Erfcx erfcx, Erfinv erfinv, Erfcinv erfcinv, Ndtr ndtr,
+            Ndtri ndtri, LogNdtr log_ndtr, Gamma gamma, Gammaln gammaln, Digamma digamma, Expit expit,
+            Logit logit, LogExpit log_expit, I0 i0, I0e i0e, I1 i1, I1e i1e, J0 j0, J1 j1, Y0 y0, Y1 y1,
+            Entr entr, RiemannZeta riemann_zeta)
+    };
+    (@ $op:expr, $t:ty; $($v:ident $f:ident),*) => {
+        match $op {
+            $(UnaryOp::$v => Some(|x: $t| crate::special::$f(x as f64) as $t),)*
+            _ => None,
+        }
+    };
+}
+macro_rules! special_binary {
+    ($op:expr, $t:ty) => {
+        special_binary!(@ $op, $t; Xlogy xlogy, Xlog1py xlog1py, Beta beta, Betaln betaln, Gammainc gammainc,
+            Gammaincc gammaincc, Zeta zeta, RelEntr rel_entr, KlDiv kl_div, Binom binom)
+    };
+    (@ $op:expr, $t:ty; $($v:ident $f:ident),*) => {
+        match $op {
+            $(BinaryOp::$v => Some(|a: $t, b: $t| crate::special::$f(a as f64, b as f64) as $t),)*
+            _ => None,
+        }
+    };
+}
+
 macro_rules! float_common {
     ($t:ty, $divmod:path) => {
         fn unary_fn(op: UnaryOp) -> Option<fn($t) -> $t> {
@@ -136,6 +164,7 @@ macro_rules! float_common {
                 Imag => |_| 0.0,
                 Angle => |x: $t| (0.0 as $t).atan2(x),
                 IsNan | IsInf | IsFinite | LogicalNot | Invert => return None,
+                _ => return special_unary!(op, $t),
             })
         }
         fn real_fn(op: UnaryOp) -> Option<fn($t) -> $t> {
@@ -182,7 +211,7 @@ macro_rules! float_common {
                     }
                 },
                 CopySign => |a: $t, b| a.copysign(b),
-                _ => return None,
+                _ => return special_binary!(op, $t),
             })
         }
         real_cmp_fn!($t, 0.0);

@@ -28,6 +28,7 @@ mod random;
 mod recursive;
 mod reduce;
 mod sort;
+pub mod special;
 mod stats;
 
 use iter::{map1, map2, map3, Walk};

@@ -4,7 +4,7 @@
 use xp_core::DType;
 
 /// The prelude compiled in front of every kernel (types, conversions, op functions, indexer).
-pub(crate) const PRELUDE: &str = include_str!("kernels/prelude.cu");
+pub(crate) const PRELUDE: &str = concat!(include_str!("kernels/prelude.cu"), include_str!("kernels/special.cu"));
 
 /// How elements of a dtype are stored in device memory.
 pub(crate) fn storage_ty(d: DType) -> &'static str {

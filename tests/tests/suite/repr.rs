@@ -8,7 +8,7 @@ fn display_matches_numpy_repr() {
         let (buf, shape) = common::array(&case["input"]);
         let a = xp::Array::from_buffer(buf, &shape, xp::Device::Cpu).unwrap();
         let want = case["repr"].as_str().unwrap();
-        let got = a.to_string();
+        let got = a.repr();
         if got != want {
             bad.push(format!("want:\n{want}\ngot:\n{got}\n"));
         }
