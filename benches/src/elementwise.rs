@@ -19,7 +19,41 @@ fn apply(op: &str, x: &Array) -> Result<Array> {
     }
 }
 
+/// `xp::special` rows: SciPy's (CuPy's `cupyx.scipy.special`) function of the same name on 2^24
+/// elements in (0.5, 1.5) scaled to each function's interesting range.
+const SPECIAL: [&str; 10] =
+    ["erf", "ndtr", "ndtri", "erfinv", "gammaln", "digamma", "i0e", "log_ndtr", "expit", "xlogy"];
+
+fn special(op: &str, x: &Array) -> Result<Array> {
+    use xp::special as sp;
+    match op {
+        "erf" => sp::erf(x),
+        "ndtr" => sp::ndtr(x),
+        "ndtri" => sp::ndtri(&x.sub(0.5)?), // (0, 1)
+        "erfinv" => sp::erfinv(&x.sub(1.0)?), // (-0.5, 0.5)
+        "gammaln" => sp::gammaln(&x.mul(10.0)?),
+        "digamma" => sp::digamma(&x.mul(10.0)?),
+        "i0e" => sp::i0e(&x.mul(10.0)?),
+        "log_ndtr" => sp::log_ndtr(&x.mul(-10.0)?),
+        "expit" => sp::expit(x),
+        _ => sp::xlogy(x, x),
+    }
+}
+
 pub(crate) fn workloads(w: &mut Vec<Workload>) {
+    for op in SPECIAL {
+        for dt in [DType::F32, DType::F64] {
+            let tag = if dt == DType::F32 { "f32" } else { "f64" };
+            w.push(Workload {
+                name: format!("special_{op}_{tag}_2^24"),
+                unit: "ms",
+                setup: Box::new(move |d: Device| {
+                    let x = rand(1 << 24, &[1 << 24], d)?.add(0.5)?.astype(dt)?;
+                    Ok(Box::new(move || sync(&special(op, &x)?)))
+                }),
+            });
+        }
+    }
     // short-axis reductions: a (10^6, 2) float64 array, k-means' distances to two centres
     w.push(Workload {
         name: "short_sum_axis1_1e6x2_f64".to_string(),

@@ -175,7 +175,26 @@ def random_setup(name):
     return None
 
 
+def special_setup(name):
+    parts = name.split("_")
+    if parts[0] != "special":
+        return None
+    if gpu:
+        import cupyx.scipy.special as sp
+    else:
+        import scipy.special as sp
+    op, tag = "_".join(parts[1:-2]), parts[-2]
+    x = (rand(1 << 24) + xp.float32(0.5)).astype({"f32": "float32", "f64": "float64"}[tag])
+    f = {"erf": lambda: sp.erf(x), "ndtr": lambda: sp.ndtr(x), "ndtri": lambda: sp.ndtri(x - 0.5),
+         "erfinv": lambda: sp.erfinv(x - 1.0), "gammaln": lambda: sp.gammaln(x * 10.0),
+         "digamma": lambda: sp.digamma(x * 10.0), "i0e": lambda: sp.i0e(x * 10.0),
+         "log_ndtr": lambda: sp.log_ndtr(x * -10.0), "expit": lambda: sp.expit(x), "xlogy": lambda: sp.xlogy(x, x)}
+    return f[op]
+
+
 def elementwise_setup(name):
+    if name.startswith("special_"):
+        return special_setup(name)
     if name in ("short_sum_axis1_1e6x2_f64", "short_argmax_axis1_1e6x2_f64"):
         x = rand(2_000_000, (1_000_000, 2)).astype("float64")
         return (lambda: x.sum(axis=1)) if name.startswith("short_sum") else (lambda: x.argmax(axis=1))
