@@ -29,7 +29,7 @@ fn special(op: &str, x: &Array) -> Result<Array> {
     match op {
         "erf" => sp::erf(x),
         "ndtr" => sp::ndtr(x),
-        "ndtri" => sp::ndtri(&x.sub(0.5)?), // (0, 1)
+        "ndtri" => sp::ndtri(&x.sub(0.5)?),   // (0, 1)
         "erfinv" => sp::erfinv(&x.sub(1.0)?), // (-0.5, 0.5)
         "gammaln" => sp::gammaln(&x.mul(10.0)?),
         "digamma" => sp::digamma(&x.mul(10.0)?),

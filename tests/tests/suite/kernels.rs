@@ -212,6 +212,44 @@ fn typed_errors() {
     }
 }
 
+/// As CuPy: `call_out` broadcasts the inputs to the given outputs (CuPy's `monte_carlo.py` passes
+/// (n, 1) columns with an (n, m) output), outputs are never broadcast, and a CUDA-only body (the
+/// Monte Carlo kernel's local array of `uint64_t`) is named as outside the CPU subset.
+#[test]
+fn call_out_broadcasts_inputs_to_the_outputs() {
+    for dev in devices() {
+        let m = xp::on(dev);
+        let col = m.asarray(vec![1.0f64, 2.0, 3.0], &[3, 1]).unwrap();
+        let row = m.asarray(vec![10.0f64, 20.0], &[1, 2]).unwrap();
+        let k = ElementwiseKernel::new("T s, T x", "T y", "y = s * 100 + x", "bcast_out").unwrap();
+        let out = m.zeros(&[3, 2], DType::F64).unwrap();
+        k.call_out(&[(&col).into(), 5.0f64.into()], &[&out]).unwrap();
+        assert_eq!(out.to_vec::<f64>().unwrap(), vec![105.0, 105.0, 205.0, 205.0, 305.0, 305.0], "{dev}");
+        k.call_out(&[(&col).into(), (&row).into()], &[&out]).unwrap();
+        assert_eq!(out.to_vec::<f64>().unwrap(), vec![110.0, 120.0, 210.0, 220.0, 310.0, 320.0], "{dev}");
+        // an output smaller than the inputs' shape is refused, and left as it was
+        let small = m.zeros(&[3, 1], DType::F64).unwrap();
+        match k.call_out(&[(&col).into(), (&row).into()], &[&small]) {
+            Err(Error::KernelArgs { msg, .. }) => assert!(msg.contains("outputs are not broadcast"), "{msg}"),
+            other => panic!("{dev}: {other:?}"),
+        }
+        assert_eq!(small.to_vec::<f64>().unwrap(), vec![0.0; 3]);
+        if dev == Device::Cpu {
+            let body = "uint64_t rand_state[] = {_ind.get()[0] ^ seed, 1};\ny = s;";
+            let mc = ElementwiseKernel::new("T s, int32 seed", "T y", body, "monte_carlo").unwrap();
+            match mc.call_out(&[(&col).into(), 7i32.into()], &[&out]) {
+                Err(Error::KernelUnsupported { reason, .. }) => assert!(reason.contains("local arrays"), "{reason}"),
+                other => panic!("{other:?}"),
+            }
+            let odd = ElementwiseKernel::new("T s", "T y", "curandState st;\ny = s;", "curand").unwrap();
+            match odd.call(&[(&col).into()]) {
+                Err(Error::KernelUnsupported { reason, .. }) => assert!(reason.contains("curandState"), "{reason}"),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+}
+
 const SAXPY: &str = r#"extern "C" __global__ void saxpy(float a, const float* x, const float* y, float* z, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) z[i] = a * x[i] + y[i];

@@ -150,9 +150,21 @@ pub(crate) fn prepare<'a>(
             }
             _ => device = Some(o.device()),
         }
+        // As CuPy: the inputs broadcast to the given outputs, which are never broadcast themselves.
         if first {
             shape.extend_from_slice(o.shape());
             first = false;
+        } else if &shape[..] != o.shape() {
+            let b = broadcast_shapes("kernel call", &shape, o.shape())?;
+            if b != o.shape() {
+                let msg = format!(
+                    "output `{}` has shape {:?}, but the arguments broadcast to {b:?} (outputs are not broadcast)",
+                    p.name,
+                    o.shape()
+                );
+                return Err(args_err(kernel, msg));
+            }
+            shape = b.into();
         }
         arrays.push(Cow::Borrowed(*o));
         slots.push(Slot::Array(arrays.len() - 1));

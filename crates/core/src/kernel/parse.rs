@@ -57,7 +57,7 @@ pub(crate) enum Stmt {
 }
 
 /// The words of C's arithmetic type names.
-const TYPE_WORDS: [&str; 24] = [
+const TYPE_WORDS: [&str; 27] = [
     "bool",
     "char",
     "short",
@@ -81,7 +81,10 @@ const TYPE_WORDS: [&str; 24] = [
     "int16_t",
     "int32_t",
     "int64_t",
+    "uint8_t",
+    "uint16_t",
     "uint32_t",
+    "uint64_t",
 ];
 const OUTSIDE_KEYWORDS: [&str; 10] =
     ["for", "while", "do", "switch", "return", "break", "continue", "goto", "asm", "struct"];
@@ -265,6 +268,16 @@ impl P<'_> {
                     format!("a statement starting `{name}{p}` (increments, element writes, calls or member access) is not in the CPU subset"),
                 ));
             }
+        }
+        if let Some(Tok::Ident(next)) = self.peek() {
+            // `T x` where T is no type the CPU knows: a CUDA type, a struct or a template
+            return Err(SourceError::outside(
+                line,
+                format!(
+                    "`{name} {next}` declares a `{name}`, a type the CPU subset does not have (only C's arithmetic \
+                     types and the signature's placeholders)"
+                ),
+            ));
         }
         Err(SourceError::syntax(line, format!("expected an assignment to `{name}`")))
     }
