@@ -4,6 +4,7 @@
 Run from the repository root:  python3 scripts/gen_special_reference.py
 Needs numpy 2.x, scipy and mpmath. Writes
   tests/data/special.json    scipy.special on float64/float32/integer inputs, per-function tolerances
+  tests/data/label.json      scipy.ndimage.label over ranks 1-4, structures, dtypes, edge cases
   tests/data/everyday.json   nan_to_num, around, array_equal/equiv, isclose(equal_nan), mgrid/ogrid/indices
   crates/cpu/src/special/spot.rs  float64 spot values for the CPU unit test; where SciPy is known to
                              be less accurate than xp (betaln/beta with one large argument, binom with
@@ -172,6 +173,38 @@ def everyday_cases():
     return cases
 
 
+def label_cases():
+    """scipy.ndimage.label over ranks 1-4, several structures, dtypes and edge cases."""
+    import scipy.ndimage as ndi
+    rng = np.random.default_rng(27)
+    cases = []
+
+    def add(x, rank_conn=None):
+        st = None if rank_conn is None else ndi.generate_binary_structure(x.ndim, rank_conn)
+        lab, n = ndi.label(x, structure=st)
+        cases.append({"op": "label", "connectivity": rank_conn, "args": [g.arr(x)],
+                      "results": [g.arr(lab), g.arr(np.array(n, dtype=np.int64))]})
+
+    for shape in [(40,), (17, 23), (9, 8, 7), (4, 5, 3, 6)]:
+        x = rng.random(shape) > 0.45
+        for conn in [None] + list(range(1, len(shape) + 1)):
+            add(x, conn)
+    add(np.zeros((5, 6), dtype=bool))
+    add(np.ones((5, 6), dtype=bool), 2)
+    add((rng.integers(-2, 3, (12, 10))).astype(np.int16))
+    add(rng.standard_normal((11, 9)).round(0).astype(np.float32), 2)
+    add(np.zeros((0, 4), dtype=bool))
+    # a spiral: one component whose union-find trees are deep
+    sp_ = np.zeros((31, 31), dtype=bool)
+    for k in range(0, 16, 2):
+        sp_[k, k:31 - k] = sp_[k:31 - k, 30 - k] = sp_[30 - k, k:31 - k] = True
+        if k + 2 < 31 - k:
+            sp_[k + 2:31 - k, k] = True
+    add(sp_)
+    add(sp_, 2)
+    return cases
+
+
 def spot_rs():
     """The CPU unit test's spot values (float64)."""
     mp.mp.dps = 40
@@ -228,7 +261,7 @@ def spot_rs():
 
 def main():
     meta = {"numpy": np.__version__, "scipy": scipy.__version__}
-    for name, cases in [("special", special_cases()), ("everyday", everyday_cases())]:
+    for name, cases in [("special", special_cases()), ("everyday", everyday_cases()), ("label", label_cases())]:
         with open(os.path.join(ROOT, "tests", "data", f"{name}.json"), "w") as fh:
             json.dump({**meta, "cases": cases}, fh, separators=(",", ":"))
         print(name, len(cases))

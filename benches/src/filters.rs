@@ -18,6 +18,19 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
             Ok(Box::new(move || sync(&gaussian_filter(&a, &[4.0], &[0], Mode::Reflect, 4.0, None)?)))
         }),
     });
+    // Issue 27: ndimage.label of a 4096² random mask (half foreground), faces and full
+    // connectivity, on both devices
+    for conn in [1usize, 2] {
+        w.push(Workload {
+            name: format!("label_4096x4096_conn{conn}"),
+            unit: "ms",
+            setup: Box::new(move |d: Device| {
+                let mask = rand(4096 * 4096, &[4096, 4096], d)?.gt(0.5)?;
+                let st = xp::ndimage::generate_binary_structure(2, conn)?;
+                Ok(Box::new(move || sync(&xp::ndimage::label(&mask, Some(&st))?.labels)))
+            }),
+        });
+    }
     let m = if gpu { 2048 } else { 512 };
     w.push(Workload {
         name: format!("medfilt2d_f32_{m}x{m}_5x5"),

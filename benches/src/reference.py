@@ -87,7 +87,7 @@ def setup(name):
     if name.startswith("small_sum"):
         a = rand(1024)
         return lambda: [a.sum() for _ in range(10_000)]
-    return kernel_setup(name) or linalg_setup(name) or index_setup(name) or random_setup(name) or stats_setup(name) or elementwise_setup(name) or fft_setup(name) or iir_setup(name)
+    return kernel_setup(name) or linalg_setup(name) or index_setup(name) or random_setup(name) or stats_setup(name) or elementwise_setup(name) or fft_setup(name) or iir_setup(name) or label_setup(name)
 
 
 def kernel_setup(name):
@@ -269,6 +269,18 @@ BUTTER8_SOS = [
     [1.0, 2.0, 1.0, 1.0, -1.6234056949615479, 0.706949770450592],
     [1.0, 2.0, 1.0, 1.0, -1.7939618825912476, 0.8862830996513367],
 ]
+
+
+def label_setup(name):
+    if not name.startswith("label_4096"):
+        return None
+    if gpu:
+        import cupyx.scipy.ndimage as ndi
+    else:
+        import scipy.ndimage as ndi
+    mask = rand(4096 * 4096, (4096, 4096)) > 0.5
+    st = ndi.generate_binary_structure(2, int(name[-1]))
+    return lambda: ndi.label(mask, structure=st)[0]
 
 
 def iir_setup(name):

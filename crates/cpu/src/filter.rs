@@ -165,4 +165,12 @@ impl FilterStorage for CpuStorage {
     fn recursive_filter(&self, l: &Layout, r: &Recursion, zi: &Self, zl: &Layout) -> Result<Recursed<Self>> {
         crate::recursive::recursive_filter(self, l, r, zi, zl)
     }
+    fn label(&self, l: &Layout, offsets: &[Vec<i8>]) -> Result<(Self, usize)> {
+        match &self.0 {
+            HostBuffer::Bool(x) if l.is_contiguous() => {
+                crate::label::label(x, l, offsets).map(|(b, n)| (CpuStorage(b), n))
+            }
+            _ => Err(Error::invalid("label", "the backend takes a C-contiguous bool array")),
+        }
+    }
 }

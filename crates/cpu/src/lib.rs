@@ -22,6 +22,7 @@ mod filter;
 mod index;
 pub mod iter;
 pub mod kernel;
+mod label;
 mod linalg;
 pub mod pool;
 mod random;

@@ -218,6 +218,9 @@ impl FilterStorage for CudaStorage {
     fn recursive_filter(&self, l: &Layout, r: &Recursion, zi: &Self, zl: &Layout) -> Result<Recursed<Self>> {
         crate::recursive::filter(self, l, r, zi, zl)
     }
+    fn label(&self, l: &Layout, offsets: &[Vec<i8>]) -> Result<(Self, usize)> {
+        crate::label::label(self, l, offsets)
+    }
     fn correlate_valid(&self, l: &Layout, w: &Self, wl: &Layout) -> Result<Self> {
         let op = "correlate";
         let d = self.dtype;

@@ -22,6 +22,7 @@ pub mod fft;
 mod filter;
 mod graph;
 mod index;
+mod label;
 pub mod linalg;
 pub mod memory;
 mod nvrtc;

@@ -13,6 +13,7 @@ mod indexing;
 mod indexing_props;
 mod io;
 mod kernels;
+mod label;
 mod large;
 mod linalg;
 mod linalg_props;

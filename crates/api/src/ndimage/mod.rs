@@ -1,6 +1,7 @@
 //! `xp::ndimage`: SciPy's `scipy.ndimage` on every device — filters (correlation and
 //! convolution, Gaussian, uniform, minimum/maximum/median/rank/percentile, derivatives) and spline
-//! interpolation (`zoom`, `shift`, `rotate`, `map_coordinates`, the spline prefilter).
+//! interpolation (`zoom`, `shift`, `rotate`, `map_coordinates`, the spline prefilter), and
+//! connected components (`label`).
 //!
 //! Everything is written once on xp's device-generic array operations (padding, views,
 //! elementwise arithmetic, sorting, gathers), so it runs wherever the input lives. The core of
@@ -31,6 +32,7 @@ mod correlate;
 mod derivatives;
 mod gaussian;
 mod interpolate;
+mod label;
 mod rank;
 mod spline;
 mod uniform;
@@ -39,6 +41,7 @@ pub use correlate::{convolve, convolve1d, correlate, correlate1d};
 pub use derivatives::{gaussian_laplace, laplace, prewitt, sobel};
 pub use gaussian::{gaussian_filter, gaussian_filter1d};
 pub use interpolate::{map_coordinates, rotate, shift, zoom, Interpolation, Reshape, ZoomGrid};
+pub use label::{generate_binary_structure, label, Labels};
 pub use rank::{
     maximum_filter, maximum_filter1d, median_filter, minimum_filter, minimum_filter1d, percentile_filter, rank_filter,
     Window,

@@ -28,6 +28,15 @@ pub trait FilterStorage: BackendStorage {
     fn recursive_filter(&self, _l: &Layout, _r: &Recursion, _zi: &Self, _zl: &Layout) -> Result<Recursed<Self>> {
         unsupported("lfilter", Self::NAME)
     }
+    /// The connected components of `self` (bool, at `l`): C-contiguous labels of `l`'s shape,
+    /// numbered 1, 2, … in the C order of each component's first element, 0 for the background,
+    /// and the number of components (SciPy's `ndimage.label`). Two foreground elements are
+    /// neighbours when one lies at `p + o` of the other for an offset `o` of `offsets` (steps of
+    /// -1, 0 or 1 per axis; the backward half of a symmetric structure, each offset preceding the
+    /// centre in C order). The labels are int32 below 2^31 elements, else int64.
+    fn label(&self, _l: &Layout, _offsets: &[Vec<i8>]) -> Result<(Self, usize)> {
+        unsupported("label", Self::NAME)
+    }
 }
 
 /// The structure of a linear recursive filter (SciPy's `lfilter` and `sosfilt`), each in direct
