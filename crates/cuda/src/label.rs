@@ -33,18 +33,32 @@ fn offset_bits(offsets: &[Vec<i8>]) -> u64 {
 
 fn source(nd: usize, offsets: &[Vec<i8>], wide: bool) -> String {
     let (ix, ux) = if wide { ("long long", "unsigned long long") } else { ("int", "unsigned int") };
+    // The left neighbour first; a neighbour adjacent to an earlier foreground one is skipped: the
+    // two were united when the later of them was visited (as on the CPU). Fewer links, fewer
+    // compare-and-swap retries on the large components of a dense mask.
+    let nd_ = nd;
+    let mut offsets = offsets.to_vec();
+    if let Some(k) = offsets.iter().position(|o| o[nd_ - 1] == -1 && o[..nd_ - 1].iter().all(|&s| s == 0)) {
+        let left = offsets.remove(k);
+        offsets.insert(0, left);
+    }
+    let adjacent = |a: &[i8], b: &[i8]| -> bool {
+        let d: Vec<i8> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+        offsets.iter().any(|o| *o == d || o.iter().zip(&d).all(|(x, y)| *x == -y))
+    };
     let mut neighbours = String::new();
-    for o in offsets {
-        let conds: Vec<String> = o
+    for (k, o) in offsets.iter().enumerate() {
+        let mut conds: Vec<String> = o
             .iter()
             .enumerate()
             .filter(|(_, &s)| s != 0)
             .map(|(a, &s)| if s < 0 { format!("c[{a}] >= 1") } else { format!("c[{a}] + 1 < d.n[{a}]") })
             .collect();
+        conds.extend((0..k).filter(|&e| adjacent(&offsets[e], o)).map(|e| format!("!s{e}")));
         let delta: Vec<String> =
             o.iter().enumerate().filter(|(_, &s)| s != 0).map(|(a, &s)| format!("({s}) * st[{a}]")).collect();
         neighbours += &format!(
-            "    if ({}) {{ const i64 j = i + {}; if (fg[j]) xp_unite(p, (I)i, (I)j); }}\n",
+            "    bool s{k} = false;\n    if ({}) {{ const i64 j = i + {}; if (fg[j]) {{ s{k} = true; xp_unite(p, (I)i, (I)j); }} }}\n",
             if conds.is_empty() { "true".to_string() } else { conds.join(" && ") },
             delta.join(" + ")
         );

@@ -172,15 +172,6 @@ __device__ __forceinline__ double xp_gammainc(double a, double x, bool upper) {
   double q = xp_q_fraction(a, x);
   return upper ? q : 1.0 - q;
 }
-__device__ __forceinline__ double xp_bessel_series(double x, int nu) {
-  double q = 0.25 * x * x, term = 1.0, sum = 1.0;
-  for (int k = 1; k < 200; k++) {
-    term *= q / ((double)k * (k + nu));
-    sum += term;
-    if (term < sum * 1e-17) break;
-  }
-  return sum;
-}
 __device__ __forceinline__ double xp_hankel(double ax, int nu) {
   double mu = 4.0 * nu * nu, term = 1.0, sum = 1.0;
   for (int k = 1; k < 60; k++) {
@@ -191,18 +182,27 @@ __device__ __forceinline__ double xp_hankel(double ax, int nu) {
   }
   return sum;
 }
+// The scaled Bessel functions: CUDA's I0/I1 times e^-|x| while they are finite, Hankel beyond.
 __device__ __forceinline__ double xp_i0e(double x) {
   double ax = fabs(x);
-  if (ax <= 20.0) return xp_bessel_series(x, 0) * exp(-ax);
+  if (ax <= 700.0) return cyl_bessel_i0(ax) * exp(-ax);
   if (isinf(ax)) return 0.0;
   return xp_hankel(ax, 0) / sqrt(2.0 * XP_PI * ax);
 }
 __device__ __forceinline__ double xp_i1e(double x) {
   double ax = fabs(x), r;
-  if (ax <= 20.0) r = 0.5 * ax * xp_bessel_series(x, 1) * exp(-ax);
+  if (ax <= 700.0) r = cyl_bessel_i1(ax) * exp(-ax);
   else if (isinf(ax)) r = 0.0;
   else r = xp_hankel(ax, 1) / sqrt(2.0 * XP_PI * ax);
   return copysign(r, x);
+}
+__device__ __forceinline__ float xp_i0e_f(float x) {
+  float ax = fabsf(x);
+  return ax <= 80.0f ? cyl_bessel_i0f(ax) * expf(-ax) : (float)xp_i0e((double)x);
+}
+__device__ __forceinline__ float xp_i1e_f(float x) {
+  float ax = fabsf(x);
+  return ax <= 80.0f ? copysignf(cyl_bessel_i1f(ax) * expf(-ax), x) : (float)xp_i1e((double)x);
 }
 __device__ __forceinline__ double xp_log_ndtr(double x) {
   if (isnan(x)) return x;
@@ -210,6 +210,13 @@ __device__ __forceinline__ double xp_log_ndtr(double x) {
   if (isinf(x)) return x;
   double z = -x / 1.4142135623730951;
   return log(0.5 * erfcx(z)) - z * z;
+}
+__device__ __forceinline__ float xp_log_ndtr_f(float x) {
+  if (isnan(x)) return x;
+  if (x > -1.0f) return log1pf(-0.5f * erfcf(x * 0.70710678f));
+  if (isinf(x)) return x;
+  float z = -x * 0.70710678f;
+  return logf(0.5f * erfcxf(z)) - z * z;
 }
 __device__ __forceinline__ double xp_expit(double x) {
   if (x >= 0) return 1.0 / (1.0 + exp(-x));
@@ -257,14 +264,18 @@ XP_CUDA_SPECIAL(y1, y1, y1f)
   __device__ __forceinline__ double u_##name(double x) { return f(x); } \
   __device__ __forceinline__ float u_##name(float x) { return (float)f((double)x); }
 XP_OWN_SPECIAL(gamma, xp_gamma)
-XP_OWN_SPECIAL(log_ndtr, xp_log_ndtr)
 XP_OWN_SPECIAL(digamma, xp_digamma)
 XP_OWN_SPECIAL(expit, xp_expit)
 XP_OWN_SPECIAL(log_expit, xp_log_expit)
-XP_OWN_SPECIAL(i0e, xp_i0e)
-XP_OWN_SPECIAL(i1e, xp_i1e)
 XP_OWN_SPECIAL(entr, xp_entr)
 XP_OWN_SPECIAL(riemann_zeta, xp_riemann_zeta)
+// float32 in float where CUDA's float functions keep SciPy's float32 accuracy
+__device__ __forceinline__ double u_log_ndtr(double x) { return xp_log_ndtr(x); }
+__device__ __forceinline__ float u_log_ndtr(float x) { return xp_log_ndtr_f(x); }
+__device__ __forceinline__ double u_i0e(double x) { return xp_i0e(x); }
+__device__ __forceinline__ float u_i0e(float x) { return xp_i0e_f(x); }
+__device__ __forceinline__ double u_i1e(double x) { return xp_i1e(x); }
+__device__ __forceinline__ float u_i1e(float x) { return xp_i1e_f(x); }
 __device__ __forceinline__ double u_logit(double p) { return log(p / (1.0 - p)); }
 __device__ __forceinline__ float u_logit(float p) { return (float)log((double)p / (1.0 - (double)p)); }
 #define XP_OWN_SPECIAL2(name, f) \
