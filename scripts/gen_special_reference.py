@@ -5,6 +5,7 @@ Run from the repository root:  python3 scripts/gen_special_reference.py
 Needs numpy 2.x, scipy and mpmath. Writes
   tests/data/special.json    scipy.special on float64/float32/integer inputs, per-function tolerances
   tests/data/label.json      scipy.ndimage.label over ranks 1-4, structures, dtypes, edge cases
+  tests/data/measure.json    scipy.ndimage's measurements over labelled regions
   tests/data/everyday.json   nan_to_num, around, array_equal/equiv, isclose(equal_nan), mgrid/ogrid/indices
   crates/cpu/src/special/spot.rs  float64 spot values for the CPU unit test; where SciPy is known to
                              be less accurate than xp (betaln/beta with one large argument, binom with
@@ -205,6 +206,32 @@ def label_cases():
     return cases
 
 
+def measure_cases():
+    """scipy.ndimage measurements over labelled regions."""
+    import scipy.ndimage as ndi
+    rng = np.random.default_rng(28)
+    cases = []
+    x = rng.standard_normal((9, 11)).astype(np.float64) * 3
+    lab, _ = ndi.label(rng.random((9, 11)) > 0.5)
+    xi = rng.integers(-20, 20, (9, 11)).astype(np.int32)
+    x3 = rng.random((4, 5, 6)).astype(np.float32)
+    lab3 = rng.integers(0, 4, (4, 5, 6))
+    for name in ["sum_labels", "mean", "variance", "standard_deviation", "minimum", "maximum", "center_of_mass"]:
+        f = getattr(ndi, name)
+        for inp, lb in [(x, lab), (xi, lab), (x3, lab3)]:
+            for idx in [None, 2, [1, 2, 3, 50], [3, 1, -1, 0]]:
+                r = f(inp, lb, idx)
+                r = np.asarray(r)
+                # SciPy sums float32 input in float32 (xp: pairwise, or in float64)
+                tol = [2e-6, 1e-6] if inp.dtype == np.float32 else [1e-12, 1e-12]
+                cases.append({"op": name, "index": idx, "args": [g.arr(inp), g.arr(lb)], "result": g.arr(r),
+                              "tol": tol})
+        r = np.asarray(f(x))
+        cases.append({"op": name, "index": None, "nolabels": True, "args": [g.arr(x)], "result": g.arr(r),
+                      "tol": [1e-12, 1e-12]})
+    return cases
+
+
 def spot_rs():
     """The CPU unit test's spot values (float64)."""
     mp.mp.dps = 40
@@ -261,7 +288,7 @@ def spot_rs():
 
 def main():
     meta = {"numpy": np.__version__, "scipy": scipy.__version__}
-    for name, cases in [("special", special_cases()), ("everyday", everyday_cases()), ("label", label_cases())]:
+    for name, cases in [("special", special_cases()), ("everyday", everyday_cases()), ("label", label_cases()), ("measure", measure_cases())]:
         with open(os.path.join(ROOT, "tests", "data", f"{name}.json"), "w") as fh:
             json.dump({**meta, "cases": cases}, fh, separators=(",", ":"))
         print(name, len(cases))

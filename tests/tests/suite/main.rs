@@ -19,6 +19,7 @@ mod linalg;
 mod linalg_props;
 mod linalg_stacks;
 mod manip;
+mod measure;
 mod ndimage;
 mod promotion;
 mod properties;

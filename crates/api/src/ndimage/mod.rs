@@ -1,7 +1,8 @@
 //! `xp::ndimage`: SciPy's `scipy.ndimage` on every device — filters (correlation and
 //! convolution, Gaussian, uniform, minimum/maximum/median/rank/percentile, derivatives) and spline
 //! interpolation (`zoom`, `shift`, `rotate`, `map_coordinates`, the spline prefilter), and
-//! connected components (`label`).
+//! connected components (`label`) and measurements over labelled regions (`sum_labels`, `mean`,
+//! `variance`, `standard_deviation`, `minimum`, `maximum`, `center_of_mass`).
 //!
 //! Everything is written once on xp's device-generic array operations (padding, views,
 //! elementwise arithmetic, sorting, gathers), so it runs wherever the input lives. The core of
@@ -33,6 +34,7 @@ mod derivatives;
 mod gaussian;
 mod interpolate;
 mod label;
+mod measure;
 mod rank;
 mod spline;
 mod uniform;
@@ -42,6 +44,7 @@ pub use derivatives::{gaussian_laplace, laplace, prewitt, sobel};
 pub use gaussian::{gaussian_filter, gaussian_filter1d};
 pub use interpolate::{map_coordinates, rotate, shift, zoom, Interpolation, Reshape, ZoomGrid};
 pub use label::{generate_binary_structure, label, Labels};
+pub use measure::{center_of_mass, maximum, mean, minimum, standard_deviation, sum_labels, variance, LabelIndex};
 pub use rank::{
     maximum_filter, maximum_filter1d, median_filter, minimum_filter, minimum_filter1d, percentile_filter, rank_filter,
     Window,
