@@ -2,12 +2,12 @@
 //!
 //! ```
 //! use xp::ndimage::{generate_binary_structure, label};
-//! let mask = xp::Array::from_vec(vec![1u8, 1, 0, 0, 1, 0, 1, 1, 1], &[3, 3]).unwrap();
+//! let mask = xp::Array::from_vec(vec![1u8, 1, 0, 0, 0, 1, 1, 0, 0], &[3, 3]).unwrap();
 //! let four = label(&mask, None).unwrap();
-//! assert_eq!(four.num_features, 2);
-//! assert_eq!(four.labels.to_vec::<i32>().unwrap(), vec![1, 1, 0, 0, 1, 0, 2, 2, 2]);
+//! assert_eq!(four.num_features, 3);
+//! assert_eq!(four.labels.to_vec::<i32>().unwrap(), vec![1, 1, 0, 0, 0, 2, 3, 0, 0]);
 //! let eight = label(&mask, Some(&generate_binary_structure(2, 2).unwrap())).unwrap();
-//! assert_eq!(eight.num_features, 1);
+//! assert_eq!(eight.labels.to_vec::<i32>().unwrap(), vec![1, 1, 0, 0, 0, 1, 2, 0, 0]);
 //! ```
 use crate::backend::Storage;
 use crate::Array;

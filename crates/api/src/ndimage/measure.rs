@@ -5,8 +5,8 @@
 //!
 //! ```
 //! use xp::ndimage::{label, mean, sum_labels, LabelIndex};
-//! let img = xp::Array::from_vec(vec![1.0, 2.0, 0.0, 0.0, 4.0, 5.0], &[2, 3]).unwrap();
-//! let lab = label(&img, None).unwrap().labels; // [[1, 1, 0], [0, 2, 2]]
+//! let img = xp::Array::from_vec(vec![1.0, 2.0, 0.0, 4.0, 0.0, 0.0, 0.0, 5.0], &[2, 4]).unwrap();
+//! let lab = label(&img, None).unwrap().labels; // [[1, 1, 0, 2], [0, 0, 0, 2]]
 //! let s = sum_labels(&img, Some(&lab), LabelIndex::Many(&[1, 2])).unwrap();
 //! assert_eq!(s.to_vec::<f64>().unwrap(), vec![3.0, 9.0]);
 //! let m = mean(&img, Some(&lab), LabelIndex::One(2)).unwrap();
