@@ -6,6 +6,7 @@ Needs numpy 2.x, scipy and mpmath. Writes
   tests/data/special.json    scipy.special on float64/float32/integer inputs, per-function tolerances
   tests/data/label.json      scipy.ndimage.label over ranks 1-4, structures, dtypes, edge cases
   tests/data/measure.json    scipy.ndimage's measurements over labelled regions
+  tests/data/morphology.json scipy.ndimage's binary and grey morphology (flat elements)
   tests/data/everyday.json   nan_to_num, around, array_equal/equiv, isclose(equal_nan), mgrid/ogrid/indices
   crates/cpu/src/special/spot.rs  float64 spot values for the CPU unit test; where SciPy is known to
                              be less accurate than xp (betaln/beta with one large argument, binom with
@@ -232,6 +233,61 @@ def measure_cases():
     return cases
 
 
+def morphology_cases():
+    """scipy.ndimage binary and grey morphology with flat structuring elements."""
+    import scipy.ndimage as ndi
+    rng = np.random.default_rng(29)
+    cases = []
+    b2 = rng.random((13, 17)) > 0.45
+    b3 = rng.random((6, 7, 5)) > 0.4
+    cross = ndi.generate_binary_structure(2, 1)
+    full = ndi.generate_binary_structure(2, 2)
+    odd = np.array([[1, 1, 0], [0, 1, 1]], dtype=bool)
+    for name in ["binary_erosion", "binary_dilation", "binary_opening", "binary_closing"]:
+        f = getattr(ndi, name)
+        for st, it, bv, org in [(None, 1, 0, 0), (full, 2, 0, 0), (cross, 1, 1, 0), (odd, 1, 0, 0), (full, 1, 0, [1, 0])]:
+            if name in ("binary_opening", "binary_closing") and bv:
+                continue
+            kw = {"structure": st, "iterations": it, "origin": org}
+            if name in ("binary_erosion", "binary_dilation"):
+                kw["border_value"] = bv
+            r = f(b2, **kw)
+            cases.append({"op": name, "structure": None if st is None else g.arr(st), "iterations": it,
+                          "border_value": bool(bv), "origin": org if isinstance(org, list) else [org],
+                          "args": [g.arr(b2)], "result": g.arr(r)})
+        cases.append({"op": name, "structure": None, "iterations": 1, "border_value": False, "origin": [0],
+                      "args": [g.arr(b3)], "result": g.arr(f(b3))})
+    holes = np.zeros((9, 10), dtype=bool)
+    holes[1:8, 1:6] = True
+    holes[3:5, 2:4] = False
+    holes[0:4, 7:10] = True
+    holes[1, 8] = False
+    for st in [None, full]:
+        cases.append({"op": "binary_fill_holes", "structure": None if st is None else g.arr(st),
+                      "args": [g.arr(holes)], "result": g.arr(ndi.binary_fill_holes(holes, structure=st))})
+    cases.append({"op": "binary_fill_holes", "structure": None, "args": [g.arr(b3)],
+                  "result": g.arr(ndi.binary_fill_holes(b3))})
+    for it in [1, 2, 3]:
+        cases.append({"op": "iterate_structure", "iterations": it, "args": [g.arr(cross)],
+                      "result": g.arr(ndi.iterate_structure(cross, it))})
+    x = (rng.standard_normal((12, 14)) * 10).astype(np.float64)
+    xi = rng.integers(0, 100, (12, 14)).astype(np.int32)
+    for name in ["grey_erosion", "grey_dilation", "grey_opening", "grey_closing", "morphological_gradient"]:
+        f = getattr(ndi, name)
+        for inp in [x, xi]:
+            for kw in [{"size": [3, 3]}, {"size": [2, 4]}, {"footprint": odd}, {"footprint": full, "mode": "constant", "cval": 1.5},
+                       {"size": [3, 2], "origin": [1, 0], "mode": "nearest"}]:
+                r = f(inp, **kw)
+                c = {"op": name, "args": [g.arr(inp)], "result": g.arr(r), "mode": kw.get("mode", "reflect"),
+                     "cval": kw.get("cval", 0.0), "origin": kw.get("origin", [0])}
+                if "size" in kw:
+                    c["size"] = kw["size"]
+                else:
+                    c["footprint"] = g.arr(kw["footprint"])
+                cases.append(c)
+    return cases
+
+
 def spot_rs():
     """The CPU unit test's spot values (float64)."""
     mp.mp.dps = 40
@@ -288,7 +344,8 @@ def spot_rs():
 
 def main():
     meta = {"numpy": np.__version__, "scipy": scipy.__version__}
-    for name, cases in [("special", special_cases()), ("everyday", everyday_cases()), ("label", label_cases()), ("measure", measure_cases())]:
+    for name, cases in [("special", special_cases()), ("everyday", everyday_cases()), ("label", label_cases()), ("measure", measure_cases()),
+                        ("morphology", morphology_cases())]:
         with open(os.path.join(ROOT, "tests", "data", f"{name}.json"), "w") as fh:
             json.dump({**meta, "cases": cases}, fh, separators=(",", ":"))
         print(name, len(cases))

@@ -20,6 +20,7 @@ mod linalg_props;
 mod linalg_stacks;
 mod manip;
 mod measure;
+mod morphology;
 mod ndimage;
 mod promotion;
 mod properties;

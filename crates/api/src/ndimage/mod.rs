@@ -2,7 +2,8 @@
 //! convolution, Gaussian, uniform, minimum/maximum/median/rank/percentile, derivatives) and spline
 //! interpolation (`zoom`, `shift`, `rotate`, `map_coordinates`, the spline prefilter), and
 //! connected components (`label`) and measurements over labelled regions (`sum_labels`, `mean`,
-//! `variance`, `standard_deviation`, `minimum`, `maximum`, `center_of_mass`).
+//! `variance`, `standard_deviation`, `minimum`, `maximum`, `center_of_mass`), and morphology with
+//! flat structuring elements (`binary_*`, `grey_*`, `morphological_gradient`, `iterate_structure`).
 //!
 //! Everything is written once on xp's device-generic array operations (padding, views,
 //! elementwise arithmetic, sorting, gathers), so it runs wherever the input lives. The core of
@@ -35,6 +36,7 @@ mod gaussian;
 mod interpolate;
 mod label;
 mod measure;
+mod morphology;
 mod rank;
 mod spline;
 mod uniform;
@@ -45,6 +47,10 @@ pub use gaussian::{gaussian_filter, gaussian_filter1d};
 pub use interpolate::{map_coordinates, rotate, shift, zoom, Interpolation, Reshape, ZoomGrid};
 pub use label::{generate_binary_structure, label, Labels};
 pub use measure::{center_of_mass, maximum, mean, minimum, standard_deviation, sum_labels, variance, LabelIndex};
+pub use morphology::{
+    binary_closing, binary_dilation, binary_erosion, binary_fill_holes, binary_opening, grey_closing, grey_dilation,
+    grey_erosion, grey_opening, iterate_structure, morphological_gradient, Morphology,
+};
 pub use rank::{
     maximum_filter, maximum_filter1d, median_filter, minimum_filter, minimum_filter1d, percentile_filter, rank_filter,
     Window,
