@@ -39,6 +39,7 @@
 //! against the largest magnitude), after the row's normalisation ([`Cmp`]): eigenvalues
 //! sorted, signs of QR factors dropped. The files go to a temporary folder, removed afterwards,
 //! or to `$XP_SWEEP_CHECK_DIR`, kept (`<row>_<output>.npy`, rows numbered as listed).
+mod everyday;
 mod fft;
 mod index;
 mod linalg;
@@ -262,6 +263,7 @@ fn rows(gpu: bool) -> Vec<Row> {
     ndimage::rows(&mut r, gpu);
     stats::rows(&mut r, gpu);
     index::rows(&mut r, gpu);
+    everyday::rows(&mut r, gpu);
     r
 }
 
