@@ -14,24 +14,20 @@ trait Ix: Copy + Send + Sync + PartialEq {
     fn of(i: usize) -> Self;
     fn get(self) -> usize;
 }
-impl Ix for u32 {
-    const NONE: u32 = u32::MAX;
-    fn of(i: usize) -> u32 {
-        i as u32
-    }
-    fn get(self) -> usize {
-        self as usize
-    }
+macro_rules! ix {
+    ($($t:ty),*) => {$(
+        impl Ix for $t {
+            const NONE: $t = <$t>::MAX;
+            fn of(i: usize) -> $t {
+                i as $t
+            }
+            fn get(self) -> usize {
+                self as usize
+            }
+        }
+    )*};
 }
-impl Ix for u64 {
-    const NONE: u64 = u64::MAX;
-    fn of(i: usize) -> u64 {
-        i as u64
-    }
-    fn get(self) -> usize {
-        self as usize
-    }
-}
+ix!(u32, u64);
 
 /// The root of `x` (`parent` holds the indices from `base` on), halving the path on the way.
 fn find<I: Ix>(parent: &mut [I], base: usize, mut x: usize) -> usize {

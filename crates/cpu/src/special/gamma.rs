@@ -204,50 +204,39 @@ fn q_fraction(a: f64, x: f64) -> f64 {
     h * power_factor(a, x)
 }
 
-/// The regularised lower incomplete gamma function P(a, x) (a ≥ 0, x ≥ 0; NaN elsewhere).
-pub fn gammainc(a: f64, x: f64) -> f64 {
+/// P(a, x) (`upper`: Q(a, x)) with SciPy's edge values: NaN outside a ≥ 0, x ≥ 0.
+fn incomplete(a: f64, x: f64, upper: bool) -> f64 {
+    let pick = |p: f64, q: f64| if upper { q } else { p };
     if a.is_nan() || x.is_nan() || a < 0.0 || x < 0.0 {
         return f64::NAN;
     }
     if a == 0.0 {
-        return if x > 0.0 { 1.0 } else { f64::NAN };
+        return if x > 0.0 { pick(1.0, 0.0) } else { f64::NAN };
     }
     if x == 0.0 {
-        return 0.0;
+        return pick(0.0, 1.0);
     }
     if x.is_infinite() {
-        return if a.is_infinite() { f64::NAN } else { 1.0 };
+        return if a.is_infinite() { f64::NAN } else { pick(1.0, 0.0) };
     }
     if a.is_infinite() {
-        return 0.0;
+        return pick(0.0, 1.0);
     }
     if x < a + 1.0 {
-        p_series(a, x)
+        let p = p_series(a, x);
+        pick(p, 1.0 - p)
     } else {
-        1.0 - q_fraction(a, x)
+        let q = q_fraction(a, x);
+        pick(1.0 - q, q)
     }
+}
+
+/// The regularised lower incomplete gamma function P(a, x) (a ≥ 0, x ≥ 0; NaN elsewhere).
+pub fn gammainc(a: f64, x: f64) -> f64 {
+    incomplete(a, x, false)
 }
 
 /// The regularised upper incomplete gamma function Q(a, x) = 1 - P(a, x).
 pub fn gammaincc(a: f64, x: f64) -> f64 {
-    if a.is_nan() || x.is_nan() || a < 0.0 || x < 0.0 {
-        return f64::NAN;
-    }
-    if a == 0.0 {
-        return if x > 0.0 { 0.0 } else { f64::NAN };
-    }
-    if x == 0.0 {
-        return 1.0;
-    }
-    if x.is_infinite() {
-        return if a.is_infinite() { f64::NAN } else { 0.0 };
-    }
-    if a.is_infinite() {
-        return 1.0;
-    }
-    if x < a + 1.0 {
-        1.0 - p_series(a, x)
-    } else {
-        q_fraction(a, x)
-    }
+    incomplete(a, x, true)
 }
