@@ -1,6 +1,7 @@
 //! xp's equivalence suites, one test binary: every case runs on every device present and is
 //! compared with an independent reference (NumPy 2.4 data in `tests/data`, or float64 loops).
 mod common;
+mod coverage;
 mod cuda;
 mod edge;
 mod errors;
