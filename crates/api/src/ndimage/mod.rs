@@ -37,6 +37,7 @@ mod interpolate;
 mod label;
 mod measure;
 mod morphology;
+mod objects;
 mod rank;
 mod spline;
 mod uniform;
@@ -46,11 +47,15 @@ pub use derivatives::{gaussian_laplace, laplace, prewitt, sobel};
 pub use gaussian::{gaussian_filter, gaussian_filter1d};
 pub use interpolate::{map_coordinates, rotate, shift, zoom, Interpolation, Reshape, ZoomGrid};
 pub use label::{generate_binary_structure, label, Labels};
-pub use measure::{center_of_mass, maximum, mean, minimum, standard_deviation, sum_labels, variance, LabelIndex};
+pub use measure::{
+    center_of_mass, extrema, histogram, labeled_comprehension, maximum, maximum_position, mean, median, minimum,
+    minimum_position, standard_deviation, sum_labels, variance, Extrema, LabelIndex,
+};
 pub use morphology::{
     binary_closing, binary_dilation, binary_erosion, binary_fill_holes, binary_opening, grey_closing, grey_dilation,
     grey_erosion, grey_opening, iterate_structure, morphological_gradient, Morphology,
 };
+pub use objects::find_objects;
 pub use rank::{
     maximum_filter, maximum_filter1d, median_filter, minimum_filter, minimum_filter1d, percentile_filter, rank_filter,
     Window,
