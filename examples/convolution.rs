@@ -95,7 +95,13 @@ fn main() -> Result<()> {
             for &dev in &devices {
                 let (a, kd) = (img.to_device(dev)?, k.to_device(dev)?);
                 let runs = if dev == Device::Cpu { 3 } else { 5 };
-                let (ms, out) = time(dev, runs, || convolve2d(&a, &kd, Mode::Same, boundary, Method::Auto))?;
+                let (ms, out) = time(dev, runs, || {
+                    convolve2d(
+                        &a,
+                        &kd,
+                        xp::signal::Conv2d { mode: Mode::Same, boundary: boundary, method: Method::Auto },
+                    )
+                })?;
                 let check = match &cpu_out {
                     None => "reference".to_string(),
                     Some(c) => {
@@ -112,8 +118,16 @@ fn main() -> Result<()> {
         }
     }
     let side = n.min(1024);
-    let wrap = convolve2d(&diracs, &k, Mode::Same, Boundary::Wrap, Method::Auto)?;
-    let fill = convolve2d(&diracs, &k, Mode::Same, Boundary::default(), Method::Auto)?;
+    let wrap = convolve2d(
+        &diracs,
+        &k,
+        xp::signal::Conv2d { mode: Mode::Same, boundary: Boundary::Wrap, method: Method::Auto },
+    )?;
+    let fill = convolve2d(
+        &diracs,
+        &k,
+        xp::signal::Conv2d { mode: Mode::Same, boundary: Boundary::default(), method: Method::Auto },
+    )?;
     write_png("convolution.png", &[&diracs, &wrap, &fill], side)?;
     println!("wrote convolution.png: the comb, and its convolution with wrap and with fill ({side}² corners)");
     Ok(())

@@ -18,7 +18,7 @@ fn softmax(x: &Array, axis: isize) -> Result<Array> {
 fn standardize(x: &Array) -> Result<Array> {
     let mods = xp::get_array_module(x); // the namespace of x's device
     let eps = mods.full(&[], 1e-12, x.dtype())?; // allocated where x lives
-    x.sub(&x.mean_keepdim(0)?)?.div(&x.std_keepdim(0, 0)?.add(&eps)?)
+    x.sub(&x.mean_keepdim(0)?)?.div(&x.std_keepdim(0)?.add(&eps)?)
 }
 
 /// A few more NumPy-style computations: a moving average, a histogram-like count, a distance
@@ -29,7 +29,7 @@ fn more(x: &Array) -> Result<Vec<Array>> {
     let c = v.cumsum(..)?;
     let w = 8;
     let moving = c.slice(s![w..])?.sub(&c.slice(s![..-w])?)?.div(w as f64)?;
-    let edges = mods.linspace(-3.0, 3.0, 7, true, Some(DType::F32))?;
+    let edges = mods.linspace(-3.0, 3.0, 7, xp::Linspace { endpoint: true, dtype: Some(DType::F32) })?;
     let counts = v.expand_dims(1)?.lt(&edges)?.sum(0)?;
     let p = x.slice(s![..16, ..])?;
     let d = p.expand_dims(1)?.sub(&p.expand_dims(0)?)?.square()?.sum(-1)?.sqrt()?;
@@ -61,8 +61,8 @@ fn statistics(x: &Array) -> Result<Vec<Array>> {
     let p = xp::percentile(x, [5.0, 95.0], 0, xp::QuantileMethod::Linear)?;
     let h = xp::Histogram { range: Some((-4.0, 4.0)), ..Default::default() };
     let (counts, _) = xp::histogram(&x.slice(s![.., 0])?, 16, h)?;
-    let corr = xp::corrcoef(&x.slice(s![.., ..8])?, None, false)?;
-    let w = xp::get_array_module(x).linspace(0.0, 1.0, x.shape()[0], true, None)?;
+    let corr = xp::corrcoef(&x.slice(s![.., ..8])?, None, xp::Corrcoef { rowvar: false })?;
+    let w = xp::get_array_module(x).linspace(0.0, 1.0, x.shape()[0], Default::default())?;
     let avg = xp::average(x, 0, Some(&w))?;
     Ok(vec![median, p, counts, corr, avg])
 }
@@ -72,7 +72,7 @@ fn statistics(x: &Array) -> Result<Vec<Array>> {
 fn data(dev: Device, rows: usize, cols: usize) -> Result<Array> {
     let mut rng = xp::on(dev).default_rng(7);
     let z = rng.standard_normal(&[rows, cols], DType::F32)?;
-    let scale = xp::on(dev).linspace(0.5, 2.0, cols, true, Some(DType::F32))?;
+    let scale = xp::on(dev).linspace(0.5, 2.0, cols, xp::Linspace { endpoint: true, dtype: Some(DType::F32) })?;
     z.mul(&scale)?.add(&rng.uniform(-1.0, 1.0, [cols])?.astype(DType::F32)?)
 }
 
@@ -168,7 +168,7 @@ fn main() -> Result<()> {
     println!(
         "standardized columns: |mean| <= {:.1e}, |std - 1| <= {:.1e}",
         z.mean(0)?.abs()?.max(..)?.item::<f64>()?,
-        z.std(0, 0)?.sub(1.0)?.abs()?.max(..)?.item::<f64>()?
+        z.std(0)?.sub(1.0)?.abs()?.max(..)?.item::<f64>()?
     );
     println!("values below each edge of linspace(-3, 3, 7) in column 0: {}", r[3]);
     println!("distance matrix of the first 16 rows, top-left corner:\n{}", r[4].slice(s![..3, ..3])?);

@@ -41,7 +41,13 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
             unit: "ms",
             setup: Box::new(move |d: Device| {
                 let (a, k) = (rand(n * n, &[n, n], d)?, rand(31 * 31, &[31, 31], d)?);
-                Ok(Box::new(move || sync(&convolve2d(&a, &k, Mode::Same, Boundary::Wrap, method)?)))
+                Ok(Box::new(move || {
+                    sync(&convolve2d(
+                        &a,
+                        &k,
+                        xp::signal::Conv2d { mode: Mode::Same, boundary: Boundary::Wrap, method: method },
+                    )?)
+                }))
             }),
         });
     }
@@ -54,7 +60,13 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
                 unit: "ms",
                 setup: Box::new(move |d: Device| {
                     let (a, kk) = (rand(n * n, &[n, n], d)?, rand(k * k, &[k, k], d)?);
-                    Ok(Box::new(move || sync(&convolve2d(&a, &kk, Mode::Same, Boundary::default(), method)?)))
+                    Ok(Box::new(move || {
+                        sync(&convolve2d(
+                            &a,
+                            &kk,
+                            xp::signal::Conv2d { mode: Mode::Same, boundary: Boundary::default(), method: method },
+                        )?)
+                    }))
                 }),
             });
         }

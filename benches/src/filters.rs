@@ -2,7 +2,7 @@
 //! `reflect` mode and truncation at 4σ: two 33-tap passes) on a 4096² image (1024² on the CPU),
 //! and `signal.medfilt2d` with a 5×5 window on a 2048² image (512² on the CPU).
 use crate::{rand, sync, Workload};
-use xp::ndimage::{gaussian_filter, Mode};
+use xp::ndimage::{gaussian_filter, Gaussian, Mode};
 use xp::signal::medfilt2d;
 use xp::signal::{lfilter, sosfilt};
 use xp::Array;
@@ -15,7 +15,13 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
         unit: "ms",
         setup: Box::new(move |d: Device| {
             let a = rand(n * n, &[n, n], d)?;
-            Ok(Box::new(move || sync(&gaussian_filter(&a, &[4.0], &[0], Mode::Reflect, 4.0, None)?)))
+            Ok(Box::new(move || {
+                sync(&gaussian_filter(
+                    &a,
+                    &[4.0],
+                    Gaussian { order: &[0], mode: Mode::Reflect, truncate: 4.0, radius: None },
+                )?)
+            }))
         }),
     });
     // Issue 27: ndimage.label of a 4096² random mask (half foreground), faces and full
@@ -67,7 +73,7 @@ fn iir_workloads(w: &mut Vec<Workload>) {
                 let b = Array::from_vec(BUTTER4_B.to_vec(), &[5])?.to_device(d)?;
                 let a = Array::from_vec(BUTTER4_A.to_vec(), &[5])?.to_device(d)?;
                 let x = rand(rows * cols, &[rows, cols], d)?;
-                Ok(Box::new(move || sync(&lfilter(&b, &a, &x, -1, None)?.y)))
+                Ok(Box::new(move || sync(&lfilter(&b, &a, &x, Default::default())?.y)))
             }),
         });
         w.push(Workload {
@@ -76,7 +82,7 @@ fn iir_workloads(w: &mut Vec<Workload>) {
             setup: Box::new(move |d: Device| {
                 let sos = Array::from_vec(BUTTER8_SOS.concat(), &[4, 6])?.to_device(d)?;
                 let x = rand(rows * cols, &[rows, cols], d)?;
-                Ok(Box::new(move || sync(&sosfilt(&sos, &x, -1, None)?.y)))
+                Ok(Box::new(move || sync(&sosfilt(&sos, &x, Default::default())?.y)))
             }),
         });
     }

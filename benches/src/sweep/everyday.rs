@@ -2,7 +2,7 @@
 //! the measurements over 100 labelled regions and the morphology on a 2048² image or mask, and
 //! the everyday helpers (`nan_to_num`, `around`, `array_equal`, `mgrid`, `indices`).
 use super::{ints, one, uniform, Row};
-use xp::ndimage::{self, LabelIndex, Mode, Morphology, Window};
+use xp::ndimage::{self, LabelIndex, Morphology, Window};
 use xp::{Array, DType, Result};
 
 const IMG: usize = 2048;
@@ -59,7 +59,7 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
         let m = uniform(&[IMG, IMG], 0, d)?.gt(0.5)?;
         one(move || ndimage::binary_fill_holes(&m, None))
     }));
-    type Grey = fn(&Array, Window, Mode, &[isize]) -> Result<Array>;
+    type Grey = fn(&Array, Window, ndimage::Filter) -> Result<Array>;
     let grey: [(&str, Grey); 3] = [
         ("grey_erosion", ndimage::grey_erosion),
         ("grey_dilation", ndimage::grey_dilation),
@@ -73,7 +73,7 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
             format!("sp.ndimage.{name}(img, size=5)"),
             move |d| {
                 let x = uniform(&[IMG, IMG], 0, d)?;
-                one(move || f(&x, Window::Size(&[5]), Mode::Reflect, &[0]))
+                one(move || f(&x, Window::Size(&[5]), Default::default()))
             },
         ));
     }

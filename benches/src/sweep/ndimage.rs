@@ -3,7 +3,9 @@
 //! for interpolation): correlations and convolutions, Gaussian, uniform, rank and derivative
 //! filters, zoom, shift, rotate, map_coordinates and the spline prefilters.
 use super::{one, shrunk, uniform, Row};
-use xp::ndimage::{self, Interpolation, Mode, Reshape, Window, ZoomGrid};
+use xp::ndimage::{
+    self, Filter1d, Gaussian, Gaussian1d, Interpolation, Mode, Reshape, Rotate, Spline, Window, ZoomGrid,
+};
 use xp::{Array, DType, Result};
 
 const IMG: usize = 2048;
@@ -21,36 +23,44 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
     // filters of the whole image: (name, size tail, python call, xp call)
     let filters: Vec<(&str, &str, &str, Filter)> = vec![
         ("gaussian_filter", "sigma 4", "gaussian_filter(img, 4.0)", |x| {
-            ndimage::gaussian_filter(x, &[4.0], &[0], REFLECT, 4.0, None)
+            ndimage::gaussian_filter(x, &[4.0], Gaussian { order: &[0], mode: REFLECT, truncate: 4.0, radius: None })
         }),
         ("gaussian_filter1d", "sigma 4, axis -1", "gaussian_filter1d(img, 4.0)", |x| {
-            ndimage::gaussian_filter1d(x, 4.0, -1, 0, REFLECT, 4.0, None)
+            ndimage::gaussian_filter1d(
+                x,
+                4.0,
+                Gaussian1d { axis: -1, order: 0, mode: REFLECT, truncate: 4.0, radius: None },
+            )
         }),
         ("gaussian_laplace", "sigma 2", "gaussian_laplace(img, 2.0)", |x| {
-            ndimage::gaussian_laplace(x, &[2.0], REFLECT, 4.0)
+            ndimage::gaussian_laplace(x, &[2.0], Gaussian { mode: REFLECT, truncate: 4.0, ..Default::default() })
         }),
         ("sobel", "axis -1", "sobel(img)", |x| ndimage::sobel(x, -1, REFLECT)),
         ("prewitt", "axis -1", "prewitt(img)", |x| ndimage::prewitt(x, -1, REFLECT)),
         ("laplace", "", "laplace(img)", |x| ndimage::laplace(x, REFLECT)),
-        ("uniform_filter", "5x5", "uniform_filter(img, 5)", |x| ndimage::uniform_filter(x, &[5], REFLECT, &[0])),
+        ("uniform_filter", "5x5", "uniform_filter(img, 5)", |x| {
+            ndimage::uniform_filter(x, &[5], ndimage::Filter { mode: REFLECT, origin: &[0] })
+        }),
         ("uniform_filter1d", "31, axis -1", "uniform_filter1d(img, 31)", |x| {
-            ndimage::uniform_filter1d(x, 31, -1, REFLECT, 0)
+            ndimage::uniform_filter1d(x, 31, Filter1d { axis: -1, mode: REFLECT, origin: 0 })
         }),
         ("minimum_filter", "5x5", "minimum_filter(img, 5)", |x| {
-            ndimage::minimum_filter(x, Window::Size(&[5]), REFLECT, &[0])
+            ndimage::minimum_filter(x, Window::Size(&[5]), ndimage::Filter { mode: REFLECT, origin: &[0] })
         }),
         ("maximum_filter", "5x5", "maximum_filter(img, 5)", |x| {
-            ndimage::maximum_filter(x, Window::Size(&[5]), REFLECT, &[0])
+            ndimage::maximum_filter(x, Window::Size(&[5]), ndimage::Filter { mode: REFLECT, origin: &[0] })
         }),
         ("minimum_filter1d", "31, axis -1", "minimum_filter1d(img, 31)", |x| {
-            ndimage::minimum_filter1d(x, 31, -1, REFLECT, 0)
+            ndimage::minimum_filter1d(x, 31, Filter1d { axis: -1, mode: REFLECT, origin: 0 })
         }),
         ("maximum_filter1d", "31, axis -1", "maximum_filter1d(img, 31)", |x| {
-            ndimage::maximum_filter1d(x, 31, -1, REFLECT, 0)
+            ndimage::maximum_filter1d(x, 31, Filter1d { axis: -1, mode: REFLECT, origin: 0 })
         }),
-        ("spline_filter", "order 3", "spline_filter(img, 3)", |x| ndimage::spline_filter(x, 3, Mode::Mirror)),
+        ("spline_filter", "order 3", "spline_filter(img, 3)", |x| {
+            ndimage::spline_filter(x, Spline { order: 3, mode: Mode::Mirror })
+        }),
         ("spline_filter1d", "order 3, axis -1", "spline_filter1d(img, 3)", |x| {
-            ndimage::spline_filter1d(x, 3, -1, Mode::Mirror)
+            ndimage::spline_filter1d(x, -1, Spline { order: 3, mode: Mode::Mirror })
         }),
         ("shift", "(10.5, -3.25), cubic", "shift(img, (10.5, -3.25))", |x| {
             ndimage::shift(x, &[10.5, -3.25], Interpolation::default())
@@ -77,20 +87,22 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
         "sp.ndimage.rotate(img, 30.0, reshape=False)",
         move |d| {
             let x = uniform(&[n, n], 0, d)?;
-            one(move || ndimage::rotate(&x, 30.0, [1, 0], Reshape::Keep, Interpolation::default()))
+            one(move || {
+                ndimage::rotate(&x, 30.0, Rotate { axes: [1, 0], reshape: Reshape::Keep }, Interpolation::default())
+            })
         },
     ));
     // rank filters: about 1.5 s each in SciPy at 2048² on the CPU, 1024² there
     type Rank = fn(&Array) -> Result<Array>;
     let ranks: [(&str, &str, &str, Rank); 3] = [
         ("median_filter", "5x5", "median_filter(img, 5)", |x| {
-            ndimage::median_filter(x, Window::Size(&[5]), REFLECT, &[0])
+            ndimage::median_filter(x, Window::Size(&[5]), ndimage::Filter { mode: REFLECT, origin: &[0] })
         }),
         ("rank_filter", "rank 3, 5x5", "rank_filter(img, 3, 5)", |x| {
-            ndimage::rank_filter(x, 3, Window::Size(&[5]), REFLECT, &[0])
+            ndimage::rank_filter(x, 3, Window::Size(&[5]), ndimage::Filter { mode: REFLECT, origin: &[0] })
         }),
         ("percentile_filter", "75%, 5x5", "percentile_filter(img, 75, 5)", |x| {
-            ndimage::percentile_filter(x, 75.0, Window::Size(&[5]), REFLECT, &[0])
+            ndimage::percentile_filter(x, 75.0, Window::Size(&[5]), ndimage::Filter { mode: REFLECT, origin: &[0] })
         }),
     ];
     for (name, tail, py, f) in ranks {
@@ -109,8 +121,8 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
     // correlations with a 5x5 kernel and 31 taps
     type Corr = fn(&Array, &Array) -> Result<Array>;
     let corrs: [(&str, Corr); 2] = [
-        ("correlate", |x, w| ndimage::correlate(x, w, REFLECT, &[0])),
-        ("convolve", |x, w| ndimage::convolve(x, w, REFLECT, &[0])),
+        ("correlate", |x, w| ndimage::correlate(x, w, ndimage::Filter { mode: REFLECT, origin: &[0] })),
+        ("convolve", |x, w| ndimage::convolve(x, w, ndimage::Filter { mode: REFLECT, origin: &[0] })),
     ];
     for (name, f) in corrs {
         r.push(Row::new(
@@ -126,8 +138,8 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
     }
     type Corr1 = fn(&Array, &[f64]) -> Result<Array>;
     let corr1: [(&str, Corr1); 2] = [
-        ("correlate1d", |x, w| ndimage::correlate1d(x, w, -1, REFLECT, 0)),
-        ("convolve1d", |x, w| ndimage::convolve1d(x, w, -1, REFLECT, 0)),
+        ("correlate1d", |x, w| ndimage::correlate1d(x, w, Filter1d { axis: -1, mode: REFLECT, origin: 0 })),
+        ("convolve1d", |x, w| ndimage::convolve1d(x, w, Filter1d { axis: -1, mode: REFLECT, origin: 0 })),
     ];
     for (name, f) in corr1 {
         r.push(Row::new(

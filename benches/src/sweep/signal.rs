@@ -92,10 +92,18 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
     let img = "img = uniform((2048, 2048))";
     let conv2: [(&str, &str, Conv); 2] = [
         ("signal.convolve2d", "convolve2d", |x, k| {
-            signal::convolve2d(x, k, Mode::Same, Boundary::default(), Method::Auto)
+            signal::convolve2d(
+                x,
+                k,
+                xp::signal::Conv2d { mode: Mode::Same, boundary: Boundary::default(), method: Method::Auto },
+            )
         }),
         ("signal.correlate2d", "correlate2d", |x, k| {
-            signal::correlate2d(x, k, Mode::Same, Boundary::default(), Method::Auto)
+            signal::correlate2d(
+                x,
+                k,
+                xp::signal::Conv2d { mode: Mode::Same, boundary: Boundary::default(), method: Method::Auto },
+            )
         }),
     ];
     for (name, py, f) in conv2 {
@@ -113,7 +121,7 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
     // recursive filters
     r.push(Row::new("signal.lfilter", "2^22 f32, order 4", py_filter(), "sp.signal.lfilter(b, a, x)", |d| {
         let ((b, a, _), x) = (coefs(d)?, uniform(&[L], 0, d)?);
-        one(move || Ok(signal::lfilter(&b, &a, &x, -1, None)?.y))
+        one(move || Ok(signal::lfilter(&b, &a, &x, Default::default())?.y))
     }));
     r.push(Row::new("signal.lfilter_zi", "order 4", py_filter(), "sp.signal.lfilter_zi(b, a)", |d| {
         let (b, a, _) = coefs(d)?;
@@ -121,7 +129,7 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
     }));
     r.push(Row::new("signal.sosfilt", "2^22 f32, 2 sections", py_filter(), "sp.signal.sosfilt(sos, x)", |d| {
         let ((_, _, sos), x) = (coefs(d)?, uniform(&[L], 0, d)?);
-        one(move || Ok(signal::sosfilt(&sos, &x, -1, None)?.y))
+        one(move || Ok(signal::sosfilt(&sos, &x, Default::default())?.y))
     }));
     r.push(Row::new("signal.sosfilt_zi", "2 sections", py_filter(), "sp.signal.sosfilt_zi(sos)", |d| {
         let (_, _, sos) = coefs(d)?;
@@ -129,7 +137,9 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
     }));
     r.push(Row::new("signal.filtfilt", "2^22 f32, order 4", py_filter(), "sp.signal.filtfilt(b, a, x)", |d| {
         let ((b, a, _), x) = (coefs(d)?, uniform(&[L], 0, d)?);
-        one(move || signal::filtfilt(&b, &a, &x, -1, Some(PadType::Odd), None))
+        one(move || {
+            signal::filtfilt(&b, &a, &x, xp::signal::Filtfilt { axis: -1, padtype: Some(PadType::Odd), padlen: None })
+        })
     }));
     // median and Wiener filters
     r.push(Row::new("signal.medfilt", "2^22 f32, 5", x1, "sp.signal.medfilt(x, 5)", |d| {
@@ -163,7 +173,14 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
     }));
     r.push(Row::new("signal.resample_poly", "2^22 f32, 3/2", x1, "sp.signal.resample_poly(x, 3, 2)", |d| {
         let x = uniform(&[L], 0, d)?;
-        one(move || signal::resample_poly(&x, 3, 2, -1, Window::Kaiser { beta: 5.0 }, PolyPad::Zeros))
+        one(move || {
+            signal::resample_poly(
+                &x,
+                3,
+                2,
+                xp::signal::ResamplePoly { axis: -1, window: Window::Kaiser { beta: 5.0 }, padtype: PolyPad::Zeros },
+            )
+        })
     }));
     r.push(Row::new(
         "signal.upfirdn",
@@ -172,23 +189,43 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
         "sp.signal.upfirdn(h, x, 3, 2)",
         |d| {
             let (x, h) = (uniform(&[L], 0, d)?, uniform(&[64], 1, d)?);
-            one(move || signal::upfirdn(&h, &x, 3, 2, -1))
+            one(move || signal::upfirdn(&h, &x, xp::signal::Upfirdn { up: 3, down: 2, axis: -1 }))
         },
     ));
     // spectral analysis
     r.push(Row::new("signal.periodogram", "2^22 f32", x1, "sp.signal.periodogram(x)", |d| {
         let x = uniform(&[L], 0, d)?;
         many(move || {
-            let (f, p) =
-                signal::periodogram(&x, 1.0, Window::Boxcar, None, Some(Detrend::Constant), Scaling::Density, -1)?;
+            let (f, p) = signal::periodogram(
+                &x,
+                xp::signal::Periodogram {
+                    fs: 1.0,
+                    window: Window::Boxcar,
+                    nfft: None,
+                    detrend: Some(Detrend::Constant),
+                    scaling: Scaling::Density,
+                    axis: -1,
+                },
+            )?;
             Ok(vec![f, p])
         })
     }));
     r.push(Row::new("signal.welch", "2^22 f32, nperseg 256", x1, "sp.signal.welch(x)", |d| {
         let x = uniform(&[L], 0, d)?;
         many(move || {
-            let (f, p) =
-                signal::welch(&x, 1.0, Window::Hann, None, None, None, Some(Detrend::Constant), Scaling::Density, -1)?;
+            let (f, p) = signal::welch(
+                &x,
+                xp::signal::Welch {
+                    fs: 1.0,
+                    window: Window::Hann,
+                    nperseg: None,
+                    noverlap: None,
+                    nfft: None,
+                    detrend: Some(Detrend::Constant),
+                    scaling: Scaling::Density,
+                    axis: -1,
+                },
+            )?;
             Ok(vec![f, p])
         })
     }));

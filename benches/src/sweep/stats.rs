@@ -23,8 +23,8 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
     // (name, python call, xp call, NaNs in the input)
     let reds: [(&str, &str, Red, bool); 13] = [
         ("mean", "xp.mean(a)", |a| a.mean(..), false),
-        ("std", "xp.std(a)", |a| a.std(.., 0), false),
-        ("var", "xp.var(a)", |a| a.var(.., 0), false),
+        ("std", "xp.std(a)", |a| a.std(..), false),
+        ("var", "xp.var(a)", |a| a.var(..), false),
         ("ptp", "xp.ptp(a)", |a| a.ptp(..), false),
         ("nanmean", "xp.nanmean(a)", |a| a.nanmean(..), true),
         ("nanmax", "xp.nanmax(a)", |a| a.nanmax(..), true),
@@ -83,7 +83,7 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
     }));
     r.push(Row::new("corrcoef", "64x65536 f32", "a = uniform((64, 65536))", "xp.corrcoef(a)", |d| {
         let a = uniform(&[64, 65536], 0, d)?;
-        one(move || xp::corrcoef(&a, None, true))
+        one(move || xp::corrcoef(&a, None, xp::Corrcoef { rowvar: true }))
     }));
     // counting
     r.push(Row::new("histogram", "2^22 f32, 1024 bins", a1, "xp.histogram(a, 1024)", |d| {
@@ -127,7 +127,7 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
         "xp.digitize(a, e)",
         |d| {
             let a = uniform(&[L], 0, d)?;
-            let e = xp::on(d).linspace(0.0, 1.0, 1025, true, Some(DType::F32))?;
+            let e = xp::on(d).linspace(0.0, 1.0, 1025, xp::Linspace { endpoint: true, dtype: Some(DType::F32) })?;
             one(move || xp::digitize(&a, &e, false))
         },
     ));
@@ -157,7 +157,7 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
         "xp.interp(a, k, v)",
         |d| {
             let a = uniform(&[L], 0, d)?;
-            let k = xp::on(d).linspace(0.0, 1.0, 4096, true, Some(DType::F32))?;
+            let k = xp::on(d).linspace(0.0, 1.0, 4096, xp::Linspace { endpoint: true, dtype: Some(DType::F32) })?;
             let v = uniform(&[4096], 1, d)?;
             one(move || xp::interp(&a, &k, &v, None, None))
         },

@@ -1,5 +1,6 @@
 //! The [`Array`] type: shared storage + layout + dtype, cheap to clone; views share storage.
 use crate::backend::{self, Storage};
+use crate::shape::{shape_of, IntoShape};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use xp_core::{numel, DType, Device, Element, Error, HostBuffer, Layout, Result, Scalar};
 
@@ -44,15 +45,16 @@ impl Array {
     }
 
     /// An array of `shape` from a vector in C order, in host memory.
-    pub fn from_vec<T: Element>(data: Vec<T>, shape: &[usize]) -> Result<Array> {
+    pub fn from_vec<T: Element>(data: Vec<T>, shape: impl IntoShape) -> Result<Array> {
         Array::from_buffer(T::into_buffer(data), shape, Device::Cpu)
     }
     /// An array of `shape` from a slice in C order, in host memory.
-    pub fn from_slice<T: Element>(data: &[T], shape: &[usize]) -> Result<Array> {
+    pub fn from_slice<T: Element>(data: &[T], shape: impl IntoShape) -> Result<Array> {
         Array::from_vec(data.to_vec(), shape)
     }
     /// An array of `shape` on `device` from a host buffer in C order.
-    pub fn from_buffer(buf: HostBuffer, shape: &[usize], device: Device) -> Result<Array> {
+    pub fn from_buffer(buf: HostBuffer, shape: impl IntoShape, device: Device) -> Result<Array> {
+        let shape = &shape_of("from_vec", shape)?[..];
         let n = numel(shape);
         if buf.len() != n {
             return Err(Error::LengthMismatch { op: "from_vec", shape: shape.to_vec(), expected: n, got: buf.len() });
@@ -127,6 +129,18 @@ impl Array {
     pub fn item<T: Element>(&self) -> Result<T> {
         Ok(T::from_scalar(self.scalar()?))
     }
+    /// The only element of a size-1 array as `f64` ([`Array::item`]`::<f64>`, NumPy's `float(x)`).
+    pub fn to_f64(&self) -> Result<f64> {
+        self.item()
+    }
+    /// The only element of a size-1 array as `i64` (NumPy's `int(x)`: floats truncate).
+    pub fn to_i64(&self) -> Result<i64> {
+        self.item()
+    }
+    /// The only element of a size-1 array as `bool` (NumPy's `bool(x)`: nonzero is true).
+    pub fn to_bool(&self) -> Result<bool> {
+        self.item()
+    }
     /// A copy of the array on `device` (a clone when it is already there). Between two GPUs the
     /// copy goes device to device (a peer copy, asynchronous); to or from the host it waits.
     pub fn to_device(&self, device: Device) -> Result<Array> {
@@ -188,3 +202,47 @@ const _: fn() = || {
     fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<Array>();
 };
+
+/// A size-1 array converts to any element type with `try_into` (NumPy's `float(x)`, `int(x)`,
+/// `bool(x)`), so a reduction's result goes straight into a Rust variable:
+///
+/// ```
+/// let x = xp::Array::from_vec(vec![1.5, 2.5], [2]).unwrap();
+/// let total: f64 = x.sum(..)?.try_into()?;
+/// let any_big: bool = (&x.gt(2.0)?.any(..)?).try_into()?;
+/// assert_eq!((total, any_big), (4.0, true));
+/// # Ok::<(), xp::Error>(())
+/// ```
+macro_rules! try_from_array {
+    ($($t:ty),*) => {$(
+        impl TryFrom<&Array> for $t {
+            type Error = Error;
+            fn try_from(a: &Array) -> Result<$t> {
+                a.item()
+            }
+        }
+        impl TryFrom<Array> for $t {
+            type Error = Error;
+            fn try_from(a: Array) -> Result<$t> {
+                a.item()
+            }
+        }
+    )*};
+}
+try_from_array!(
+    bool,
+    i8,
+    i16,
+    i32,
+    i64,
+    u8,
+    u16,
+    u32,
+    u64,
+    xp_core::f16,
+    xp_core::bf16,
+    f32,
+    f64,
+    xp_core::Complex32,
+    xp_core::Complex64
+);

@@ -7,10 +7,11 @@
 //!     let n = mods.full(&[], x.size() as f64, x.dtype())?;
 //!     x.sub(&x.sum(..)?.div(&n)?)
 //! }
-//! let x = xp::linspace(0.0, 1.0, 5, true, None).unwrap();
+//! let x = xp::linspace(0.0, 1.0, 5, Default::default()).unwrap();
 //! assert_eq!(centered(&x).unwrap().to_vec::<f64>().unwrap(), vec![-0.5, -0.25, 0.0, 0.25, 0.5]);
 //! ```
 use crate::backend;
+use crate::shape::{shape_of, IntoShape};
 use crate::Array;
 use xp_core::{numel, BinaryOp, DType, Device, Error, Result, Scalar, SliceElem};
 
@@ -34,6 +35,46 @@ pub(crate) fn full_on(device: Device, shape: &[usize], value: impl Into<Scalar>,
     Ok(Array::from_storage(backend::full(device, numel(shape), value.into(), dtype)?, shape))
 }
 
+/// The keywords of [`ArrayModule::linspace`]: NumPy's `endpoint=True`, `dtype=None` (float64).
+///
+/// ```
+/// let x = xp::linspace(0.0, 1.0, 4, Default::default()).unwrap();
+/// assert_eq!(x.to_vec::<f64>().unwrap(), vec![0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0]);
+/// let open = xp::linspace(0.0, 1.0, 4, xp::Linspace { endpoint: false, ..Default::default() }).unwrap();
+/// assert_eq!(open.to_vec::<f64>().unwrap(), vec![0.0, 0.25, 0.5, 0.75]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Linspace {
+    /// whether `stop` is the last value
+    pub endpoint: bool,
+    /// the result's dtype (`None`: float64)
+    pub dtype: Option<DType>,
+}
+
+impl Default for Linspace {
+    fn default() -> Self {
+        Linspace { endpoint: true, dtype: None }
+    }
+}
+
+/// The keywords of [`ArrayModule::logspace`]: NumPy's `endpoint=True`, `base=10.0`,
+/// `dtype=None` (float64).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Logspace {
+    /// whether `base ** stop` is the last value
+    pub endpoint: bool,
+    /// the base of the powers
+    pub base: f64,
+    /// the result's dtype (`None`: float64)
+    pub dtype: Option<DType>,
+}
+
+impl Default for Logspace {
+    fn default() -> Self {
+        Logspace { endpoint: true, base: 10.0, dtype: None }
+    }
+}
+
 /// How [`ArrayModule::meshgrid`] orders its outputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Indexing {
@@ -48,24 +89,32 @@ impl ArrayModule {
     pub fn device(&self) -> Device {
         self.device
     }
-    /// An array of `shape` filled with `value` converted to `dtype`.
-    pub fn full(&self, shape: &[usize], value: impl Into<Scalar>, dtype: DType) -> Result<Array> {
-        full_on(self.device, shape, value, dtype)
+    /// An array of `shape` filled with `value` converted to `dtype`; `None` takes the value's
+    /// own dtype as NumPy's `full` does (bool, int64, float64 or complex128).
+    pub fn full(
+        &self,
+        shape: impl IntoShape,
+        value: impl Into<Scalar>,
+        dtype: impl Into<Option<DType>>,
+    ) -> Result<Array> {
+        let value = value.into();
+        let dtype = dtype.into().unwrap_or_else(|| xp_core::default_dtype(&value));
+        full_on(self.device, &shape_of("full", shape)?, value, dtype)
     }
-    /// Zeros.
-    pub fn zeros(&self, shape: &[usize], dtype: DType) -> Result<Array> {
-        self.full(shape, 0, dtype)
+    /// Zeros (`None`: float64, NumPy's default dtype).
+    pub fn zeros(&self, shape: impl IntoShape, dtype: impl Into<Option<DType>>) -> Result<Array> {
+        full_on(self.device, &shape_of("zeros", shape)?, 0, dtype.into().unwrap_or(DType::F64))
     }
-    /// Ones.
-    pub fn ones(&self, shape: &[usize], dtype: DType) -> Result<Array> {
-        self.full(shape, 1, dtype)
+    /// Ones (`None`: float64).
+    pub fn ones(&self, shape: impl IntoShape, dtype: impl Into<Option<DType>>) -> Result<Array> {
+        full_on(self.device, &shape_of("ones", shape)?, 1, dtype.into().unwrap_or(DType::F64))
     }
-    /// An array whose contents are unspecified (xp fills with zeros).
-    pub fn empty(&self, shape: &[usize], dtype: DType) -> Result<Array> {
-        self.zeros(shape, dtype)
+    /// An array whose contents are unspecified (xp fills with zeros; `None`: float64).
+    pub fn empty(&self, shape: impl IntoShape, dtype: impl Into<Option<DType>>) -> Result<Array> {
+        full_on(self.device, &shape_of("empty", shape)?, 0, dtype.into().unwrap_or(DType::F64))
     }
     /// An array from a vector in C order.
-    pub fn asarray<T: xp_core::Element>(&self, data: Vec<T>, shape: &[usize]) -> Result<Array> {
+    pub fn asarray<T: xp_core::Element>(&self, data: Vec<T>, shape: impl IntoShape) -> Result<Array> {
         Array::from_buffer(T::into_buffer(data), shape, self.device)
     }
     /// `start, start + step, ...` below `stop` (above, for negative steps). Integer arguments give
@@ -99,9 +148,10 @@ impl ArrayModule {
         let dtype = dtype.unwrap_or(if ints { DType::I64 } else { DType::F64 });
         Ok(Array::from_storage(backend::affine(self.device, n, a, s, dtype)?, &[n]))
     }
-    /// `num` evenly spaced values from `start` to `stop` (included when `endpoint`); float64 unless
-    /// `dtype` says otherwise.
-    pub fn linspace(&self, start: f64, stop: f64, num: usize, endpoint: bool, dtype: Option<DType>) -> Result<Array> {
+    /// `num` evenly spaced values from `start` to `stop` (included unless `opts.endpoint` is
+    /// false); float64 unless `opts.dtype` says otherwise.
+    pub fn linspace(&self, start: f64, stop: f64, num: usize, opts: Linspace) -> Result<Array> {
+        let Linspace { endpoint, dtype } = opts;
         let div = if endpoint { num.saturating_sub(1) } else { num };
         let step = if div > 0 { (stop - start) / div as f64 } else { 0.0 };
         let a = Array::from_storage(
@@ -114,22 +164,16 @@ impl ArrayModule {
         a.cast_if(dtype.unwrap_or(DType::F64))
     }
     /// `base ** linspace(start, stop, num, endpoint)`.
-    pub fn logspace(
-        &self,
-        start: f64,
-        stop: f64,
-        num: usize,
-        endpoint: bool,
-        base: f64,
-        dtype: Option<DType>,
-    ) -> Result<Array> {
-        let e = self.linspace(start, stop, num, endpoint, None)?;
+    pub fn logspace(&self, start: f64, stop: f64, num: usize, opts: Logspace) -> Result<Array> {
+        let Logspace { endpoint, base, dtype } = opts;
+        let e = self.linspace(start, stop, num, Linspace { endpoint, dtype: None })?;
         crate::ufunc::binary(BinaryOp::Pow, base, &e)?.cast_if(dtype.unwrap_or(DType::F64))
     }
     /// An `n × m` (m defaults to n) array with ones on diagonal `k` (positive: above the main one).
-    pub fn eye(&self, n: usize, m: Option<usize>, k: isize, dtype: DType) -> Result<Array> {
+    /// `None` gives float64.
+    pub fn eye(&self, n: usize, m: Option<usize>, k: isize, dtype: impl Into<Option<DType>>) -> Result<Array> {
         let m = m.unwrap_or(n);
-        let a = self.zeros(&[n, m], dtype)?;
+        let a = self.zeros([n, m], dtype)?;
         let (r0, c0) = if k >= 0 { (0, k as usize) } else { ((-k) as usize, 0) };
         if r0 < n && c0 < m {
             let count = (n - r0).min(m - c0);
@@ -143,7 +187,7 @@ impl ArrayModule {
         Ok(a)
     }
     /// The `n × n` identity matrix.
-    pub fn identity(&self, n: usize, dtype: DType) -> Result<Array> {
+    pub fn identity(&self, n: usize, dtype: impl Into<Option<DType>>) -> Result<Array> {
         self.eye(n, None, 0, dtype)
     }
     /// Coordinate matrices from coordinate vectors (copies, as NumPy's default).
@@ -235,19 +279,19 @@ impl Array {
 pub(crate) const HOST: ArrayModule = ArrayModule { device: Device::Cpu };
 
 /// [`ArrayModule::full`] in host memory.
-pub fn full(shape: &[usize], value: impl Into<Scalar>, dtype: DType) -> Result<Array> {
+pub fn full(shape: impl IntoShape, value: impl Into<Scalar>, dtype: impl Into<Option<DType>>) -> Result<Array> {
     HOST.full(shape, value, dtype)
 }
 /// [`ArrayModule::zeros`] in host memory.
-pub fn zeros(shape: &[usize], dtype: DType) -> Result<Array> {
+pub fn zeros(shape: impl IntoShape, dtype: impl Into<Option<DType>>) -> Result<Array> {
     HOST.zeros(shape, dtype)
 }
 /// [`ArrayModule::ones`] in host memory.
-pub fn ones(shape: &[usize], dtype: DType) -> Result<Array> {
+pub fn ones(shape: impl IntoShape, dtype: impl Into<Option<DType>>) -> Result<Array> {
     HOST.ones(shape, dtype)
 }
 /// [`ArrayModule::empty`] in host memory.
-pub fn empty(shape: &[usize], dtype: DType) -> Result<Array> {
+pub fn empty(shape: impl IntoShape, dtype: impl Into<Option<DType>>) -> Result<Array> {
     HOST.empty(shape, dtype)
 }
 /// [`ArrayModule::arange`] in host memory.
@@ -260,19 +304,19 @@ pub fn arange(
     HOST.arange(start, stop, step, dtype)
 }
 /// [`ArrayModule::linspace`] in host memory.
-pub fn linspace(start: f64, stop: f64, num: usize, endpoint: bool, dtype: Option<DType>) -> Result<Array> {
-    HOST.linspace(start, stop, num, endpoint, dtype)
+pub fn linspace(start: f64, stop: f64, num: usize, opts: Linspace) -> Result<Array> {
+    HOST.linspace(start, stop, num, opts)
 }
 /// [`ArrayModule::logspace`] in host memory.
-pub fn logspace(start: f64, stop: f64, num: usize, endpoint: bool, base: f64, dtype: Option<DType>) -> Result<Array> {
-    HOST.logspace(start, stop, num, endpoint, base, dtype)
+pub fn logspace(start: f64, stop: f64, num: usize, opts: Logspace) -> Result<Array> {
+    HOST.logspace(start, stop, num, opts)
 }
 /// [`ArrayModule::eye`] in host memory.
-pub fn eye(n: usize, m: Option<usize>, k: isize, dtype: DType) -> Result<Array> {
+pub fn eye(n: usize, m: Option<usize>, k: isize, dtype: impl Into<Option<DType>>) -> Result<Array> {
     HOST.eye(n, m, k, dtype)
 }
 /// [`ArrayModule::identity`] in host memory.
-pub fn identity(n: usize, dtype: DType) -> Result<Array> {
+pub fn identity(n: usize, dtype: impl Into<Option<DType>>) -> Result<Array> {
     HOST.identity(n, dtype)
 }
 /// [`ArrayModule::meshgrid`] (outputs on the inputs' device).

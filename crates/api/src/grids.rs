@@ -15,6 +15,7 @@
 //! assert_eq!(f.to_vec::<i64>().unwrap(), vec![0, 0, 0, 0, 1, 2]);
 //! ```
 use crate::creation::{ArrayModule, HOST};
+use crate::shape::{shape_of, IntoShape};
 use crate::Array;
 use std::ops::Range;
 use xp_core::{DType, Result, Scalar};
@@ -54,7 +55,7 @@ impl GridAxis {
     fn line(&self, m: &ArrayModule) -> Result<Array> {
         match *self {
             GridAxis::Step { start, stop, step } => m.arange(start, stop, step, None),
-            GridAxis::Points { start, stop, num } => m.linspace(start, stop, num, true, None),
+            GridAxis::Points { start, stop, num } => m.linspace(start, stop, num, Default::default()),
         }
     }
 }
@@ -106,7 +107,9 @@ impl ArrayModule {
     }
     /// NumPy's `indices(dimensions, dtype)`: shape `(len(dims), *dims)`, entry `[i, …]` the
     /// index along axis `i`.
-    pub fn indices(&self, dims: &[usize], dtype: DType) -> Result<Array> {
+    /// `None` gives int64, NumPy's default.
+    pub fn indices(&self, dims: impl IntoShape, dtype: impl Into<Option<DType>>) -> Result<Array> {
+        let (dims, dtype) = (shape_of("indices", dims)?, dtype.into().unwrap_or(DType::I64));
         let axes: Vec<GridAxis> = dims.iter().map(|&d| GridAxis::from(0..d)).collect();
         let g = self.mgrid(&axes)?;
         if dims.is_empty() {
@@ -116,11 +119,13 @@ impl ArrayModule {
     }
     /// NumPy's `fromfunction(f, shape, dtype)`: `f` called once with the index arrays
     /// (`indices(shape, dtype)` split along its first axis), its result returned.
-    pub fn fromfunction<F>(&self, f: F, shape: &[usize], dtype: DType) -> Result<Array>
+    /// `None` gives float64, NumPy's default.
+    pub fn fromfunction<F>(&self, f: F, shape: impl IntoShape, dtype: impl Into<Option<DType>>) -> Result<Array>
     where
         F: FnOnce(&[Array]) -> Result<Array>,
     {
-        let g = self.indices(shape, dtype)?;
+        let shape = shape_of("fromfunction", shape)?;
+        let g = self.indices(&shape, dtype.into().unwrap_or(DType::F64))?;
         let idx = (0..shape.len()).map(|i| g.slice(crate::s![i as isize])).collect::<Result<Vec<_>>>()?;
         f(&idx)
     }
@@ -135,11 +140,11 @@ pub fn ogrid(axes: &[GridAxis]) -> Result<Vec<Array>> {
     HOST.ogrid(axes)
 }
 /// [`ArrayModule::indices`] in host memory.
-pub fn indices(dims: &[usize], dtype: DType) -> Result<Array> {
+pub fn indices(dims: impl IntoShape, dtype: impl Into<Option<DType>>) -> Result<Array> {
     HOST.indices(dims, dtype)
 }
 /// [`ArrayModule::fromfunction`] in host memory.
-pub fn fromfunction<F>(f: F, shape: &[usize], dtype: DType) -> Result<Array>
+pub fn fromfunction<F>(f: F, shape: impl IntoShape, dtype: impl Into<Option<DType>>) -> Result<Array>
 where
     F: FnOnce(&[Array]) -> Result<Array>,
 {

@@ -46,6 +46,7 @@ pub mod profiler;
 pub mod random;
 mod reductions;
 mod sets;
+mod shape;
 pub mod signal;
 pub(crate) mod sliding;
 mod sorting;
@@ -63,7 +64,7 @@ pub use compare::{allclose, allclose_with, array_equal, array_equiv, isclose, is
 pub(crate) use creation::full_on;
 pub use creation::{
     arange, empty, empty_like, eye, full, full_like, get_array_module, identity, linspace, logspace, meshgrid, on,
-    ones, ones_like, zeros, zeros_like, ArrayModule, Indexing,
+    ones, ones_like, zeros, zeros_like, ArrayModule, Indexing, Linspace, Logspace,
 };
 pub use diagonal::{cross, cross_axes, diagonal, matrix_transpose, trace};
 pub use einsum::einsum;
@@ -81,10 +82,12 @@ pub use manip::{
 pub use numeric::{around, nan_to_num, NanToNum};
 pub use products::{dot, inner, kron, matmul, outer, tensordot, vdot, vecdot, TensorAxes};
 pub use random::default_rng;
+pub use reductions::Var;
 pub use sets::{
     intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts, unique_inverse, unique_values,
     Unique, UniqueOptions,
 };
+pub use shape::{Dim, Dims, IntoNewShape, IntoShape};
 pub use signal::direct1d::{convolve, correlate};
 pub use signal::{bartlett, blackman, hamming, hanning, kaiser};
 pub use sorting::{argsort, lexsort, searchsorted, sort};

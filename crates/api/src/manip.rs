@@ -10,6 +10,7 @@
 //! assert_eq!(a.slice(s![1, ..]).unwrap().to_vec::<i64>().unwrap(), vec![0, 0, 0, 0]);
 //! ```
 use crate::axes::{Axes, IntoAxes};
+use crate::shape::{shape_of, IntoNewShape, IntoShape};
 use crate::ufunc::{materialize, Operand};
 use crate::Array;
 use xp_core::{broadcast_shapes, normalize_axis, numel, promote_types, Error, Layout, Result, SliceElem};
@@ -52,8 +53,11 @@ fn resolve_shape(op: &'static str, from: &[usize], shape: &[isize]) -> Result<Ve
 
 impl Array {
     /// Reshape (one dimension may be -1): a view when the strides allow, else a copy.
-    pub fn reshape(&self, shape: &[isize]) -> Result<Array> {
-        let shape = resolve_shape("reshape", self.shape(), shape)?;
+    pub fn reshape(&self, shape: impl IntoNewShape) -> Result<Array> {
+        let dims = shape.into_dims();
+        let shape: Vec<isize> =
+            dims.0.iter().map(|&d| d.clamp(isize::MIN as i64, isize::MAX as i64) as isize).collect();
+        let shape = resolve_shape("reshape", self.shape(), &shape)?;
         self.reshape_exact(&shape)
     }
     pub(crate) fn reshape_exact(&self, shape: &[usize]) -> Result<Array> {
@@ -131,8 +135,9 @@ impl Array {
     }
     /// A read-only-in-spirit view broadcast to `shape` (zero strides; writing through it writes
     /// the same element many times).
-    pub fn broadcast_to(&self, shape: &[usize]) -> Result<Array> {
-        Ok(self.with_layout(self.layout.broadcast_to("broadcast_to", shape)?))
+    pub fn broadcast_to(&self, shape: impl IntoShape) -> Result<Array> {
+        let shape = shape_of("broadcast_to", shape)?;
+        Ok(self.with_layout(self.layout.broadcast_to("broadcast_to", &shape)?))
     }
     /// Basic indexing: integers, slices (any step, negative too), new axes, one ellipsis. A view.
     pub fn slice(&self, index: impl AsRef<[SliceElem]>) -> Result<Array> {

@@ -28,7 +28,17 @@ fn mean_dtypes(d: DType) -> (DType, DType) {
 /// `fn(&Array, &Axes, keepdims) -> Result<Array>` implementation.
 macro_rules! reductions {
     ($($(#[$m:meta])* $name:ident / $keep:ident => $imp:ident;)*) => {
-        impl Array {$(
+        /// NumPy's `ddof` and `keepdims` for [`Array::var_with`] and [`Array::std_with`], named so that
+/// a bare number is never read as an axis (the default is NumPy's: `ddof=0`, `keepdims=False`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Var {
+    /// delta degrees of freedom: the divisor is `N - ddof`
+    pub ddof: usize,
+    /// keep the reduced axes with length 1
+    pub keepdims: bool,
+}
+
+impl Array {$(
             $(#[$m])*
             pub fn $name(&self, axes: impl IntoAxes) -> Result<Array> {
                 self.$imp(&axes.into_axes(), false)
@@ -102,21 +112,39 @@ impl Array {
         let (acc, out) = mean_dtypes(self.dtype());
         self.cast_if(acc)?.var_impl(axes, keepdims, ddof)?.sqrt()?.cast_if(out.to_real())
     }
-    /// Variance with `ddof` delta degrees of freedom (real dtype for complex input).
-    pub fn var(&self, axes: impl IntoAxes, ddof: usize) -> Result<Array> {
-        self.var_impl(&axes.into_axes(), false, ddof)
+    /// Variance (NumPy's `var(axis)`, `ddof=0`; real dtype for complex input).
+    pub fn var(&self, axes: impl IntoAxes) -> Result<Array> {
+        self.var_impl(&axes.into_axes(), false, 0)
     }
     /// [`Array::var`] keeping the reduced axes with length 1.
-    pub fn var_keepdim(&self, axes: impl IntoAxes, ddof: usize) -> Result<Array> {
-        self.var_impl(&axes.into_axes(), true, ddof)
+    pub fn var_keepdim(&self, axes: impl IntoAxes) -> Result<Array> {
+        self.var_impl(&axes.into_axes(), true, 0)
     }
-    /// Standard deviation with `ddof` delta degrees of freedom.
-    pub fn std(&self, axes: impl IntoAxes, ddof: usize) -> Result<Array> {
-        self.std_impl(&axes.into_axes(), false, ddof)
+    /// Variance with NumPy's other arguments named: `x.var_with(0, Var { ddof: 1, ..Default::default() })`
+    /// is `x.var(axis=0, ddof=1)`.
+    pub fn var_with(&self, axes: impl IntoAxes, opts: Var) -> Result<Array> {
+        self.var_impl(&axes.into_axes(), opts.keepdims, opts.ddof)
+    }
+    /// Standard deviation (NumPy's `std(axis)`, `ddof=0`).
+    pub fn std(&self, axes: impl IntoAxes) -> Result<Array> {
+        self.std_impl(&axes.into_axes(), false, 0)
     }
     /// [`Array::std`] keeping the reduced axes with length 1.
-    pub fn std_keepdim(&self, axes: impl IntoAxes, ddof: usize) -> Result<Array> {
-        self.std_impl(&axes.into_axes(), true, ddof)
+    pub fn std_keepdim(&self, axes: impl IntoAxes) -> Result<Array> {
+        self.std_impl(&axes.into_axes(), true, 0)
+    }
+    /// Standard deviation with NumPy's other arguments named:
+    /// `x.std_with(0, Var { ddof: 1, ..Default::default() })` is `x.std(axis=0, ddof=1)`.
+    ///
+    /// ```
+    /// use xp::Var;
+    /// let x = xp::Array::from_vec(vec![1.0, 2.0, 3.0, 4.0], [2, 2]).unwrap();
+    /// let s = x.std_with(0, Var { ddof: 1, ..Default::default() }).unwrap();
+    /// assert_eq!(s.to_vec::<f64>().unwrap(), vec![2f64.sqrt(); 2]);
+    /// assert_eq!(x.std_with(.., Var { keepdims: true, ..Default::default() }).unwrap().shape(), &[1, 1]);
+    /// ```
+    pub fn std_with(&self, axes: impl IntoAxes, opts: Var) -> Result<Array> {
+        self.std_impl(&axes.into_axes(), opts.keepdims, opts.ddof)
     }
     fn max_impl(&self, axes: &Axes, keepdims: bool) -> Result<Array> {
         let d = self.dtype();
@@ -164,9 +192,15 @@ impl Array {
         let make = |cell: &'static OnceLock<ReductionKernel>, out: &str, map: &str, name: &str| {
             once(cell, || ReductionKernel::new("T x", out, map, "a + b", "y = a", "0", name))
         };
-        let s = make(&SUM, "T y", "isnan(x) ? 0 : x", "xp_nansum")?.call1(&[self.into()], axes, keepdims)?;
+        let s = make(&SUM, "T y", "isnan(x) ? 0 : x", "xp_nansum")?
+            .call_with(&[self.into()], axes, keepdims)?
+            .swap_remove(0);
         let n = if count {
-            Some(make(&COUNT, "int64 y", "isnan(x) ? 0 : 1", "xp_nancount")?.call1(&[self.into()], axes, keepdims)?)
+            Some(
+                make(&COUNT, "int64 y", "isnan(x) ? 0 : 1", "xp_nancount")?
+                    .call_with(&[self.into()], axes, keepdims)?
+                    .swap_remove(0),
+            )
         } else {
             None
         };

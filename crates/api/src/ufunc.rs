@@ -542,6 +542,28 @@ binary_fns! {
     right_shift / right_shift / right_shift_out => Shr;
 }
 
+/// `==` and `!=` under the names Rust users try first. `Array` implements neither `PartialEq`
+/// nor `Iterator`, so without these `a.eq(&b)` would resolve to `Iterator::eq` and fail with a
+/// message about iterators; like [`Array::lt`] they compare elementwise and give a bool array.
+///
+/// ```
+/// let a = xp::Array::from_vec(vec![1, 2, 3], [3]).unwrap();
+/// assert_eq!(a.eq(2).unwrap().to_vec::<bool>().unwrap(), vec![false, true, false]);
+/// assert_eq!(a.ne(&a).unwrap().any(..).unwrap().item::<bool>().unwrap(), false);
+/// ```
+impl Array {
+    /// `a == b` elementwise ([`Array::equal`]).
+    #[allow(clippy::should_implement_trait)]
+    pub fn eq<'a>(&self, rhs: impl Into<Operand<'a>>) -> Result<Array> {
+        binary(BinaryOp::Eq, self, rhs)
+    }
+    /// `a != b` elementwise ([`Array::not_equal`]).
+    #[allow(clippy::should_implement_trait)]
+    pub fn ne<'a>(&self, rhs: impl Into<Operand<'a>>) -> Result<Array> {
+        binary(BinaryOp::Ne, self, rhs)
+    }
+}
+
 impl Array {
     /// Clip to `[lo, hi]` (either bound may be None): `minimum(maximum(a, lo), hi)`.
     pub fn clip<'a, 'b>(

@@ -72,8 +72,8 @@ fn one(dev: Device, case: &Value) -> std::result::Result<(), String> {
     let ax = if axis < 0 { shape.len() - 1 } else { axis as usize };
     let run = |zi: Option<&Array>| -> Result<Filtered> {
         match op {
-            "lfilter" => lfilter(&coef("b"), &coef("a"), &x, axis, zi),
-            _ => sosfilt(&coef("sos"), &x, axis, zi),
+            "lfilter" => lfilter(&coef("b"), &coef("a"), &x, xp::signal::Iir { axis: axis, zi: zi }),
+            _ => sosfilt(&coef("sos"), &x, xp::signal::Iir { axis: axis, zi: zi }),
         }
     };
     if op == "lfilter" {

@@ -46,7 +46,11 @@ fn l2_norm_reduction_kernel_equals_numpy() {
             };
             let want = common::expected_all(case).map(|v| v.into_iter().map(|e| e.with_tol(tol)).collect());
             common::check_layouts(&mut f, dev, &[x], &want, "l2norm", false, |a| {
-                k.call(&[(&a[0]).into()], axes.clone(), keep)
+                if keep {
+                    k.call_keepdim(&[(&a[0]).into()], axes.clone())
+                } else {
+                    k.call(&[(&a[0]).into()], axes.clone())
+                }
             });
         }
     }
@@ -134,14 +138,14 @@ fn reduction_kernel_scalars_outputs_and_empty() {
         let v: Vec<f32> = (0..24).map(|i| ((i * 7) % 11) as f32 - 4.0).collect();
         let x = Array::from_vec(v.clone(), &[2, 3, 4]).unwrap().to_device(dev).unwrap();
         let xt = x.transpose([2, 0, 1]).unwrap(); // (4, 2, 3)
-        let r = k.call(&[(&xt).into(), 2.0f32.into()], [0, 2], false).unwrap();
+        let r = k.call(&[(&xt).into(), 2.0f32.into()], [0, 2]).unwrap();
         assert_eq!(r[0].shape(), &[2]);
         let (s, m) = (r[0].to_vec::<f32>().unwrap(), r[1].to_vec::<f32>().unwrap());
         for j in 0..2 {
             let want: f32 = (0..12).map(|q| v[j * 12 + q] * 2.0).sum();
             assert_eq!((s[j], m[j]), (want, want / 2.0), "{dev} {j}");
         }
-        let mx = maxk.call1(&[(&xt).into()], 1, true).unwrap();
+        let mx = maxk.call1_keepdim(&[(&xt).into()], 1).unwrap();
         assert_eq!(mx.shape(), &[4, 1, 3]);
         let mv = mx.to_vec::<f32>().unwrap();
         for a in 0..4 {
@@ -151,9 +155,9 @@ fn reduction_kernel_scalars_outputs_and_empty() {
             }
         }
         let empty = xp::on(dev).zeros(&[3, 0], DType::F32).unwrap();
-        let z = k.call(&[(&empty).into(), 1.0f32.into()], 1, false).unwrap();
+        let z = k.call(&[(&empty).into(), 1.0f32.into()], 1).unwrap();
         assert_eq!(z[0].to_vec::<f32>().unwrap(), vec![0.0; 3], "{dev}: identity of an empty reduction");
-        let e = maxk.call1(&[(&empty).into()], 1, false).unwrap_err();
+        let e = maxk.call1(&[(&empty).into()], 1).unwrap_err();
         assert!(matches!(e, Error::EmptyReduction { .. }), "{e}");
     }
 }

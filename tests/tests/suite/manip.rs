@@ -106,9 +106,9 @@ fn run(op: &str, x: &[Array], a: &Value, mods: &ArrayModule) -> Result<Vec<Array
             let (st, sp) = (a["start"].as_f64().unwrap(), a["stop"].as_f64().unwrap());
             let (n, ep) = (a["num"].as_u64().unwrap() as usize, a["endpoint"].as_bool().unwrap());
             one(if op == "linspace" {
-                mods.linspace(st, sp, n, ep, None)
+                mods.linspace(st, sp, n, xp::Linspace { endpoint: ep, dtype: None })
             } else {
-                mods.logspace(st, sp, n, ep, 10.0, None)
+                mods.logspace(st, sp, n, xp::Logspace { endpoint: ep, base: 10.0, dtype: None })
             })
         }
         "eye" => one(mods.eye(

@@ -5,7 +5,7 @@
 //! under several modes, on float64 and int32; in every layout, on every device.
 use crate::common::{self, split_cases};
 use serde_json::Value;
-use xp::ndimage::{self as nd, Mode, Morphology, Window};
+use xp::ndimage::{self as nd, Filter, Mode, Morphology, Window};
 use xp::{Array, Device, Result};
 use xp_testing::Failures;
 
@@ -53,11 +53,13 @@ fn run(case: &Value, dev: Device, x: &[Array]) -> Result<Array> {
         "binary_closing" => nd::binary_closing(&x[0], m),
         "binary_fill_holes" => nd::binary_fill_holes(&x[0], st.as_ref()),
         "iterate_structure" => nd::iterate_structure(&x[0], m.iterations),
-        "grey_erosion" => nd::grey_erosion(&x[0], window(), mode(), &origin),
-        "grey_dilation" => nd::grey_dilation(&x[0], window(), mode(), &origin),
-        "grey_opening" => nd::grey_opening(&x[0], window(), mode(), &origin),
-        "grey_closing" => nd::grey_closing(&x[0], window(), mode(), &origin),
-        "morphological_gradient" => nd::morphological_gradient(&x[0], window(), mode(), &origin),
+        "grey_erosion" => nd::grey_erosion(&x[0], window(), Filter { mode: mode(), origin: &origin }),
+        "grey_dilation" => nd::grey_dilation(&x[0], window(), Filter { mode: mode(), origin: &origin }),
+        "grey_opening" => nd::grey_opening(&x[0], window(), Filter { mode: mode(), origin: &origin }),
+        "grey_closing" => nd::grey_closing(&x[0], window(), Filter { mode: mode(), origin: &origin }),
+        "morphological_gradient" => {
+            nd::morphological_gradient(&x[0], window(), Filter { mode: mode(), origin: &origin })
+        }
         _ => panic!("unknown op {op}"),
     }
 }

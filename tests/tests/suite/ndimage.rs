@@ -9,7 +9,9 @@
 //! that leave the input unchanged.
 use super::common::{self, split_cases};
 use serde_json::Value;
-use xp::ndimage::{self as nd, Interpolation, Mode, Reshape, Window, ZoomGrid};
+use xp::ndimage::{
+    self as nd, Filter, Filter1d, Gaussian, Gaussian1d, Interpolation, Mode, Reshape, Rotate, Spline, Window, ZoomGrid,
+};
 use xp::{Array, Device, Result};
 use xp_testing::Failures;
 
@@ -58,50 +60,76 @@ fn run(op: &str, p: &Value, x: &[Array]) -> Result<Array> {
     let axis = || p["axis"].as_i64().unwrap() as isize;
     let origin1 = || p["origin"].as_i64().unwrap() as isize;
     match op {
-        "correlate1d" => nd::correlate1d(&x[0], &f64s(&p["weights"]), axis(), mode(p), origin1()),
-        "convolve1d" => nd::convolve1d(&x[0], &f64s(&p["weights"]), axis(), mode(p), origin1()),
-        "correlate" => nd::correlate(&x[0], &x[1], mode(p), &ints(&p["origin"])),
-        "convolve" => nd::convolve(&x[0], &x[1], mode(p), &ints(&p["origin"])),
+        "correlate1d" => {
+            nd::correlate1d(&x[0], &f64s(&p["weights"]), Filter1d { axis: axis(), mode: mode(p), origin: origin1() })
+        }
+        "convolve1d" => {
+            nd::convolve1d(&x[0], &f64s(&p["weights"]), Filter1d { axis: axis(), mode: mode(p), origin: origin1() })
+        }
+        "correlate" => nd::correlate(&x[0], &x[1], Filter { mode: mode(p), origin: &ints(&p["origin"]) }),
+        "convolve" => nd::convolve(&x[0], &x[1], Filter { mode: mode(p), origin: &ints(&p["origin"]) }),
         "gaussian_filter1d" => nd::gaussian_filter1d(
             &x[0],
             p["sigma"].as_f64().unwrap(),
-            axis(),
-            p["order"].as_u64().unwrap() as usize,
-            mode(p),
-            p["truncate"].as_f64().unwrap(),
-            p["radius"].as_u64().map(|r| r as usize),
+            Gaussian1d {
+                axis: axis(),
+                order: p["order"].as_u64().unwrap() as usize,
+                mode: mode(p),
+                truncate: p["truncate"].as_f64().unwrap(),
+                radius: p["radius"].as_u64().map(|r| r as usize),
+            },
         ),
         "gaussian_filter" => {
             let radius = p["radius"].as_u64().map(|r| vec![r as usize]);
             nd::gaussian_filter(
                 &x[0],
                 &f64s(&p["sigma"]),
-                &sizes(&p["order"]),
-                mode(p),
-                p["truncate"].as_f64().unwrap(),
-                radius.as_deref(),
+                Gaussian {
+                    order: &sizes(&p["order"]),
+                    mode: mode(p),
+                    truncate: p["truncate"].as_f64().unwrap(),
+                    radius: radius.as_deref(),
+                },
             )
         }
-        "uniform_filter1d" => {
-            nd::uniform_filter1d(&x[0], p["size"].as_u64().unwrap() as usize, axis(), mode(p), origin1())
+        "uniform_filter1d" => nd::uniform_filter1d(
+            &x[0],
+            p["size"].as_u64().unwrap() as usize,
+            Filter1d { axis: axis(), mode: mode(p), origin: origin1() },
+        ),
+        "uniform_filter" => {
+            nd::uniform_filter(&x[0], &sizes(&p["size"]), Filter { mode: mode(p), origin: &ints(&p["origin"]) })
         }
-        "uniform_filter" => nd::uniform_filter(&x[0], &sizes(&p["size"]), mode(p), &ints(&p["origin"])),
-        "minimum_filter1d" => {
-            nd::minimum_filter1d(&x[0], p["size"].as_u64().unwrap() as usize, axis(), mode(p), origin1())
-        }
-        "maximum_filter1d" => {
-            nd::maximum_filter1d(&x[0], p["size"].as_u64().unwrap() as usize, axis(), mode(p), origin1())
-        }
+        "minimum_filter1d" => nd::minimum_filter1d(
+            &x[0],
+            p["size"].as_u64().unwrap() as usize,
+            Filter1d { axis: axis(), mode: mode(p), origin: origin1() },
+        ),
+        "maximum_filter1d" => nd::maximum_filter1d(
+            &x[0],
+            p["size"].as_u64().unwrap() as usize,
+            Filter1d { axis: axis(), mode: mode(p), origin: origin1() },
+        ),
         "minimum_filter" | "maximum_filter" | "median_filter" | "rank_filter" | "percentile_filter" => {
             let s = p.get("size").map(sizes).unwrap_or_default();
             let w = if x.len() > 1 { Window::Footprint(&x[1]) } else { Window::Size(&s) };
             let o = ints(&p["origin"]);
             match op {
-                "minimum_filter" => nd::minimum_filter(&x[0], w, mode(p), &o),
-                "maximum_filter" => nd::maximum_filter(&x[0], w, mode(p), &o),
-                "median_filter" => nd::median_filter(&x[0], w, mode(p), &o),
-                "percentile_filter" => nd::percentile_filter(&x[0], p["percentile"].as_f64().unwrap(), w, mode(p), &o),
-                _ => nd::rank_filter(&x[0], p["rank"].as_i64().unwrap() as isize, w, mode(p), &o),
+                "minimum_filter" => nd::minimum_filter(&x[0], w, Filter { mode: mode(p), origin: &o }),
+                "maximum_filter" => nd::maximum_filter(&x[0], w, Filter { mode: mode(p), origin: &o }),
+                "median_filter" => nd::median_filter(&x[0], w, Filter { mode: mode(p), origin: &o }),
+                "percentile_filter" => nd::percentile_filter(
+                    &x[0],
+                    p["percentile"].as_f64().unwrap(),
+                    w,
+                    Filter { mode: mode(p), origin: &o },
+                ),
+                _ => nd::rank_filter(
+                    &x[0],
+                    p["rank"].as_i64().unwrap() as isize,
+                    w,
+                    Filter { mode: mode(p), origin: &o },
+                ),
             }
         }
         "medfilt" => xp::signal::medfilt(&x[0], &sizes(&p["kernel_size"])),
@@ -109,7 +137,11 @@ fn run(op: &str, p: &Value, x: &[Array]) -> Result<Array> {
         "sobel" => nd::sobel(&x[0], axis(), mode(p)),
         "prewitt" => nd::prewitt(&x[0], axis(), mode(p)),
         "laplace" => nd::laplace(&x[0], mode(p)),
-        "gaussian_laplace" => nd::gaussian_laplace(&x[0], &f64s(&p["sigma"]), mode(p), p["truncate"].as_f64().unwrap()),
+        "gaussian_laplace" => nd::gaussian_laplace(
+            &x[0],
+            &f64s(&p["sigma"]),
+            Gaussian { mode: mode(p), truncate: p["truncate"].as_f64().unwrap(), ..Default::default() },
+        ),
         "zoom" => {
             let grid = if p["grid_mode"].as_bool().unwrap() { ZoomGrid::Pixels } else { ZoomGrid::Samples };
             nd::zoom(&x[0], &f64s(&p["zoom"]), interp(p), grid)
@@ -118,11 +150,15 @@ fn run(op: &str, p: &Value, x: &[Array]) -> Result<Array> {
         "rotate" => {
             let a = ints(&p["axes"]);
             let reshape = if p["reshape"].as_bool().unwrap() { Reshape::Fit } else { Reshape::Keep };
-            nd::rotate(&x[0], p["angle"].as_f64().unwrap(), [a[0], a[1]], reshape, interp(p))
+            nd::rotate(&x[0], p["angle"].as_f64().unwrap(), Rotate { axes: [a[0], a[1]], reshape: reshape }, interp(p))
         }
         "map_coordinates" => nd::map_coordinates(&x[0], &x[1], interp(p)),
-        "spline_filter1d" => nd::spline_filter1d(&x[0], p["order"].as_u64().unwrap() as usize, axis(), mode(p)),
-        "spline_filter" => nd::spline_filter(&x[0], p["order"].as_u64().unwrap() as usize, mode(p)),
+        "spline_filter1d" => {
+            nd::spline_filter1d(&x[0], axis(), Spline { order: p["order"].as_u64().unwrap() as usize, mode: mode(p) })
+        }
+        "spline_filter" => {
+            nd::spline_filter(&x[0], Spline { order: p["order"].as_u64().unwrap() as usize, mode: mode(p) })
+        }
         _ => panic!("unknown op {op}"),
     }
 }
@@ -158,28 +194,53 @@ fn user_errors_are_typed_and_leave_the_input_unchanged() {
         let c = xp::on(dev).asarray(vec![1.0f64; 4], &[2, 2]).unwrap().astype(xp::DType::C128).unwrap();
         let it = Interpolation::default();
         let calls: Vec<(&str, Result<Array>)> = vec![
-            ("sigma < 0", nd::gaussian_filter(&x, &[-1.0], &[0], m, 4.0, None)),
-            ("sigma per axis of the wrong length", nd::gaussian_filter(&x, &[1.0, 1.0, 1.0], &[0], m, 4.0, None)),
-            ("order 4", nd::gaussian_filter1d(&x, 1.0, 0, 4, m, 4.0, None)),
-            ("negative truncate", nd::gaussian_filter1d(&x, 1.0, 0, 0, m, -2.0, None)),
-            ("origin too large", nd::correlate1d(&x, &[1.0, 2.0, 3.0], 0, m, 2)),
-            ("origin too small", nd::uniform_filter1d(&x, 4, 0, m, -3)),
-            ("origin per axis", nd::uniform_filter(&x, &[3], m, &[0, 0, 0])),
-            ("empty weights", nd::correlate1d(&x, &[], 0, m, 0)),
+            (
+                "sigma < 0",
+                nd::gaussian_filter(&x, &[-1.0], Gaussian { order: &[0], mode: m, truncate: 4.0, radius: None }),
+            ),
+            (
+                "sigma per axis of the wrong length",
+                nd::gaussian_filter(
+                    &x,
+                    &[1.0, 1.0, 1.0],
+                    Gaussian { order: &[0], mode: m, truncate: 4.0, radius: None },
+                ),
+            ),
+            (
+                "order 4",
+                nd::gaussian_filter1d(&x, 1.0, Gaussian1d { axis: 0, order: 4, mode: m, truncate: 4.0, radius: None }),
+            ),
+            (
+                "negative truncate",
+                nd::gaussian_filter1d(&x, 1.0, Gaussian1d { axis: 0, order: 0, mode: m, truncate: -2.0, radius: None }),
+            ),
+            ("origin too large", nd::correlate1d(&x, &[1.0, 2.0, 3.0], Filter1d { axis: 0, mode: m, origin: 2 })),
+            ("origin too small", nd::uniform_filter1d(&x, 4, Filter1d { axis: 0, mode: m, origin: -3 })),
+            ("origin per axis", nd::uniform_filter(&x, &[3], Filter { mode: m, origin: &[0, 0, 0] })),
+            ("empty weights", nd::correlate1d(&x, &[], Filter1d { axis: 0, mode: m, origin: 0 })),
             ("axis out of range", nd::sobel(&x, 2, m)),
-            ("size 0", nd::minimum_filter1d(&x, 0, 0, m, 0)),
-            ("weights of another rank", nd::correlate(&x, &w3, m, &[0])),
-            ("all-zero footprint", nd::median_filter(&x, Window::Footprint(&fp), m, &[0])),
-            ("footprint of another rank", nd::maximum_filter(&x, Window::Footprint(&fp3), m, &[0])),
-            ("rank outside the window", nd::rank_filter(&x, 9, Window::Size(&[3]), m, &[0])),
-            ("percentile above 100", nd::percentile_filter(&x, 120.0, Window::Size(&[3]), m, &[0])),
-            ("complex input", nd::median_filter(&c, Window::Size(&[3]), m, &[0])),
-            ("float16 input", nd::uniform_filter(&x.astype(xp::DType::F16).unwrap(), &[3], m, &[0])),
+            ("size 0", nd::minimum_filter1d(&x, 0, Filter1d { axis: 0, mode: m, origin: 0 })),
+            ("weights of another rank", nd::correlate(&x, &w3, Filter { mode: m, origin: &[0] })),
+            ("all-zero footprint", nd::median_filter(&x, Window::Footprint(&fp), Filter { mode: m, origin: &[0] })),
+            (
+                "footprint of another rank",
+                nd::maximum_filter(&x, Window::Footprint(&fp3), Filter { mode: m, origin: &[0] }),
+            ),
+            ("rank outside the window", nd::rank_filter(&x, 9, Window::Size(&[3]), Filter { mode: m, origin: &[0] })),
+            (
+                "percentile above 100",
+                nd::percentile_filter(&x, 120.0, Window::Size(&[3]), Filter { mode: m, origin: &[0] }),
+            ),
+            ("complex input", nd::median_filter(&c, Window::Size(&[3]), Filter { mode: m, origin: &[0] })),
+            (
+                "float16 input",
+                nd::uniform_filter(&x.astype(xp::DType::F16).unwrap(), &[3], Filter { mode: m, origin: &[0] }),
+            ),
             ("spline order 6", nd::shift(&x, &[1.0], Interpolation { order: 6, ..it })),
-            ("spline_filter order 1", nd::spline_filter(&x, 1, Mode::Mirror)),
+            ("spline_filter order 1", nd::spline_filter(&x, Spline { order: 1, mode: Mode::Mirror })),
             ("coordinates of the wrong rank", nd::map_coordinates(&x, &coords, it)),
             ("zoom of the wrong length", nd::zoom(&x, &[1.0, 2.0, 3.0], it, ZoomGrid::Samples)),
-            ("rotation in one axis", nd::rotate(&x, 10.0, [0, 0], Reshape::Fit, it)),
+            ("rotation in one axis", nd::rotate(&x, 10.0, Rotate { axes: [0, 0], reshape: Reshape::Fit }, it)),
             ("even medfilt kernel", xp::signal::medfilt(&x, &[2])),
             ("medfilt2d of 1-D", xp::signal::medfilt2d(&x.ravel().unwrap(), &[3])),
         ];
@@ -207,8 +268,8 @@ fn mixed_devices_are_refused() {
     let fp = xp::on(gpu).ones(&[3, 3], xp::DType::Bool).unwrap();
     let coords = xp::on(gpu).zeros(&[2, 3], xp::DType::F64).unwrap();
     for r in [
-        nd::correlate(&x, &w, Mode::Reflect, &[0]),
-        nd::median_filter(&x, Window::Footprint(&fp), Mode::Reflect, &[0]),
+        nd::correlate(&x, &w, Filter { mode: Mode::Reflect, origin: &[0] }),
+        nd::median_filter(&x, Window::Footprint(&fp), Filter { mode: Mode::Reflect, origin: &[0] }),
         nd::map_coordinates(&x, &coords, Interpolation::default()),
     ] {
         assert!(matches!(r, Err(xp::Error::DeviceMismatch { .. })), "{r:?}");

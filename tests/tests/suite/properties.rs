@@ -69,7 +69,7 @@ proptest! {
             let _ = a.add(&b);
             let _ = a.sum_keepdim(ax);
             let _ = a.mean(ax);
-            let _ = a.std(ax, 1);
+            let _ = a.std_with(ax, xp::Var { ddof: 1, ..Default::default() });
             let _ = a.max(ax);
             let _ = a.argmax(one);
             let _ = a.cumsum(one);

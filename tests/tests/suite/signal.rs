@@ -93,9 +93,31 @@ fn convolution(f: &mut Failures, dev: Device, case: &Value) {
         let opt = |k: &str| p[k].as_u64().map(|v| v as usize);
         return common::check_layouts(f, dev, &inputs, &want, &what, true, |x| {
             let r = if op == "welch" {
-                welch(&x[0], fs, win, opt("nperseg"), opt("noverlap"), nfft, det, scaling, axis)
+                welch(
+                    &x[0],
+                    xp::signal::Welch {
+                        fs: fs,
+                        window: win,
+                        nperseg: opt("nperseg"),
+                        noverlap: opt("noverlap"),
+                        nfft: nfft,
+                        detrend: det,
+                        scaling: scaling,
+                        axis: axis,
+                    },
+                )
             } else {
-                periodogram(&x[0], fs, win, nfft, det, scaling, axis)
+                periodogram(
+                    &x[0],
+                    xp::signal::Periodogram {
+                        fs: fs,
+                        window: win,
+                        nfft: nfft,
+                        detrend: det,
+                        scaling: scaling,
+                        axis: axis,
+                    },
+                )
             };
             r.map(|(a, b)| vec![a, b])
         });
@@ -106,8 +128,16 @@ fn convolution(f: &mut Failures, dev: Device, case: &Value) {
         "correlate" => xp::correlate(&x[0], &x[1], mode(p)),
         "sconvolve" => convolve(&x[0], &x[1], mode(p), method(p)),
         "scorrelate" => correlate(&x[0], &x[1], mode(p), method(p)),
-        "convolve2d" => convolve2d(&x[0], &x[1], mode(p), boundary(p), Method::Direct),
-        "correlate2d" => correlate2d(&x[0], &x[1], mode(p), boundary(p), Method::Direct),
+        "convolve2d" => convolve2d(
+            &x[0],
+            &x[1],
+            xp::signal::Conv2d { mode: mode(p), boundary: boundary(p), method: Method::Direct },
+        ),
+        "correlate2d" => correlate2d(
+            &x[0],
+            &x[1],
+            xp::signal::Conv2d { mode: mode(p), boundary: boundary(p), method: Method::Direct },
+        ),
         "detrend" => {
             let kind = if p["type"] == "constant" { Detrend::Constant } else { Detrend::Linear };
             detrend(&x[0], p["axis"].as_i64().unwrap() as isize, kind)
@@ -131,9 +161,17 @@ fn convolution(f: &mut Failures, dev: Device, case: &Value) {
         let what = format!("{what} by FFT");
         common::check_layouts(f, dev, &inputs, &want, &what, true, |x| {
             let r = if op == "convolve2d" {
-                convolve2d(&x[0], &x[1], mode(p), boundary(p), Method::Fft)
+                convolve2d(
+                    &x[0],
+                    &x[1],
+                    xp::signal::Conv2d { mode: mode(p), boundary: boundary(p), method: Method::Fft },
+                )
             } else {
-                correlate2d(&x[0], &x[1], mode(p), boundary(p), Method::Fft)
+                correlate2d(
+                    &x[0],
+                    &x[1],
+                    xp::signal::Conv2d { mode: mode(p), boundary: boundary(p), method: Method::Fft },
+                )
             };
             r.map(|r| vec![r])
         });
@@ -190,8 +228,12 @@ fn direct_float_kernels_match_exact_integers() {
         let modes: &[Mode] = if k.size() > 500 { &[Mode::Same] } else { &[Mode::Full, Mode::Same, Mode::Valid] };
         for &mode in modes {
             let want = convolve(&a, &k, mode, Method::Direct).unwrap().to_vec::<i64>().unwrap();
-            let want2d = (s1.len() == 2)
-                .then(|| convolve2d(&a, &k, mode, Boundary::Wrap, Method::Direct).unwrap().to_vec::<i64>().unwrap());
+            let want2d = (s1.len() == 2).then(|| {
+                convolve2d(&a, &k, xp::signal::Conv2d { mode: mode, boundary: Boundary::Wrap, method: Method::Direct })
+                    .unwrap()
+                    .to_vec::<i64>()
+                    .unwrap()
+            });
             for dev in xp_testing::devices() {
                 let a = a.to_device(dev).unwrap();
                 let a = if transposed { a.t().unwrap().copy().unwrap().t().unwrap() } else { a };
@@ -201,7 +243,12 @@ fn direct_float_kernels_match_exact_integers() {
                     let got = got.astype(xp::DType::I64).unwrap().to_vec::<i64>().unwrap();
                     assert_eq!(got, want, "{s1:?} * {s2:?} {mode:?} {d} on {dev}");
                     if let Some(w) = &want2d {
-                        let g = convolve2d(&af, &kf, mode, Boundary::Wrap, Method::Direct).unwrap();
+                        let g = convolve2d(
+                            &af,
+                            &kf,
+                            xp::signal::Conv2d { mode: mode, boundary: Boundary::Wrap, method: Method::Direct },
+                        )
+                        .unwrap();
                         assert_eq!(
                             &g.astype(xp::DType::I64).unwrap().to_vec::<i64>().unwrap(),
                             w,
@@ -275,8 +322,12 @@ fn fft_method_gives_integers_back_rounded() {
             // xp's FFT method of the 2-D convolutions keeps the result type too
             let (a2, k2) = (a.reshape(&[5, 8]).unwrap(), k.reshape(&[1, 5]).unwrap());
             for boundary in [Boundary::Wrap, Boundary::Symm, Boundary::default()] {
-                let f = convolve2d(&a2, &k2, mode, boundary, Method::Fft).unwrap();
-                let d = convolve2d(&a2, &k2, mode, boundary, Method::Direct).unwrap();
+                let f =
+                    convolve2d(&a2, &k2, xp::signal::Conv2d { mode: mode, boundary: boundary, method: Method::Fft })
+                        .unwrap();
+                let d =
+                    convolve2d(&a2, &k2, xp::signal::Conv2d { mode: mode, boundary: boundary, method: Method::Direct })
+                        .unwrap();
                 assert_eq!(f.dtype(), xp::DType::I32);
                 assert_eq!(f.to_vec::<i32>().unwrap(), d.to_vec::<i32>().unwrap(), "{mode:?} {boundary:?} on {dev}");
             }
@@ -369,9 +420,9 @@ fn kernels_larger_than_the_image_match_scipy() {
             let mode = if *m == "same" { Mode::Same } else { Mode::Full };
             for method in [Method::Direct, Method::Fft] {
                 let r = if *op == "convolve2d" {
-                    convolve2d(&a, &k, mode, boundary, method)
+                    convolve2d(&a, &k, xp::signal::Conv2d { mode: mode, boundary: boundary, method: method })
                 } else {
-                    correlate2d(&a, &k, mode, boundary, method)
+                    correlate2d(&a, &k, xp::signal::Conv2d { mode: mode, boundary: boundary, method: method })
                 };
                 let got = r.unwrap().to_vec::<f64>().unwrap();
                 let ok = got.len() == want.len()

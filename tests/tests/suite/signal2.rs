@@ -99,9 +99,9 @@ fn run(op: &str, p: &Value, x: &[Array]) -> Result<Vec<Array>> {
                 p["axes"].as_array().map(|a| a.iter().map(|v| v.as_i64().unwrap() as isize).collect());
             vec![oaconvolve(&x[0], &x[1], mode(p), axes.as_deref())?]
         }
-        "lfilter" => filtered(lfilter(&x[0], &x[1], &x[2], axis, x.get(3))?),
+        "lfilter" => filtered(lfilter(&x[0], &x[1], &x[2], xp::signal::Iir { axis: axis, zi: x.get(3) })?),
         "lfilter_zi" => vec![lfilter_zi(&x[0], &x[1])?],
-        "sosfilt" => filtered(sosfilt(&x[0], &x[1], axis, x.get(2))?),
+        "sosfilt" => filtered(sosfilt(&x[0], &x[1], xp::signal::Iir { axis: axis, zi: x.get(2) })?),
         "sosfilt_zi" => vec![sosfilt_zi(&x[0])?],
         "filtfilt" => {
             let padtype = match p["padtype"].as_str() {
@@ -110,7 +110,12 @@ fn run(op: &str, p: &Value, x: &[Array]) -> Result<Vec<Array>> {
                 Some(_) => Some(PadType::Constant),
                 None => None,
             };
-            vec![filtfilt(&x[0], &x[1], &x[2], axis, padtype, usize_of(&p["padlen"]))?]
+            vec![filtfilt(
+                &x[0],
+                &x[1],
+                &x[2],
+                xp::signal::Filtfilt { axis: axis, padtype: padtype, padlen: usize_of(&p["padlen"]) },
+            )?]
         }
         "resample" => {
             let w = if p["window"].is_string() { Some(window(p)) } else { None };
@@ -125,11 +130,16 @@ fn run(op: &str, p: &Value, x: &[Array]) -> Result<Vec<Array>> {
                 _ => PolyPad::Zeros,
             };
             let (up, down) = (usize_of(&p["up"]).unwrap(), usize_of(&p["down"]).unwrap());
-            vec![resample_poly(&x[0], up, down, axis, window(p), pad)?]
+            vec![resample_poly(
+                &x[0],
+                up,
+                down,
+                xp::signal::ResamplePoly { axis: axis, window: window(p), padtype: pad },
+            )?]
         }
         "upfirdn" => {
             let (up, down) = (usize_of(&p["up"]).unwrap(), usize_of(&p["down"]).unwrap());
-            vec![upfirdn(&x[0], &x[1], up, down, axis)?]
+            vec![upfirdn(&x[0], &x[1], xp::signal::Upfirdn { up: up, down: down, axis: axis })?]
         }
         "stft" => {
             let (f, t, z) = stft(&x[0], axis, &stft_params(p))?;
@@ -175,16 +185,37 @@ fn filter_errors_are_typed() {
         let ints = x.astype(xp::DType::I64).unwrap();
         let (b, a) = (f(vec![1.0, 2.0]), f(vec![1.0, 0.5]));
         let cases: Vec<(&str, Result<Array>, bool)> = vec![
-            ("int lfilter", lfilter(&ints.clone(), &ints.clone(), &ints, -1, None).map(|r| r.y), true),
-            ("a0 = 0", lfilter(&b, &f(vec![0.0, 1.0]), &x, -1, None).map(|r| r.y), false),
-            ("empty b", lfilter(&f(vec![]), &a, &x, -1, None).map(|r| r.y), false),
-            ("zi shape", lfilter(&b, &a, &x, -1, Some(&f(vec![0.0, 0.0]))).map(|r| r.y), false),
-            ("axis", lfilter(&b, &a, &x, 1, None).map(|r| r.y), false),
-            ("sos shape", sosfilt(&on.zeros(&[1, 5], xp::DType::F64).unwrap(), &x, -1, None).map(|r| r.y), false),
-            ("padlen", filtfilt(&b, &a, &x, -1, Some(PadType::Odd), Some(5)), false),
+            ("int lfilter", lfilter(&ints.clone(), &ints.clone(), &ints, Default::default()).map(|r| r.y), true),
+            ("a0 = 0", lfilter(&b, &f(vec![0.0, 1.0]), &x, Default::default()).map(|r| r.y), false),
+            ("empty b", lfilter(&f(vec![]), &a, &x, Default::default()).map(|r| r.y), false),
+            (
+                "zi shape",
+                lfilter(&b, &a, &x, xp::signal::Iir { axis: -1, zi: Some(&f(vec![0.0, 0.0])) }).map(|r| r.y),
+                false,
+            ),
+            ("axis", lfilter(&b, &a, &x, xp::signal::Iir::axis(1)).map(|r| r.y), false),
+            (
+                "sos shape",
+                sosfilt(&on.zeros(&[1, 5], xp::DType::F64).unwrap(), &x, Default::default()).map(|r| r.y),
+                false,
+            ),
+            (
+                "padlen",
+                filtfilt(&b, &a, &x, xp::signal::Filtfilt { axis: -1, padtype: Some(PadType::Odd), padlen: Some(5) }),
+                false,
+            ),
             ("pole at 1", lfilter_zi(&b, &f(vec![1.0, -1.0])), false),
             ("resample 0", resample(&x, 0, -1, None), false),
-            ("up 0", resample_poly(&x, 0, 1, -1, Window::Hann, PolyPad::Zeros), false),
+            (
+                "up 0",
+                resample_poly(
+                    &x,
+                    0,
+                    1,
+                    xp::signal::ResamplePoly { axis: -1, window: Window::Hann, padtype: PolyPad::Zeros },
+                ),
+                false,
+            ),
             (
                 "2-D peaks",
                 find_peaks(&on.zeros(&[2, 2], xp::DType::F64).unwrap(), &Default::default()).map(|r| r.peaks),

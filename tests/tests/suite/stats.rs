@@ -91,7 +91,7 @@ fn run(op: &str, x: &[Array], p: &Value) -> Result<Vec<Array>> {
             one(xp::cov(&x[0], None, opts))
         }
         "cov_xy" => one(xp::cov(&x[0], Some(&x[1]), Cov::default())),
-        "corrcoef" => one(xp::corrcoef(&x[0], None, p["rowvar"] != false)),
+        "corrcoef" => one(xp::corrcoef(&x[0], None, xp::Corrcoef { rowvar: p["rowvar"] != false })),
         "histogram" => {
             let e = (p["bins"] == "edges").then(|| &x[1]);
             let opts = Histogram {

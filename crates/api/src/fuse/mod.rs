@@ -103,7 +103,7 @@ fn fused_reduce(
         let count: usize = reduced.iter().map(|&a| shape[a]).product();
         ops.push((count as f64).into());
     }
-    k.call1(&ops, axes, red.keepdims)
+    Ok(k.call_with(&ops, axes, red.keepdims)?.swap_remove(0))
 }
 
 /// Fuse `f`, a function of symbolic arrays, into one kernel per signature of input dtypes.

@@ -15,7 +15,7 @@ use xp_core::{Error, KernelDevice, Result};
 /// use xp::kernel::ReductionKernel;
 /// let l2 = ReductionKernel::new("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm").unwrap();
 /// let x = xp::Array::from_vec(vec![3.0f64, 4.0, 0.0, 1.0, 0.0, 0.0], &[2, 3]).unwrap();
-/// let rows = l2.call(&[(&x).into()], 1, false).unwrap();
+/// let rows = l2.call(&[(&x).into()], 1).unwrap();
 /// assert_eq!(rows[0].to_vec::<f64>().unwrap(), vec![5.0, 1.0]);
 /// ```
 #[derive(Clone, Debug)]
@@ -50,9 +50,24 @@ impl ReductionKernel {
     pub fn def(&self) -> &ReductionDef {
         &self.def
     }
-    /// Reduce `axis` (all, one or several axes) of the broadcast inputs; `keepdims` keeps the
-    /// reduced axes with length 1.
-    pub fn call(&self, args: &[Operand], axis: impl IntoAxes, keepdims: bool) -> Result<Vec<Array>> {
+    /// Reduce `axis` (all, one or several axes) of the broadcast inputs (CuPy's
+    /// `kernel(*args, axis=axis)`).
+    pub fn call(&self, args: &[Operand], axis: impl IntoAxes) -> Result<Vec<Array>> {
+        self.call_with(args, axis, false)
+    }
+    /// [`ReductionKernel::call`] keeping the reduced axes with length 1 (CuPy's `keepdims=True`).
+    pub fn call_keepdim(&self, args: &[Operand], axis: impl IntoAxes) -> Result<Vec<Array>> {
+        self.call_with(args, axis, true)
+    }
+    /// Reduce and return the first output.
+    pub fn call1(&self, args: &[Operand], axis: impl IntoAxes) -> Result<Array> {
+        Ok(self.call_with(args, axis, false)?.swap_remove(0))
+    }
+    /// [`ReductionKernel::call1`] keeping the reduced axes with length 1.
+    pub fn call1_keepdim(&self, args: &[Operand], axis: impl IntoAxes) -> Result<Array> {
+        Ok(self.call_with(args, axis, true)?.swap_remove(0))
+    }
+    pub(crate) fn call_with(&self, args: &[Operand], axis: impl IntoAxes, keepdims: bool) -> Result<Vec<Array>> {
         let d = &*self.def;
         let p = prepare(&d.name, &d.ins, &d.outs, args, &[])?;
         let axes = axis.into_axes().normalize("ReductionKernel", p.shape.len())?;
@@ -71,9 +86,5 @@ impl ReductionKernel {
             |dev, a| dev.reduction_kernel(d, &p.types, a, &p.shape, &axes),
         )?;
         Ok(res.into_iter().map(|s| Array::from_storage(s, &out_shape)).collect())
-    }
-    /// Reduce and return the first output.
-    pub fn call1(&self, args: &[Operand], axis: impl IntoAxes, keepdims: bool) -> Result<Array> {
-        Ok(self.call(args, axis, keepdims)?.swap_remove(0))
     }
 }

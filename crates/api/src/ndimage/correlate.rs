@@ -3,7 +3,7 @@
 //! one valid correlation of the extended input with the weights runs through the filter family
 //! (`crate::sliding`: the CPU's row passes, the GPU's shared-memory tiles).
 use super::boundary::{extend, extend_axis, reach};
-use super::{axis_of, cast_out, check_origin, complex_parts, per_axis, work_dtype, Mode};
+use super::{axis_of, cast_out, check_origin, complex_parts, per_axis, work_dtype, Filter, Filter1d, Mode};
 use crate::sliding::correlate_valid;
 use crate::Array;
 use xp_core::{Error, Result, Scalar};
@@ -59,12 +59,13 @@ pub(super) fn linear(op: &'static str, input: &Array, f: impl FnOnce(&Array) -> 
 /// `out[i] = Σ_j weights[j] · in[i + j - len/2 - origin]`, the input extended by `mode`.
 ///
 /// ```
-/// use xp::ndimage::{correlate1d, Mode};
+/// use xp::ndimage::correlate1d;
 /// let x = xp::Array::from_vec(vec![2i64, 8, 0, 4, 1, 9, 9, 0], &[8]).unwrap();
-/// let c = correlate1d(&x, &[1.0, 3.0], -1, Mode::Reflect, 0).unwrap();
+/// let c = correlate1d(&x, &[1.0, 3.0], Default::default()).unwrap();
 /// assert_eq!(c.to_vec::<i64>().unwrap(), vec![8, 26, 8, 12, 7, 28, 36, 9]);
 /// ```
-pub fn correlate1d(input: &Array, weights: &[f64], axis: isize, mode: Mode, origin: isize) -> Result<Array> {
+pub fn correlate1d(input: &Array, weights: &[f64], f: Filter1d) -> Result<Array> {
+    let Filter1d { axis, mode, origin } = f;
     complex_parts(input, mode, |x, mode| correlate1d_checked("correlate1d", x, weights, axis, mode, origin))
 }
 
@@ -89,12 +90,13 @@ fn correlate1d_checked(
 /// length, as SciPy does).
 ///
 /// ```
-/// use xp::ndimage::{convolve1d, Mode};
+/// use xp::ndimage::convolve1d;
 /// let x = xp::Array::from_vec(vec![2i64, 8, 0, 4, 1, 9, 9, 0], &[8]).unwrap();
-/// let c = convolve1d(&x, &[1.0, 3.0], -1, Mode::Reflect, 0).unwrap();
+/// let c = convolve1d(&x, &[1.0, 3.0], Default::default()).unwrap();
 /// assert_eq!(c.to_vec::<i64>().unwrap(), vec![14, 24, 4, 13, 12, 36, 27, 0]);
 /// ```
-pub fn convolve1d(input: &Array, weights: &[f64], axis: isize, mode: Mode, origin: isize) -> Result<Array> {
+pub fn convolve1d(input: &Array, weights: &[f64], f: Filter1d) -> Result<Array> {
+    let Filter1d { axis, mode, origin } = f;
     let rev: Vec<f64> = weights.iter().rev().copied().collect();
     let origin = -origin - if weights.len().is_multiple_of(2) { 1 } else { 0 };
     complex_parts(input, mode, |x, mode| correlate1d_checked("convolve1d", x, &rev, axis, mode, origin))
@@ -139,19 +141,21 @@ fn correlate_checked(op: &'static str, input: &Array, weights: &Array, mode: Mod
 /// input's number of axes; `origin` holds one value or one per axis.
 ///
 /// ```
-/// use xp::ndimage::{correlate, Mode};
+/// use xp::ndimage::{correlate, Filter, Mode};
 /// let x = xp::Array::from_vec(vec![1.0, 2.0, 3.0, 4.0], &[2, 2]).unwrap();
 /// let w = xp::Array::from_vec(vec![1.0, 1.0], &[1, 2]).unwrap();
-/// let c = correlate(&x, &w, Mode::Constant(0.0), &[0]).unwrap();
+/// let c = correlate(&x, &w, Filter { mode: Mode::Constant(0.0), ..Default::default() }).unwrap();
 /// assert_eq!(c.to_vec::<f64>().unwrap(), vec![1.0, 3.0, 3.0, 7.0]);
 /// ```
-pub fn correlate(input: &Array, weights: &Array, mode: Mode, origin: &[isize]) -> Result<Array> {
+pub fn correlate(input: &Array, weights: &Array, f: Filter) -> Result<Array> {
+    let Filter { mode, origin } = f;
     complex_parts(input, mode, |x, mode| correlate_checked("correlate", x, weights, mode, origin))
 }
 
 /// The N-D convolution of `input` with `weights` (SciPy's `convolve`): the correlation with the
 /// weights reversed along every axis and each origin mirrored (moved by one for even lengths).
-pub fn convolve(input: &Array, weights: &Array, mode: Mode, origin: &[isize]) -> Result<Array> {
+pub fn convolve(input: &Array, weights: &Array, f: Filter) -> Result<Array> {
+    let Filter { mode, origin } = f;
     let op = "convolve";
     if weights.ndim() != input.ndim() {
         return correlate_checked(op, input, weights, mode, origin);

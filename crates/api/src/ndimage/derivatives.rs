@@ -3,9 +3,9 @@
 //! Laplacians' sums of second derivatives added in that dtype.
 use super::correlate::{correlate1d_impl, separable};
 use super::gaussian::gaussian_filter;
-use super::{axis_of, complex_parts, Mode};
+use super::{axis_of, complex_parts, Gaussian, Mode};
 use crate::Array;
-use xp_core::Result;
+use xp_core::{Error, Result};
 
 /// A difference `[-1, 0, 1]` along `axis`, then `smooth` along every other axis.
 fn edge(op: &'static str, input: &Array, axis: isize, mode: Mode, smooth: [f64; 3]) -> Result<Array> {
@@ -65,15 +65,20 @@ pub fn laplace(input: &Array, mode: Mode) -> Result<Array> {
 }
 
 /// The Laplacian of the Gaussian (SciPy's `gaussian_laplace`): the sum over the axes of the
-/// Gaussian filter whose order is 2 along that axis (`sigma`: one value or one per axis).
-pub fn gaussian_laplace(input: &Array, sigma: &[f64], mode: Mode, truncate: f64) -> Result<Array> {
+/// Gaussian filter whose order is 2 along that axis (`sigma`: one value or one per axis); the
+/// border, `truncate` and `radius` come from `g`, whose `order` must be left at its default.
+pub fn gaussian_laplace(input: &Array, sigma: &[f64], g: Gaussian) -> Result<Array> {
+    let op = "gaussian_laplace";
+    if g.order.iter().any(|&o| o != 0) {
+        return Err(Error::invalid(op, "the derivative orders are the Laplacian's own: leave Gaussian::order at 0"));
+    }
     let nd = input.ndim();
-    complex_parts(input, mode, |x, mode| {
+    complex_parts(input, g.mode, |x, mode| {
         super::work_dtype("gaussian_laplace", x)?;
         sum_axes(x, |ax| {
             let mut order = vec![0; nd];
             order[ax] = 2;
-            gaussian_filter(x, sigma, &order, mode, truncate, None).map_err(|e| e.in_op("gaussian_laplace"))
+            gaussian_filter(x, sigma, Gaussian { order: &order, mode, ..g }).map_err(|e| e.in_op(op))
         })
     })
 }

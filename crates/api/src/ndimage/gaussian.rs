@@ -2,7 +2,7 @@
 //! (normalised, its derivatives by the polynomial recurrence of `_gaussian_kernel1d`), computed
 //! on the host and applied by [`super::correlate`]'s 1-D correlation, one axis after the other.
 use super::correlate::{correlate1d_impl, separable};
-use super::{axis_of, complex_parts, per_axis, Mode};
+use super::{axis_of, complex_parts, per_axis, Gaussian, Gaussian1d};
 use crate::Array;
 use xp_core::{Error, Result};
 
@@ -68,21 +68,14 @@ pub(super) fn weights(sigma: f64, order: usize, radius: usize) -> Vec<f64> {
 /// at `radius` taps either side.
 ///
 /// ```
-/// use xp::ndimage::{gaussian_filter1d, Mode};
+/// use xp::ndimage::gaussian_filter1d;
 /// let x = xp::Array::from_vec(vec![1.0, 2.0, 3.0, 4.0, 5.0], &[5]).unwrap();
-/// let g = gaussian_filter1d(&x, 1.0, -1, 0, Mode::Reflect, 4.0, None).unwrap();
+/// let g = gaussian_filter1d(&x, 1.0, Default::default()).unwrap();
 /// let want = [1.42704095, 2.06782203, 3.0, 3.93217797, 4.57295905];
 /// assert!(g.to_vec::<f64>().unwrap().iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-8));
 /// ```
-pub fn gaussian_filter1d(
-    input: &Array,
-    sigma: f64,
-    axis: isize,
-    order: usize,
-    mode: Mode,
-    truncate: f64,
-    radius: Option<usize>,
-) -> Result<Array> {
+pub fn gaussian_filter1d(input: &Array, sigma: f64, g: Gaussian1d) -> Result<Array> {
+    let Gaussian1d { axis, order, mode, truncate, radius } = g;
     let op = "gaussian_filter1d";
     let ax = axis_of(op, input, axis)?;
     let r = radius_of(op, sigma, order, truncate, radius)?;
@@ -96,19 +89,13 @@ pub fn gaussian_filter1d(
 /// hold one value or one per axis. Integer results are truncated after every pass, as SciPy's.
 ///
 /// ```
-/// use xp::ndimage::{gaussian_filter, Mode};
+/// use xp::ndimage::{gaussian_filter, Gaussian, Mode};
 /// let x = xp::Array::from_vec(vec![0u8, 0, 100, 0, 0, 0, 100, 0, 0], &[3, 3]).unwrap();
-/// let g = gaussian_filter(&x, &[1.0, 0.5], &[0], Mode::Constant(0.0), 4.0, None).unwrap();
+/// let g = gaussian_filter(&x, &[1.0, 0.5], Gaussian { mode: Mode::Constant(0.0), ..Default::default() }).unwrap();
 /// assert_eq!(g.dtype(), xp::DType::U8);
 /// ```
-pub fn gaussian_filter(
-    input: &Array,
-    sigma: &[f64],
-    order: &[usize],
-    mode: Mode,
-    truncate: f64,
-    radius: Option<&[usize]>,
-) -> Result<Array> {
+pub fn gaussian_filter(input: &Array, sigma: &[f64], g: Gaussian) -> Result<Array> {
+    let Gaussian { order, mode, truncate, radius } = g;
     let op = "gaussian_filter";
     let nd = input.ndim();
     let sigmas = per_axis(op, "sigma", sigma, nd)?;

@@ -41,6 +41,22 @@ pub enum ZoomGrid {
     Pixels,
 }
 
+/// The plane and the output shape of [`rotate`] (SciPy's `axes=(1, 0)` and `reshape=True` by
+/// default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rotate {
+    /// the two axes that span the plane of rotation
+    pub axes: [isize; 2],
+    /// whether the output plane grows to hold the whole rotated input
+    pub reshape: Reshape,
+}
+
+impl Default for Rotate {
+    fn default() -> Self {
+        Rotate { axes: [1, 0], reshape: Reshape::Fit }
+    }
+}
+
 /// Whether [`rotate`] enlarges the output to hold the whole rotated input (SciPy's `reshape`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Reshape {
@@ -859,13 +875,14 @@ fn cos_sin_degrees(angle: f64) -> (f64, f64) {
 /// enough to hold the whole rotated input.
 ///
 /// ```
-/// use xp::ndimage::{rotate, Interpolation, Reshape};
+/// use xp::ndimage::{rotate, Interpolation};
 /// let x = xp::Array::from_vec(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3]).unwrap();
-/// let r = rotate(&x, 90.0, [1, 0], Reshape::Fit, Interpolation { order: 0, ..Default::default() }).unwrap();
+/// let r = rotate(&x, 90.0, Default::default(), Interpolation { order: 0, ..Default::default() }).unwrap();
 /// assert_eq!(r.shape(), &[3, 2]);
 /// assert_eq!(r.to_vec::<f64>().unwrap(), vec![3.0, 6.0, 2.0, 5.0, 1.0, 4.0]);
 /// ```
-pub fn rotate(input: &Array, angle: f64, axes: [isize; 2], reshape: Reshape, interp: Interpolation) -> Result<Array> {
+pub fn rotate(input: &Array, angle: f64, r: Rotate, interp: Interpolation) -> Result<Array> {
+    let Rotate { axes, reshape } = r;
     complex_parts(input, interp.mode, |x, mode| rotate_real(x, angle, axes, reshape, Interpolation { mode, ..interp }))
 }
 

@@ -19,12 +19,12 @@
 //!   integers, wrapping like a C cast; interpolation rounds integers half away from zero.
 //!
 //! ```
-//! use xp::ndimage::{gaussian_filter, median_filter, zoom, Interpolation, Mode, Window};
+//! use xp::ndimage::{gaussian_filter, median_filter, zoom, Interpolation, Window};
 //! let x = xp::Array::from_vec(vec![0.0, 0.0, 1.0, 0.0, 0.0], &[5]).unwrap();
-//! let g = gaussian_filter(&x, &[1.0], &[0], Mode::Reflect, 4.0, None).unwrap();
+//! let g = gaussian_filter(&x, &[1.0], Default::default()).unwrap();
 //! let s: f64 = g.to_vec::<f64>().unwrap().iter().sum();
 //! assert!((s - 1.0).abs() < 1e-12);
-//! let m = median_filter(&x, Window::Size(&[3]), Mode::Reflect, &[0]).unwrap();
+//! let m = median_filter(&x, Window::Size(&[3]), Default::default()).unwrap();
 //! assert_eq!(m.to_vec::<f64>().unwrap(), vec![0.0; 5]);
 //! let z = zoom(&x, &[2.0], Interpolation { order: 1, ..Default::default() }, Default::default()).unwrap();
 //! assert_eq!(z.shape(), &[10]);
@@ -38,6 +38,7 @@ mod label;
 mod measure;
 mod morphology;
 mod objects;
+mod options;
 mod rank;
 mod spline;
 mod uniform;
@@ -45,7 +46,7 @@ mod uniform;
 pub use correlate::{convolve, convolve1d, correlate, correlate1d};
 pub use derivatives::{gaussian_laplace, laplace, prewitt, sobel};
 pub use gaussian::{gaussian_filter, gaussian_filter1d};
-pub use interpolate::{map_coordinates, rotate, shift, zoom, Interpolation, Reshape, ZoomGrid};
+pub use interpolate::{map_coordinates, rotate, shift, zoom, Interpolation, Reshape, Rotate, ZoomGrid};
 pub use label::{generate_binary_structure, label, Labels};
 pub use measure::{
     center_of_mass, extrema, histogram, labeled_comprehension, maximum, maximum_position, mean, median, minimum,
@@ -56,11 +57,12 @@ pub use morphology::{
     grey_erosion, grey_opening, iterate_structure, morphological_gradient, Morphology,
 };
 pub use objects::find_objects;
+pub use options::{Filter, Filter1d, Gaussian, Gaussian1d};
 pub use rank::{
     maximum_filter, maximum_filter1d, median_filter, minimum_filter, minimum_filter1d, percentile_filter, rank_filter,
     Window,
 };
-pub use spline::{spline_filter, spline_filter1d};
+pub use spline::{spline_filter, spline_filter1d, Spline};
 pub use uniform::{uniform_filter, uniform_filter1d};
 
 use crate::Array;

@@ -16,7 +16,7 @@
 //! let grown = binary_dilation(&eroded, Morphology::default()).unwrap();
 //! assert_eq!(grown.sum(..).unwrap().item::<i64>().unwrap(), 5);
 //! ```
-use super::{generate_binary_structure, label, maximum_filter, minimum_filter, Mode, Window};
+use super::{generate_binary_structure, label, maximum_filter, minimum_filter, Filter, Mode, Window};
 use crate::Array;
 use xp_core::{DType, Error, Result};
 
@@ -75,7 +75,7 @@ pub fn binary_erosion(input: &Array, m: Morphology) -> Result<Array> {
     let fp = structure_of(input, m.structure)?.to_device(input.device())?;
     let mut x = input.not_equal(0)?;
     for _ in 0..m.iterations.max(1) {
-        x = minimum_filter(&x, Window::Footprint(&fp), border(m.border_value), m.origin)?;
+        x = minimum_filter(&x, Window::Footprint(&fp), Filter { mode: border(m.border_value), origin: m.origin })?;
     }
     Ok(x)
 }
@@ -87,7 +87,7 @@ pub fn binary_dilation(input: &Array, m: Morphology) -> Result<Array> {
     let (rfp, o) = reflected(&fp, m.origin)?;
     let mut x = input.not_equal(0)?;
     for _ in 0..m.iterations.max(1) {
-        x = maximum_filter(&x, Window::Footprint(&rfp), border(m.border_value), &o)?;
+        x = maximum_filter(&x, Window::Footprint(&rfp), Filter { mode: border(m.border_value), origin: &o })?;
     }
     Ok(x)
 }
@@ -144,12 +144,12 @@ fn grey(input: &Array, window: Window, mode: Mode, origin: &[isize], max: bool) 
         });
     }
     if !max {
-        return minimum_filter(input, window, mode, origin);
+        return minimum_filter(input, window, Filter { mode, origin });
     }
     match window {
         Window::Footprint(fp) => {
             let (rfp, o) = reflected(&fp.not_equal(0)?, origin)?;
-            maximum_filter(input, Window::Footprint(&rfp), mode, &o)
+            maximum_filter(input, Window::Footprint(&rfp), Filter { mode, origin: &o })
         }
         Window::Size(size) => {
             let nd = input.ndim();
@@ -160,32 +160,32 @@ fn grey(input: &Array, window: Window, mode: Mode, origin: &[isize], max: bool) 
                     -v - n.is_multiple_of(2) as isize
                 })
                 .collect();
-            maximum_filter(input, Window::Size(size), mode, &o)
+            maximum_filter(input, Window::Size(size), Filter { mode, origin: &o })
         }
     }
 }
 
 /// SciPy's `grey_erosion` with a flat element: the minimum over the window.
-pub fn grey_erosion(input: &Array, window: Window, mode: Mode, origin: &[isize]) -> Result<Array> {
-    grey(input, window, mode, origin, false)
+pub fn grey_erosion(input: &Array, window: Window, f: Filter) -> Result<Array> {
+    grey(input, window, f.mode, f.origin, false)
 }
 
 /// SciPy's `grey_dilation` with a flat element: the maximum over the reflected window.
-pub fn grey_dilation(input: &Array, window: Window, mode: Mode, origin: &[isize]) -> Result<Array> {
-    grey(input, window, mode, origin, true)
+pub fn grey_dilation(input: &Array, window: Window, f: Filter) -> Result<Array> {
+    grey(input, window, f.mode, f.origin, true)
 }
 
 /// SciPy's `grey_opening`: erosion, then dilation.
-pub fn grey_opening(input: &Array, window: Window, mode: Mode, origin: &[isize]) -> Result<Array> {
-    grey_dilation(&grey_erosion(input, window, mode, origin)?, window, mode, origin)
+pub fn grey_opening(input: &Array, window: Window, f: Filter) -> Result<Array> {
+    grey_dilation(&grey_erosion(input, window, f)?, window, f)
 }
 
 /// SciPy's `grey_closing`: dilation, then erosion.
-pub fn grey_closing(input: &Array, window: Window, mode: Mode, origin: &[isize]) -> Result<Array> {
-    grey_erosion(&grey_dilation(input, window, mode, origin)?, window, mode, origin)
+pub fn grey_closing(input: &Array, window: Window, f: Filter) -> Result<Array> {
+    grey_erosion(&grey_dilation(input, window, f)?, window, f)
 }
 
 /// SciPy's `morphological_gradient`: dilation minus erosion.
-pub fn morphological_gradient(input: &Array, window: Window, mode: Mode, origin: &[isize]) -> Result<Array> {
-    grey_dilation(input, window, mode, origin)?.sub(&grey_erosion(input, window, mode, origin)?)
+pub fn morphological_gradient(input: &Array, window: Window, f: Filter) -> Result<Array> {
+    grey_dilation(input, window, f)?.sub(&grey_erosion(input, window, f)?)
 }

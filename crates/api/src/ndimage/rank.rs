@@ -7,7 +7,7 @@
 //! its taps along a new axis and sorts it.
 use super::boundary::{extend, extend_axis, reach, window, window_nd};
 use super::correlate::unravel;
-use super::{axis_of, check_origin, per_axis, work_dtype, Mode};
+use super::{axis_of, check_origin, per_axis, work_dtype, Filter, Filter1d, Mode};
 use crate::Array;
 use xp_core::{DType, Error, Result, Scalar, SliceElem};
 
@@ -162,18 +162,18 @@ fn filter1d(
 /// The minimum over `size` consecutive values along `axis` (SciPy's `minimum_filter1d`).
 ///
 /// ```
-/// use xp::ndimage::{minimum_filter1d, Mode};
+/// use xp::ndimage::minimum_filter1d;
 /// let x = xp::Array::from_vec(vec![2i64, 8, 0, 4, 1, 9, 9, 0], &[8]).unwrap();
-/// let m = minimum_filter1d(&x, 3, -1, Mode::Reflect, 0).unwrap();
+/// let m = minimum_filter1d(&x, 3, Default::default()).unwrap();
 /// assert_eq!(m.to_vec::<i64>().unwrap(), vec![2, 0, 0, 0, 1, 1, 0, 0]);
 /// ```
-pub fn minimum_filter1d(input: &Array, size: usize, axis: isize, mode: Mode, origin: isize) -> Result<Array> {
-    filter1d("minimum_filter1d", input, size, axis, mode, origin, false)
+pub fn minimum_filter1d(input: &Array, size: usize, f: Filter1d) -> Result<Array> {
+    filter1d("minimum_filter1d", input, size, f.axis, f.mode, f.origin, false)
 }
 
 /// The maximum over `size` consecutive values along `axis` (SciPy's `maximum_filter1d`).
-pub fn maximum_filter1d(input: &Array, size: usize, axis: isize, mode: Mode, origin: isize) -> Result<Array> {
-    filter1d("maximum_filter1d", input, size, axis, mode, origin, true)
+pub fn maximum_filter1d(input: &Array, size: usize, f: Filter1d) -> Result<Array> {
+    filter1d("maximum_filter1d", input, size, f.axis, f.mode, f.origin, true)
 }
 
 /// A checked window: its footprint on the host (C order), its shape and the origins.
@@ -235,74 +235,69 @@ fn run(input: &Array, p: &Plan, rank: usize, mode: Mode) -> Result<Array> {
 /// The minimum over the window (SciPy's `minimum_filter`).
 ///
 /// ```
-/// use xp::ndimage::{minimum_filter, Mode, Window};
+/// use xp::ndimage::{minimum_filter, Filter, Mode, Window};
 /// let x = xp::Array::from_vec(vec![3, 1, 4, 1, 5, 9], &[2, 3]).unwrap();
-/// let m = minimum_filter(&x, Window::Size(&[1, 2]), Mode::Nearest, &[0]).unwrap();
+/// let m = minimum_filter(&x, Window::Size(&[1, 2]), Filter { mode: Mode::Nearest, ..Default::default() }).unwrap();
 /// assert_eq!(m.to_vec::<i32>().unwrap(), vec![3, 1, 1, 1, 1, 5]);
 /// ```
-pub fn minimum_filter(input: &Array, window: Window, mode: Mode, origin: &[isize]) -> Result<Array> {
-    let p = plan("minimum_filter", input, window, origin)?;
-    run(input, &p, 0, mode)
+pub fn minimum_filter(input: &Array, window: Window, f: Filter) -> Result<Array> {
+    let p = plan("minimum_filter", input, window, f.origin)?;
+    run(input, &p, 0, f.mode)
 }
 
 /// The maximum over the window (SciPy's `maximum_filter`).
-pub fn maximum_filter(input: &Array, window: Window, mode: Mode, origin: &[isize]) -> Result<Array> {
-    let p = plan("maximum_filter", input, window, origin)?;
+pub fn maximum_filter(input: &Array, window: Window, f: Filter) -> Result<Array> {
+    let p = plan("maximum_filter", input, window, f.origin)?;
     let n = p.footprint.iter().filter(|&&b| b).count();
-    run(input, &p, n - 1, mode)
+    run(input, &p, n - 1, f.mode)
 }
 
 /// The median over the window (SciPy's `median_filter`): for an even number of taps, the upper
 /// of the two middle values (rank `n / 2`), not their mean.
 ///
 /// ```
-/// use xp::ndimage::{median_filter, Mode, Window};
+/// use xp::ndimage::{median_filter, Window};
 /// let x = xp::Array::from_vec(vec![1.0, 9.0, 2.0, 8.0, 3.0], &[5]).unwrap();
-/// let m = median_filter(&x, Window::Size(&[3]), Mode::Reflect, &[0]).unwrap();
+/// let m = median_filter(&x, Window::Size(&[3]), Default::default()).unwrap();
 /// assert_eq!(m.to_vec::<f64>().unwrap(), vec![1.0, 2.0, 8.0, 3.0, 3.0]);
 /// ```
-pub fn median_filter(input: &Array, window: Window, mode: Mode, origin: &[isize]) -> Result<Array> {
-    let p = plan("median_filter", input, window, origin)?;
+pub fn median_filter(input: &Array, window: Window, f: Filter) -> Result<Array> {
+    let p = plan("median_filter", input, window, f.origin)?;
     let n = p.footprint.iter().filter(|&&b| b).count();
-    run(input, &p, n / 2, mode)
+    run(input, &p, n / 2, f.mode)
 }
 
 /// The value of rank `rank` over the window (SciPy's `rank_filter`; a negative rank counts from
 /// the largest).
-pub fn rank_filter(input: &Array, rank: isize, window: Window, mode: Mode, origin: &[isize]) -> Result<Array> {
+pub fn rank_filter(input: &Array, rank: isize, window: Window, f: Filter) -> Result<Array> {
     let op = "rank_filter";
-    let p = plan(op, input, window, origin)?;
+    let p = plan(op, input, window, f.origin)?;
     let n = p.footprint.iter().filter(|&&b| b).count() as isize;
     let r = if rank < 0 { rank + n } else { rank };
     if r < 0 || r >= n {
         return Err(Error::invalid(op, format!("rank {rank} not within filter footprint size {n}")));
     }
-    run(input, &p, r as usize, mode)
+    run(input, &p, r as usize, f.mode)
 }
 
 /// The value at `percentile` (-100 to 100; negative counts from the top) of the window (SciPy's
 /// `percentile_filter`): rank `int(n · percentile / 100)`, the largest for 100.
 ///
 /// ```
-/// use xp::ndimage::{percentile_filter, Mode, Window};
+/// use xp::ndimage::{percentile_filter, Filter, Mode, Window};
 /// let x = xp::Array::from_vec(vec![5i64, 1, 4, 2, 3], &[5]).unwrap();
-/// let p = percentile_filter(&x, 100.0, Window::Size(&[3]), Mode::Nearest, &[0]).unwrap();
+/// let nearest = Filter { mode: Mode::Nearest, ..Default::default() };
+/// let p = percentile_filter(&x, 100.0, Window::Size(&[3]), nearest).unwrap();
 /// assert_eq!(p.to_vec::<i64>().unwrap(), vec![5, 5, 4, 4, 3]);
 /// ```
-pub fn percentile_filter(
-    input: &Array,
-    percentile: f64,
-    window: Window,
-    mode: Mode,
-    origin: &[isize],
-) -> Result<Array> {
+pub fn percentile_filter(input: &Array, percentile: f64, window: Window, f: Filter) -> Result<Array> {
     let op = "percentile_filter";
-    let p = plan(op, input, window, origin)?;
+    let p = plan(op, input, window, f.origin)?;
     let n = p.footprint.iter().filter(|&&b| b).count();
     let pc = if percentile < 0.0 { percentile + 100.0 } else { percentile };
     if !(0.0..=100.0).contains(&pc) {
         return Err(Error::invalid(op, format!("invalid percentile {percentile}")));
     }
     let rank = ((n as f64 * pc / 100.0) as usize).min(n - 1);
-    run(input, &p, rank, mode)
+    run(input, &p, rank, f.mode)
 }

@@ -86,17 +86,33 @@ fn check(op: &'static str, input: &Array, order: usize, lowest: usize) -> Result
     super::work_dtype(op, input).map(|_| ())
 }
 
-/// The 1-D spline prefilter of `order` (0 to 5; 0 and 1 copy) along `axis` (SciPy's
-/// `spline_filter1d`, whose default `mode` is [`Mode::Mirror`]). The result is float64.
+/// The order and border of the spline prefilter (SciPy's `order=3`, `mode='mirror'`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spline {
+    /// the spline order: 0 to 5 for [`spline_filter1d`] (0 and 1 copy), 2 to 5 for
+    /// [`spline_filter`]
+    pub order: usize,
+    /// how the input is extended beyond its border
+    pub mode: Mode,
+}
+
+impl Default for Spline {
+    fn default() -> Self {
+        Spline { order: 3, mode: Mode::Mirror }
+    }
+}
+
+/// The 1-D spline prefilter along `axis` (SciPy's `spline_filter1d`). The result is float64.
 ///
 /// ```
-/// use xp::ndimage::{spline_filter1d, Mode};
+/// use xp::ndimage::spline_filter1d;
 /// let x = xp::Array::from_vec(vec![0.0, 1.0, 0.0, 0.0], &[4]).unwrap();
-/// let c = spline_filter1d(&x, 3, -1, Mode::Mirror).unwrap().to_vec::<f64>().unwrap();
+/// let c = spline_filter1d(&x, -1, Default::default()).unwrap().to_vec::<f64>().unwrap(); // cubic
 /// // the cubic spline of c at the samples gives x back: (c[i-1] + 4 c[i] + c[i+1]) / 6
 /// assert!(((c[0] + 4.0 * c[1] + c[2]) / 6.0 - 1.0).abs() < 1e-12);
 /// ```
-pub fn spline_filter1d(input: &Array, order: usize, axis: isize, mode: Mode) -> Result<Array> {
+pub fn spline_filter1d(input: &Array, axis: isize, s: Spline) -> Result<Array> {
+    let Spline { order, mode } = s;
     let op = "spline_filter1d";
     complex_parts(input, mode, |input, mode| {
         check(op, input, order, 0)?;
@@ -109,9 +125,10 @@ pub fn spline_filter1d(input: &Array, order: usize, axis: isize, mode: Mode) -> 
     })
 }
 
-/// The N-D spline prefilter of `order` (2 to 5): the 1-D one along every axis (SciPy's
+/// The N-D spline prefilter (order 2 to 5): the 1-D one along every axis (SciPy's
 /// `spline_filter`). The result is float64.
-pub fn spline_filter(input: &Array, order: usize, mode: Mode) -> Result<Array> {
+pub fn spline_filter(input: &Array, s: Spline) -> Result<Array> {
+    let Spline { order, mode } = s;
     complex_parts(input, mode, |input, mode| {
         check("spline_filter", input, order, 2)?;
         let axes: Vec<usize> = (0..input.ndim()).collect();

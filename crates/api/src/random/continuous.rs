@@ -2,6 +2,7 @@
 //! gamma draws, with scalar or array parameters broadcast together (float64 results, but for the
 //! `standard_*` draws that take a dtype).
 use super::{Generator, IntoSize, Param, Rule};
+use crate::shape::{shape_of, IntoShape};
 use crate::ufunc::{where_, Operand};
 use crate::Array;
 use xp_core::{DType, Distribution, Result};
@@ -52,9 +53,11 @@ impl Generator {
 
     /// Standard exponential floats (`Generator.standard_exponential`; float32 or float64) by
     /// inversion, `-ln(1 - u)`.
-    pub fn standard_exponential(&mut self, shape: &[usize], dtype: DType) -> Result<Array> {
+    /// `None` gives float64.
+    pub fn standard_exponential(&mut self, shape: impl IntoShape, dtype: impl Into<Option<DType>>) -> Result<Array> {
+        let (shape, dtype) = (shape_of("standard_exponential", shape)?, dtype.into().unwrap_or(DType::F64));
         Self::float("standard_exponential", dtype)?;
-        self.draw(shape, dtype, Distribution::StandardExponential, &[])
+        self.draw(&shape, dtype, Distribution::StandardExponential, &[])
     }
 
     /// [`Generator::standard_exponential`] into `out` (float32 or float64).

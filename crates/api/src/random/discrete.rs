@@ -70,7 +70,7 @@ impl Generator {
         if head.iter().sum::<f64>() > 1.0 + 1e-12 {
             return Err(bad("must sum to at most 1 (but the last)"));
         }
-        let shape = size.into_size().unwrap_or_default();
+        let shape = size.into_size().map(|d| d.shape("multinomial")).transpose()?.unwrap_or_default();
         let mut left = crate::full_on(self.device, &shape, n, DType::I64)?;
         let (mut mass, mut counts) = (1.0f64, Vec::with_capacity(pvals.len()));
         for &p in head {

@@ -13,7 +13,7 @@
 //! ```
 use super::{Generator, IntoSize};
 use crate::ufunc::Operand;
-use crate::{Array, ArrayModule};
+use crate::{Array, ArrayModule, IntoShape};
 use std::sync::Mutex;
 use xp_core::{DType, Device, Result};
 
@@ -65,19 +65,19 @@ impl ArrayModule {
 
 impl RandomModule {
     /// Uniform float64 in [0, 1) of `shape` (`np.random.rand(*shape)`).
-    pub fn rand(&self, shape: &[usize]) -> Result<Array> {
+    pub fn rand(&self, shape: impl IntoShape) -> Result<Array> {
         with_global(self.device, |g| g.random(shape, DType::F64))
     }
     /// Standard normal float64 of `shape` (`np.random.randn(*shape)`).
-    pub fn randn(&self, shape: &[usize]) -> Result<Array> {
+    pub fn randn(&self, shape: impl IntoShape) -> Result<Array> {
         with_global(self.device, |g| g.standard_normal(shape, DType::F64))
     }
     /// Integers in `low .. high` as int64 (`np.random.randint(low, high, size)`).
-    pub fn randint(&self, low: i64, high: i64, shape: &[usize]) -> Result<Array> {
+    pub fn randint(&self, low: i64, high: i64, shape: impl IntoShape) -> Result<Array> {
         with_global(self.device, |g| g.integers(low, high, shape, DType::I64))
     }
     /// Uniform float64 in [0, 1) (`np.random.random_sample(size)`).
-    pub fn random_sample(&self, shape: &[usize]) -> Result<Array> {
+    pub fn random_sample(&self, shape: impl IntoShape) -> Result<Array> {
         self.rand(shape)
     }
     /// Normal float64 (`np.random.normal(loc, scale, size)`).
@@ -103,19 +103,19 @@ impl RandomModule {
 const CPU: RandomModule = RandomModule { device: Device::Cpu };
 
 /// [`RandomModule::rand`] on the CPU.
-pub fn rand(shape: &[usize]) -> Result<Array> {
+pub fn rand(shape: impl IntoShape) -> Result<Array> {
     CPU.rand(shape)
 }
 /// [`RandomModule::randn`] on the CPU.
-pub fn randn(shape: &[usize]) -> Result<Array> {
+pub fn randn(shape: impl IntoShape) -> Result<Array> {
     CPU.randn(shape)
 }
 /// [`RandomModule::randint`] on the CPU.
-pub fn randint(low: i64, high: i64, shape: &[usize]) -> Result<Array> {
+pub fn randint(low: i64, high: i64, shape: impl IntoShape) -> Result<Array> {
     CPU.randint(low, high, shape)
 }
 /// [`RandomModule::random_sample`] on the CPU.
-pub fn random_sample(shape: &[usize]) -> Result<Array> {
+pub fn random_sample(shape: impl IntoShape) -> Result<Array> {
     CPU.random_sample(shape)
 }
 /// [`RandomModule::normal`] on the CPU.

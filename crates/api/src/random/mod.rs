@@ -32,8 +32,9 @@ mod sampling;
 pub use legacy::{normal, rand, randint, randn, random_sample, seed, uniform, RandomModule};
 pub use sampling::Choice;
 
+use crate::shape::shape_of;
 use crate::ufunc::{materialize, write_out, Operand};
-use crate::{backend, Array, ArrayModule};
+use crate::{backend, Array, ArrayModule, Dims, IntoShape};
 use spec::Stream;
 /// The stream's specification: Philox4x32-10, which words each value takes, and the host
 /// functions that turn them into values (to check a device's draws, or to draw on the host).
@@ -64,40 +65,20 @@ impl ArrayModule {
     }
 }
 
-/// NumPy's `size` argument: an output shape, or `None` for the broadcast shape of the
-/// distribution's parameters.
+/// NumPy's `size` argument: an output shape (anything [`IntoShape`] takes), or `None` for the
+/// broadcast shape of the distribution's parameters.
 pub trait IntoSize {
     /// The shape, or `None`.
-    fn into_size(self) -> Option<Vec<usize>>;
+    fn into_size(self) -> Option<Dims>;
 }
-impl IntoSize for &[usize] {
-    fn into_size(self) -> Option<Vec<usize>> {
-        Some(self.to_vec())
-    }
-}
-impl<const N: usize> IntoSize for [usize; N] {
-    fn into_size(self) -> Option<Vec<usize>> {
-        Some(self.to_vec())
-    }
-}
-impl<const N: usize> IntoSize for &[usize; N] {
-    fn into_size(self) -> Option<Vec<usize>> {
-        Some(self.to_vec())
-    }
-}
-impl IntoSize for &Vec<usize> {
-    fn into_size(self) -> Option<Vec<usize>> {
-        Some(self.clone())
+impl<S: IntoShape> IntoSize for S {
+    fn into_size(self) -> Option<Dims> {
+        Some(self.into_dims())
     }
 }
 impl IntoSize for Option<&[usize]> {
-    fn into_size(self) -> Option<Vec<usize>> {
-        self.map(<[usize]>::to_vec)
-    }
-}
-impl IntoSize for usize {
-    fn into_size(self) -> Option<Vec<usize>> {
-        Some(vec![self])
+    fn into_size(self) -> Option<Dims> {
+        self.map(IntoShape::into_dims)
     }
 }
 
@@ -230,8 +211,9 @@ impl Generator {
         &self,
         op: &'static str,
         ps: &[Param],
-        size: Option<Vec<usize>>,
+        size: Option<Dims>,
     ) -> Result<(Vec<usize>, Vec<Array>)> {
+        let size = size.map(|d| d.shape(op)).transpose()?;
         let mut shape: Vec<usize> = Vec::new();
         let mut arrays = Vec::with_capacity(ps.len());
         for p in ps {
@@ -281,9 +263,11 @@ impl Generator {
 
     /// Floats uniform in [0, 1) (`Generator.random`; float32 or float64): the top 24 or 53 bits
     /// of the stream's words, so every value is a multiple of 2^-24 or 2^-53.
-    pub fn random(&mut self, shape: &[usize], dtype: DType) -> Result<Array> {
+    /// `None` gives float64.
+    pub fn random(&mut self, shape: impl IntoShape, dtype: impl Into<Option<DType>>) -> Result<Array> {
+        let (shape, dtype) = (shape_of("random", shape)?, dtype.into().unwrap_or(DType::F64));
         Self::float("random", dtype)?;
-        self.draw(shape, dtype, Distribution::Uniform, &[])
+        self.draw(&shape, dtype, Distribution::Uniform, &[])
     }
 
     /// [`Generator::random`] into `out` (NumPy's `out=`): its shape and dtype (float32 or
@@ -294,9 +278,11 @@ impl Generator {
     }
 
     /// Standard normal floats (`Generator.standard_normal`; float32 or float64), by Box–Muller.
-    pub fn standard_normal(&mut self, shape: &[usize], dtype: DType) -> Result<Array> {
+    /// `None` gives float64.
+    pub fn standard_normal(&mut self, shape: impl IntoShape, dtype: impl Into<Option<DType>>) -> Result<Array> {
+        let (shape, dtype) = (shape_of("standard_normal", shape)?, dtype.into().unwrap_or(DType::F64));
         Self::float("standard_normal", dtype)?;
-        self.draw(shape, dtype, Distribution::StandardNormal, &[])
+        self.draw(&shape, dtype, Distribution::StandardNormal, &[])
     }
 
     /// [`Generator::standard_normal`] into `out` (float32 or float64).
@@ -306,8 +292,14 @@ impl Generator {
     }
 
     /// Integers uniform in `low .. high` (`Generator.integers`, `endpoint=False`), without bias
-    /// for any range; `dtype` is an integer dtype that holds both ends.
-    pub fn integers(&mut self, low: i64, high: i64, shape: &[usize], dtype: DType) -> Result<Array> {
+    /// for any range; `dtype` is an integer dtype that holds both ends (`None`: int64).
+    pub fn integers(
+        &mut self,
+        low: i64,
+        high: i64,
+        shape: impl IntoShape,
+        dtype: impl Into<Option<DType>>,
+    ) -> Result<Array> {
         if low >= high {
             return Err(Error::InvalidParameter {
                 op: "integers",
@@ -319,7 +311,14 @@ impl Generator {
     }
 
     /// Integers uniform in `low ..= high` (`Generator.integers` with `endpoint=True`).
-    pub fn integers_closed(&mut self, low: i64, high: i64, shape: &[usize], dtype: DType) -> Result<Array> {
+    pub fn integers_closed(
+        &mut self,
+        low: i64,
+        high: i64,
+        shape: impl IntoShape,
+        dtype: impl Into<Option<DType>>,
+    ) -> Result<Array> {
+        let (shape, dtype) = (&shape_of("integers", shape)?[..], dtype.into().unwrap_or(DType::I64));
         if low > high {
             return Err(Error::InvalidParameter {
                 op: "integers",

@@ -36,7 +36,7 @@ impl Generator {
         let floor = k as f64 * f64::EPSILON * scale;
         let w = where_(&e.w.gt(floor)?, &e.w, 0.0)?;
         let a = e.v.mul(&w.sqrt()?)?;
-        let mut shape = size.into_size().unwrap_or_default();
+        let mut shape = size.into_size().map(|d| d.shape("multivariate_normal")).transpose()?.unwrap_or_default();
         shape.push(k);
         let z = self.standard_normal(&shape, DType::F64)?;
         if k == 0 {

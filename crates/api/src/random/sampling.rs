@@ -77,7 +77,7 @@ impl Generator {
     /// Indices in `0 .. n` drawn as [`Generator::choice`] draws (NumPy's `choice(n, ..)`; int64
     /// of shape `size`).
     pub fn choice_index(&mut self, n: usize, size: impl IntoSize, opts: Choice) -> Result<Array> {
-        let shape = size.into_size().unwrap_or_default();
+        let shape = size.into_size().map(|d| d.shape("choice")).transpose()?.unwrap_or_default();
         let k = numel(&shape);
         let bad = |param, r: String| Error::InvalidParameter { op: "choice", param, requirement: r };
         if n == 0 && k > 0 {

@@ -1,6 +1,7 @@
 //! SciPy's `filtfilt` (method "pad"): a forward and a backward pass of `lfilter`, each started
 //! from the steady state of the filter scaled by the first value it sees, over the signal
 //! extended at both ends. Zero phase, squared magnitude.
+use super::options::{Filtfilt, Iir};
 use super::{lfilter, lfilter_zi};
 use crate::{Array, PadMode};
 use xp_core::{normalize_axis, Error, Result};
@@ -42,22 +43,16 @@ fn extend(x: &Array, axis: usize, n: usize, kind: PadType) -> Result<Array> {
 /// [`lfilter`] does.
 ///
 /// ```
-/// use xp::signal::{filtfilt, PadType};
+/// use xp::signal::filtfilt;
 /// let b = xp::Array::from_vec(vec![0.5, 0.5], &[2]).unwrap();
 /// let a = xp::Array::from_vec(vec![1.0], &[1]).unwrap();
 /// let x = xp::Array::from_vec(vec![1.0; 8], &[8]).unwrap();
 /// // a constant passes a zero-phase low-pass filter unchanged
-/// let y = filtfilt(&b, &a, &x, -1, Some(PadType::Odd), None).unwrap().to_vec::<f64>().unwrap();
+/// let y = filtfilt(&b, &a, &x, Default::default()).unwrap().to_vec::<f64>().unwrap();
 /// assert!(y.iter().all(|v| (v - 1.0).abs() < 1e-12));
 /// ```
-pub fn filtfilt(
-    b: &Array,
-    a: &Array,
-    x: &Array,
-    axis: isize,
-    padtype: Option<PadType>,
-    padlen: Option<usize>,
-) -> Result<Array> {
+pub fn filtfilt(b: &Array, a: &Array, x: &Array, opts: Filtfilt) -> Result<Array> {
+    let Filtfilt { axis, padtype, padlen } = opts;
     let op = "filtfilt";
     let ax = normalize_axis(op, axis, x.ndim())?;
     let edge = match padtype {
@@ -80,8 +75,9 @@ pub fn filtfilt(
     let zi = zi.to_device(x.device())?.reshape(&zshape)?;
     let n = ext.shape()[ax];
     let first = |y: &Array| crate::fft::slice_axis(y, ax, 0, 1);
-    let y = lfilter(b, a, &ext, axis, Some(&zi.mul(&first(&ext)?)?)).map_err(|e| e.in_op(op))?.y;
+    let y = lfilter(b, a, &ext, Iir { axis, zi: Some(&zi.mul(&first(&ext)?)?) }).map_err(|e| e.in_op(op))?.y;
     let rev = y.flip(axis)?;
-    let y = lfilter(b, a, &rev, axis, Some(&zi.mul(&first(&rev)?)?)).map_err(|e| e.in_op(op))?.y.flip(axis)?;
+    let y =
+        lfilter(b, a, &rev, Iir { axis, zi: Some(&zi.mul(&first(&rev)?)?) }).map_err(|e| e.in_op(op))?.y.flip(axis)?;
     crate::fft::slice_axis(&y, ax, edge, n - edge)?.copy()
 }

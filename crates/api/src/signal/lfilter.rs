@@ -4,6 +4,7 @@
 //! The recursion runs through the filter family ([`super::lines`]): on the CPU an
 //! order-specialised loop per line, on the GPU a chunked parallel scan of the linear recurrence.
 use super::lines::{filter_lines, work_dtype};
+use super::options::Iir;
 use crate::Array;
 use xp_core::{normalize_axis, Complex64, DType, Error, RecursionKind, Result, SliceElem};
 
@@ -53,10 +54,11 @@ fn normalised(b: &Array, a: &Array, d: DType) -> Result<Array> {
 /// let b = xp::Array::from_vec(vec![1.0], &[1]).unwrap();
 /// let a = xp::Array::from_vec(vec![1.0, -0.5], &[2]).unwrap(); // y[n] = x[n] + y[n-1] / 2
 /// let x = xp::Array::from_vec(vec![1.0, 0.0, 0.0], &[3]).unwrap();
-/// let y = lfilter(&b, &a, &x, -1, None).unwrap().y;
+/// let y = lfilter(&b, &a, &x, Default::default()).unwrap().y;
 /// assert_eq!(y.to_vec::<f64>().unwrap(), vec![1.0, 0.5, 0.25]);
 /// ```
-pub fn lfilter(b: &Array, a: &Array, x: &Array, axis: isize, zi: Option<&Array>) -> Result<Filtered> {
+pub fn lfilter(b: &Array, a: &Array, x: &Array, opts: Iir) -> Result<Filtered> {
+    let Iir { axis, zi } = opts;
     let op = "lfilter";
     let ax = normalize_axis(op, axis, x.ndim())?;
     host_coefs(op, "b", b)?;

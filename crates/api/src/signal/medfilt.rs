@@ -1,6 +1,6 @@
 //! SciPy's `medfilt` and `medfilt2d`: the median over an odd window with the input zero-padded,
 //! written on [`crate::ndimage::rank_filter`].
-use crate::ndimage::{rank_filter, Mode, Window};
+use crate::ndimage::{rank_filter, Filter, Mode, Window};
 use crate::Array;
 use xp_core::{DType, Error, Result};
 
@@ -34,7 +34,8 @@ pub fn medfilt(volume: &Array, kernel_size: &[usize]) -> Result<Array> {
     let v = if volume.ndim() == 0 { volume.reshape_exact(&[1])? } else { volume.clone() };
     let sizes = checked_sizes(op, &v, kernel_size)?;
     let n: usize = sizes.iter().product();
-    rank_filter(&v, (n / 2) as isize, Window::Size(&sizes), Mode::Constant(0.0), &[0]).map_err(|e| e.in_op(op))
+    rank_filter(&v, (n / 2) as isize, Window::Size(&sizes), Filter { mode: Mode::Constant(0.0), origin: &[0] })
+        .map_err(|e| e.in_op(op))
 }
 
 /// [`medfilt`] of a 2-D array (SciPy's `medfilt2d`).

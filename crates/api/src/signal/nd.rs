@@ -4,6 +4,7 @@
 //! ([`crate::sliding`]: the backends' tiled kernels for floats, exact multiply-add passes for
 //! integers).
 use super::fftconv::{circular, fast_len, ordered, span};
+use super::options::Conv2d;
 use super::{choose, fftconvolve, Mode};
 use crate::manip::PadMode;
 use crate::sliding::correlate_valid;
@@ -148,13 +149,14 @@ fn two_d(op: &'static str, in1: &Array, in2: &Array) -> Result<()> {
 /// convolution of `in1`'s own size).
 ///
 /// ```
-/// use xp::signal::{convolve2d, Boundary, Method, Mode};
+/// use xp::signal::{convolve2d, Boundary, Conv2d, Mode};
 /// let img = xp::Array::from_vec(vec![1.0, 2.0, 3.0, 4.0], &[2, 2]).unwrap();
 /// let k = xp::Array::from_vec(vec![1.0, 1.0], &[1, 2]).unwrap();
-/// let c = convolve2d(&img, &k, Mode::Same, Boundary::Wrap, Method::Direct).unwrap();
+/// let c = convolve2d(&img, &k, Conv2d { mode: Mode::Same, boundary: Boundary::Wrap, ..Default::default() }).unwrap();
 /// assert_eq!(c.to_vec::<f64>().unwrap(), vec![3.0, 3.0, 7.0, 7.0]);
 /// ```
-pub fn convolve2d(in1: &Array, in2: &Array, mode: Mode, boundary: Boundary, method: Method) -> Result<Array> {
+pub fn convolve2d(in1: &Array, in2: &Array, opts: Conv2d) -> Result<Array> {
+    let Conv2d { mode, boundary, method } = opts;
     let op = "convolve2d";
     two_d(op, in1, in2)?;
     let (a, b) = ordered(op, in1, in2, mode)?;
@@ -187,16 +189,17 @@ fn bounded(a: &Array, b: &Array, start: &[usize], len: &[usize], boundary: Bound
 
 /// The 2-D cross-correlation with `boundary` (SciPy's `correlate2d`; `method` as in
 /// [`convolve2d`]).
-pub fn correlate2d(in1: &Array, in2: &Array, mode: Mode, boundary: Boundary, method: Method) -> Result<Array> {
+pub fn correlate2d(in1: &Array, in2: &Array, opts: Conv2d) -> Result<Array> {
+    let Conv2d { mode, boundary, method } = opts;
     let op = "correlate2d";
     two_d(op, in1, in2)?;
     let (a, _) = ordered(op, in1, in2, mode)?;
     if std::ptr::eq(a, in2) && in1.shape() != in2.shape() {
         // 'valid' swapped: SciPy correlates the other way and reverses (without conjugating)
-        return convolve2d(in2, &reverse_conj(in1)?, mode, boundary, method)?.flip(..);
+        return convolve2d(in2, &reverse_conj(in1)?, opts)?.flip(..);
     }
     if empty(in1, in2) {
-        return convolve2d(in1, &reverse_conj(in2)?, mode, boundary, method);
+        return convolve2d(in1, &reverse_conj(in2)?, opts);
     }
     let w = reverse_conj(in2)?;
     let (mut start, len) = span(in1.shape(), in2.shape(), mode);

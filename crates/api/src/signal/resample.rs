@@ -1,6 +1,7 @@
 //! SciPy's `resample` (Fourier method) and `resample_poly` (a Kaiser-windowed FIR low-pass
 //! filter applied to the zero-stuffed signal, then decimated), on any device: both are built
 //! on xp's FFTs and array ops.
+use super::options::ResamplePoly;
 use super::{upfirdn, Window};
 use crate::fft::{self, slice_axis, FftNorm};
 use crate::Array;
@@ -141,20 +142,14 @@ pub(super) fn firwin_lowpass(numtaps: usize, cutoff: f64, window: Window) -> Res
 /// [`Error::InvalidArgument`].
 ///
 /// ```
-/// use xp::signal::{resample_poly, PolyPad, Window};
+/// use xp::signal::{resample_poly, PolyPad, ResamplePoly};
 /// let x = xp::Array::from_vec(vec![1.0; 10], &[10]).unwrap();
-/// let y = resample_poly(&x, 3, 2, -1, Window::Kaiser { beta: 5.0 }, PolyPad::Mean).unwrap();
+/// let y = resample_poly(&x, 3, 2, ResamplePoly { padtype: PolyPad::Mean, ..Default::default() }).unwrap();
 /// assert_eq!(y.shape(), &[15]);
 /// assert!(y.to_vec::<f64>().unwrap().iter().all(|v| (v - 1.0).abs() < 1e-12));
 /// ```
-pub fn resample_poly(
-    x: &Array,
-    up: usize,
-    down: usize,
-    axis: isize,
-    window: Window,
-    padtype: PolyPad,
-) -> Result<Array> {
+pub fn resample_poly(x: &Array, up: usize, down: usize, opts: ResamplePoly) -> Result<Array> {
+    let ResamplePoly { axis, window, padtype } = opts;
     let op = "resample_poly";
     let ax = normalize_axis(op, axis, x.ndim())?;
     if up < 1 || down < 1 {
@@ -198,7 +193,7 @@ pub fn resample_poly(
         Some(b) => x.sub(b)?,
         None => x.clone(),
     };
-    let y = upfirdn(&taps, &xs, up, down, axis)?;
+    let y = upfirdn(&taps, &xs, super::Upfirdn { up, down, axis })?;
     finish(y, ax, pre_remove, n_out, background)
 }
 

@@ -2,6 +2,7 @@
 //! II transposed, along an axis, through the filter family like `lfilter`.
 use super::lfilter::{host_coefs, steady_state, zi_dtype, Filtered};
 use super::lines::{filter_lines, work_dtype};
+use super::options::Iir;
 use crate::Array;
 use xp_core::{normalize_axis, Complex64, Error, RecursionKind, Result};
 
@@ -33,10 +34,11 @@ fn validate(op: &'static str, sos: &Array) -> Result<Vec<Complex64>> {
 /// // one section: y[n] = x[n] + y[n-1] / 2
 /// let sos = xp::Array::from_vec(vec![1.0, 0.0, 0.0, 1.0, -0.5, 0.0], &[1, 6]).unwrap();
 /// let x = xp::Array::from_vec(vec![1.0, 0.0, 0.0], &[3]).unwrap();
-/// let y = sosfilt(&sos, &x, -1, None).unwrap().y;
+/// let y = sosfilt(&sos, &x, Default::default()).unwrap().y;
 /// assert_eq!(y.to_vec::<f64>().unwrap(), vec![1.0, 0.5, 0.25]);
 /// ```
-pub fn sosfilt(sos: &Array, x: &Array, axis: isize, zi: Option<&Array>) -> Result<Filtered> {
+pub fn sosfilt(sos: &Array, x: &Array, opts: Iir) -> Result<Filtered> {
+    let Iir { axis, zi } = opts;
     let op = "sosfilt";
     let ax = normalize_axis(op, axis, x.ndim())?;
     validate(op, sos)?;

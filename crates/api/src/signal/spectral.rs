@@ -1,6 +1,7 @@
 //! SciPy's `periodogram`: the power spectral density (or power spectrum) of a signal along an
 //! axis, through a window, a detrend and one real FFT, on any device.
-use super::{detrend, Detrend, Window};
+use super::detrend;
+use super::options::{Periodogram, Welch};
 use crate::fft::{self, FftNorm};
 use crate::Array;
 use xp_core::{normalize_axis, DType, Error, Result};
@@ -21,21 +22,14 @@ pub enum Scaling {
 /// float32; the frequencies are float64, as SciPy gives them.
 ///
 /// ```
-/// use xp::signal::{periodogram, Detrend, Scaling, Window};
+/// use xp::signal::{periodogram, Periodogram, Scaling};
 /// let x = xp::Array::from_vec(vec![1.0, -1.0, 1.0, -1.0], &[4]).unwrap(); // the Nyquist tone
-/// let (f, p) = periodogram(&x, 1.0, Window::Boxcar, None, Some(Detrend::Constant), Scaling::Spectrum, -1).unwrap();
+/// let (f, p) = periodogram(&x, Periodogram { scaling: Scaling::Spectrum, ..Default::default() }).unwrap();
 /// assert_eq!(f.to_vec::<f64>().unwrap(), vec![0.0, 0.25, 0.5]);
 /// assert!((p.to_vec::<f64>().unwrap()[2] - 1.0).abs() < 1e-12);
 /// ```
-pub fn periodogram(
-    x: &Array,
-    fs: f64,
-    window: Window,
-    nfft: Option<usize>,
-    detrend_kind: Option<Detrend>,
-    scaling: Scaling,
-    axis: isize,
-) -> Result<(Array, Array)> {
+pub fn periodogram(x: &Array, opts: Periodogram) -> Result<(Array, Array)> {
+    let Periodogram { fs, window, nfft, detrend: detrend_kind, scaling, axis } = opts;
     let op = "periodogram";
     let ax = normalize_axis(op, axis, x.ndim())?;
     if x.dtype().is_complex() {
@@ -87,18 +81,8 @@ pub fn periodogram(
 /// SciPy's `welch`: the mean of the [`periodogram`]s of segments of `nperseg` points (default
 /// 256, at most the axis's length) overlapping by `noverlap` (default half a segment), each
 /// detrended and windowed on its own. Returns the frequencies and the averaged spectrum.
-#[allow(clippy::too_many_arguments)]
-pub fn welch(
-    x: &Array,
-    fs: f64,
-    window: Window,
-    nperseg: Option<usize>,
-    noverlap: Option<usize>,
-    nfft: Option<usize>,
-    detrend_kind: Option<Detrend>,
-    scaling: Scaling,
-    axis: isize,
-) -> Result<(Array, Array)> {
+pub fn welch(x: &Array, opts: Welch) -> Result<(Array, Array)> {
+    let Welch { fs, window, nperseg, noverlap, nfft, detrend: detrend_kind, scaling, axis } = opts;
     let op = "welch";
     let ax = normalize_axis(op, axis, x.ndim())?;
     let n = x.shape()[ax];
@@ -113,7 +97,8 @@ pub fn welch(
     // every segment's periodogram at once: segments on a new axis before the last
     let last = x.moveaxis(ax as isize, -1)?;
     let segs = segments(&last, seg, seg - overlap)?;
-    let (f, p) = periodogram(&segs, fs, window, nfft, detrend_kind, scaling, -1).map_err(|e| e.in_op(op))?;
+    let (f, p) = periodogram(&segs, Periodogram { fs, window, nfft, detrend: detrend_kind, scaling, axis: -1 })
+        .map_err(|e| e.in_op(op))?;
     Ok((f, p.mean(-2)?.moveaxis(-1, ax as isize)?))
 }
 

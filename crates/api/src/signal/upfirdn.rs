@@ -1,5 +1,6 @@
 //! SciPy's `upfirdn`: upsample (insert zeros), FIR filter, downsample, along one axis, with
 //! zeros beyond the ends. Built on [`super::oaconvolve`], so it runs on every device.
+use super::options::Upfirdn;
 use super::{oaconvolve, Mode};
 use crate::fft::slice_axis;
 use crate::{Array, PadMode};
@@ -16,15 +17,16 @@ use xp_core::{normalize_axis, promote_types, DType, Error, Result, Scalar, Slice
 /// or non-1-D `h` and `up` or `down` of 0 are [`Error::InvalidArgument`]s.
 ///
 /// ```
-/// use xp::signal::upfirdn;
+/// use xp::signal::{upfirdn, Upfirdn};
 /// let h = xp::Array::from_vec(vec![1.0, 1.0], &[2]).unwrap();
 /// let x = xp::Array::from_vec(vec![1.0, 2.0, 3.0], &[3]).unwrap();
 /// // upsample by 2 with a zero-order hold
-/// let y = upfirdn(&h, &x, 2, 1, -1).unwrap().to_vec::<f64>().unwrap();
+/// let y = upfirdn(&h, &x, Upfirdn { up: 2, ..Default::default() }).unwrap().to_vec::<f64>().unwrap();
 /// let want = [1.0, 1.0, 2.0, 2.0, 3.0, 3.0];
 /// assert!(y.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-12));
 /// ```
-pub fn upfirdn(h: &Array, x: &Array, up: usize, down: usize, axis: isize) -> Result<Array> {
+pub fn upfirdn(h: &Array, x: &Array, opts: Upfirdn) -> Result<Array> {
+    let Upfirdn { up, down, axis } = opts;
     let op = "upfirdn";
     let ax = normalize_axis(op, axis, x.ndim())?;
     if h.ndim() != 1 || h.size() == 0 {

@@ -24,7 +24,7 @@ mod select;
 
 pub use calculus::{diff, diff_with, ediff1d, gradient, interp, trapezoid, Spacing};
 pub use histogram::{bincount, digitize, histogram, histogram2d, histogramdd, Bins, Histogram};
-pub use moments::{average, average_returned, corrcoef, cov, Cov};
+pub use moments::{average, average_returned, corrcoef, cov, Corrcoef, Cov};
 pub use quantile::{
     median, nanmedian, nanpercentile, nanquantile, percentile, quantile, IntoQuantiles, QuantileMethod,
 };

@@ -154,10 +154,32 @@ pub fn cov(m: &Array, y: Option<&Array>, opts: Cov) -> Result<Array> {
     }
 }
 
+/// The options of [`corrcoef`]: NumPy's `rowvar` keyword, named (`Corrcoef::default()` is
+/// NumPy's default, each row a variable).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Corrcoef {
+    /// each row is a variable (NumPy's `rowvar`, default true); false: each column
+    pub rowvar: bool,
+}
+
+impl Default for Corrcoef {
+    fn default() -> Self {
+        Corrcoef { rowvar: true }
+    }
+}
+
 /// NumPy's `corrcoef(x, y, rowvar)`: Pearson correlation coefficients, `cov` divided by the
 /// outer product of the standard deviations, real parts clipped to [-1, 1].
-pub fn corrcoef(x: &Array, y: Option<&Array>, rowvar: bool) -> Result<Array> {
-    let c = cov(x, y, Cov { rowvar, ..Cov::default() })?;
+///
+/// ```
+/// use xp::Corrcoef;
+/// let x = xp::Array::from_vec(vec![1.0, 2.0, 2.0, 4.0, 3.0, 7.0], [3, 2]).unwrap();
+/// let c = xp::corrcoef(&x, None, Corrcoef { rowvar: false }).unwrap(); // columns are variables
+/// assert_eq!(c.shape(), &[2, 2]);
+/// assert!((c.slice(xp::s![0, 1]).unwrap().item::<f64>().unwrap() - 0.9933992677987828).abs() < 1e-12);
+/// ```
+pub fn corrcoef(x: &Array, y: Option<&Array>, opts: Corrcoef) -> Result<Array> {
+    let c = cov(x, y, Cov { rowvar: opts.rowvar, ..Cov::default() })?;
     if c.ndim() == 0 {
         return c.div(&c);
     }
