@@ -82,10 +82,10 @@ fn main() -> Result<()> {
     let n: usize = std::env::args().nth(1).map_or(4096, |s| s.parse().expect("N, the image size"));
     let k = kernel()?;
     // the Dirac comb: diracs[::512, ::512] = 1
-    let diracs = xp::zeros(&[n, n], DType::F32)?;
+    let diracs = xp::zeros([n, n], DType::F32)?;
     let step = xp::SliceElem::Slice { start: None, stop: None, step: 512 };
-    diracs.slice(vec![step, step])?.assign(&xp::ones(&[n.div_ceil(512), n.div_ceil(512)], DType::F32)?)?;
-    let random = xp::random::default_rng(7).random(&[n, n], DType::F32)?;
+    diracs.slice(vec![step, step])?.assign(&xp::ones([n.div_ceil(512), n.div_ceil(512)], DType::F32)?)?;
+    let random = xp::random::default_rng(7).random([n, n], DType::F32)?;
     let mut devices = vec![Device::Cpu];
     devices.extend((0..xp::cuda::device_count()).map(Device::Cuda));
     println!("convolve2d of {n}×{n} float32 with a 31×31 Hanning kernel, mode same, method auto");
@@ -96,11 +96,7 @@ fn main() -> Result<()> {
                 let (a, kd) = (img.to_device(dev)?, k.to_device(dev)?);
                 let runs = if dev == Device::Cpu { 3 } else { 5 };
                 let (ms, out) = time(dev, runs, || {
-                    convolve2d(
-                        &a,
-                        &kd,
-                        xp::signal::Conv2d { mode: Mode::Same, boundary: boundary, method: Method::Auto },
-                    )
+                    convolve2d(&a, &kd, xp::signal::Conv2d { mode: Mode::Same, boundary, method: Method::Auto })
                 })?;
                 let check = match &cpu_out {
                     None => "reference".to_string(),

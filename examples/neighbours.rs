@@ -28,7 +28,7 @@ fn nearest(queries: &Array, pts: &Array, k: usize) -> Result<(Array, Array)> {
 /// Counts of `x` in `BINS` equal bins over [0, hi): `np.add.at(counts, bin, 1)`.
 fn histogram(x: &Array, hi: f64) -> Result<Array> {
     let bins = x.mul(BINS as f64 / hi)?.floor()?.clip(Some(0.0), Some(BINS as f64 - 1.0))?.astype(DType::I64)?;
-    let counts = xp::get_array_module(x).zeros(&[BINS], DType::I64)?;
+    let counts = xp::get_array_module(x).zeros([BINS], DType::I64)?;
     BinaryOp::Add.at(&counts, &bins.ravel()?, 1)?;
     Ok(counts)
 }
@@ -43,7 +43,7 @@ fn points(n: usize, seed: u64) -> Result<Array> {
             (s >> 40) as f32 / (1u64 << 24) as f32
         })
         .collect();
-    Array::from_vec(v, &[n, 3])
+    Array::from_vec(v, [n, 3])
 }
 
 fn main() -> Result<()> {

@@ -17,7 +17,7 @@ fn softmax(x: &Array, axis: isize) -> Result<Array> {
 
 fn standardize(x: &Array) -> Result<Array> {
     let mods = xp::get_array_module(x); // the namespace of x's device
-    let eps = mods.full(&[], 1e-12, x.dtype())?; // allocated where x lives
+    let eps = mods.full([], 1e-12, x.dtype())?; // allocated where x lives
     x.sub(&x.mean_keepdim(0)?)?.div(&x.std_keepdim(0)?.add(&eps)?)
 }
 
@@ -43,8 +43,8 @@ fn linear_algebra(x: &Array) -> Result<Vec<Array>> {
     let gram = xp::matmul(&x.t()?, x)?.div(x.shape()[0] as f64)?; // [256, 256]
     let n = 64;
     let eye = mods.eye(n, None, 0, x.dtype())?.mul(n as f64)?;
-    let a = x.slice(s![..8 * n as isize, ..n as isize])?.reshape(&[8, n as isize, n as isize])?.add(&eye)?;
-    let b = x.slice(s![..8 * n as isize, -2..])?.reshape(&[8, n as isize, 2])?;
+    let a = x.slice(s![..8 * n as isize, ..n as isize])?.reshape([8, n as isize, n as isize])?.add(&eye)?;
+    let b = x.slice(s![..8 * n as isize, -2..])?.reshape([8, n as isize, 2])?;
     let sol = xp::linalg::solve(&a, &b)?; // [8, 64, 2], one call for the stack
     let residual = xp::matmul(&a, &sol)?.sub(&b)?.abs()?.max(..)?;
     let tall = x.slice(s![..512, ..64])?;
@@ -71,7 +71,7 @@ fn statistics(x: &Array) -> Result<Vec<Array>> {
 /// matrix whose columns have different scales and means.
 fn data(dev: Device, rows: usize, cols: usize) -> Result<Array> {
     let mut rng = xp::on(dev).default_rng(7);
-    let z = rng.standard_normal(&[rows, cols], DType::F32)?;
+    let z = rng.standard_normal([rows, cols], DType::F32)?;
     let scale = xp::on(dev).linspace(0.5, 2.0, cols, xp::Linspace { endpoint: true, dtype: Some(DType::F32) })?;
     z.mul(&scale)?.add(&rng.uniform(-1.0, 1.0, [cols])?.astype(DType::F32)?)
 }

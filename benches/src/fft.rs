@@ -45,7 +45,7 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
                     sync(&convolve2d(
                         &a,
                         &k,
-                        xp::signal::Conv2d { mode: Mode::Same, boundary: Boundary::Wrap, method: method },
+                        xp::signal::Conv2d { mode: Mode::Same, boundary: Boundary::Wrap, method },
                     )?)
                 }))
             }),
@@ -64,7 +64,7 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
                         sync(&convolve2d(
                             &a,
                             &kk,
-                            xp::signal::Conv2d { mode: Mode::Same, boundary: Boundary::default(), method: method },
+                            xp::signal::Conv2d { mode: Mode::Same, boundary: Boundary::default(), method },
                         )?)
                     }))
                 }),

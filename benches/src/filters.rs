@@ -70,8 +70,8 @@ fn iir_workloads(w: &mut Vec<Workload>) {
             name: format!("lfilter_f32_{shape}"),
             unit: "ms",
             setup: Box::new(move |d: Device| {
-                let b = Array::from_vec(BUTTER4_B.to_vec(), &[5])?.to_device(d)?;
-                let a = Array::from_vec(BUTTER4_A.to_vec(), &[5])?.to_device(d)?;
+                let b = Array::from_vec(BUTTER4_B.to_vec(), [5])?.to_device(d)?;
+                let a = Array::from_vec(BUTTER4_A.to_vec(), [5])?.to_device(d)?;
                 let x = rand(rows * cols, &[rows, cols], d)?;
                 Ok(Box::new(move || sync(&lfilter(&b, &a, &x, Default::default())?.y)))
             }),
@@ -80,7 +80,7 @@ fn iir_workloads(w: &mut Vec<Workload>) {
             name: format!("sosfilt_f32_{shape}"),
             unit: "ms",
             setup: Box::new(move |d: Device| {
-                let sos = Array::from_vec(BUTTER8_SOS.concat(), &[4, 6])?.to_device(d)?;
+                let sos = Array::from_vec(BUTTER8_SOS.concat(), [4, 6])?.to_device(d)?;
                 let x = rand(rows * cols, &[rows, cols], d)?;
                 Ok(Box::new(move || sync(&sosfilt(&sos, &x, Default::default())?.y)))
             }),

@@ -7,7 +7,7 @@ use xp::{Array, BinaryOp, BinaryUfunc, DType, Device, Result};
 /// `n` pseudo-random integers in `0 .. hi` (int64), from a fixed xorshift stream.
 pub(crate) fn rand_int(n: usize, hi: u64, d: Device) -> Result<Array> {
     let v: Vec<i64> = xorshift(n, 0x2545_F491_4F6C_DD1D).map(|s| ((s >> 11) % hi) as i64).collect();
-    Array::from_vec(v, &[n])?.to_device(d)
+    Array::from_vec(v, [n])?.to_device(d)
 }
 
 pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
@@ -56,7 +56,7 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
     wl!("add_at_f32_2^24_into_2^16".to_string(), |d| {
         let i = rand_int(1 << 24, 1 << 16, d)?;
         let v = rand(1 << 24, &[1 << 24], d)?;
-        let bins = xp::on(d).zeros(&[1 << 16], DType::F32)?;
+        let bins = xp::on(d).zeros([1 << 16], DType::F32)?;
         Ok(Box::new(move || {
             BinaryOp::Add.at(&bins, &i, &v)?;
             sync(&bins)

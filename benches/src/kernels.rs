@@ -62,7 +62,7 @@ pub(crate) fn graph_workload(w: &mut Vec<Workload>) {
         setup: Box::new(move |d: Device| {
             let Device::Cuda(i) = d else { return Err(xp::Error::invalid("graph", "GPU only")) };
             let (x, y) = (rand(1024, &[1024], d)?, rand(1024, &[1024], d)?);
-            let out = xp::on(d).zeros(&[1024], xp::DType::F32)?;
+            let out = xp::on(d).zeros([1024], xp::DType::F32)?;
             let s = xp::cuda::Stream::new(i)?;
             let (graph, ()) = s.capture(|| {
                 let a = x.mul(&y)?.add(&x)?.sin()?.mul(&y)?.sub(&x)?;

@@ -9,7 +9,7 @@ fn well(n: usize, batch: usize, d: Device, dt: DType) -> Result<Array> {
     let eye = xp::on(d).eye(n, None, 0, dt)?.mul(n as f64)?;
     let a = a.add(&eye)?;
     if batch == 1 {
-        a.reshape(&[n as isize, n as isize])
+        a.reshape([n as isize, n as isize])
     } else {
         Ok(a)
     }

@@ -77,7 +77,7 @@ fn small(op: impl Fn() -> Result<Array> + 'static) -> Timed {
 
 fn standardize(x: &Array) -> Result<Array> {
     let mods = xp::get_array_module(x);
-    let eps = mods.full(&[], 1e-12, x.dtype())?;
+    let eps = mods.full([], 1e-12, x.dtype())?;
     x.sub(&x.mean_keepdim(0)?)?.div(&x.std_keepdim(0)?.add(&eps)?)
 }
 

@@ -18,7 +18,7 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
         };
     }
     let l = if gpu { 26 } else { 24 };
-    wl!(format!("standard_normal_f32_2^{l}"), |rng, n| rng.standard_normal(&[n], DType::F32));
-    wl!(format!("random_f32_2^{l}"), |rng, n| rng.random(&[n], DType::F32));
-    wl!(format!("integers_i64_2^{l}"), |rng, n| rng.integers(0, 1000, &[n], DType::I64));
+    wl!(format!("standard_normal_f32_2^{l}"), |rng, n| rng.standard_normal([n], DType::F32));
+    wl!(format!("random_f32_2^{l}"), |rng, n| rng.random([n], DType::F32));
+    wl!(format!("integers_i64_2^{l}"), |rng, n| rng.integers(0, 1000, [n], DType::I64));
 }

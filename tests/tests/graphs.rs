@@ -28,21 +28,21 @@ fn captured_chains_replay_on_new_inputs() {
         let s = xp::cuda::Stream::new(i).unwrap();
         let g = xp::on(dev);
         let (x, y, out) = (
-            g.zeros(&[1000], DType::F32).unwrap(),
-            g.zeros(&[1000], DType::F32).unwrap(),
-            g.zeros(&[1000], DType::F32).unwrap(),
+            g.zeros([1000], DType::F32).unwrap(),
+            g.zeros([1000], DType::F32).unwrap(),
+            g.zeros([1000], DType::F32).unwrap(),
         );
         let (graph, ()) = s.capture(|| chain(&x, &y, &out)).unwrap();
         assert_eq!(out.to_vec::<f32>().unwrap(), vec![0.0; 1000], "capturing runs nothing");
         for round in 0..3 {
             let xv: Vec<f32> = (0..1000).map(|k| (k as f32 * 0.01 + round as f32).sin()).collect();
             let yv: Vec<f32> = (0..1000).map(|k| (k as f32 * 0.003 - round as f32).cos()).collect();
-            x.assign(&Array::from_vec(xv.clone(), &[1000]).unwrap().to_device(dev).unwrap()).unwrap();
-            y.assign(&Array::from_vec(yv.clone(), &[1000]).unwrap().to_device(dev).unwrap()).unwrap();
+            x.assign(&Array::from_vec(xv.clone(), [1000]).unwrap().to_device(dev).unwrap()).unwrap();
+            y.assign(&Array::from_vec(yv.clone(), [1000]).unwrap().to_device(dev).unwrap()).unwrap();
             xp::cuda::synchronize(i).unwrap();
             graph.launch().unwrap();
             s.synchronize().unwrap();
-            let want = g.zeros(&[1000], DType::F32).unwrap();
+            let want = g.zeros([1000], DType::F32).unwrap();
             chain(&x, &y, &want).unwrap();
             assert_eq!(out.to_vec::<f32>().unwrap(), want.to_vec::<f32>().unwrap(), "round {round}");
         }
@@ -54,7 +54,7 @@ fn graphs_keep_their_buffers_and_refuse_waits() {
         let Device::Cuda(i) = dev else { unreachable!() };
         let s = xp::cuda::Stream::new(i).unwrap();
         let g = xp::on(dev);
-        let out = g.zeros(&[4096], DType::F64).unwrap();
+        let out = g.zeros([4096], DType::F64).unwrap();
         let graph = {
             // the input and every temporary are dropped before the graph runs
             let x = g.arange(0.0, 4096.0, 1.0, Some(DType::F64)).unwrap();
@@ -62,17 +62,17 @@ fn graphs_keep_their_buffers_and_refuse_waits() {
             graph
         };
         // fresh allocations must not take the graph's buffers
-        let noise: Vec<Array> = (0..8).map(|_| g.full(&[4096], -1.0, DType::F64).unwrap()).collect();
+        let noise: Vec<Array> = (0..8).map(|_| g.full([4096], -1.0, DType::F64).unwrap()).collect();
         graph.launch().unwrap();
         s.synchronize().unwrap();
         let want: Vec<f64> = (0..4096).map(|k| 3.0 * k as f64).collect();
         assert_eq!(out.to_vec::<f64>().unwrap(), want);
         assert!(noise.iter().all(|a| a.to_vec::<f64>().unwrap() == vec![-1.0; 4096]));
         // waits and host reads inside a capture are typed errors, and the capture fails with them
-        let y = g.ones(&[8], DType::F32).unwrap();
+        let y = g.ones([8], DType::F32).unwrap();
         let r = s.capture(|| y.add(1.0)?.to_vec::<f32>());
         assert!(matches!(r, Err(Error::NotCapturable { .. })), "{r:?}");
-        let r = s.capture(|| Array::from_vec(vec![1.0f32; 8], &[8])?.to_device(dev));
+        let r = s.capture(|| Array::from_vec(vec![1.0f32; 8], [8])?.to_device(dev));
         assert!(matches!(r, Err(Error::NotCapturable { .. })), "{r:?}");
         // the default stream cannot be captured; the process goes on
         let d = xp::cuda::Stream::current(i).unwrap();

@@ -101,13 +101,13 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
         move |d| {
             let x = uniform(&[n], 0, d)?;
             let y = x.copy()?;
-            one(move || xp::on(d).asarray(vec![xp::array_equal(&x, &y, false)?], &[]))
+            one(move || xp::on(d).asarray(vec![xp::array_equal(&x, &y)?], []))
         },
     ));
     r.push(Row::new("mgrid", "2 x 2048 x 2048 int64", "", "xp.mgrid[0:2048, 0:2048]", move |d| {
         one(move || xp::on(d).mgrid(&[(0..2048).into(), (0..2048).into()]))
     }));
     r.push(Row::new("indices", "(2, 2048, 2048) int64", "", "xp.indices((2048, 2048))", move |d| {
-        one(move || xp::on(d).indices(&[2048, 2048], DType::I64))
+        one(move || xp::on(d).indices([2048, 2048], DType::I64))
     }));
 }

@@ -204,7 +204,7 @@ fn indexing(r: &mut Vec<Row>) {
                 format!("bins = xp.full(1 << 16, {init}, dtype=xp.float32); i = ints(1 << 22, 1 << 16, 1); v = uniform(1 << 22, 2)"),
                 format!("scatter('{op}', bins, i, v)"),
                 move |d| {
-                    let bins = xp::on(d).full(&[1 << 16], init, DType::F32)?;
+                    let bins = xp::on(d).full([1 << 16], init, DType::F32)?;
                     let (i, v) = (ints(&[L], 1 << 16, 1, d)?, uniform(&[L], 2, d)?);
                     one(move || {
                         f(&bins, &i, &v)?;

@@ -176,7 +176,7 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
         "a = well(None, 1024).reshape(1024, 32, 32); b = uniform(1024, 1)",
         "xp.linalg.tensorsolve(a, b)",
         |d| {
-            let a = well(None, M, DType::F32, d)?.reshape(&[1024, 32, 32])?;
+            let a = well(None, M, DType::F32, d)?.reshape([1024, 32, 32])?;
             let b = uniform(&[M], 1, d)?;
             one(move || linalg::tensorsolve(&a, &b, None))
         },
@@ -187,7 +187,7 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
         "a = well(None, 1024).reshape(32, 32, 32, 32)",
         "xp.linalg.tensorinv(a, 2)",
         |d| {
-            let a = well(None, M, DType::F32, d)?.reshape(&[32, 32, 32, 32])?;
+            let a = well(None, M, DType::F32, d)?.reshape([32, 32, 32, 32])?;
             one(move || linalg::tensorinv(&a, 2))
         },
     ));

@@ -40,9 +40,9 @@ fn py_filter() -> String {
 
 fn coefs(d: Device) -> Result<(Array, Array, Array)> {
     Ok((
-        Array::from_vec(B.to_vec(), &[5])?.to_device(d)?,
-        Array::from_vec(A.to_vec(), &[5])?.to_device(d)?,
-        Array::from_vec(SOS.to_vec(), &[2, 6])?.to_device(d)?,
+        Array::from_vec(B.to_vec(), [5])?.to_device(d)?,
+        Array::from_vec(A.to_vec(), [5])?.to_device(d)?,
+        Array::from_vec(SOS.to_vec(), [2, 6])?.to_device(d)?,
     ))
 }
 

@@ -5,13 +5,15 @@
 //! ```
 //! let a = xp::Array::from_vec(vec![1.0, 2.0, f64::INFINITY], &[3]).unwrap();
 //! let b = xp::Array::from_vec(vec![1.0 + 1e-9, 2.1, f64::INFINITY], &[3]).unwrap();
-//! assert_eq!(xp::isclose(&a, &b, 1e-5, 1e-8).unwrap().to_vec::<bool>().unwrap(), vec![true, false, true]);
-//! assert!(!xp::allclose(&a, &b, 1e-5, 1e-8).unwrap());
-//! // NumPy's defaults, NaN equal to NaN
+//! assert_eq!(xp::isclose(&a, &b).unwrap().to_vec::<bool>().unwrap(), vec![true, false, true]);
+//! assert!(!xp::allclose(&a, &b).unwrap());                    // NumPy's rtol=1e-5, atol=1e-8
+//! let loose = xp::Tolerance { rtol: 0.1, ..Default::default() };
+//! assert!(xp::allclose_with(&a, &b, loose).unwrap());
+//! // NaN equal to NaN
 //! let n = xp::Array::from_vec(vec![f64::NAN, 1.0], &[2]).unwrap();
 //! let tol = xp::Tolerance { equal_nan: true, ..Default::default() };
 //! assert!(xp::allclose_with(&n, &n, tol).unwrap());
-//! assert!(xp::array_equal(&n, &n, true).unwrap() && !xp::array_equal(&n, &n, false).unwrap());
+//! assert!(xp::array_equal_nan(&n, &n).unwrap() && !xp::array_equal(&n, &n).unwrap());
 //! assert!(xp::array_equiv(&n.slice(xp::s![1..]).unwrap(), &xp::ones(&[3, 1], xp::DType::I8).unwrap()).unwrap());
 //! ```
 use crate::Array;
@@ -35,9 +37,10 @@ impl Default for Tolerance {
     }
 }
 
-/// Elementwise closeness (NumPy `isclose(a, b, rtol, atol)`), broadcast; bool result.
-pub fn isclose(a: &Array, b: &Array, rtol: f64, atol: f64) -> Result<Array> {
-    isclose_with(a, b, Tolerance { rtol, atol, equal_nan: false })
+/// Elementwise closeness with NumPy's default tolerances (`isclose(a, b)`: `rtol=1e-05`,
+/// `atol=1e-08`), broadcast; bool result. Other tolerances: [`isclose_with`].
+pub fn isclose(a: &Array, b: &Array) -> Result<Array> {
+    isclose_with(a, b, Tolerance::default())
 }
 
 /// Elementwise closeness with every NumPy option (`isclose(a, b, rtol, atol, equal_nan)`).
@@ -54,9 +57,10 @@ pub fn isclose_with(a: &Array, b: &Array, tol: Tolerance) -> Result<Array> {
     }
 }
 
-/// True when every element pair is close (NumPy `allclose`); waits for the result.
-pub fn allclose(a: &Array, b: &Array, rtol: f64, atol: f64) -> Result<bool> {
-    isclose(a, b, rtol, atol)?.all(..)?.item::<bool>()
+/// True when every element pair is close with NumPy's default tolerances (NumPy `allclose(a, b)`);
+/// waits for the result. Other tolerances: [`allclose_with`].
+pub fn allclose(a: &Array, b: &Array) -> Result<bool> {
+    allclose_with(a, b, Tolerance::default())
 }
 
 /// [`allclose`] with every NumPy option; waits for the result.
@@ -64,14 +68,22 @@ pub fn allclose_with(a: &Array, b: &Array, tol: Tolerance) -> Result<bool> {
     isclose_with(a, b, tol)?.all(..)?.item::<bool>()
 }
 
-/// True when `a` and `b` have the same shape and equal elements (NumPy `array_equal(a1, a2,
-/// equal_nan)`; values compare after promotion, so `[1, 2]` equals `[1.0, 2.0]`). Arrays on
-/// different devices are an error, as in every binary operation.
-pub fn array_equal(a: &Array, b: &Array, equal_nan: bool) -> Result<bool> {
+/// True when `a` and `b` have the same shape and equal elements (NumPy `array_equal(a1, a2)`;
+/// values compare after promotion, so `[1, 2]` equals `[1.0, 2.0]`). Arrays on different devices
+/// are an error, as in every binary operation.
+pub fn array_equal(a: &Array, b: &Array) -> Result<bool> {
     if a.shape() != b.shape() {
         return Ok(false);
     }
-    elements_equal(a, b, equal_nan)
+    elements_equal(a, b, false)
+}
+
+/// [`array_equal`] with NaN equal to NaN (NumPy's `array_equal(a1, a2, equal_nan=True)`).
+pub fn array_equal_nan(a: &Array, b: &Array) -> Result<bool> {
+    if a.shape() != b.shape() {
+        return Ok(false);
+    }
+    elements_equal(a, b, true)
 }
 
 /// True when `a` and `b` broadcast to one shape and are equal there (NumPy `array_equiv`).

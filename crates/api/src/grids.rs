@@ -84,7 +84,7 @@ impl ArrayModule {
     pub fn mgrid(&self, axes: &[GridAxis]) -> Result<Array> {
         let lines = self.grid_lines(axes)?;
         if lines.is_empty() {
-            return self.zeros(&[0], DType::I64);
+            return self.zeros([0], DType::I64);
         }
         let refs: Vec<&Array> = lines.iter().collect();
         let grids = self.meshgrid(&refs, crate::Indexing::Ij)?;
@@ -113,7 +113,7 @@ impl ArrayModule {
         let axes: Vec<GridAxis> = dims.iter().map(|&d| GridAxis::from(0..d)).collect();
         let g = self.mgrid(&axes)?;
         if dims.is_empty() {
-            return self.zeros(&[0], dtype);
+            return self.zeros([0], dtype);
         }
         g.cast_if(dtype)
     }

@@ -60,7 +60,9 @@ mod warmup;
 
 pub use array::Array;
 pub use axes::{Axes, IntoAxes};
-pub use compare::{allclose, allclose_with, array_equal, array_equiv, isclose, isclose_with, Tolerance};
+pub use compare::{
+    allclose, allclose_with, array_equal, array_equal_nan, array_equiv, isclose, isclose_with, Tolerance,
+};
 pub(crate) use creation::full_on;
 pub use creation::{
     arange, empty, empty_like, eye, full, full_like, get_array_module, identity, linspace, logspace, meshgrid, on,
@@ -215,3 +217,8 @@ pub mod cuda {
 pub fn devices() -> Vec<Device> {
     std::iter::once(Device::Cpu).chain((0..cuda::device_count()).map(Device::Cuda)).collect()
 }
+
+/// The README's examples, compiled and run as doctests so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

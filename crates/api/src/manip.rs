@@ -192,7 +192,7 @@ impl Array {
             .collect::<Result<Vec<_>>>()?;
         // Checked here already: the gather needs no check (and so no wait) of its own.
         let len = idx.len();
-        let idx = crate::on(self.device()).asarray(idx, &[len])?;
+        let idx = crate::on(self.device()).asarray(idx, [len])?;
         crate::index::gather(self, &self.layout, ax, &[idx], &[len], xp_core::IndexMode::Wrap)
     }
     /// Roll elements by `shift` along each of `axes` (`..`: over the flattened array, shape kept).

@@ -60,7 +60,7 @@ fn starts(sorted: &Array) -> Result<Array> {
     } else if sorted.dtype().is_float() || sorted.dtype().is_complex() {
         ne = ne.logical_and(&cur.isnan()?.logical_and(&prev.isnan()?)?.logical_not()?)?;
     }
-    let one = crate::on(sorted.device()).full(&[1], true, DType::Bool)?;
+    let one = crate::on(sorted.device()).full([1], true, DType::Bool)?;
     concatenate(&[&one, &ne], 0)
 }
 
@@ -81,7 +81,7 @@ pub fn unique(a: &Array, opts: UniqueOptions, axis: impl IntoAxes) -> Result<Uni
     let n = rows.shape()[0];
     let need_perm = opts.index || opts.inverse || rows.ndim() > 1;
     let (sorted, perm) = if n == 0 {
-        (rows.clone(), Some(crate::on(a.device()).zeros(&[0], DType::I64)?))
+        (rows.clone(), Some(crate::on(a.device()).zeros([0], DType::I64)?))
     } else if rows.ndim() > 1 {
         let cols: Vec<Array> = (0..rows.shape()[1] as isize)
             .rev()
@@ -99,7 +99,7 @@ pub fn unique(a: &Array, opts: UniqueOptions, axis: impl IntoAxes) -> Result<Uni
     } else {
         (rows.sort(0)?, None)
     };
-    let flags = if n == 0 { crate::on(a.device()).zeros(&[0], DType::Bool)? } else { starts(&sorted)? };
+    let flags = if n == 0 { crate::on(a.device()).zeros([0], DType::Bool)? } else { starts(&sorted)? };
     let mut values = sorted.compress_at(&sorted.layout.clone(), 0, &flags)?;
     if let Some((ax, rest)) = &shape_back {
         let mut s = vec![values.shape()[0]];
@@ -116,14 +116,14 @@ pub fn unique(a: &Array, opts: UniqueOptions, axis: impl IntoAxes) -> Result<Uni
     let inverse = if opts.inverse {
         let p = perm.as_ref().expect("sorted with a permutation");
         let cs = flags.cumsum(0)?.sub(1)?;
-        let inv = crate::on(a.device()).zeros(&[n], DType::I64)?;
+        let inv = crate::on(a.device()).zeros([n], DType::I64)?;
         inv.put(p, &cs, IndexMode::Wrap)?;
         Some(if shape_back.is_none() { inv.reshape_exact(a.shape())? } else { inv })
     } else {
         None
     };
     let counts = if let (Some(first), true) = (&first, opts.counts) {
-        let end = crate::on(a.device()).full(&[1], n as i64, DType::I64)?;
+        let end = crate::on(a.device()).full([1], n as i64, DType::I64)?;
         let m = first.size() as isize;
         let next = concatenate(&[&range(first, 1..m)?, &end], 0)?;
         Some(next.sub(first)?)
@@ -179,7 +179,7 @@ fn isin_table(e: &Array, t: &Array) -> Result<Option<Array>> {
     if range > 6 * (e.size() + t.size()) as i128 {
         return Ok(None);
     }
-    let table = crate::on(e.device()).zeros(&[range as usize + 1], DType::Bool)?;
+    let table = crate::on(e.device()).zeros([range as usize + 1], DType::Bool)?;
     table.put(&t.astype(DType::I64)?.sub(lo)?, 1, xp_core::IndexMode::Wrap)?;
     // values outside the range wrap in the subtraction or are clipped; the range mask drops them
     let idx = e.astype(DType::I64)?.sub(lo)?.clip(Some(0), Some(range as i64))?;
@@ -218,7 +218,7 @@ pub fn setxor1d(a: &Array, b: &Array) -> Result<Array> {
     if n == 0 {
         return Ok(aux);
     }
-    let t = crate::on(a.device()).full(&[1], true, DType::Bool)?;
+    let t = crate::on(a.device()).full([1], true, DType::Bool)?;
     let ne = range(&aux, 1..n)?.not_equal(&range(&aux, 0..n - 1)?)?;
     let flag = concatenate(&[&t, &ne, &t], 0)?;
     let keep = range(&flag, 0..n)?.logical_and(&range(&flag, 1..n + 1)?)?;

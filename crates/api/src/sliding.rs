@@ -74,8 +74,8 @@ fn folded_1d(x: &Array, w: &Array) -> Result<Option<Array>> {
     }
     let Some(rows) = fold_rows(x, w.size())? else { return Ok(None) };
     let out = x.size() - w.size() + 1;
-    let r = correlate_valid(&rows, &w.reshape(&[1, w.size() as isize])?)?;
-    Ok(Some(r.reshape(&[r.size() as isize])?.slice(spans(&[0], &[out]))?))
+    let r = correlate_valid(&rows, &w.reshape([1, w.size() as isize])?)?;
+    Ok(Some(r.reshape([r.size() as isize])?.slice(spans(&[0], &[out]))?))
 }
 
 /// A long 1-D float signal on a GPU, for a window of `m`, as overlapping rows
@@ -110,7 +110,7 @@ pub(crate) fn rank_valid(x: &Array, size: &[usize], rank: usize) -> Result<Optio
         // the rows' windows, then the rows joined and cut to the valid length
         let r = rank_valid(&rows, &[1, size[0]], rank)?;
         let out = x.size() - size[0] + 1;
-        return r.map(|r| r.reshape(&[r.size() as isize])?.slice(spans(&[0], &[out]))?.cast_if(d)).transpose();
+        return r.map(|r| r.reshape([r.size() as isize])?.slice(spans(&[0], &[out]))?.cast_if(d)).transpose();
     }
     let shape = valid_shape(x.shape(), size);
     let r = on_storage!(&*xw.read(), s => s.rank_valid(&xw.layout, size, rank));

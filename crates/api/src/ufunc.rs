@@ -334,7 +334,7 @@ impl BinaryUfunc for BinaryOp {
     fn accumulate(self, a: &Array, axis: isize) -> Result<Array> {
         let (l, out) = reduce_dtypes(self, a.dtype())?;
         let ax = normalize_axis(self.name(), axis, a.ndim().max(1))?;
-        let x = if a.ndim() == 0 { a.reshape(&[1])? } else { a.clone() };
+        let x = if a.ndim() == 0 { a.reshape([1])? } else { a.clone() };
         check_int_power(self, &x, l, ax)?;
         let x = x.cast_if(l)?;
         let s = on_storage!(&*x.read(), s => s.scan(&x.layout, self, ax))?;

@@ -6,7 +6,7 @@ use crate::{Array, BinaryOp, DType, Device, Result, UnaryOp};
 
 /// Tiny operands of `dtype` on `device`: contiguous and strided (every other element).
 fn operands(device: Device, dtype: DType) -> Result<[Array; 2]> {
-    let base = crate::on(device).ones(&[4], dtype)?;
+    let base = crate::on(device).ones([4], dtype)?;
     Ok([base.slice(crate::s![..2])?, base.slice(crate::s![..;2])?])
 }
 

@@ -16,11 +16,11 @@ fn out_of_memory_is_a_typed_error_and_the_process_goes_on() {
     let a = xp::on(dev).arange(0, 1000, 1, Some(DType::F32)).unwrap();
     // Over a limit far above what the other tests hold at once (they run in parallel).
     xp::cuda::memory::set_limit(i, 40 << 30).unwrap();
-    let e = xp::on(dev).zeros(&[50 << 28], DType::F32).unwrap_err();
+    let e = xp::on(dev).zeros([50 << 28], DType::F32).unwrap_err();
     xp::cuda::memory::set_limit(i, usize::MAX).unwrap();
     assert!(matches!(e, Error::OutOfMemory { requested, .. } if requested == 50 << 30), "{e:?}");
     // More than the device has: the driver refuses, the pool is trimmed, the retry fails too.
-    let e = xp::on(dev).zeros(&[1 << 38], DType::F32).unwrap_err();
+    let e = xp::on(dev).zeros([1 << 38], DType::F32).unwrap_err();
     assert!(matches!(e, Error::OutOfMemory { .. }), "{e:?}");
     assert!(e.to_string().contains("requested"), "{e}");
     // The input is untouched and the next operation works.
@@ -36,7 +36,7 @@ fn arrays_are_send_and_sync() {
     fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<Array>();
     let Some((dev, _)) = gpu() else { return };
-    let a = xp::on(dev).ones(&[10], DType::F32).unwrap();
+    let a = xp::on(dev).ones([10], DType::F32).unwrap();
     let b = std::thread::spawn(move || a.sum(..).unwrap().item::<f32>().unwrap()).join().unwrap();
     assert_eq!(b, 10.0);
 }

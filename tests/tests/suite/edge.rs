@@ -49,9 +49,9 @@ fn zero_d_empty_and_size_one_match_numpy() {
 fn out_forms_write_in_place_with_same_kind_casting() {
     for dev in devices() {
         let mods = xp::on(dev);
-        let a = mods.arange(0, 6, 1, Some(DType::F32)).unwrap().reshape(&[2, 3]).unwrap();
+        let a = mods.arange(0, 6, 1, Some(DType::F32)).unwrap().reshape([2, 3]).unwrap();
         // a view as the output: the base array sees the result
-        let base = mods.zeros(&[2, 6], DType::F64).unwrap();
+        let base = mods.zeros([2, 6], DType::F64).unwrap();
         let view = base.slice(xp::s![.., ..;2]).unwrap();
         a.mul_out(2.0, &view).unwrap();
         assert_eq!(
@@ -62,12 +62,12 @@ fn out_forms_write_in_place_with_same_kind_casting() {
         // in place on the input itself (NumPy's `np.add(a, 1, out=a)`)
         a.add_out(1.0, &a).unwrap();
         assert_eq!(a.to_vec::<f32>().unwrap(), vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
-        let o = mods.zeros(&[2, 3], DType::F32).unwrap();
+        let o = mods.zeros([2, 3], DType::F32).unwrap();
         xp::ufunc::unary_out(UnaryOp::Sqrt, &a, &o).unwrap();
         assert_eq!(o.to_vec::<f32>().unwrap(), [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0].map(f32::sqrt).to_vec());
         // int8 + int8 into an int16 output is same_kind; float into int is not
-        let i = mods.full(&[3], 100, DType::I8).unwrap();
-        let wide = mods.zeros(&[3], DType::I16).unwrap();
+        let i = mods.full([3], 100, DType::I8).unwrap();
+        let wide = mods.zeros([3], DType::I16).unwrap();
         i.add_out(&i, &wide).unwrap();
         assert_eq!(wide.to_vec::<i16>().unwrap(), vec![-56; 3], "int8 wraps before the cast, as NumPy");
         assert!(a.add_out(1.0, &wide).is_err());
@@ -78,13 +78,13 @@ fn out_forms_write_in_place_with_same_kind_casting() {
 fn small_constructors_and_views() {
     for dev in devices() {
         let mods = xp::on(dev);
-        let a = mods.arange(0, 3, 1, None).unwrap().reshape(&[3, 1]).unwrap();
+        let a = mods.arange(0, 3, 1, None).unwrap().reshape([3, 1]).unwrap();
         let b = mods.arange(0, 4, 1, Some(DType::F32)).unwrap();
         let v = xp::broadcast_arrays(&[&a, &b]).unwrap();
         assert_eq!(v[0].shape(), &[3, 4]);
         assert_eq!(v[0].to_vec::<i64>().unwrap(), vec![0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]);
         assert_eq!(v[1].to_vec::<f32>().unwrap(), [0.0f32, 1.0, 2.0, 3.0].repeat(3));
-        assert!(xp::broadcast_arrays(&[&a, &mods.zeros(&[2, 4], DType::F32).unwrap()]).is_err());
+        assert!(xp::broadcast_arrays(&[&a, &mods.zeros([2, 4], DType::F32).unwrap()]).is_err());
         let t = v[0].t().unwrap();
         let fl = t.flatten().unwrap();
         fl.assign(7).unwrap(); // a copy: the original is untouched
@@ -96,7 +96,7 @@ fn small_constructors_and_views() {
         assert_eq!(xp::full_like(&b, 2.5).unwrap().to_vec::<f32>().unwrap(), vec![2.5; 4]);
         assert_eq!(xp::ones_like(&id).unwrap().sum(..).unwrap().item::<i64>().unwrap(), 9);
         assert_eq!(xp::empty_like(&id).unwrap().shape(), &[3, 3]);
-        let c = mods.asarray(vec![1u8, 2, 3], &[3]).unwrap();
+        let c = mods.asarray(vec![1u8, 2, 3], [3]).unwrap();
         assert!(c.scalar().is_err(), "item of a size-3 array is an error");
         assert_eq!(c.slice(xp::s![-1]).unwrap().item::<u8>().unwrap(), 3);
     }

@@ -26,7 +26,7 @@ fn shape_mismatch_names_both_shapes() {
     assert!(matches!(a.add_out(&a, &m(&[3, 2])), Err(Error::ShapeMismatch { .. })));
     assert!(a.add_out(&a, &out.astype(DType::I32).unwrap()).is_err(), "float into int out: same_kind refuses");
     untouched(&out, &[2, 3]);
-    assert!(matches!(a.broadcast_to(&[3, 3]), Err(Error::ShapeMismatch { .. })));
+    assert!(matches!(a.broadcast_to([3, 3]), Err(Error::ShapeMismatch { .. })));
     assert!(matches!(xp::concatenate(&[&a, &b], 0), Err(Error::ShapeMismatch { .. })));
     let dst = m(&[2, 3]);
     assert!(matches!(dst.assign(&m(&[2])), Err(Error::ShapeMismatch { .. })));
@@ -62,28 +62,28 @@ fn invalid_dtypes_are_refused() {
     assert!(matches!(f.to_vec::<f64>(), Err(Error::InvalidArgument { .. })));
     let i = f.astype(DType::I32).unwrap();
     assert!(i.pow(-1).is_err(), "integers to negative powers");
-    assert!(matches!(Array::from_vec(vec![1u8], &[1]).unwrap().add(300), Err(Error::ScalarOverflow { .. })));
+    assert!(matches!(Array::from_vec(vec![1u8], [1]).unwrap().add(300), Err(Error::ScalarOverflow { .. })));
     untouched(&f, &[3]);
 }
 
 #[test]
 fn reshape_and_index_errors() {
     let a = m(&[2, 3]);
-    assert_eq!(a.reshape(&[4, 2]).unwrap_err(), Error::ReshapeSize { from: vec![2, 3], to: vec![4, 2], size: 6 });
-    assert!(matches!(a.reshape(&[-1, -1]), Err(Error::InvalidArgument { .. })));
+    assert_eq!(a.reshape([4, 2]).unwrap_err(), Error::ReshapeSize { from: vec![2, 3], to: vec![4, 2], size: 6 });
+    assert!(matches!(a.reshape([-1, -1]), Err(Error::InvalidArgument { .. })));
     assert_eq!(a.slice(s![2]).unwrap_err(), Error::IndexOutOfBounds { index: 2, axis: 0, size: 2 });
     assert!(matches!(a.slice(s![0, -4]), Err(Error::IndexOutOfBounds { index: -4, axis: 1, size: 3 })));
     assert!(matches!(a.slice(s![0, 0, 0]), Err(Error::InvalidArgument { .. })));
     assert!(matches!(a.slice(s![..;0]), Err(Error::InvalidArgument { .. })));
-    let five = Array::from_vec(vec![5i64], &[1]).unwrap();
+    let five = Array::from_vec(vec![5i64], [1]).unwrap();
     assert_eq!(a.take(&five, 1).unwrap_err(), Error::IndexOutOfBounds { index: 5, axis: 1, size: 3 });
-    assert!(matches!(Array::from_vec(vec![1.0f32; 5], &[2, 3]), Err(Error::LengthMismatch { .. })));
+    assert!(matches!(Array::from_vec(vec![1.0f32; 5], [2, 3]), Err(Error::LengthMismatch { .. })));
     untouched(&a, &[2, 3]);
 }
 
 #[test]
 fn empty_reductions_without_identity() {
-    let e = xp::zeros(&[0, 3], DType::F32).unwrap();
+    let e = xp::zeros([0, 3], DType::F32).unwrap();
     for r in [e.max(..), e.min(..), e.argmax(..), e.argmin(0), e.ptp(..)] {
         assert!(matches!(r, Err(Error::EmptyReduction { .. })), "{r:?}");
     }
@@ -103,7 +103,7 @@ fn devices_that_are_not_there() {
     if xp::cuda::device_count() == 0 {
         let e = a.to_device(Device::Cuda(0)).unwrap_err();
         assert!(matches!(e, Error::NoCuda(_) | Error::CudaNotCompiled), "{e:?}");
-        assert!(xp::on(Device::Cuda(0)).zeros(&[2], DType::F32).is_err());
+        assert!(xp::on(Device::Cuda(0)).zeros([2], DType::F32).is_err());
     }
     let e = a.to_device(Device::Cuda(1000)).unwrap_err();
     assert!(matches!(e, Error::NoCuda(_) | Error::CudaNotCompiled), "{e:?}");

@@ -69,7 +69,7 @@ fn fused_chains_equal_unfused_in_every_layout() {
         for (name, f, dtypes) in &cases {
             for &d in dtypes {
                 let xb = data(d, &[6, 5], 1);
-                let y = Array::from_buffer(data(d, &[1, 5], 2), &[1, 5], dev).unwrap();
+                let y = Array::from_buffer(data(d, &[1, 5], 2), [1, 5], dev).unwrap();
                 for (layout, x) in layouts(&xb, &[6, 5], dev).unwrap() {
                     let fused = f.call(&[&x, &y]).unwrap();
                     let plain = f.call_unfused(&[&x, &y]).unwrap();
@@ -97,7 +97,7 @@ fn fused_reductions_and_errors() {
                 close_sum(dev, &m, &want, &format!("mean {d} {layout}"));
             }
         }
-        let x = xp::on(dev).ones(&[3], DType::F32).unwrap();
+        let x = xp::on(dev).ones([3], DType::F32).unwrap();
         assert!(after.call(&[&x]).is_err(), "operations after a reduction are refused");
         assert!(ssq.call(&[&x, &x]).is_err(), "wrong number of arrays");
         let bad = xp::fuse(|x: &Sym| x.invert());
@@ -116,11 +116,11 @@ fn fused_reductions_in_every_plan() {
     let mean1 = xp::fuse(|x: &Sym| x.abs()?.mean(Some(&[1]), false));
     for dev in devices() {
         for shape in [[3000usize, 40], [3, 50000], [257, 515]] {
-            let base = Array::from_buffer(data(DType::F32, &shape, 5), &shape, dev).unwrap();
+            let base = Array::from_buffer(data(DType::F32, &shape, 5), shape, dev).unwrap();
             let rev = [shape[1], shape[0]];
             let variants = [
                 ("contiguous", base.clone()),
-                ("transposed", Array::from_buffer(data(DType::F32, &rev, 6), &rev, dev).unwrap().t().unwrap()),
+                ("transposed", Array::from_buffer(data(DType::F32, &rev, 6), rev, dev).unwrap().t().unwrap()),
                 ("stepped", base.slice(xp::s![..;2, ..]).unwrap()),
             ];
             for (layout, x) in variants {

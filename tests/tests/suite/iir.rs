@@ -17,7 +17,7 @@ fn index(shape: &[usize]) -> Result<Array> {
     let n: usize = shape.iter().product();
     xp::on(Device::Cpu)
         .arange(0, n as i64, 1, Some(DType::F64))?
-        .reshape(&shape.iter().map(|&v| v as isize).collect::<Vec<_>>())
+        .reshape(shape.iter().map(|&v| v as isize).collect::<Vec<_>>())
 }
 
 /// x[i] = sin(0.0137 i) + 0.3 cos(0.61 i + 0.3) (+ 1j cos(0.0291 i) when complex), in `d` on `dev`.
@@ -72,8 +72,8 @@ fn one(dev: Device, case: &Value) -> std::result::Result<(), String> {
     let ax = if axis < 0 { shape.len() - 1 } else { axis as usize };
     let run = |zi: Option<&Array>| -> Result<Filtered> {
         match op {
-            "lfilter" => lfilter(&coef("b"), &coef("a"), &x, xp::signal::Iir { axis: axis, zi: zi }),
-            _ => sosfilt(&coef("sos"), &x, xp::signal::Iir { axis: axis, zi: zi }),
+            "lfilter" => lfilter(&coef("b"), &coef("a"), &x, xp::signal::Iir { axis, zi }),
+            _ => sosfilt(&coef("sos"), &x, xp::signal::Iir { axis, zi }),
         }
     };
     if op == "lfilter" {

@@ -36,7 +36,7 @@ fn large_sorts_are_stable_and_in_numpys_order() {
         let v = tied(n * lines, n as u64);
         let host: Vec<Vec<i64>> = v.chunks(n).map(host_argsort).collect();
         for dev in devices() {
-            let a = Array::from_vec(v.clone(), &[lines, n]).unwrap().to_device(dev).unwrap();
+            let a = Array::from_vec(v.clone(), [lines, n]).unwrap().to_device(dev).unwrap();
             let ctx = format!("{lines} lines of {n} on {dev}");
             let got = a.argsort(-1).unwrap().to_vec::<i64>().unwrap();
             for (l, h) in host.iter().enumerate() {
@@ -49,7 +49,7 @@ fn large_sorts_are_stable_and_in_numpys_order() {
                 }
             }
             // Along axis 0 of the transposed view: the same lines, strided.
-            let t = Array::from_vec(v.clone(), &[lines, n]).unwrap().to_device(dev).unwrap().t().unwrap();
+            let t = Array::from_vec(v.clone(), [lines, n]).unwrap().to_device(dev).unwrap().t().unwrap();
             let got = t.argsort(0).unwrap().t().unwrap().copy().unwrap().to_vec::<i64>().unwrap();
             assert_eq!(got, host.concat(), "argsort along axis 0 of a transposed view: {ctx}");
         }
@@ -63,7 +63,7 @@ fn integer_sorts_of_every_width_match_a_host_sort() {
         for d in
             [DType::I8, DType::U16, DType::I32, DType::U32, DType::I64, DType::U64, DType::Bool, DType::F16, DType::F64]
         {
-            let a = Array::from_vec(raw.clone(), &[raw.len()]).unwrap().astype(d).unwrap();
+            let a = Array::from_vec(raw.clone(), [raw.len()]).unwrap().astype(d).unwrap();
             let wide = a.to_buffer().unwrap();
             let val = |i: usize| match wide.get(i).unwrap() {
                 xp::Scalar::Int(v) => (v as i128, 0.0),
@@ -87,13 +87,13 @@ fn large_gathers_and_masks_match_host_loops() {
     let v: Vec<f32> = (0..n).map(|i| i as f32).collect();
     let idx: Vec<i64> = xorshift(1 << 20, 3).map(|r| (r % (2 * n as u64)) as i64 - n as i64).collect();
     for dev in devices() {
-        let a = Array::from_vec(v.clone(), &[n]).unwrap().to_device(dev).unwrap();
-        let i = Array::from_vec(idx.clone(), &[idx.len()]).unwrap().to_device(dev).unwrap();
+        let a = Array::from_vec(v.clone(), [n]).unwrap().to_device(dev).unwrap();
+        let i = Array::from_vec(idx.clone(), [idx.len()]).unwrap().to_device(dev).unwrap();
         let got = a.take(&i, 0).unwrap().to_vec::<f32>().unwrap();
         let want: Vec<f32> = idx.iter().map(|&j| v[(j + if j < 0 { n as i64 } else { 0 }) as usize]).collect();
         assert_eq!(got, want, "take on {dev}");
         // A strided source and a strided index array: rows of a 2-D gather.
-        let m = a.reshape(&[2048, 1024]).unwrap().slice(xp::s![..;2, 1..;3]).unwrap();
+        let m = a.reshape([2048, 1024]).unwrap().slice(xp::s![..;2, 1..;3]).unwrap();
         let rows = i.slice(xp::s![..;7]).unwrap().remainder(1024).unwrap();
         let got = m.get(ix![&rows]).unwrap();
         assert_eq!(got.shape(), &[rows.size(), 341]);
@@ -127,26 +127,26 @@ fn scatters_with_duplicates_follow_numpys_rules() {
         prod[i as usize] /= 1.0 + (x % 3) as f64;
     }
     for dev in devices() {
-        let i = Array::from_vec(idx.clone(), &[idx.len()]).unwrap().to_device(dev).unwrap();
-        let v = Array::from_vec(vals.clone(), &[vals.len()]).unwrap().to_device(dev).unwrap();
-        let a = xp::on(dev).zeros(&[m], DType::I32).unwrap();
+        let i = Array::from_vec(idx.clone(), [idx.len()]).unwrap().to_device(dev).unwrap();
+        let v = Array::from_vec(vals.clone(), [vals.len()]).unwrap().to_device(dev).unwrap();
+        let a = xp::on(dev).zeros([m], DType::I32).unwrap();
         a.set(&i, &v).unwrap();
         assert_eq!(a.to_vec::<i32>().unwrap(), last, "last write wins on {dev}");
-        let s = xp::on(dev).zeros(&[m], DType::I64).unwrap();
+        let s = xp::on(dev).zeros([m], DType::I64).unwrap();
         BinaryOp::Add.at(&s, &i, &v.astype(DType::I64).unwrap()).unwrap();
         assert_eq!(s.to_vec::<i64>().unwrap(), sums, "add.at on {dev}");
         // divide.at applies every occurrence in order (the ordered path on the GPU).
-        let p = xp::on(dev).ones(&[m], DType::F64).unwrap();
+        let p = xp::on(dev).ones([m], DType::F64).unwrap();
         let d = v.remainder(3).unwrap().add(1).unwrap().astype(DType::F64).unwrap();
         BinaryOp::Div.at(&p, &i, &d).unwrap();
         assert_eq!(p.to_vec::<f64>().unwrap(), prod, "divide.at on {dev}");
-        let f = xp::on(dev).zeros(&[m], DType::F32).unwrap();
+        let f = xp::on(dev).zeros([m], DType::F32).unwrap();
         xp::scatter_add(&f, &i, &v.astype(DType::F32).unwrap()).unwrap();
         for (g, &w) in f.to_vec::<f32>().unwrap().iter().zip(&sums) {
             // ~1000 float32 additions per bin, in any order: a summation bound of 1000 ulp.
             assert!((*g as f64 - w as f64).abs() <= 1.2e-4 * w as f64 + 1.0, "float add.at on {dev}: {g} vs {w}");
         }
-        let mx = xp::on(dev).full(&[m], -1, DType::I32).unwrap();
+        let mx = xp::on(dev).full([m], -1, DType::I32).unwrap();
         xp::scatter_max(&mx, &i, &v).unwrap();
         assert_eq!(mx.to_vec::<i32>().unwrap(), last, "maximum.at on {dev} (values increase)");
     }
@@ -163,9 +163,9 @@ fn histograms_of_every_size_match_host_sums() {
         for (m, dt) in [(1usize << 16, DType::F32), (40_000, DType::F64), (1 << 17, DType::F64), (3000, DType::U32)] {
             let idx: Vec<i64> = r.iter().map(|x| (x % m as u64) as i64).collect();
             let vals: Vec<i64> = r.iter().map(|x| (x >> 40) as i64 % 1000).collect();
-            let i = on.asarray(idx.clone(), &[n]).unwrap();
-            let v = on.asarray(vals.clone(), &[n]).unwrap().astype(dt).unwrap();
-            let bins = on.full(&[m], 7, dt).unwrap();
+            let i = on.asarray(idx.clone(), [n]).unwrap();
+            let v = on.asarray(vals.clone(), [n]).unwrap().astype(dt).unwrap();
+            let bins = on.full([m], 7, dt).unwrap();
             let op = if dt == DType::U32 { BinaryOp::Sub } else { BinaryOp::Add };
             op.at(&bins, &i, &v).unwrap();
             let mut want = vec![7i64; m];
@@ -182,13 +182,13 @@ fn histograms_of_every_size_match_host_sums() {
         // A 2-D destination, indexed along its last axis: (4, 2^14) int32 from (4, 2^18) values.
         let (rows, m, nb) = (4usize, 1usize << 14, 1usize << 18);
         let idx: Vec<i64> = r[..nb].iter().map(|x| (x % m as u64) as i64).collect();
-        let i = on.asarray(idx.clone(), &[nb]).unwrap();
+        let i = on.asarray(idx.clone(), [nb]).unwrap();
         let v = on
             .arange(0, (rows * nb) as i64, 1, Some(DType::I32))
             .unwrap()
-            .reshape(&[rows as isize, nb as isize])
+            .reshape([rows as isize, nb as isize])
             .unwrap();
-        let a = on.zeros(&[rows, m], DType::I32).unwrap();
+        let a = on.zeros([rows, m], DType::I32).unwrap();
         BinaryOp::Add.at(&a, ix![.., &i], &v).unwrap();
         let mut want = vec![0i32; rows * m];
         for row in 0..rows {
@@ -204,8 +204,8 @@ fn histograms_of_every_size_match_host_sums() {
 fn out_of_bounds_indices_give_numpys_first_violation_and_change_nothing() {
     for dev in devices() {
         let on = xp::on(dev);
-        let a = on.zeros(&[3, 4], DType::F32).unwrap();
-        let (r, c) = (on.asarray(vec![1i64, 7], &[2]).unwrap(), on.asarray(vec![9i64, 1], &[2]).unwrap());
+        let a = on.zeros([3, 4], DType::F32).unwrap();
+        let (r, c) = (on.asarray(vec![1i64, 7], [2]).unwrap(), on.asarray(vec![9i64, 1], [2]).unwrap());
         assert_eq!(a.get(ix![&r, &c]).unwrap_err(), Error::IndexOutOfBounds { index: 7, axis: 0, size: 3 }, "{dev}");
         assert_eq!(a.set(ix![&r, &c], 1.0).unwrap_err(), Error::IndexOutOfBounds { index: 7, axis: 0, size: 3 });
         assert_eq!(a.sum(..).unwrap().item::<f32>().unwrap(), 0.0, "a failed set wrote on {dev}");
@@ -214,7 +214,7 @@ fn out_of_bounds_indices_give_numpys_first_violation_and_change_nothing() {
         iv[700_001] = -(n as i64) - 1;
         iv[900_000] = n as i64;
         let big = on.arange(0, n as i64, 1, None).unwrap();
-        let i = on.asarray(iv.clone(), &[n]).unwrap();
+        let i = on.asarray(iv.clone(), [n]).unwrap();
         let want = Error::IndexOutOfBounds { index: -(n as isize) - 1, axis: 0, size: n };
         assert_eq!(big.take(&i, 0).unwrap_err(), want, "take on {dev}");
         assert_eq!(big.set(&i, 5).unwrap_err(), want, "set on {dev}");
@@ -233,15 +233,15 @@ fn out_of_bounds_indices_give_numpys_first_violation_and_change_nothing() {
                 }
             })
             .collect();
-        let hi = on.asarray(hv.clone(), &[4096]).unwrap();
+        let hi = on.asarray(hv.clone(), [4096]).unwrap();
         assert_eq!(
             BinaryOp::Add.at(&bins, &hi, 1).unwrap_err(),
             Error::IndexOutOfBounds { index: 16, axis: 0, size: 16 }
         );
         assert_eq!(bins.to_vec::<i64>().unwrap(), (0..16).collect::<Vec<_>>(), "a failed add.at wrote on {dev}");
         // Past the GPU's shared-memory accumulators (57344 float32): the tail is staged too.
-        let wide = on.zeros(&[60_000], DType::F32).unwrap();
-        let wi = on.asarray(vec![59_999i64, 100, 60_000, 58_000], &[4]).unwrap();
+        let wide = on.zeros([60_000], DType::F32).unwrap();
+        let wi = on.asarray(vec![59_999i64, 100, 60_000, 58_000], [4]).unwrap();
         let want = Error::IndexOutOfBounds { index: 60_000, axis: 0, size: 60_000 };
         assert_eq!(BinaryOp::Add.at(&wide, &wi, 2.0).unwrap_err(), want, "wide add.at on {dev}");
         assert_eq!(wide.sum(..).unwrap().item::<f32>().unwrap(), 0.0, "a failed wide add.at wrote on {dev}");
@@ -261,20 +261,20 @@ fn out_of_bounds_indices_give_numpys_first_violation_and_change_nothing() {
 fn bad_indices_are_typed_errors_that_leave_inputs_untouched() {
     for dev in devices() {
         let on = xp::on(dev);
-        let a = on.arange(0.0, 12.0, 1.0, Some(DType::F32)).unwrap().reshape(&[3, 4]).unwrap();
+        let a = on.arange(0.0, 12.0, 1.0, Some(DType::F32)).unwrap().reshape([3, 4]).unwrap();
         let before = a.to_vec::<f32>().unwrap();
-        let mask = on.ones(&[4], DType::Bool).unwrap();
+        let mask = on.ones([4], DType::Bool).unwrap();
         assert_eq!(a.get(&mask).unwrap_err(), Error::BoolIndexMismatch { axis: 0, size: 3, got: 4 });
         assert_eq!(a.set(&mask, 1.0).unwrap_err(), Error::BoolIndexMismatch { axis: 0, size: 3, got: 4 });
-        let f = on.zeros(&[2], DType::F64).unwrap();
+        let f = on.zeros([2], DType::F64).unwrap();
         assert!(matches!(a.get(&f), Err(Error::IndexDType { dtype: DType::F64, .. })));
-        let i = on.asarray(vec![0i64], &[1]).unwrap();
+        let i = on.asarray(vec![0i64], [1]).unwrap();
         assert_eq!(a.get(ix![&i, 0, 0]).unwrap_err(), Error::TooManyIndices { ndim: 2, given: 3 });
-        let v = on.zeros(&[3], DType::F32).unwrap();
-        let two = on.asarray(vec![0i64, 2], &[2]).unwrap();
+        let v = on.zeros([3], DType::F32).unwrap();
+        let two = on.asarray(vec![0i64, 2], [2]).unwrap();
         assert!(matches!(a.set(ix![&two], &v), Err(Error::ShapeMismatch { .. })), "value shape on {dev}");
         if let Device::Cuda(_) = dev {
-            let host = Array::from_vec(vec![0i64], &[1]).unwrap();
+            let host = Array::from_vec(vec![0i64], [1]).unwrap();
             assert!(matches!(a.get(&host), Err(Error::DeviceMismatch { .. })));
             assert!(matches!(a.set(&host, 1.0), Err(Error::DeviceMismatch { .. })));
             assert!(matches!(BinaryOp::Add.at(&a, &host, 1.0), Err(Error::DeviceMismatch { .. })));
@@ -293,7 +293,7 @@ fn bad_indices_are_typed_errors_that_leave_inputs_untouched() {
 fn partition_puts_each_kth_element_in_place() {
     let v = tied(5000, 5);
     for dev in devices() {
-        let a = Array::from_vec(v.clone(), &[5, 1000]).unwrap().to_device(dev).unwrap();
+        let a = Array::from_vec(v.clone(), [5, 1000]).unwrap().to_device(dev).unwrap();
         let p = a.partition(&[0, 499, -1], -1).unwrap().to_vec::<f32>().unwrap();
         let ap = a.argpartition(&[10], 1).unwrap();
         let picked = xp::take_along_axis(&a, &ap, 1).unwrap().to_vec::<f32>().unwrap();
@@ -317,7 +317,7 @@ fn unique_of_many_duplicates_matches_host_counts() {
         *counts.entry(x).or_insert(0i64) += 1;
     }
     for dev in devices() {
-        let a = Array::from_vec(raw.clone(), &[1 << 10, 1 << 10]).unwrap().to_device(dev).unwrap();
+        let a = Array::from_vec(raw.clone(), [1 << 10, 1 << 10]).unwrap().to_device(dev).unwrap();
         let u = xp::unique_all(&a).unwrap();
         assert_eq!(u.values.to_vec::<i32>().unwrap(), counts.keys().copied().collect::<Vec<_>>(), "values on {dev}");
         assert_eq!(
@@ -331,7 +331,7 @@ fn unique_of_many_duplicates_matches_host_counts() {
         for (k, &v) in counts.keys().enumerate().step_by(97) {
             assert_eq!(raw.iter().position(|&x| x == v).unwrap() as i64, first[k], "first index on {dev}");
         }
-        let t = Array::from_vec(vec![-2500i32, 0, 2499, 9999], &[4]).unwrap().to_device(dev).unwrap();
+        let t = Array::from_vec(vec![-2500i32, 0, 2499, 9999], [4]).unwrap().to_device(dev).unwrap();
         let inn = xp::isin(&t, &a).unwrap().to_vec::<bool>().unwrap();
         assert_eq!(inn, vec![counts.contains_key(&-2500), counts.contains_key(&0), counts.contains_key(&2499), false]);
     }

@@ -159,7 +159,7 @@ fn xp_writes_numpys_bytes() {
     // Made from scratch, not from a load: np.save(np.array(2.5)) and np.save(np.zeros((0, 3), 'f4')).
     xp::save(dir.join("s.npy"), &Array::scalar_on(2.5, DType::F64, Device::Cpu).unwrap()).unwrap();
     assert_eq!(std::fs::read(dir.join("s.npy")).unwrap(), std::fs::read(data("scalar_0d.npy")).unwrap());
-    xp::save(dir.join("e.npy"), &xp::zeros(&[0, 3], DType::F32).unwrap()).unwrap();
+    xp::save(dir.join("e.npy"), &xp::zeros([0, 3], DType::F32).unwrap()).unwrap();
     assert_eq!(std::fs::read(dir.join("e.npy")).unwrap(), std::fs::read(data("empty_0x3.npy")).unwrap());
     // Big-endian and Fortran-order input is written little-endian in C order.
     let be = xp::load(data("float64_be.npy")).unwrap();
@@ -277,10 +277,10 @@ fn round_trips_are_exact_on_every_device() {
             assert_eq!(bits(&b.to_buffer().unwrap()), want, "{what} fromfile");
         }
         // A stepped view, a 0-d array and an empty one.
-        let base = Array::from_vec((0..24).map(|i| i as f64 - 7.5).collect(), &[4, 6]).unwrap().to_device(dev).unwrap();
+        let base = Array::from_vec((0..24).map(|i| i as f64 - 7.5).collect(), [4, 6]).unwrap().to_device(dev).unwrap();
         let view = base.slice(s![1..;2, ..;-3]).unwrap();
         let zero_d = Array::scalar_on(-4i64, DType::I64, dev).unwrap();
-        let empty = xp::on(dev).zeros(&[3, 0, 2], DType::C64).unwrap();
+        let empty = xp::on(dev).zeros([3, 0, 2], DType::C64).unwrap();
         for a in [&view, &zero_d, &empty] {
             let path = dir.join("v.npy");
             xp::save(&path, a).unwrap();
@@ -311,7 +311,7 @@ fn round_trips_are_exact_on_every_device() {
         }
     }
     // bfloat16 has no .npy type, but raw bytes hold it.
-    let b = Array::from_vec(vec![bf16::from_f32(1.5), bf16::NAN, bf16::NEG_INFINITY], &[3]).unwrap();
+    let b = Array::from_vec(vec![bf16::from_f32(1.5), bf16::NAN, bf16::NEG_INFINITY], [3]).unwrap();
     b.tofile(dir.join("b.bin")).unwrap();
     assert_eq!(
         bits(&xp::fromfile(dir.join("b.bin"), DType::BF16, None).unwrap().to_buffer().unwrap()),
@@ -623,7 +623,7 @@ fn missing_files_are_io_errors() {
 #[test]
 fn failed_saves_leave_no_file() {
     let dir = scratch("failed");
-    let a = Array::from_vec(vec![1.0f32, 2.0], &[2]).unwrap();
+    let a = Array::from_vec(vec![1.0f32, 2.0], [2]).unwrap();
     // Into a directory that does not exist.
     let gone = dir.join("no-such-dir").join("a.npy");
     assert!(matches!(xp::save(&gone, &a), Err(Error::Io { op: "save", .. })));

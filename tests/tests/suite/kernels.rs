@@ -75,8 +75,8 @@ fn c_semantics_match_host_loops() {
         (c, (b >> 2) | 1, e)
     };
     for dev in devices() {
-        let a = Array::from_vec(av.clone(), &[6, 1]).unwrap().to_device(dev).unwrap();
-        let b = Array::from_vec(bv.clone(), &[1, 8]).unwrap().to_device(dev).unwrap();
+        let a = Array::from_vec(av.clone(), [6, 1]).unwrap().to_device(dev).unwrap();
+        let b = Array::from_vec(bv.clone(), [1, 8]).unwrap().to_device(dev).unwrap();
         for (bname, bb) in [("b", b.clone()), ("b reversed", b.flip(1).unwrap().copy().unwrap().flip(1).unwrap())] {
             let r = k.call(&[(&a).into(), (&bb).into()]).unwrap();
             assert_eq!(r[0].shape(), &[6, 8]);
@@ -102,7 +102,7 @@ fn raw_parameters_and_given_outputs() {
     let acc = ElementwiseKernel::new("T x", "T s, T c", "s = s + sin(x); c = cos(x)", "sincos_acc").unwrap();
     for dev in devices() {
         let v: Vec<f64> = (0..12).map(|i| i as f64 * 0.7 - 3.0).collect();
-        let x = Array::from_vec(v.clone(), &[3, 4]).unwrap().to_device(dev).unwrap();
+        let x = Array::from_vec(v.clone(), [3, 4]).unwrap().to_device(dev).unwrap();
         for (name, view) in [("contiguous", x.clone()), ("transposed", x.t().unwrap())] {
             let flat = view.copy().unwrap().to_vec::<f64>().unwrap();
             let y = xp::on(dev).zeros(view.shape(), DType::F64).unwrap();
@@ -111,8 +111,8 @@ fn raw_parameters_and_given_outputs() {
             let want: Vec<f64> = flat.iter().rev().copied().collect();
             assert_eq!(got, want, "{dev} {name}");
         }
-        let s = xp::on(dev).ones(&[3, 4], DType::F64).unwrap();
-        let c = xp::on(dev).zeros(&[3, 4], DType::F64).unwrap();
+        let s = xp::on(dev).ones([3, 4], DType::F64).unwrap();
+        let c = xp::on(dev).zeros([3, 4], DType::F64).unwrap();
         acc.call_out(&[(&x).into()], &[&s, &c]).unwrap();
         let (sv, cv) = (s.to_vec::<f64>().unwrap(), c.to_vec::<f64>().unwrap());
         for (k, &xv) in v.iter().enumerate() {
@@ -120,7 +120,7 @@ fn raw_parameters_and_given_outputs() {
         }
         // an index outside the raw array is an error on the CPU (the GPU does not check)
         if dev == Device::Cpu {
-            let y = xp::zeros(&[12], DType::F64).unwrap();
+            let y = xp::zeros([12], DType::F64).unwrap();
             let e = rev.call_out(&[(&x).into(), 13i64.into()], &[&y]).unwrap_err();
             assert!(matches!(e, Error::IndexOutOfBounds { .. }), "{e}");
             assert_eq!(y.to_vec::<f64>().unwrap(), vec![0.0; 12], "a failed call writes nothing");
@@ -136,7 +136,7 @@ fn reduction_kernel_scalars_outputs_and_empty() {
     let maxk = ReductionKernel::new("T x", "T y", "x", "max(a, b)", "y = a", "", "kmax").unwrap();
     for dev in devices() {
         let v: Vec<f32> = (0..24).map(|i| ((i * 7) % 11) as f32 - 4.0).collect();
-        let x = Array::from_vec(v.clone(), &[2, 3, 4]).unwrap().to_device(dev).unwrap();
+        let x = Array::from_vec(v.clone(), [2, 3, 4]).unwrap().to_device(dev).unwrap();
         let xt = x.transpose([2, 0, 1]).unwrap(); // (4, 2, 3)
         let r = k.call(&[(&xt).into(), 2.0f32.into()], [0, 2]).unwrap();
         assert_eq!(r[0].shape(), &[2]);
@@ -154,7 +154,7 @@ fn reduction_kernel_scalars_outputs_and_empty() {
                 assert_eq!(mv[a * 3 + c], want, "{dev} max at {a},{c}");
             }
         }
-        let empty = xp::on(dev).zeros(&[3, 0], DType::F32).unwrap();
+        let empty = xp::on(dev).zeros([3, 0], DType::F32).unwrap();
         let z = k.call(&[(&empty).into(), 1.0f32.into()], 1).unwrap();
         assert_eq!(z[0].to_vec::<f32>().unwrap(), vec![0.0; 3], "{dev}: identity of an empty reduction");
         let e = maxk.call1(&[(&empty).into()], 1).unwrap_err();
@@ -165,8 +165,8 @@ fn reduction_kernel_scalars_outputs_and_empty() {
 #[test]
 fn typed_errors() {
     for dev in devices() {
-        let x = xp::on(dev).ones(&[4], DType::F32).unwrap();
-        let d = xp::on(dev).ones(&[4], DType::F64).unwrap();
+        let x = xp::on(dev).ones([4], DType::F32).unwrap();
+        let d = xp::on(dev).ones([4], DType::F64).unwrap();
         // a syntax error: our parser on the CPU, NVRTC's log on the GPU, both with the line
         let bad = ElementwiseKernel::new("T x", "T y", "y = x;\ny = x +;", "bad_syntax").unwrap();
         match (dev, bad.call(&[(&x).into()]).unwrap_err()) {
@@ -202,14 +202,14 @@ fn typed_errors() {
         assert!(matches!(ElementwiseKernel::new("T x,", "T y", "y = x", "k"), Err(Error::KernelSource { .. })));
         assert!(matches!(ElementwiseKernel::new("T x", "T x", "x = 1", "k"), Err(Error::KernelSource { .. })));
         // a given output of the wrong shape leaves it untouched
-        let out = xp::on(dev).zeros(&[5], DType::F32).unwrap();
+        let out = xp::on(dev).zeros([5], DType::F32).unwrap();
         assert!(leaky().call_out(&[(&x).into(), 0.5f32.into()], &[&out]).is_err());
         assert_eq!(out.to_vec::<f32>().unwrap(), vec![0.0; 5]);
         let _ = Scalar::Int(0);
     }
     // arrays on two devices
     if let Some(&gpu) = devices().iter().find(|d| **d != Device::Cpu) {
-        let (a, b) = (xp::ones(&[3], DType::F32).unwrap(), xp::on(gpu).ones(&[3], DType::F32).unwrap());
+        let (a, b) = (xp::ones([3], DType::F32).unwrap(), xp::on(gpu).ones([3], DType::F32).unwrap());
         let two = ElementwiseKernel::new("T x, T y", "T z", "z = x + y", "add2").unwrap();
         let e = two.call(&[(&a).into(), (&b).into()]).unwrap_err();
         assert!(matches!(e, Error::DeviceMismatch { .. }), "{e}");
@@ -223,16 +223,16 @@ fn typed_errors() {
 fn call_out_broadcasts_inputs_to_the_outputs() {
     for dev in devices() {
         let m = xp::on(dev);
-        let col = m.asarray(vec![1.0f64, 2.0, 3.0], &[3, 1]).unwrap();
-        let row = m.asarray(vec![10.0f64, 20.0], &[1, 2]).unwrap();
+        let col = m.asarray(vec![1.0f64, 2.0, 3.0], [3, 1]).unwrap();
+        let row = m.asarray(vec![10.0f64, 20.0], [1, 2]).unwrap();
         let k = ElementwiseKernel::new("T s, T x", "T y", "y = s * 100 + x", "bcast_out").unwrap();
-        let out = m.zeros(&[3, 2], DType::F64).unwrap();
+        let out = m.zeros([3, 2], DType::F64).unwrap();
         k.call_out(&[(&col).into(), 5.0f64.into()], &[&out]).unwrap();
         assert_eq!(out.to_vec::<f64>().unwrap(), vec![105.0, 105.0, 205.0, 205.0, 305.0, 305.0], "{dev}");
         k.call_out(&[(&col).into(), (&row).into()], &[&out]).unwrap();
         assert_eq!(out.to_vec::<f64>().unwrap(), vec![110.0, 120.0, 210.0, 220.0, 310.0, 320.0], "{dev}");
         // an output smaller than the inputs' shape is refused, and left as it was
-        let small = m.zeros(&[3, 1], DType::F64).unwrap();
+        let small = m.zeros([3, 1], DType::F64).unwrap();
         match k.call_out(&[(&col).into(), (&row).into()], &[&small]) {
             Err(Error::KernelArgs { msg, .. }) => assert!(msg.contains("outputs are not broadcast"), "{msg}"),
             other => panic!("{dev}: {other:?}"),
@@ -267,7 +267,7 @@ fn raw_kernels_and_modules() {
     use xp::kernel::{RawKernel, RawModule};
     let saxpy = RawKernel::new(SAXPY, "saxpy", &[]);
     // a CPU array is refused on every machine
-    let c = xp::ones(&[4], DType::F32).unwrap();
+    let c = xp::ones([4], DType::F32).unwrap();
     let e =
         saxpy.launch(1u32, 32u32, &[2.0f32.into(), (&c).into(), (&c).into(), (&c).into(), 4i32.into()]).unwrap_err();
     assert!(matches!(e, Error::DeviceMismatch { .. } | Error::CudaNotCompiled | Error::NoCuda(_)), "{e}");
@@ -288,9 +288,9 @@ fn raw_kernels_and_modules() {
         let g = xp::on(dev);
         let n = 1000usize;
         let xv: Vec<f32> = (0..n).map(|i| i as f32 * 0.5 - 100.0).collect();
-        let x = Array::from_vec(xv.clone(), &[n]).unwrap().to_device(dev).unwrap();
-        let y = g.full(&[n], 3.0, DType::F32).unwrap();
-        let z = g.zeros(&[n], DType::F32).unwrap();
+        let x = Array::from_vec(xv.clone(), [n]).unwrap().to_device(dev).unwrap();
+        let y = g.full([n], 3.0, DType::F32).unwrap();
+        let z = g.zeros([n], DType::F32).unwrap();
         saxpy.launch(4u32, 256u32, &[2.5f32.into(), (&x).into(), (&y).into(), (&z).into(), (n as i32).into()]).unwrap();
         let zv = z.to_vec::<f32>().unwrap();
         for i in 0..n {
@@ -299,7 +299,7 @@ fn raw_kernels_and_modules() {
             assert!(zv[i] == fused || zv[i] == apart, "saxpy {i}: {}", zv[i]);
         }
         // the module: scale by the constant, then square (template instantiation)
-        let s = Array::from_vec(vec![2.0f32, -1.0], &[2]).unwrap().to_device(dev).unwrap();
+        let s = Array::from_vec(vec![2.0f32, -1.0], [2]).unwrap().to_device(dev).unwrap();
         module.set_global("scale", &s).unwrap();
         let w = x.copy().unwrap();
         module.get_function("affine").launch(4u32, 256u32, &[(&w).into(), (n as i32).into()]).unwrap();

@@ -11,7 +11,7 @@ use xp_testing::Failures;
 fn run(case: &Value, dev: Device, x: &[Array]) -> Result<Vec<Array>> {
     let st = case["connectivity"].as_u64().map(|c| generate_binary_structure(x[0].ndim(), c as usize).unwrap());
     let r = label(&x[0], st.as_ref())?;
-    Ok(vec![r.labels, xp::on(dev).asarray(vec![r.num_features as i64], &[])?])
+    Ok(vec![r.labels, xp::on(dev).asarray(vec![r.num_features as i64], [])?])
 }
 
 fn reference(f: &mut Failures, dev: Device, case: &Value) {
@@ -34,13 +34,13 @@ fn structures_are_checked_and_generated_as_scipy() {
     let face3 = generate_binary_structure(3, 1).unwrap().to_vec::<bool>().unwrap();
     assert_eq!(face3.iter().filter(|&&b| b).count(), 7);
     for dev in xp_testing::devices() {
-        let x = xp::on(dev).ones(&[4, 4], xp::DType::Bool).unwrap();
-        let wrong = xp::on(dev).ones(&[3, 3, 3], xp::DType::Bool).unwrap();
+        let x = xp::on(dev).ones([4, 4], xp::DType::Bool).unwrap();
+        let wrong = xp::on(dev).ones([3, 3, 3], xp::DType::Bool).unwrap();
         assert!(matches!(label(&x, Some(&wrong)), Err(xp::Error::InvalidArgument { .. })), "{dev}");
         let lopsided =
-            Array::from_vec(vec![true, true, false, true, true, false, false, false, false], &[3, 3]).unwrap();
+            Array::from_vec(vec![true, true, false, true, true, false, false, false, false], [3, 3]).unwrap();
         assert!(matches!(label(&x, Some(&lopsided)), Err(xp::Error::InvalidArgument { .. })), "{dev}");
-        let z = xp::on(dev).zeros(&[3], xp::DType::C64).unwrap();
+        let z = xp::on(dev).zeros([3], xp::DType::C64).unwrap();
         assert!(matches!(label(&z, None), Err(xp::Error::InvalidDType { .. })), "{dev}");
         let one = label(&Array::scalar_on(2.5, xp::DType::F64, dev).unwrap(), None).unwrap();
         assert_eq!((one.labels.shape(), one.labels.item::<i32>().unwrap(), one.num_features), (&[][..], 1, 1));

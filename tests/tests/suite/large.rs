@@ -76,9 +76,9 @@ fn pairwise_accuracy_beats_naive_summation() {
     // an inner run and down the rows of a matrix alike.
     let n = 1 << 25;
     for dev in devices() {
-        let a = xp::on(dev).ones(&[n], DType::F32).unwrap();
+        let a = xp::on(dev).ones([n], DType::F32).unwrap();
         assert_eq!(a.sum(..).unwrap().item::<f64>().unwrap(), n as f64, "on {dev}");
-        let m = a.reshape(&[1 << 23, 4]).unwrap();
+        let m = a.reshape([1 << 23, 4]).unwrap();
         let s = m.sum(0).unwrap().astype(DType::F64).unwrap().to_vec::<f64>().unwrap();
         assert_eq!(s, vec![(1 << 23) as f64; 4], "axis 0 on {dev}");
     }
@@ -219,7 +219,7 @@ fn reused_buffers_hold_fresh_results() {
     for dev in devices() {
         let n = 1 << 20;
         for k in 0..4 {
-            let a = xp::on(dev).full(&[n], k as f64, DType::F32).unwrap();
+            let a = xp::on(dev).full([n], k as f64, DType::F32).unwrap();
             let b = a.add(1.0).unwrap();
             let s = b.sum(..).unwrap().item::<f64>().unwrap();
             assert_eq!(s, (k as f64 + 1.0) * n as f64, "round {k} on {dev}");

@@ -78,7 +78,7 @@ fn run(op: &str, x: &[Array], p: &Value) -> Result<Vec<Array>> {
         "eig" => linalg::eig(&x[0]).map(|f| vec![f.w, f.v]),
         "eigvals" => one(linalg::eigvals(&x[0])),
         "lstsq" => linalg::lstsq(&x[0], &x[1], p["rcond"].as_f64()).and_then(|r| {
-            let rank = xp::on(x[0].device()).full(&[], r.rank as i64, xp::DType::I64)?;
+            let rank = xp::on(x[0].device()).full([], r.rank as i64, xp::DType::I64)?;
             Ok(vec![r.x, r.residuals, rank, r.s])
         }),
         "pinv" => one(linalg::pinv(&x[0], p["rcond"].as_f64())),

@@ -88,7 +88,7 @@ fn matmul_at_tile_edges_is_exact_for_every_dtype_and_layout() {
                 }
                 let want: Vec<Complex64> = exact(&av, &bv, m, k, n).into_iter().map(|v| expected(v, d)).collect();
                 let mk = |v: &[i64], r: usize, c: usize| -> Array {
-                    let a = Array::from_vec(v.to_vec(), &[r, c]).unwrap().astype(d).unwrap();
+                    let a = Array::from_vec(v.to_vec(), [r, c]).unwrap().astype(d).unwrap();
                     a.to_device(dev).unwrap()
                 };
                 let (a, b) = (mk(&av, m, k), mk(&bv, k, n));
@@ -97,7 +97,7 @@ fn matmul_at_tile_edges_is_exact_for_every_dtype_and_layout() {
                 let bt = b.t().unwrap().copy().unwrap().t().unwrap();
                 let arev = a.flip(-1).unwrap().copy().unwrap().flip(-1).unwrap(); // negative column step
                 let brev = b.flip(0).unwrap().copy().unwrap().flip(0).unwrap(); // negative row step
-                let wide = xp::on(dev).zeros(&[m, 2 * k], d).unwrap();
+                let wide = xp::on(dev).zeros([m, 2 * k], d).unwrap();
                 wide.slice(s![.., ..;2]).unwrap().assign(&a).unwrap();
                 let astep = wide.slice(s![.., ..;2]).unwrap();
                 let arows = a.flip(0).unwrap().copy().unwrap().flip(0).unwrap(); // negative row step
@@ -136,9 +136,9 @@ fn batched_matmul_broadcasts_zero_stride_batches() {
     for dev in devices() {
         for d in [DType::F32, DType::F64, DType::C128, DType::I32, DType::F16] {
             let (av, bv) = (ints(3 * 4 * 5, 1), ints(5 * 6, 2));
-            let a = Array::from_vec(av.clone(), &[3, 1, 4, 5]).unwrap().astype(d).unwrap().to_device(dev).unwrap();
-            let b = Array::from_vec(bv.clone(), &[5, 6]).unwrap().astype(d).unwrap().to_device(dev).unwrap();
-            let b3 = b.broadcast_to(&[2, 5, 6]).unwrap(); // a stride-0 batch axis
+            let a = Array::from_vec(av.clone(), [3, 1, 4, 5]).unwrap().astype(d).unwrap().to_device(dev).unwrap();
+            let b = Array::from_vec(bv.clone(), [5, 6]).unwrap().astype(d).unwrap().to_device(dev).unwrap();
+            let b3 = b.broadcast_to([2, 5, 6]).unwrap(); // a stride-0 batch axis
             let c = xp::matmul(&a, &b3).unwrap();
             assert_eq!(c.shape(), &[3, 2, 4, 6]);
             let got = host_c(&c);
@@ -321,7 +321,7 @@ fn stacks_report_the_first_failing_matrix() {
             Err(Error::LinAlg { op: "inv", kind: LinAlgKind::Singular { index: 2 } }) => {}
             r => panic!("inv on {dev}: {r:?}"),
         }
-        match linalg::solve(&a, &xp::on(dev).ones(&[2, 2, 2, 1], DType::F64).unwrap()) {
+        match linalg::solve(&a, &xp::on(dev).ones([2, 2, 2, 1], DType::F64).unwrap()) {
             Err(Error::LinAlg { op: "solve", kind: LinAlgKind::Singular { index: 2 } }) => {}
             r => panic!("solve on {dev}: {r:?}"),
         }

@@ -93,9 +93,9 @@ fn orthonormal(what: &str, x: &Array, bound: f64) -> std::result::Result<(), Str
 /// Whether every entry of `x` outside its upper (`upper`) or lower triangle is exactly zero.
 fn triangular(x: &Array, upper: bool) -> bool {
     let (r, c) = (x.shape()[x.ndim() - 2], x.shape()[x.ndim() - 1]);
-    let mask = xp::on(Device::Cpu).ones(&[r, c], DType::Bool).expect("ones");
+    let mask = xp::on(Device::Cpu).ones([r, c], DType::Bool).expect("ones");
     let outside = if upper { mask.tril(-1) } else { mask.triu(1) }.expect("mask");
-    let zero = xp::on(Device::Cpu).zeros(&[], DType::C128).expect("zero");
+    let zero = xp::on(Device::Cpu).zeros([], DType::C128).expect("zero");
     maxabs(&xp::where_(&outside, x, &zero).expect("where")) == 0.0
 }
 
@@ -244,7 +244,7 @@ fn cholesky_names_the_failing_matrix_and_minor() {
         // member 1: the identity with -1 at (2, 2): its third leading minor is the first negative
         let mut d = vec![1.0f64; n];
         d[2] = -1.0;
-        let bad = xp::on(Device::Cpu).asarray(d, &[n]).and_then(|v| v.diag(0)).and_then(|m| m.astype(p.dtype()));
+        let bad = xp::on(Device::Cpu).asarray(d, [n]).and_then(|v| v.diag(0)).and_then(|m| m.astype(p.dtype()));
         let bad = bad
             .and_then(|m| xp::stack(&[&p.slice(xp::s![0]).unwrap(), &m, &p.slice(xp::s![2]).unwrap()], 0))
             .expect("stack");
@@ -279,7 +279,7 @@ fn qr_of_stacks() {
                     .map_err(err)?;
                 let got = diag.abs().map_err(err)?.astype(DType::C128).map_err(err)?;
                 // the rank-deficient member's trailing diagonal is noise: compared as zeros
-                let mask = xp::on(Device::Cpu).asarray(vec![1.0, 0.0, 1.0], &[3, 1]).map_err(err)?;
+                let mask = xp::on(Device::Cpu).asarray(vec![1.0, 0.0, 1.0], [3, 1]).map_err(err)?;
                 within("|diag R|", &got.mul(&mask).map_err(err)?, &want, c * scale * (n as f64).sqrt())?;
                 if let Some(q) = r.q {
                     let q = host(&q);

@@ -45,14 +45,14 @@ fn run(op: &str, x: &[Array], a: &Value, mods: &ArrayModule) -> Result<Vec<Array
     let one = |r: Result<Array>| r.map(|v| vec![v]);
     let refs: Vec<&Array> = x.iter().collect();
     match op {
-        "reshape" => one(x[0].reshape(&opt_axes(&a["shape"]).unwrap())),
+        "reshape" => one(x[0].reshape(opt_axes(&a["shape"]).unwrap())),
         "ravel" => one(x[0].ravel()),
         "transpose" => one(x[0].transpose(opt_axes(&a["axes"]).as_deref())),
         "swapaxes" => one(x[0].swapaxes(isz(&a["a"]), isz(&a["b"]))),
         "moveaxis" => one(x[0].moveaxis(isz(&a["a"]), isz(&a["b"]))),
         "expand_dims" => one(x[0].expand_dims(isz(&a["axis"]))),
         "squeeze" => one(x[0].squeeze(opt_axes(&a["axes"]).as_deref())),
-        "broadcast_to" => one(x[0].broadcast_to(&usizes(&a["shape"]))),
+        "broadcast_to" => one(x[0].broadcast_to(usizes(&a["shape"]))),
         "slice" => one(x[0].slice(index(&a["index"]))),
         "flip" => one(x[0].flip(opt_axes(&a["axes"]).as_deref())),
         "roll" => one(x[0].roll(isz(&a["shift"]), a["axis"].as_i64().map(|v| v as isize))),
@@ -78,7 +78,7 @@ fn run(op: &str, x: &[Array], a: &Value, mods: &ArrayModule) -> Result<Vec<Array
         "take" => {
             let ix: Vec<i64> = opt_axes(&a["indices"]).unwrap().iter().map(|&i| i as i64).collect();
             let n = ix.len();
-            one(x[0].take(&mods.asarray(ix, &[n])?, isz(&a["axis"])))
+            one(x[0].take(&mods.asarray(ix, [n])?, isz(&a["axis"])))
         }
         "concatenate" => one(xp::concatenate(&refs, isz(&a["axis"]))),
         "stack" => one(xp::stack(&refs, isz(&a["axis"]))),

@@ -150,7 +150,7 @@ fn run(op: &str, p: &Value, x: &[Array]) -> Result<Array> {
         "rotate" => {
             let a = ints(&p["axes"]);
             let reshape = if p["reshape"].as_bool().unwrap() { Reshape::Fit } else { Reshape::Keep };
-            nd::rotate(&x[0], p["angle"].as_f64().unwrap(), Rotate { axes: [a[0], a[1]], reshape: reshape }, interp(p))
+            nd::rotate(&x[0], p["angle"].as_f64().unwrap(), Rotate { axes: [a[0], a[1]], reshape }, interp(p))
         }
         "map_coordinates" => nd::map_coordinates(&x[0], &x[1], interp(p)),
         "spline_filter1d" => {
@@ -176,7 +176,7 @@ fn reference(f: &mut Failures, dev: Device, case: &Value) {
 split_cases!(reference, "ndimage");
 
 fn input(dev: Device) -> Array {
-    xp::on(dev).asarray((0..20).map(|v| v as f64 * 0.5).collect::<Vec<_>>(), &[4, 5]).unwrap()
+    xp::on(dev).asarray((0..20).map(|v| v as f64 * 0.5).collect::<Vec<_>>(), [4, 5]).unwrap()
 }
 
 /// Each call's user error is a typed `InvalidArgument`/`InvalidDType`/`DeviceMismatch`, and the
@@ -187,11 +187,11 @@ fn user_errors_are_typed_and_leave_the_input_unchanged() {
         let x = input(dev);
         let before = x.to_vec::<f64>().unwrap();
         let m = Mode::Reflect;
-        let fp = xp::on(dev).zeros(&[3, 3], xp::DType::Bool).unwrap();
-        let fp3 = xp::on(dev).ones(&[3], xp::DType::Bool).unwrap();
-        let w3 = xp::on(dev).ones(&[3], xp::DType::F64).unwrap();
-        let coords = xp::on(dev).zeros(&[3, 2], xp::DType::F64).unwrap();
-        let c = xp::on(dev).asarray(vec![1.0f64; 4], &[2, 2]).unwrap().astype(xp::DType::C128).unwrap();
+        let fp = xp::on(dev).zeros([3, 3], xp::DType::Bool).unwrap();
+        let fp3 = xp::on(dev).ones([3], xp::DType::Bool).unwrap();
+        let w3 = xp::on(dev).ones([3], xp::DType::F64).unwrap();
+        let coords = xp::on(dev).zeros([3, 2], xp::DType::F64).unwrap();
+        let c = xp::on(dev).asarray(vec![1.0f64; 4], [2, 2]).unwrap().astype(xp::DType::C128).unwrap();
         let it = Interpolation::default();
         let calls: Vec<(&str, Result<Array>)> = vec![
             (
@@ -264,9 +264,9 @@ fn mixed_devices_are_refused() {
     let devs = xp_testing::devices();
     let Some(&gpu) = devs.iter().find(|d| **d != Device::Cpu) else { return };
     let x = input(Device::Cpu);
-    let w = xp::on(gpu).ones(&[3, 3], xp::DType::F64).unwrap();
-    let fp = xp::on(gpu).ones(&[3, 3], xp::DType::Bool).unwrap();
-    let coords = xp::on(gpu).zeros(&[2, 3], xp::DType::F64).unwrap();
+    let w = xp::on(gpu).ones([3, 3], xp::DType::F64).unwrap();
+    let fp = xp::on(gpu).ones([3, 3], xp::DType::Bool).unwrap();
+    let coords = xp::on(gpu).zeros([2, 3], xp::DType::F64).unwrap();
     for r in [
         nd::correlate(&x, &w, Filter { mode: Mode::Reflect, origin: &[0] }),
         nd::median_filter(&x, Window::Footprint(&fp), Filter { mode: Mode::Reflect, origin: &[0] }),

@@ -81,7 +81,7 @@ proptest! {
             let _ = a.moveaxis(k, one.unwrap_or(0));
             let _ = a.flip(ax);
             let _ = a.roll(k, one);
-            let _ = a.take(&Array::from_vec(idx.iter().map(|&i| i as i64).collect(), &[idx.len()]).unwrap(), k);
+            let _ = a.take(&Array::from_vec(idx.iter().map(|&i| i as i64).collect(), [idx.len()]).unwrap(), k);
             let _ = a.slice(idx.iter().map(|&i| SliceElem::Index(i)).collect::<Vec<_>>());
             let _ = a.broadcast_to(&other);
             let _ = a.assign(&b);

@@ -57,7 +57,7 @@ fn continuous() -> Vec<(&'static str, Box<dyn Fn(&mut Generator) -> Array>, Box<
         ),
         (
             "standard_exponential f32",
-            Box::new(|g| g.standard_exponential(&[N], DType::F32).unwrap()),
+            Box::new(|g| g.standard_exponential([N], DType::F32).unwrap()),
             Box::new(|x| if x <= 0.0 { 0.0 } else { 1.0 - (-x).exp() }),
         ),
         (
@@ -139,7 +139,7 @@ fn rejection_samplers_follow_the_specification_value_by_value() {
     for dev in devices() {
         let mut g = rng(dev, 31);
         let shape: Vec<f64> = (0..n).map(|i| 0.05 + (i % 97) as f64 * 0.3).collect();
-        let a = Array::from_vec(shape.clone(), &[n]).unwrap().to_device(dev).unwrap();
+        let a = Array::from_vec(shape.clone(), [n]).unwrap().to_device(dev).unwrap();
         let got = f64s(&g.standard_gamma(&a, None, DType::F64).unwrap());
         let s = Stream::new(31, 0);
         for (i, (&v, &k)) in got.iter().zip(&shape).enumerate() {
@@ -147,15 +147,15 @@ fn rejection_samplers_follow_the_specification_value_by_value() {
             assert!((v - want).abs() <= CROSS_DEVICE_REL * want.abs(), "gamma({k}) value {i} on {dev}: {v} vs {want}");
         }
         let lam: Vec<f64> = (0..n).map(|i| [0.0, 0.7, 9.9, 10.0, 35.0, 1e5][i % 6]).collect();
-        let l = Array::from_vec(lam.clone(), &[n]).unwrap().to_device(dev).unwrap();
+        let l = Array::from_vec(lam.clone(), [n]).unwrap().to_device(dev).unwrap();
         let got = g.poisson(&l, None).unwrap().to_vec::<i64>().unwrap();
         let s = Stream::new(31, 1);
         for (i, (&v, &m)) in got.iter().zip(&lam).enumerate() {
             assert_eq!(v, poisson(&mut Words::new(&s, i as u64), m), "poisson({m}) value {i} on {dev}");
         }
         // Broadcast parameters: n per row, p per column.
-        let trials = Array::from_vec(vec![0i64, 7, 40, 5000], &[4, 1]).unwrap().to_device(dev).unwrap();
-        let p = Array::from_vec(vec![0.0, 0.02, 0.3, 0.5, 0.9, 1.0], &[6]).unwrap().to_device(dev).unwrap();
+        let trials = Array::from_vec(vec![0i64, 7, 40, 5000], [4, 1]).unwrap().to_device(dev).unwrap();
+        let p = Array::from_vec(vec![0.0, 0.02, 0.3, 0.5, 0.9, 1.0], [6]).unwrap().to_device(dev).unwrap();
         let got = g.binomial(&trials, &p, [250, 4, 6]).unwrap().to_vec::<i64>().unwrap();
         let s = Stream::new(31, 2);
         for (i, &v) in got.iter().enumerate() {
@@ -218,10 +218,10 @@ fn discrete_distributions_fit_their_pmfs_on_every_device() {
 #[test]
 fn multivariate_normal_has_the_requested_mean_and_covariance() {
     for dev in devices() {
-        let mean = Array::from_vec(vec![1.0, -2.0, 0.5], &[3]).unwrap().to_device(dev).unwrap();
+        let mean = Array::from_vec(vec![1.0, -2.0, 0.5], [3]).unwrap().to_device(dev).unwrap();
         // A singular (rank-2) covariance works, as with NumPy's SVD.
         let c = [4.0, 2.0, 2.0, 2.0, 2.0, 0.0, 2.0, 0.0, 2.0];
-        let cov = Array::from_vec(c.to_vec(), &[3, 3]).unwrap().to_device(dev).unwrap();
+        let cov = Array::from_vec(c.to_vec(), [3, 3]).unwrap().to_device(dev).unwrap();
         let n = 40_000;
         let x = rng(dev, 9).multivariate_normal(&mean, &cov, [n]).unwrap();
         assert_eq!(x.shape(), &[n, 3]);
@@ -247,7 +247,7 @@ fn permutations_and_choices_are_the_same_on_every_device() {
     let mut sorted = want_perm.clone();
     sorted.sort();
     assert_eq!(sorted, (0..1000).collect::<Vec<_>>());
-    let w = Array::from_vec(vec![0.1, 0.0, 0.6, 0.3], &[4]).unwrap();
+    let w = Array::from_vec(vec![0.1, 0.0, 0.6, 0.3], [4]).unwrap();
     let pick = |g: &mut Generator, w: &Array| {
         let a = g.choice_index(4, [N], Choice { p: Some(w), ..Choice::default() }).unwrap().to_vec::<i64>().unwrap();
         let b =
@@ -279,7 +279,7 @@ fn permutations_and_choices_are_the_same_on_every_device() {
         let w = w.to_device(dev).unwrap();
         assert_eq!(pick(&mut rng(dev, 8), &w), want, "choice on {dev}");
         // choice of an array's rows, shuffle in place, permuted rows.
-        let x = xp::on(dev).arange(0.0, 12.0, 1.0, Some(DType::I32)).unwrap().reshape(&[4, 3]).unwrap();
+        let x = xp::on(dev).arange(0.0, 12.0, 1.0, Some(DType::I32)).unwrap().reshape([4, 3]).unwrap();
         let rows = rng(dev, 3).choice(&x, [2], Choice { replace: false, ..Choice::default() }).unwrap();
         assert_eq!(rows.shape(), &[2, 3]);
         let r = rows.to_vec::<i32>().unwrap();
@@ -303,7 +303,7 @@ fn spawned_and_jumped_streams_are_independent_and_reproducible() {
     let mut g = default_rng(12);
     let kids = g.spawn(3);
     let more = g.spawn(1);
-    let first = |g: &Generator| g.clone().random(&[8], DType::F64).unwrap().to_vec::<f64>().unwrap();
+    let first = |g: &Generator| g.clone().random([8], DType::F64).unwrap().to_vec::<f64>().unwrap();
     let mut seen: Vec<Vec<f64>> = kids.iter().chain(&more).map(first).collect();
     seen.push(first(&g));
     seen.push(first(&g.jumped(1)));
@@ -320,15 +320,15 @@ fn spawned_and_jumped_streams_are_independent_and_reproducible() {
 #[test]
 fn legacy_functions_follow_the_global_seed() {
     xp::random::seed(17);
-    let a = xp::random::randn(&[5]).unwrap().to_vec::<f64>().unwrap();
-    let b = xp::random::randint(0, 10, &[5]).unwrap().to_vec::<i64>().unwrap();
+    let a = xp::random::randn([5]).unwrap().to_vec::<f64>().unwrap();
+    let b = xp::random::randint(0, 10, [5]).unwrap().to_vec::<i64>().unwrap();
     let mut g = default_rng(17);
-    assert_eq!(a, g.standard_normal(&[5], DType::F64).unwrap().to_vec::<f64>().unwrap());
-    assert_eq!(b, g.integers(0, 10, &[5], DType::I64).unwrap().to_vec::<i64>().unwrap());
+    assert_eq!(a, g.standard_normal([5], DType::F64).unwrap().to_vec::<f64>().unwrap());
+    assert_eq!(b, g.integers(0, 10, [5], DType::I64).unwrap().to_vec::<i64>().unwrap());
     for dev in devices() {
         let m = xp::on(dev).random();
         assert_eq!(m.uniform(2.0, 3.0, [4]).unwrap().device(), dev);
-        assert!(f64s(&m.rand(&[100]).unwrap()).iter().all(|x| (0.0..1.0).contains(x)));
+        assert!(f64s(&m.rand([100]).unwrap()).iter().all(|x| (0.0..1.0).contains(x)));
     }
 }
 
@@ -337,7 +337,7 @@ fn bad_distribution_parameters_are_typed_errors_and_draw_nothing() {
     for dev in devices() {
         let mut g = rng(dev, 1);
         let before = g.clone();
-        let neg = Array::from_vec(vec![1.0, -0.5], &[2]).unwrap().to_device(dev).unwrap();
+        let neg = Array::from_vec(vec![1.0, -0.5], [2]).unwrap().to_device(dev).unwrap();
         let param = |e: Error| match e {
             Error::InvalidParameter { op, param, .. } => (op, param),
             e => panic!("not InvalidParameter: {e:?}"),
@@ -351,8 +351,8 @@ fn bad_distribution_parameters_are_typed_errors_and_draw_nothing() {
         assert_eq!(param(g.binomial(10, 1.5, [2]).unwrap_err()), ("binomial", "p"));
         assert_eq!(param(g.geometric(0.0, [2]).unwrap_err()), ("geometric", "p"));
         assert_eq!(param(g.multinomial(5, &[0.7, 0.6, 0.1], [2]).unwrap_err()), ("multinomial", "pvals"));
-        assert_eq!(param(g.integers(3, 3, &[2], DType::I64).unwrap_err()), ("integers", "high"));
-        let w = Array::from_vec(vec![0.5, 0.4], &[2]).unwrap().to_device(dev).unwrap();
+        assert_eq!(param(g.integers(3, 3, [2], DType::I64).unwrap_err()), ("integers", "high"));
+        let w = Array::from_vec(vec![0.5, 0.4], [2]).unwrap().to_device(dev).unwrap();
         assert_eq!(
             param(g.choice_index(2, [3], Choice { p: Some(&w), ..Choice::default() }).unwrap_err()),
             ("choice", "p")

@@ -19,10 +19,10 @@ fn uniform_and_integer_draws_follow_the_stream_bit_for_bit_on_every_device() {
     let n = 10_007;
     for dev in devices() {
         let mut rng = xp::on(dev).default_rng(0x5EED);
-        let f = rng.random(&[n], DType::F32).unwrap().to_vec::<f32>().unwrap();
+        let f = rng.random([n], DType::F32).unwrap().to_vec::<f32>().unwrap();
         let s = Stream::new(0x5EED, 0);
         assert!(f.iter().enumerate().all(|(i, &v)| v == unit_f32(s.block(i as u64 / 4)[i % 4])), "f32 on {dev}");
-        let d = rng.random(&[101, 3], DType::F64).unwrap().to_vec::<f64>().unwrap();
+        let d = rng.random([101, 3], DType::F64).unwrap().to_vec::<f64>().unwrap();
         let s = Stream::new(0x5EED, 1);
         for (i, &v) in d.iter().enumerate() {
             let b = s.block(i as u64 / 2);
@@ -39,7 +39,7 @@ fn uniform_and_integer_draws_follow_the_stream_bit_for_bit_on_every_device() {
             (-1000, 1000, DType::I32),
         ];
         for (k, &(lo, hi, dt)) in cases.iter().enumerate() {
-            let got = rng.integers_closed(lo, hi, &[n], dt).unwrap().astype(DType::I64).unwrap();
+            let got = rng.integers_closed(lo, hi, [n], dt).unwrap().astype(DType::I64).unwrap();
             let got = got.to_vec::<i64>().unwrap();
             let s = Stream::new(0x5EED, 2 + k as u64);
             let span = hi.wrapping_sub(lo) as u64;
@@ -61,7 +61,7 @@ fn normal_draws_match_the_stream_within_a_few_ulp_on_every_device() {
     let n = 1 << 16;
     for dev in devices() {
         let mut rng = xp::on(dev).default_rng(99);
-        let z = rng.standard_normal(&[n], DType::F32).unwrap().to_vec::<f32>().unwrap();
+        let z = rng.standard_normal([n], DType::F32).unwrap().to_vec::<f32>().unwrap();
         let s = Stream::new(99, 0);
         let mut worst = 0;
         for (i, &v) in z.iter().enumerate() {
@@ -78,7 +78,7 @@ fn normal_draws_match_the_stream_within_a_few_ulp_on_every_device() {
         }
         eprintln!("float32 normals on {dev}: at most {worst} ulp from the specification's");
         assert!(worst <= 4, "float32 normals {worst} ulp from the host's on {dev}");
-        let z = rng.standard_normal(&[n], DType::F64).unwrap().to_vec::<f64>().unwrap();
+        let z = rng.standard_normal([n], DType::F64).unwrap().to_vec::<f64>().unwrap();
         let s = Stream::new(99, 1);
         for (i, &v) in z.iter().enumerate() {
             let want = normal_pair_f64(s.block(i as u64 / 2))[i % 2];
@@ -96,11 +96,11 @@ fn draws_pass_goodness_of_fit_tests_on_every_device() {
     for dev in devices() {
         let mut rng = xp::on(dev).default_rng(2024);
         for dt in [DType::F32, DType::F64] {
-            let u = rng.random(&[n], dt).unwrap().astype(DType::F64).unwrap().to_vec::<f64>().unwrap();
+            let u = rng.random([n], dt).unwrap().astype(DType::F64).unwrap().to_vec::<f64>().unwrap();
             assert!(u.iter().all(|&x| (0.0..1.0).contains(&x)), "random {} outside [0, 1) on {dev}", dt.name());
             let d = ks(u, |x| x.clamp(0.0, 1.0));
             assert!(d < KS_LIMIT, "random {} KS {d} on {dev}", dt.name());
-            let z = rng.standard_normal(&[n], dt).unwrap().astype(DType::F64).unwrap().to_vec::<f64>().unwrap();
+            let z = rng.standard_normal([n], dt).unwrap().astype(DType::F64).unwrap().to_vec::<f64>().unwrap();
             let (m, v) = (z.iter().sum::<f64>() / n as f64, z.iter().map(|x| x * x).sum::<f64>() / n as f64);
             // Mean and second moment within 5 standard errors (1/√n and √2/√n).
             assert!(
@@ -113,14 +113,14 @@ fn draws_pass_goodness_of_fit_tests_on_every_device() {
         // Integers over ranges that are not powers of two: chi-squared over the values (10 cells,
         // 9 degrees of freedom: 44.8 at 1 − 10^-6), and over thirds of a range where a modulo
         // would put half the mass in the first third (2 degrees: 27.6).
-        let x = rng.integers(0, 10, &[n], DType::I64).unwrap().to_vec::<i64>().unwrap();
+        let x = rng.integers(0, 10, [n], DType::I64).unwrap().to_vec::<i64>().unwrap();
         let mut c = [0f64; 10];
         x.iter().for_each(|&v| c[v as usize] += 1.0);
         let e = n as f64 / 10.0;
         let chi: f64 = c.iter().map(|o| (o - e) * (o - e) / e).sum();
         assert!(chi < 44.8, "integers(0, 10) chi-squared {chi} on {dev}: {c:?}");
         let third = 1i64 << 30;
-        let x = rng.integers(0, 3 * third, &[n], DType::I64).unwrap().to_vec::<i64>().unwrap();
+        let x = rng.integers(0, 3 * third, [n], DType::I64).unwrap().to_vec::<i64>().unwrap();
         let mut c = [0f64; 3];
         x.iter().for_each(|&v| c[(v / third) as usize] += 1.0);
         let e = n as f64 / 3.0;
@@ -133,16 +133,16 @@ fn draws_pass_goodness_of_fit_tests_on_every_device() {
 fn generators_repeat_their_sequence_and_draws_differ() {
     for dev in devices() {
         let (mut a, mut b) = (xp::on(dev).default_rng(5), default_rng(5).to_device(dev));
-        let a1 = a.random(&[64], DType::F32).unwrap().to_vec::<f32>().unwrap();
-        let a2 = a.random(&[64], DType::F32).unwrap().to_vec::<f32>().unwrap();
+        let a1 = a.random([64], DType::F32).unwrap().to_vec::<f32>().unwrap();
+        let a2 = a.random([64], DType::F32).unwrap().to_vec::<f32>().unwrap();
         assert_ne!(a1, a2, "two draws of one generator on {dev}");
-        assert_eq!(b.random(&[64], DType::F32).unwrap().to_vec::<f32>().unwrap(), a1);
-        assert_eq!(b.random(&[64], DType::F32).unwrap().to_vec::<f32>().unwrap(), a2);
-        let other = xp::on(dev).default_rng(6).random(&[64], DType::F32).unwrap().to_vec::<f32>().unwrap();
+        assert_eq!(b.random([64], DType::F32).unwrap().to_vec::<f32>().unwrap(), a1);
+        assert_eq!(b.random([64], DType::F32).unwrap().to_vec::<f32>().unwrap(), a2);
+        let other = xp::on(dev).default_rng(6).random([64], DType::F32).unwrap().to_vec::<f32>().unwrap();
         assert_ne!(other, a1, "seeds 5 and 6 on {dev}");
         // Shapes, including empty ones.
-        assert_eq!(a.standard_normal(&[3, 0, 2], DType::F64).unwrap().shape(), &[3, 0, 2]);
-        assert_eq!(a.integers(0, 2, &[2, 3], DType::U8).unwrap().shape(), &[2, 3]);
+        assert_eq!(a.standard_normal([3, 0, 2], DType::F64).unwrap().shape(), &[3, 0, 2]);
+        assert_eq!(a.integers(0, 2, [2, 3], DType::U8).unwrap().shape(), &[2, 3]);
     }
 }
 
@@ -150,16 +150,16 @@ fn generators_repeat_their_sequence_and_draws_differ() {
 fn bad_random_arguments_are_typed_errors() {
     let mut rng = default_rng(1);
     let before = rng.clone();
-    assert!(matches!(rng.integers(5, 5, &[3], DType::I64), Err(Error::InvalidParameter { op: "integers", .. })));
-    assert!(matches!(rng.integers(0, 300, &[3], DType::U8), Err(Error::InvalidArgument { op: "integers", .. })));
-    assert!(matches!(rng.integers(-1, 3, &[3], DType::U32), Err(Error::InvalidArgument { op: "integers", .. })));
+    assert!(matches!(rng.integers(5, 5, [3], DType::I64), Err(Error::InvalidParameter { op: "integers", .. })));
+    assert!(matches!(rng.integers(0, 300, [3], DType::U8), Err(Error::InvalidArgument { op: "integers", .. })));
+    assert!(matches!(rng.integers(-1, 3, [3], DType::U32), Err(Error::InvalidArgument { op: "integers", .. })));
     assert_eq!(
-        rng.integers(0, 3, &[3], DType::F32).unwrap_err(),
+        rng.integers(0, 3, [3], DType::F32).unwrap_err(),
         Error::InvalidDType { op: "integers", dtype: DType::F32 }
     );
-    assert_eq!(rng.random(&[3], DType::I32).unwrap_err(), Error::InvalidDType { op: "random", dtype: DType::I32 });
+    assert_eq!(rng.random([3], DType::I32).unwrap_err(), Error::InvalidDType { op: "random", dtype: DType::I32 });
     assert_eq!(
-        rng.standard_normal(&[3], DType::F16).unwrap_err(),
+        rng.standard_normal([3], DType::F16).unwrap_err(),
         Error::InvalidDType { op: "standard_normal", dtype: DType::F16 }
     );
     // A failed call draws nothing: the next draw is the generator's first.

@@ -96,28 +96,18 @@ fn convolution(f: &mut Failures, dev: Device, case: &Value) {
                 welch(
                     &x[0],
                     xp::signal::Welch {
-                        fs: fs,
+                        fs,
                         window: win,
                         nperseg: opt("nperseg"),
                         noverlap: opt("noverlap"),
-                        nfft: nfft,
+                        nfft,
                         detrend: det,
-                        scaling: scaling,
-                        axis: axis,
+                        scaling,
+                        axis,
                     },
                 )
             } else {
-                periodogram(
-                    &x[0],
-                    xp::signal::Periodogram {
-                        fs: fs,
-                        window: win,
-                        nfft: nfft,
-                        detrend: det,
-                        scaling: scaling,
-                        axis: axis,
-                    },
-                )
+                periodogram(&x[0], xp::signal::Periodogram { fs, window: win, nfft, detrend: det, scaling, axis })
             };
             r.map(|(a, b)| vec![a, b])
         });
@@ -229,7 +219,7 @@ fn direct_float_kernels_match_exact_integers() {
         for &mode in modes {
             let want = convolve(&a, &k, mode, Method::Direct).unwrap().to_vec::<i64>().unwrap();
             let want2d = (s1.len() == 2).then(|| {
-                convolve2d(&a, &k, xp::signal::Conv2d { mode: mode, boundary: Boundary::Wrap, method: Method::Direct })
+                convolve2d(&a, &k, xp::signal::Conv2d { mode, boundary: Boundary::Wrap, method: Method::Direct })
                     .unwrap()
                     .to_vec::<i64>()
                     .unwrap()
@@ -246,7 +236,7 @@ fn direct_float_kernels_match_exact_integers() {
                         let g = convolve2d(
                             &af,
                             &kf,
-                            xp::signal::Conv2d { mode: mode, boundary: Boundary::Wrap, method: Method::Direct },
+                            xp::signal::Conv2d { mode, boundary: Boundary::Wrap, method: Method::Direct },
                         )
                         .unwrap();
                         assert_eq!(
@@ -292,7 +282,7 @@ fn median_kernels_match_a_brute_force_median() {
         }
         for dev in xp_testing::devices() {
             for d in [xp::DType::F64, xp::DType::F32] {
-                let a = Array::from_vec(v.clone(), &[h, w]).unwrap().astype(d).unwrap().to_device(dev).unwrap();
+                let a = Array::from_vec(v.clone(), [h, w]).unwrap().astype(d).unwrap().to_device(dev).unwrap();
                 let got = xp::signal::medfilt2d(&a, &[kh, kw])
                     .unwrap()
                     .astype(xp::DType::F64)
@@ -312,22 +302,18 @@ fn median_kernels_match_a_brute_force_median() {
 #[test]
 fn fft_method_gives_integers_back_rounded() {
     for dev in xp_testing::devices() {
-        let a = Array::from_vec((0..40i32).map(|i| (i * 7) % 11 - 5).collect(), &[40]).unwrap().to_device(dev).unwrap();
-        let k = Array::from_vec(vec![3i32, -1, 2, 5, -4], &[5]).unwrap().to_device(dev).unwrap();
+        let a = Array::from_vec((0..40i32).map(|i| (i * 7) % 11 - 5).collect(), [40]).unwrap().to_device(dev).unwrap();
+        let k = Array::from_vec(vec![3i32, -1, 2, 5, -4], [5]).unwrap().to_device(dev).unwrap();
         for mode in [Mode::Full, Mode::Same, Mode::Valid] {
             let f = convolve(&a, &k, mode, Method::Fft).unwrap();
             assert_eq!(f.dtype(), xp::DType::I32);
             let d = convolve(&a, &k, mode, Method::Direct).unwrap();
             assert_eq!(f.to_vec::<i32>().unwrap(), d.to_vec::<i32>().unwrap(), "{mode:?} on {dev}");
             // xp's FFT method of the 2-D convolutions keeps the result type too
-            let (a2, k2) = (a.reshape(&[5, 8]).unwrap(), k.reshape(&[1, 5]).unwrap());
+            let (a2, k2) = (a.reshape([5, 8]).unwrap(), k.reshape([1, 5]).unwrap());
             for boundary in [Boundary::Wrap, Boundary::Symm, Boundary::default()] {
-                let f =
-                    convolve2d(&a2, &k2, xp::signal::Conv2d { mode: mode, boundary: boundary, method: Method::Fft })
-                        .unwrap();
-                let d =
-                    convolve2d(&a2, &k2, xp::signal::Conv2d { mode: mode, boundary: boundary, method: Method::Direct })
-                        .unwrap();
+                let f = convolve2d(&a2, &k2, xp::signal::Conv2d { mode, boundary, method: Method::Fft }).unwrap();
+                let d = convolve2d(&a2, &k2, xp::signal::Conv2d { mode, boundary, method: Method::Direct }).unwrap();
                 assert_eq!(f.dtype(), xp::DType::I32);
                 assert_eq!(f.to_vec::<i32>().unwrap(), d.to_vec::<i32>().unwrap(), "{mode:?} {boundary:?} on {dev}");
             }
@@ -408,9 +394,9 @@ fn kernels_larger_than_the_image_match_scipy() {
         ),
     ];
     for dev in xp_testing::devices() {
-        let a = Array::from_vec((0..6).map(|i| i as f64).collect(), &[2, 3]).unwrap().to_device(dev).unwrap();
+        let a = Array::from_vec((0..6).map(|i| i as f64).collect(), [2, 3]).unwrap().to_device(dev).unwrap();
         let k =
-            Array::from_vec((0..20).map(|i| i as f64 * 0.5 - 3.0).collect(), &[4, 5]).unwrap().to_device(dev).unwrap();
+            Array::from_vec((0..20).map(|i| i as f64 * 0.5 - 3.0).collect(), [4, 5]).unwrap().to_device(dev).unwrap();
         for (op, b, m, want) in &cases {
             let boundary = match *b {
                 "wrap" => Boundary::Wrap,
@@ -420,9 +406,9 @@ fn kernels_larger_than_the_image_match_scipy() {
             let mode = if *m == "same" { Mode::Same } else { Mode::Full };
             for method in [Method::Direct, Method::Fft] {
                 let r = if *op == "convolve2d" {
-                    convolve2d(&a, &k, xp::signal::Conv2d { mode: mode, boundary: boundary, method: method })
+                    convolve2d(&a, &k, xp::signal::Conv2d { mode, boundary, method })
                 } else {
-                    correlate2d(&a, &k, xp::signal::Conv2d { mode: mode, boundary: boundary, method: method })
+                    correlate2d(&a, &k, xp::signal::Conv2d { mode, boundary, method })
                 };
                 let got = r.unwrap().to_vec::<f64>().unwrap();
                 let ok = got.len() == want.len()
@@ -440,8 +426,8 @@ fn kernels_larger_than_the_image_match_scipy() {
 fn tall_inputs_are_filtered_whole() {
     let n = 600_001usize;
     let col: Vec<f32> = (0..n).map(|i| ((i * 37) % 11) as f32 - 5.0).collect();
-    let x = Array::from_vec(col, &[n, 1]).unwrap();
-    let k = Array::from_vec(vec![1.0f32, -2.0, 3.0], &[3, 1]).unwrap();
+    let x = Array::from_vec(col, [n, 1]).unwrap();
+    let k = Array::from_vec(vec![1.0f32, -2.0, 3.0], [3, 1]).unwrap();
     let want_c = convolve(&x, &k, Mode::Same, Method::Direct).unwrap().to_vec::<f32>().unwrap();
     let want_m = xp::signal::medfilt2d(&x, &[3, 1]).unwrap().to_vec::<f32>().unwrap();
     // the CPU's own answers at a few places, by hand
@@ -461,8 +447,8 @@ fn tall_inputs_are_filtered_whole() {
 #[test]
 fn fftconvolve_broadcasts_length_one_axes() {
     for dev in xp_testing::devices() {
-        let a = Array::from_vec((0..5).map(|i| i as f64).collect(), &[1, 5]).unwrap().to_device(dev).unwrap();
-        let k = Array::from_vec(vec![1.0, 2.0, 3.0, -1.0, 0.5, 2.0], &[3, 2]).unwrap().to_device(dev).unwrap();
+        let a = Array::from_vec((0..5).map(|i| i as f64).collect(), [1, 5]).unwrap().to_device(dev).unwrap();
+        let k = Array::from_vec(vec![1.0, 2.0, 3.0, -1.0, 0.5, 2.0], [3, 2]).unwrap().to_device(dev).unwrap();
         let valid = [1.0, 4.0, 7.0, 10.0, 3.0, 5.0, 7.0, 9.0, 0.5, 3.0, 5.5, 8.0];
         for (x, y, mode, want) in [
             (&a, &k, Mode::Valid, &valid[..]),
@@ -487,8 +473,8 @@ fn long_one_dimensional_correlations_are_folded_correctly() {
     let n = 70_001;
     let xs: Vec<f64> = (0..n).map(|i| ((i as f64) * 0.37).sin() + 0.1 * ((i * 7 % 13) as f64)).collect();
     let ks: Vec<f64> = (0..33).map(|i| 1.0 / (1.0 + i as f64)).collect();
-    let x = Array::from_vec(xs.clone(), &[n]).unwrap();
-    let k = Array::from_vec(ks.clone(), &[ks.len()]).unwrap();
+    let x = Array::from_vec(xs.clone(), [n]).unwrap();
+    let k = Array::from_vec(ks.clone(), [ks.len()]).unwrap();
     for dev in xp_testing::devices() {
         for dt in [xp::DType::F32, xp::DType::F64] {
             let (xd, kd) =

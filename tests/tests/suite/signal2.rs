@@ -99,9 +99,9 @@ fn run(op: &str, p: &Value, x: &[Array]) -> Result<Vec<Array>> {
                 p["axes"].as_array().map(|a| a.iter().map(|v| v.as_i64().unwrap() as isize).collect());
             vec![oaconvolve(&x[0], &x[1], mode(p), axes.as_deref())?]
         }
-        "lfilter" => filtered(lfilter(&x[0], &x[1], &x[2], xp::signal::Iir { axis: axis, zi: x.get(3) })?),
+        "lfilter" => filtered(lfilter(&x[0], &x[1], &x[2], xp::signal::Iir { axis, zi: x.get(3) })?),
         "lfilter_zi" => vec![lfilter_zi(&x[0], &x[1])?],
-        "sosfilt" => filtered(sosfilt(&x[0], &x[1], xp::signal::Iir { axis: axis, zi: x.get(2) })?),
+        "sosfilt" => filtered(sosfilt(&x[0], &x[1], xp::signal::Iir { axis, zi: x.get(2) })?),
         "sosfilt_zi" => vec![sosfilt_zi(&x[0])?],
         "filtfilt" => {
             let padtype = match p["padtype"].as_str() {
@@ -110,12 +110,7 @@ fn run(op: &str, p: &Value, x: &[Array]) -> Result<Vec<Array>> {
                 Some(_) => Some(PadType::Constant),
                 None => None,
             };
-            vec![filtfilt(
-                &x[0],
-                &x[1],
-                &x[2],
-                xp::signal::Filtfilt { axis: axis, padtype: padtype, padlen: usize_of(&p["padlen"]) },
-            )?]
+            vec![filtfilt(&x[0], &x[1], &x[2], xp::signal::Filtfilt { axis, padtype, padlen: usize_of(&p["padlen"]) })?]
         }
         "resample" => {
             let w = if p["window"].is_string() { Some(window(p)) } else { None };
@@ -130,16 +125,11 @@ fn run(op: &str, p: &Value, x: &[Array]) -> Result<Vec<Array>> {
                 _ => PolyPad::Zeros,
             };
             let (up, down) = (usize_of(&p["up"]).unwrap(), usize_of(&p["down"]).unwrap());
-            vec![resample_poly(
-                &x[0],
-                up,
-                down,
-                xp::signal::ResamplePoly { axis: axis, window: window(p), padtype: pad },
-            )?]
+            vec![resample_poly(&x[0], up, down, xp::signal::ResamplePoly { axis, window: window(p), padtype: pad })?]
         }
         "upfirdn" => {
             let (up, down) = (usize_of(&p["up"]).unwrap(), usize_of(&p["down"]).unwrap());
-            vec![upfirdn(&x[0], &x[1], xp::signal::Upfirdn { up: up, down: down, axis: axis })?]
+            vec![upfirdn(&x[0], &x[1], xp::signal::Upfirdn { up, down, axis })?]
         }
         "stft" => {
             let (f, t, z) = stft(&x[0], axis, &stft_params(p))?;
@@ -179,7 +169,7 @@ fn filter_errors_are_typed() {
     use xp::Error;
     for dev in xp_testing::devices() {
         let on = xp::on(dev);
-        let f = |v: Vec<f64>| on.asarray(v.clone(), &[v.len()]).unwrap();
+        let f = |v: Vec<f64>| on.asarray(v.clone(), [v.len()]).unwrap();
         let x = f(vec![1.0, 2.0, 3.0, 4.0, 5.0]);
         let before = x.to_vec::<f64>().unwrap();
         let ints = x.astype(xp::DType::I64).unwrap();
@@ -196,7 +186,7 @@ fn filter_errors_are_typed() {
             ("axis", lfilter(&b, &a, &x, xp::signal::Iir::axis(1)).map(|r| r.y), false),
             (
                 "sos shape",
-                sosfilt(&on.zeros(&[1, 5], xp::DType::F64).unwrap(), &x, Default::default()).map(|r| r.y),
+                sosfilt(&on.zeros([1, 5], xp::DType::F64).unwrap(), &x, Default::default()).map(|r| r.y),
                 false,
             ),
             (
@@ -218,7 +208,7 @@ fn filter_errors_are_typed() {
             ),
             (
                 "2-D peaks",
-                find_peaks(&on.zeros(&[2, 2], xp::DType::F64).unwrap(), &Default::default()).map(|r| r.peaks),
+                find_peaks(&on.zeros([2, 2], xp::DType::F64).unwrap(), &Default::default()).map(|r| r.peaks),
                 false,
             ),
             ("bp", detrend_bp(&x, -1, &[9]), false),
@@ -240,8 +230,8 @@ fn filter_errors_are_typed() {
 fn oaconvolve_matches_fftconvolve() {
     for dev in xp_testing::devices() {
         let on = xp::on(dev);
-        let a = on.asarray((0..500).map(|i| ((i * 37 % 101) as f64).sin()).collect::<Vec<_>>(), &[500]).unwrap();
-        let k = on.asarray((0..11).map(|i| i as f64 - 5.0).collect::<Vec<_>>(), &[11]).unwrap();
+        let a = on.asarray((0..500).map(|i| ((i * 37 % 101) as f64).sin()).collect::<Vec<_>>(), [500]).unwrap();
+        let k = on.asarray((0..11).map(|i| i as f64 - 5.0).collect::<Vec<_>>(), [11]).unwrap();
         for m in [Mode::Full, Mode::Same, Mode::Valid] {
             let o = oaconvolve(&a, &k, m, None).unwrap().to_vec::<f64>().unwrap();
             let f = xp::signal::fftconvolve(&a, &k, m).unwrap().to_vec::<f64>().unwrap();

@@ -117,7 +117,7 @@ fn run(op: &str, x: &[Array], p: &Value) -> Result<Vec<Array>> {
         "diff_pa" => one(xp::diff_with(&x[0], 1, 1, Some(&x[1]), Some(&x[2]))),
         "ediff1d" if p["plain"] == true => one(xp::ediff1d(&x[0], None, None)),
         "ediff1d" => {
-            let (b, e) = (Array::from_vec(vec![9i64], &[1])?, Array::from_vec(vec![7i64, 8], &[2])?);
+            let (b, e) = (Array::from_vec(vec![9i64], [1])?, Array::from_vec(vec![7i64, 8], [2])?);
             let dev = x[0].device();
             one(xp::ediff1d(&x[0], Some(&e.to_device(dev)?), Some(&b.to_device(dev)?)))
         }
@@ -218,12 +218,12 @@ fn median_of_large_arrays_selects_as_a_sort_would() {
             for dtype in [xp::DType::F32, xp::DType::F64] {
                 let round: fn(f64) -> f64 = if dtype == xp::DType::F32 { |x| x as f32 as f64 } else { |x| x };
                 let vr: Vec<f64> = v.iter().map(|&x| round(x)).collect();
-                let base = Array::from_buffer(xp::HostBuffer::F64(vr.clone()), &[n], dev)
+                let base = Array::from_buffer(xp::HostBuffer::F64(vr.clone()), [n], dev)
                     .and_then(|a| a.astype(dtype))
                     .unwrap();
                 // A stepped view of the same values (every other element of a doubled buffer).
                 let doubled: Vec<f64> = vr.iter().flat_map(|&x| [x, 0.25]).collect();
-                let stepped = Array::from_buffer(xp::HostBuffer::F64(doubled), &[2 * n], dev)
+                let stepped = Array::from_buffer(xp::HostBuffer::F64(doubled), [2 * n], dev)
                     .and_then(|a| a.astype(dtype))
                     .and_then(|a| a.slice([xp::SliceElem::Slice { start: None, stop: None, step: 2 }]))
                     .unwrap();

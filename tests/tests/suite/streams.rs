@@ -42,7 +42,7 @@ fn events_order_and_time_work_on_streams() {
     let (host, total) = ramp(1 << 22);
     let start = s.record().unwrap();
     let r = s.scope(|| {
-        let a = Array::from_vec(host.clone(), &[host.len()]).unwrap().to_device(dev).unwrap();
+        let a = Array::from_vec(host.clone(), [host.len()]).unwrap().to_device(dev).unwrap();
         a.mul(3.0).unwrap().sum(..).unwrap()
     });
     let end = s.record().unwrap();
@@ -76,14 +76,14 @@ fn arrays_cross_streams_without_explicit_synchronisation() {
         let sum = t.scope(|| x.sum(..).unwrap());
         // Dropped while t may still read it; its memory must not be reused before t is done.
         drop(x);
-        let junk = s.scope(|| xp::on(dev).full(&[n], -1.0, DType::F64).unwrap());
+        let junk = s.scope(|| xp::on(dev).full([n], -1.0, DType::F64).unwrap());
         assert_eq!(sum.item::<f64>().unwrap(), total, "round {round}");
         assert_eq!(junk.sum(..).unwrap().item::<f64>().unwrap(), -(n as f64));
         // Written on the default stream through a view, read on s.
-        let y = xp::on(dev).zeros(&[4, 4], DType::I32).unwrap();
+        let y = xp::on(dev).zeros([4, 4], DType::I32).unwrap();
         y.slice(xp::s![1..3, ..])
             .unwrap()
-            .assign(&Array::from_vec(vec![7i32; 8], &[2, 4]).unwrap().to_device(dev).unwrap())
+            .assign(&Array::from_vec(vec![7i32; 8], [2, 4]).unwrap().to_device(dev).unwrap())
             .unwrap();
         let cnt = s.scope(|| y.sum(..).unwrap().item::<i64>().unwrap());
         assert_eq!(cnt, 56);
@@ -103,7 +103,7 @@ fn independent_work_from_eight_threads_each_on_its_own_stream() {
                 let _g = s.enter();
                 let n = 1000 + 37 * t;
                 let host: Vec<f64> = (0..n).map(|k| ((k * (t + 3)) % 101) as f64 - 50.0).collect();
-                let a = Array::from_vec(host.clone(), &[n]).unwrap().to_device(dev).unwrap();
+                let a = Array::from_vec(host.clone(), [n]).unwrap().to_device(dev).unwrap();
                 for round in 0..20 {
                     let r = a.mul(2.0).unwrap().add(round as f64).unwrap().cumsum(..).unwrap();
                     let got = r.to_vec::<f64>().unwrap();
@@ -174,7 +174,7 @@ fn pinned_uploads_are_ordered_with_host_writes() {
         p.as_mut_slice().unwrap().fill(-1.0);
         assert_eq!(a.sum(..).unwrap().item::<f64>().unwrap(), round as f64 * n as f64);
         // A download that follows a long chain: reading the buffer waits for it.
-        let mut x = xp::on(dev).full(&[n], round as f64, DType::F32).unwrap();
+        let mut x = xp::on(dev).full([n], round as f64, DType::F32).unwrap();
         for _ in 0..20 {
             x = x.add(1.0).unwrap();
         }
@@ -187,11 +187,11 @@ fn pinned_uploads_are_ordered_with_host_writes() {
 fn device_to_device_copies_on_one_gpu_and_between_gpus() {
     let Some((dev, _)) = gpu() else { return };
     let host: Vec<i32> = (0..6000).collect();
-    let a = Array::from_vec(host.clone(), &[60, 100]).unwrap().to_device(dev).unwrap();
+    let a = Array::from_vec(host.clone(), [60, 100]).unwrap().to_device(dev).unwrap();
     // Contiguous runs go through the copy engine, views through the copy kernel.
     let run = a.slice(xp::s![10..20, ..]).unwrap().copy().unwrap();
     assert_eq!(run.to_vec::<i32>().unwrap(), host[1000..2000].to_vec());
-    let z = xp::on(dev).zeros(&[60, 100], DType::I32).unwrap();
+    let z = xp::on(dev).zeros([60, 100], DType::I32).unwrap();
     z.slice(xp::s![5..7, ..]).unwrap().assign(&a.slice(xp::s![0..2, ..]).unwrap()).unwrap();
     assert_eq!(z.sum(..).unwrap().item::<i64>().unwrap(), (0..200).sum::<i64>());
     let n = xp::cuda::device_count();

@@ -43,7 +43,7 @@ fn on_host(n: usize, f: impl Fn(usize) -> f64 + Sync + Send) -> Result<Array> {
     // into a buffer from the host pool (a fresh one's page faults cost as much as the loop)
     let mut v = xp_cpu::pool::alloc::<f64>(n);
     (0..n).into_par_iter().with_min_len(1 << 14).map(f).collect_into_vec(&mut v);
-    Array::from_vec(v, &[n])
+    Array::from_vec(v, [n])
 }
 
 /// Rolls each of `axes` (None: all) by `shift(len)`.

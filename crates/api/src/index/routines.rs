@@ -168,7 +168,7 @@ pub fn compress(condition: &Array, a: &Array, axis: impl IntoAxes) -> Result<Arr
         return Err(Error::IndexOutOfBounds { index: n as isize, axis: ax, size: n });
     }
     let c = if c.size() < n {
-        let pad = crate::on(a.device()).zeros(&[n - c.size()], DType::Bool)?;
+        let pad = crate::on(a.device()).zeros([n - c.size()], DType::Bool)?;
         crate::concatenate(&[&c, &pad], 0)?
     } else {
         c
@@ -382,7 +382,7 @@ fn tri_indices(n: usize, k: isize, m: Option<usize>, device: xp_core::Device, lo
     if device == xp_core::Device::Cpu {
         return tri_indices_host(n, k, m, lower);
     }
-    let mask = crate::on(device).ones(&[n, m], DType::Bool)?;
+    let mask = crate::on(device).ones([n, m], DType::Bool)?;
     let mask = if lower { mask.tril(k)? } else { mask.triu(k)? };
     let mut rc = crate::where_nonzero(&mask)?;
     let c = rc.pop().expect("two axes");
@@ -426,7 +426,7 @@ fn tri_indices_host(n: usize, k: isize, m: usize, lower: bool) -> Result<(Array,
             *v = (a + j) as i64;
         }
     });
-    Ok((Array::from_vec(rows, &[total])?, Array::from_vec(cols, &[total])?))
+    Ok((Array::from_vec(rows, [total])?, Array::from_vec(cols, [total])?))
 }
 
 /// NumPy's `tril_indices(n, k, m)`: row and column indices of the lower triangle (on or below

@@ -58,5 +58,5 @@ pub(super) fn fromfile_on(path: &Path, dtype: DType, count: Option<usize>, devic
         std::io::ErrorKind::UnexpectedEof => bad("the file shrank while it was read".into()),
         _ => io_err("fromfile", path)(e),
     })?;
-    Array::from_buffer(buf, &[n], device)
+    Array::from_buffer(buf, [n], device)
 }

@@ -39,5 +39,5 @@ pub(crate) fn per_key<K: Hash + Eq>(
 /// A broadcast zero of `shape` on `device`: a kernel's output shape for one byte read (the body
 /// works from the element's index `i`).
 pub(crate) fn shape_only(shape: &[usize], device: Device) -> Result<Array> {
-    crate::on(device).zeros(&[], DType::I8)?.broadcast_to(shape)
+    crate::on(device).zeros([], DType::I8)?.broadcast_to(shape)
 }

@@ -11,7 +11,7 @@ use xp_core::{DType, LinalgStorage, Result};
 /// `shape`-stacked identity matrices (rows × cols), or zeros when either is 0.
 pub(crate) fn eye_stack(like: &Array, stack: &[usize], rows: usize, cols: usize, dtype: DType) -> Result<Array> {
     let e = crate::on(like.device()).eye(rows, Some(cols), 0, dtype)?;
-    e.broadcast_to(&with_tail(stack, &[rows, cols]))?.copy()
+    e.broadcast_to(with_tail(stack, &[rows, cols]))?.copy()
 }
 
 fn zeros(like: &Array, shape: &[usize], dtype: DType) -> Result<Array> {

@@ -255,7 +255,7 @@ fn per_matrix_inv_norm(x: &Array, ord: NormOrd) -> Result<Array> {
         parts.push(match super::inv(&m) {
             Ok(inv) => norm(&inv, ord, [-2, -1])?,
             Err(Error::LinAlg { kind: LinAlgKind::Singular { .. }, .. }) => {
-                crate::on(x.device()).full(&[], f64::INFINITY, x.dtype().to_real())?
+                crate::on(x.device()).full([], f64::INFINITY, x.dtype().to_real())?
             }
             Err(e) => return Err(e),
         });

@@ -172,10 +172,10 @@ pub fn lstsq(a: &Array, b: &Array, rcond: Option<f64>) -> Result<Lstsq> {
     let y2 = if b.ndim() == 1 { y.expand_dims(-1)? } else { y.clone() };
     let f = svd(&x, false)?;
     let rcond = rcond.unwrap_or(eps(dtype) * m.max(n) as f64);
-    let smax = if f.s.size() == 0 { crate::on(a.device()).zeros(&[], f.s.dtype())? } else { f.s.max(..)? };
+    let smax = if f.s.size() == 0 { crate::on(a.device()).zeros([], f.s.dtype())? } else { f.s.max(..)? };
     let large = f.s.gt(&smax.mul(rcond)?)?;
     let rank = large.count_nonzero(..)?.item::<i64>()? as usize;
-    let sinv = crate::where_(&large, &crate::on(a.device()).ones(&[], f.s.dtype())?.div(&f.s)?, 0.0)?;
+    let sinv = crate::where_(&large, &crate::on(a.device()).ones([], f.s.dtype())?.div(&f.s)?, 0.0)?;
     let uhb = f.u.matrix_transpose()?.conj()?.matmul(&y2)?;
     let sol = f.vh.matrix_transpose()?.conj()?.matmul(&uhb.mul(&sinv.expand_dims(-1)?)?)?;
     let real = dtype.to_real();
@@ -183,7 +183,7 @@ pub fn lstsq(a: &Array, b: &Array, rcond: Option<f64>) -> Result<Lstsq> {
         let r = y2.sub(&x.matmul(&sol)?)?.abs()?.square()?.sum(0)?;
         r.cast_if(real)?
     } else {
-        crate::on(a.device()).zeros(&[0], real)?
+        crate::on(a.device()).zeros([0], real)?
     };
     let sol = if b.ndim() == 1 { sol.squeeze(-1)? } else { sol };
     Ok(Lstsq { x: sol, residuals, rank, s: f.s })
@@ -195,12 +195,12 @@ pub fn pinv(a: &Array, rcond: Option<f64>) -> Result<Array> {
     let (x, m, n) = prepared("pinv", a, false)?;
     if x.size() == 0 {
         // NumPy answers empty input before converting it: the input's dtype.
-        return crate::on(x.device()).zeros(&with_tail(batch(&x), &[n, m]), a.dtype());
+        return crate::on(x.device()).zeros(with_tail(batch(&x), &[n, m]), a.dtype());
     }
     let f = svd(&x, false)?;
     let cutoff = f.s.max_keepdim(-1)?.mul(rcond.unwrap_or(1e-15))?;
     let large = f.s.gt(&cutoff)?;
-    let one = crate::on(x.device()).ones(&[], f.s.dtype())?;
+    let one = crate::on(x.device()).ones([], f.s.dtype())?;
     let sinv = crate::where_(&large, &one.div(&f.s)?, 0.0)?.cast_if(x.dtype())?;
     let vs = f.vh.matrix_transpose()?.conj()?.mul(&sinv.expand_dims(-2)?)?;
     vs.matmul(&f.u.matrix_transpose()?.conj()?)
@@ -216,8 +216,8 @@ pub fn matrix_rank(a: &Array, tol: Option<f64>) -> Result<Array> {
     let s = super::svdvals(a)?;
     let real = s.dtype();
     let t = match tol {
-        Some(t) => crate::on(a.device()).full(&[], t, real)?,
-        None if s.shape()[s.ndim() - 1] == 0 => crate::on(a.device()).zeros(&[], real)?,
+        Some(t) => crate::on(a.device()).full([], t, real)?,
+        None if s.shape()[s.ndim() - 1] == 0 => crate::on(a.device()).zeros([], real)?,
         None => s.max_keepdim(-1)?.mul(m.max(n) as f64 * eps(real))?,
     };
     s.gt(&t)?.sum(-1)

@@ -685,7 +685,7 @@ fn tap_sum_kernel(
     })?;
     let f = flat.reshape_exact(&[flat.size()])?.ascontiguousarray()?;
     let falses: Vec<Array> = if mask {
-        (0..d * k).map(|_| crate::on(f.device()).zeros(&[], DType::Bool)).collect::<Result<_>>()?
+        (0..d * k).map(|_| crate::on(f.device()).zeros([], DType::Bool)).collect::<Result<_>>()?
     } else {
         vec![]
     };

@@ -38,7 +38,7 @@ pub fn generate_binary_structure(rank: usize, connectivity: usize) -> Result<Arr
             steps <= connectivity.max(1)
         })
         .collect();
-    Array::from_vec(data, &vec![3; rank])
+    Array::from_vec(data, vec![3; rank])
 }
 
 /// The backward half of `structure` (the offsets that precede the centre in C order), checked

@@ -100,7 +100,7 @@ impl Generator {
                     })
                     .collect();
                 cdf.iter_mut().for_each(|c| *c /= acc);
-                let cdf = Array::from_vec(cdf, &[n])?.to_device(self.device)?;
+                let cdf = Array::from_vec(cdf, [n])?.to_device(self.device)?;
                 let u = self.random(&shape, DType::F64)?;
                 searchsorted(&cdf, &u, Side::Right, None)?.minimum(n as i64 - 1)?
             }
@@ -113,8 +113,8 @@ impl Generator {
                     ));
                 }
                 // Efraimidis and Spirakis: the k smallest of e_i / p_i, e_i standard exponential.
-                let w = Array::from_vec(p, &[n])?.to_device(self.device)?;
-                let keys = self.standard_exponential(&[n], DType::F64)?.div(&w)?;
+                let w = Array::from_vec(p, [n])?.to_device(self.device)?;
+                let keys = self.standard_exponential([n], DType::F64)?.div(&w)?;
                 keys.argsort(0)?.slice([xp_core::SliceElem::from(0..k)])?.reshape_exact(&shape)?
             }
         };

@@ -52,7 +52,7 @@ pub fn fftconvolve(in1: &Array, in2: &Array, mode: Mode) -> Result<Array> {
     let (in1, in2, axes) = ordered_axes(op, in1, in2, mode, None)?;
     if in1.size() == 0 || in2.size() == 0 {
         // SciPy's answer for empty operands: an empty float64 vector
-        return crate::on(in1.device()).zeros(&[0], DType::F64);
+        return crate::on(in1.device()).zeros([0], DType::F64);
     }
     let (s1, s2) = (in1.shape(), in2.shape());
     // Every axis of length 1 in one operand: the convolution is their product (SciPy's

@@ -155,5 +155,5 @@ pub fn lfilter_zi(b: &Array, a: &Array) -> Result<Array> {
     let z = steady_state(op, &bv, &av)?;
     let d = zi_dtype(xp_core::promote_types(b.dtype(), a.dtype()));
     let n = z.len();
-    crate::on(b.device()).asarray(z, &[n])?.astype(d)
+    crate::on(b.device()).asarray(z, [n])?.astype(d)
 }

@@ -44,7 +44,7 @@ pub(super) fn filter_lines(
     };
     if x.size() == 0 || r.state_len() == 0 {
         // No recursion to run: an empty signal keeps its state; a pure gain has none.
-        let gain = crate::on(x.device()).asarray(vec![r.coef[0]], &[])?.astype(d)?;
+        let gain = crate::on(x.device()).asarray(vec![r.coef[0]], [])?.astype(d)?;
         let y = if n[0] == 0 { x.copy()? } else { x.mul(&gain)? };
         return Ok((y, z.copy()?));
     }

@@ -127,7 +127,7 @@ pub fn oaconvolve(in1: &Array, in2: &Array, mode: Mode, axes: Option<&[isize]>) 
     }
     let (in1, in2, axes) = ordered_axes(op, in1, in2, mode, axes)?;
     if in1.size() == 0 || in2.size() == 0 {
-        return crate::on(in1.device()).zeros(&[0], DType::F64);
+        return crate::on(in1.device()).zeros([0], DType::F64);
     }
     let (s1, s2) = (in1.shape().to_vec(), in2.shape().to_vec());
     if axes.is_empty() {

@@ -347,13 +347,13 @@ fn collect(s: State, device: Device) -> Result<Peaks> {
     let n = s.peaks.len();
     let take = |name: &str| -> Result<Option<Array>> {
         match s.props.iter().find(|(k, _)| *k == name) {
-            Some((_, Col::Int(v))) => Ok(Some(on.asarray(v.clone(), &[n])?)),
-            Some((_, Col::Float(v))) => Ok(Some(on.asarray(v.clone(), &[n])?)),
+            Some((_, Col::Int(v))) => Ok(Some(on.asarray(v.clone(), [n])?)),
+            Some((_, Col::Float(v))) => Ok(Some(on.asarray(v.clone(), [n])?)),
             None => Ok(None),
         }
     };
     Ok(Peaks {
-        peaks: on.asarray(s.peaks.iter().map(|&p| p as i64).collect::<Vec<_>>(), &[n])?,
+        peaks: on.asarray(s.peaks.iter().map(|&p| p as i64).collect::<Vec<_>>(), [n])?,
         plateau_sizes: take("plateau_sizes")?,
         left_edges: take("left_edges")?,
         right_edges: take("right_edges")?,

@@ -181,7 +181,7 @@ pub fn resample_poly(x: &Array, up: usize, down: usize, opts: ResamplePoly) -> R
         _ => DType::F64,
     };
     let n_taps = taps.len();
-    let taps = crate::on(x.device()).asarray(taps, &[n_taps])?.astype(hd)?;
+    let taps = crate::on(x.device()).asarray(taps, [n_taps])?.astype(hd)?;
     let background = match padtype {
         PolyPad::Zeros => None,
         PolyPad::Mean => Some(x.mean_keepdim(axis)?),

@@ -62,7 +62,7 @@ pub fn sosfilt(sos: &Array, x: &Array, opts: Iir) -> Result<Filtered> {
             ))
         }
         // (sections, ..., 2, ...) -> (..., sections, 2): one line's state is contiguous
-        Some(z) => Some(z.moveaxis(ax as isize + 1, -1)?.moveaxis(0, -2)?.reshape(&lines_shape(x, ax, 2 * n))?),
+        Some(z) => Some(z.moveaxis(ax as isize + 1, -1)?.moveaxis(0, -2)?.reshape(lines_shape(x, ax, 2 * n))?),
         None => None,
     };
     let xl = x.moveaxis(ax as isize, -1)?;
@@ -108,5 +108,5 @@ pub fn sosfilt_zi(sos: &Array) -> Result<Array> {
         out.extend(steady_state(op, b, a)?.into_iter().map(|z| z * scale));
         scale *= b.iter().sum::<Complex64>() / a.iter().sum::<Complex64>();
     }
-    crate::on(sos.device()).asarray(out, &[v.len() / 6, 2])?.astype(zi_dtype(sos.dtype()))
+    crate::on(sos.device()).asarray(out, [v.len() / 6, 2])?.astype(zi_dtype(sos.dtype()))
 }

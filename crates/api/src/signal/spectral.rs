@@ -65,7 +65,7 @@ pub fn periodogram(x: &Array, opts: Periodogram) -> Result<(Array, Array)> {
     let p = spec.abs()?.square()?.mul(scale)?;
     // one-sided: every bin but DC (and Nyquist, for even nfft) carries its negative twin
     let m = nfft / 2 + 1;
-    let twice = crate::on(x.device()).full(&[m], 2.0, real)?;
+    let twice = crate::on(x.device()).full([m], 2.0, real)?;
     twice.slice(crate::s![..1])?.assign(1.0)?;
     if nfft.is_multiple_of(2) && m > 1 {
         twice.slice(crate::s![-1..])?.assign(1.0)?;

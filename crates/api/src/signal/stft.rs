@@ -119,7 +119,7 @@ pub fn stft(x: &Array, axis: isize, p: &StftParams) -> Result<(Array, Array, Arr
         StftScaling::Psd => 1.0 / (p.fs * w.iter().map(|v| v * v).sum::<f64>()),
     }
     .sqrt();
-    let win = crate::on(x.device()).asarray(w, &[seg])?.astype(real)?;
+    let win = crate::on(x.device()).asarray(w, [seg])?.astype(real)?;
     let segs = segs.mul(&win)?;
     let onesided = p.return_onesided && !complex;
     let (f, z) = if onesided {
@@ -133,7 +133,7 @@ pub fn stft(x: &Array, axis: isize, p: &StftParams) -> Result<(Array, Array, Arr
     let count = z.shape()[z.ndim() - 2];
     let shift = if p.boundary { half } else { 0.0 };
     let times: Vec<f64> = (0..count).map(|k| (half + (k * step) as f64) / p.fs - shift / p.fs).collect();
-    let t = crate::on(x.device()).asarray(times, &[count])?;
+    let t = crate::on(x.device()).asarray(times, [count])?;
     // (..., segments, freqs) -> frequencies where the axis was, segments last
     Ok((f, t, z.moveaxis(-1, ax as isize)?))
 }

@@ -62,7 +62,7 @@ pub fn upfirdn(h: &Array, x: &Array, opts: Upfirdn) -> Result<Array> {
     };
     let mut hshape = vec![1; stuffed.ndim()];
     hshape[ax] = h.size();
-    let h = h.astype(d)?.reshape(&hshape.iter().map(|&v| v as isize).collect::<Vec<_>>())?;
+    let h = h.astype(d)?.reshape(hshape.iter().map(|&v| v as isize).collect::<Vec<_>>())?;
     let y = oaconvolve(&stuffed, &h, Mode::Full, Some(&[ax as isize]))?;
     let mut ix = vec![SliceElem::Slice { start: None, stop: None, step: 1 }; y.ndim()];
     ix[ax] = SliceElem::Slice { start: None, stop: None, step: down as isize };
@@ -139,7 +139,7 @@ fn host<T: xp_core::Element + Default + std::ops::Add<Output = T> + std::ops::Mu
             }
         }
     });
-    Array::from_vec(y, &[lines, nout])
+    Array::from_vec(y, [lines, nout])
 }
 
 /// The polyphase sum of one output point on the GPU (as [`host`] sums it, in one running sum).

@@ -182,11 +182,11 @@ impl Window {
     pub fn array(&self, m: usize, sym: bool, device: Device) -> Result<Array> {
         if matches!(self, Window::Boxcar) || matches!(self, Window::Tukey { alpha } if *alpha <= 0.0) {
             self.values(0, sym)?; // the parameters' checks
-            return crate::on(device).ones(&[m], xp_core::DType::F64);
+            return crate::on(device).ones([m], xp_core::DType::F64);
         }
         if m <= 1 || !matches!(device, Device::Cuda(_)) {
             // the host's loop over both cores straight into the result
-            return Array::from_vec(self.values(m, sym)?, &[m])?.to_device(device);
+            return Array::from_vec(self.values(m, sym)?, [m])?.to_device(device);
         }
         self.values(0, sym)?; // the parameters' checks
         let len = if sym { m } else { m + 1 };

@@ -95,7 +95,7 @@ fn edges(op: &'static str, a: &Array, bins: Bins, range: Option<(f64, f64)>, dty
             let (lo, hi, ct) = outer_edges(op, a, range)?;
             let dtype = dtype.unwrap_or(ct);
             let ct = if dtype == DType::F64 { DType::F64 } else { ct };
-            Array::from_vec(equal_edges(lo, hi, n, ct), &[n + 1])?.to_device(a.device())?.astype(dtype)
+            Array::from_vec(equal_edges(lo, hi, n, ct), [n + 1])?.to_device(a.device())?.astype(dtype)
         }
         Bins::Edges(e) => {
             if e.ndim() != 1 || e.size() < 2 {

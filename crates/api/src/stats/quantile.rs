@@ -274,7 +274,7 @@ fn whole(
     }
     let wanted = wanted.take();
     let n_pos = wanted.len();
-    let pos = Array::from_vec(wanted, &[n_pos])?;
+    let pos = Array::from_vec(wanted, [n_pos])?;
     let vals = sorted.take(&pos.to_device(sorted.device())?, 0)?.to_device(host)?;
     let next = std::cell::Cell::new(0isize);
     let replay = |_: &Array| -> Result<Array> {
