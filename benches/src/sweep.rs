@@ -40,6 +40,7 @@
 //! sorted, signs of QR factors dropped. The files go to a temporary folder, removed afterwards,
 //! or to `$XP_SWEEP_CHECK_DIR`, kept (`<row>_<output>.npy`, rows numbered as listed).
 mod everyday;
+mod ports;
 mod fft;
 mod index;
 mod linalg;
@@ -264,6 +265,7 @@ fn rows(gpu: bool) -> Vec<Row> {
     stats::rows(&mut r, gpu);
     index::rows(&mut r, gpu);
     everyday::rows(&mut r, gpu);
+    ports::rows(&mut r, gpu);
     r
 }
 

@@ -1,0 +1,129 @@
+//! Sweep rows of CuPy's example programs ported to xp (issue 27): each row runs the function of
+//! `examples/<name>.rs` (included here, so the row times exactly what the example runs) against
+//! the same Python code with `xp` NumPy or CuPy, on the same data and the same number of steps.
+use super::{many, one, uniform, Row};
+use xp::DType;
+
+#[allow(dead_code)]
+#[path = "../../../examples/cg.rs"]
+mod cg;
+#[allow(dead_code)]
+#[path = "../../../examples/gmm.rs"]
+mod gmm;
+#[allow(dead_code)]
+#[path = "../../../examples/kmeans.rs"]
+mod kmeans;
+#[allow(dead_code)]
+#[path = "../../../examples/map_reduce.rs"]
+mod map_reduce;
+
+/// CuPy's `cg.py` `fit`, `tol` 0 so that it runs `max_iter` steps.
+const CG_PY: &str = "
+def fit(A, b, tol, max_iter):
+    x = xp.zeros_like(b, dtype=xp.float64)
+    r0 = b - xp.dot(A, x)
+    p = r0
+    for i in range(max_iter):
+        a = xp.inner(r0, r0) / xp.inner(p, xp.dot(A, p))
+        x += a * p
+        r1 = r0 - a * xp.dot(A, p)
+        if xp.linalg.norm(r1) < tol:
+            return x
+        b = xp.inner(r1, r1) / xp.inner(r0, r0)
+        p = r1 + b * p
+        r0 = r1
+    return x
+M = xp.floor(uniform((2000, 2000)).astype(xp.float64) * 100) - 50
+A = M @ M.T
+b = xp.dot(A, xp.floor(uniform((2000,), 1).astype(xp.float64) * 100) - 50)
+";
+
+/// CuPy's `kmeans.py` `fit` (its NumPy branch), from the given initial points.
+const KMEANS_PY: &str = "
+def fit(X, init, n_clusters, max_iter):
+    pred = xp.zeros(len(X))
+    centers = X[init]
+    data_num, data_dim = X.shape
+    for _ in range(max_iter):
+        X2 = X.repeat(n_clusters, axis=0).reshape(data_num, n_clusters, data_dim)
+        c = xp.broadcast_to(centers, (data_num, n_clusters, data_dim))
+        new_pred = xp.argmin(xp.sum((X2 - c) ** 2, axis=2), axis=1)
+        if xp.all(new_pred == pred):
+            break
+        pred = new_pred
+        centers = xp.empty((0, data_dim))
+        for i in range(n_clusters):
+            centers = xp.vstack((centers, X[pred == i].mean(axis=0)))
+    return centers
+s = uniform((500, 3000)).astype(xp.float64)
+X = xp.concatenate([s + 1, s - 1])
+init = xp.asarray([0, 500])
+";
+
+/// CuPy's `gmm.py` (EM from fixed means and variances).
+const GMM_PY: &str = "
+def estimate_gaussian_parameters(X, resp):
+    nk = xp.sum(resp, axis=0)
+    means = xp.dot(resp.T, X) / nk[:, None]
+    avg_X2 = xp.dot(resp.T, X * X) / nk[:, None]
+    avg_X_means = means * xp.dot(resp.T, X) / nk[:, None]
+    covariances = avg_X2 - 2 * avg_X_means + means ** 2
+    return nk / len(X), means, covariances
+def estimate_log_prob(X, inv_cov, means):
+    n_features = X.shape[1]
+    log_det = xp.sum(xp.log(inv_cov), axis=1)
+    precisions = inv_cov ** 2
+    log_prob = xp.sum((means ** 2 * precisions), 1) - 2 * xp.dot(X, (means * precisions).T) + xp.dot(X ** 2, precisions.T)
+    return -0.5 * (n_features * xp.log(2 * xp.pi) + log_prob) + log_det
+def em(X, max_iter, means, covariances):
+    weights = xp.array([0.5, 0.5], dtype=xp.float32)
+    inv_cov = 1 / xp.sqrt(covariances)
+    for _ in range(max_iter):
+        wlp = estimate_log_prob(X, inv_cov, means) + xp.log(weights)
+        log_prob_norm = xp.log(xp.sum(xp.exp(wlp), axis=1))
+        log_resp = wlp - log_prob_norm[:, None]
+        float(xp.mean(log_prob_norm))
+        weights, means, covariances = estimate_gaussian_parameters(X, xp.exp(log_resp))
+        inv_cov = 1 / xp.sqrt(covariances)
+    return means
+X = (uniform((1000000, 2)) * 12 - 6).astype(xp.float32)
+means0 = xp.asarray([[3.0, 3.0], [-3.0, -3.0]])
+covs0 = xp.asarray([[1.0, 2.0], [2.0, 1.0]])
+";
+
+pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
+    r.push(Row::new("port.cg", "2000x2000 f64, 50 steps", CG_PY, "fit(A, b, 0.0, 50)", |d| {
+        let m = uniform(&[2000, 2000], 0, d)?.astype(DType::F64)?.mul(100)?.floor()?.sub(50)?;
+        let a = xp::matmul(&m, &m.t()?)?;
+        let x = uniform(&[2000], 1, d)?.astype(DType::F64)?.mul(100)?.floor()?.sub(50)?;
+        let b = xp::dot(&a, &x)?;
+        one(move || Ok(cg::fit(&a, &b, 0.0, 50)?.0))
+    }));
+    r.push(Row::new("port.kmeans", "1000x3000 f64, 2 clusters", KMEANS_PY, "fit(X, init, 2, 10)", |d| {
+        let s = uniform(&[500, 3000], 0, d)?.astype(DType::F64)?;
+        let x = xp::concatenate(&[&s.add(1.0)?, &s.sub(1.0)?], 0)?;
+        let init = xp::on(d).asarray(vec![0i64, 500], [2])?;
+        one(move || {
+            let mut k = kmeans::KMeans::new(2, 10);
+            k.fit_from(&x, &init)?;
+            Ok(k.centers.expect("fitted"))
+        })
+    }));
+    r.push(Row::new("port.gmm", "10^6x2 f32, 10 EM steps", GMM_PY, "em(X, 10, means0, covs0)", |d| {
+        let x = uniform(&[1_000_000, 2], 0, d)?.mul(12.0)?.sub(6.0)?;
+        let means0 = xp::on(d).asarray(vec![3.0, 3.0, -3.0, -3.0], [2, 2])?;
+        let covs0 = xp::on(d).asarray(vec![1.0, 2.0, 2.0, 1.0], [2, 2])?;
+        one(move || Ok(gmm::em(&x, 10, 0.0, means0.clone(), covs0.clone())?.means))
+    }));
+    r.push(
+        Row::new(
+            "port.map_reduce",
+            "10 x 2^20 f64",
+            "g = xp.random.default_rng(1)",
+            "sum(xp.matmul(g.normal(size=(1, 1 << 20)), g.normal(size=(1 << 20, 1))) for _ in range(10))",
+            // different generators: nothing to compare, only the time
+            |d| many(move || map_reduce::map_reduce(d, 10, 1 << 20, 1).map(|_| vec![])),
+        )
+        .out("[]"),
+    );
+}
