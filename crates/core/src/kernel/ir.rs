@@ -1,5 +1,8 @@
 //! The typed program both backends run: every expression carries its C type (a [`DType`]), the
-//! C conversions are explicit [`Node::Convert`]s, and variables are slots. The CPU evaluates it
+//! C conversions are explicit [`Node::Convert`]s, and variables are slots (a local array is one
+//! slot of [`Role::Array`]). Calls of a preamble's functions are inlined by the checker: the
+//! parameters become locals (or name the caller's array or variable, for pointer and reference
+//! parameters), the body a [`TStmt::Inline`] that `return` leaves. The CPU evaluates the program
 //! on blocks of elements; the CUDA backend prints it as C (for fused kernels; a user's body goes
 //! to NVRTC as written).
 use crate::{BinaryOp, DType, Scalar, UnaryOp};
@@ -116,6 +119,27 @@ pub enum MathFn {
     Fabs,
     Erf,
     Erfc,
+    /// CUDA's `erfinv`
+    Erfinv,
+    /// CUDA's `erfcinv`
+    Erfcinv,
+    Erfcx,
+    /// the standard normal CDF (CUDA's `normcdf`)
+    Normcdf,
+    /// its inverse (CUDA's `normcdfinv`)
+    Normcdfinv,
+    /// `log|Γ(x)|`
+    Lgamma,
+    /// `Γ(x)`
+    Tgamma,
+    J0,
+    J1,
+    Y0,
+    Y1,
+    /// CUDA's `cyl_bessel_i0`
+    I0,
+    /// CUDA's `cyl_bessel_i1`
+    I1,
     Pow,
     Atan2,
     Hypot,
@@ -170,6 +194,19 @@ impl MathFn {
             "fabs" => (Fabs, 1),
             "erf" => (Erf, 1),
             "erfc" => (Erfc, 1),
+            "erfinv" => (Erfinv, 1),
+            "erfcinv" => (Erfcinv, 1),
+            "erfcx" => (Erfcx, 1),
+            "normcdf" => (Normcdf, 1),
+            "normcdfinv" => (Normcdfinv, 1),
+            "lgamma" => (Lgamma, 1),
+            "tgamma" => (Tgamma, 1),
+            "j0" => (J0, 1),
+            "j1" => (J1, 1),
+            "y0" => (Y0, 1),
+            "y1" => (Y1, 1),
+            "cyl_bessel_i0" => (I0, 1),
+            "cyl_bessel_i1" => (I1, 1),
             "pow" => (Pow, 2),
             "atan2" => (Atan2, 2),
             "hypot" => (Hypot, 2),
@@ -222,6 +259,19 @@ impl MathFn {
             Fabs => "fabs",
             Erf => "erf",
             Erfc => "erfc",
+            Erfinv => "erfinv",
+            Erfcinv => "erfcinv",
+            Erfcx => "erfcx",
+            Normcdf => "normcdf",
+            Normcdfinv => "normcdfinv",
+            Lgamma => "lgamma",
+            Tgamma => "tgamma",
+            J0 => "j0",
+            J1 => "j1",
+            Y0 => "y0",
+            Y1 => "y1",
+            I0 => "cyl_bessel_i0",
+            I1 => "cyl_bessel_i1",
             Pow => "pow",
             Atan2 => "atan2",
             Hypot => "hypot",
@@ -277,6 +327,12 @@ pub enum Node {
     Ufunc2(BinaryOp, DType, Box<TExpr>, Box<TExpr>),
     /// the value rounded to `dtype` and back (a float16 intermediate of a fused chain)
     Round(DType, Box<TExpr>),
+    /// element `index` (int64) of local array slot `k` (an index outside the array is an
+    /// error on the CPU; undefined in CUDA)
+    Elem(usize, Box<TExpr>),
+    /// statements run before the value is computed: an inlined call in an expression
+    /// (`[params, Inline(body)]`, then the variable holding the result)
+    Stmts(Vec<TStmt>, Box<TExpr>),
 }
 
 /// A typed statement.
@@ -284,8 +340,34 @@ pub enum Node {
 pub enum TStmt {
     /// `var = value` (value already of the variable's type)
     Set(usize, TExpr),
+    /// The declaration of local `var` with its initial value: no statement before it reads
+    /// the variable in its scope, so where this runs under a mask the inactive elements'
+    /// values are never read (the CPU writes it unmasked).
+    Let(usize, TExpr),
+    /// `array[index] = value` (index int64, value of the element type)
+    SetElem(usize, TExpr, TExpr),
     /// `if (cond) then else els`
     If(TExpr, Vec<TStmt>, Vec<TStmt>),
+    /// A loop: `while (cond) { body; step }`, or with `post` `do { body; step } while (cond)`;
+    /// `continue` goes to `step`.
+    Loop {
+        /// tested before each iteration (after, with `post`)
+        cond: TExpr,
+        /// the body
+        body: Vec<TStmt>,
+        /// `for`'s step: run after the body and after a `continue`
+        step: Vec<TStmt>,
+        /// a `do`/`while` loop
+        post: bool,
+    },
+    /// leave the innermost loop
+    Break,
+    /// go to the innermost loop's step
+    Continue,
+    /// the body of an inlined function: [`TStmt::Return`] leaves it
+    Inline(Vec<TStmt>),
+    /// leave the innermost [`TStmt::Inline`] (the result, if any, is set before)
+    Return,
 }
 
 /// The part a variable plays.
@@ -299,6 +381,8 @@ pub enum Role {
     Scalar(usize),
     /// a local
     Local,
+    /// a local array of this many elements of the variable's type
+    Array(usize),
 }
 
 /// A variable slot.

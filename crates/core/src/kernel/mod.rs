@@ -1,12 +1,16 @@
 //! User-defined kernels, written once for every backend: CuPy's signature language
 //! (`"T x, raw T y, float32 a"`), a body in C, and the typed [`Program`] the CPU evaluates.
 //!
-//! A body in the *expression subset* (arithmetic, comparisons, `?:`, locals, `if`/`else`, casts,
-//! the math functions of [`MathFn`], `raw` parameters indexed by an integer) type-checks here
-//! with C's rules and runs on the CPU as well as the GPU, with the same results (floating-point
-//! math functions to within their accuracy). A body outside it (loops, pointers, CUDA intrinsics,
-//! functions of a preamble) compiles with NVRTC on the GPU and gives
-//! [`crate::Error::KernelUnsupported`] on the CPU, saying which construct and where.
+//! A body in the *CPU subset* type-checks here with C's rules and runs on the CPU as well as the
+//! GPU, with the same results (floating-point math functions to within their accuracy):
+//! arithmetic, comparisons, `?:`, locals, fixed-size local arrays, `if`/`else`, `for`/`while`/
+//! `do` loops with `break`/`continue`, increments and compound assignments, casts, typedefs, the
+//! math functions of [`MathFn`], `raw` parameters indexed by an integer, and calls of the
+//! preamble's functions (inlined; parameters by value, by reference, or pointers to a local
+//! array or `&variable`; `typedef`s of the preamble apply). A body outside it (pointer
+//! arithmetic, member access, `switch`, structs, templates, macros, CUDA intrinsics) compiles with
+//! NVRTC on the GPU and gives [`crate::Error::KernelUnsupported`] on the CPU, saying which
+//! construct and where.
 //!
 //! ```
 //! use xp_core::kernel::{parse_params, ElementwiseDef, ParamTy};
@@ -17,8 +21,12 @@
 //! let k = ElementwiseDef::new("T x, T y, float32 a", "T z", "z = a * x + y", "axpy", "").unwrap();
 //! let prog = k.program(&[("T".into(), DType::F64)], &[false, false, true]).unwrap();
 //! assert_eq!(prog.vars.len(), 4); // x, y, a, z
-//! // a loop is outside the CPU subset: the error says so, with the line
-//! let k = ElementwiseDef::new("T x", "T z", "z = 0;\nfor (int k = 0; k < 3; ++k) z += x;", "f", "").unwrap();
+//! // a loop calling a preamble function runs on the CPU
+//! let pre = "__device__ T twice(T v) { return 2 * v; }";
+//! let k = ElementwiseDef::new("T x", "T z", "z = 0;\nfor (int k = 0; k < 3; ++k) z += twice(x);", "f", pre).unwrap();
+//! assert!(k.program(&[("T".into(), DType::F32)], &[false]).is_ok());
+//! // a `switch` is outside the CPU subset: the error says so, with the line
+//! let k = ElementwiseDef::new("T x", "T z", "z = 0;\nswitch (i) { case 0: z = x; }", "f", "").unwrap();
 //! let e = k.program(&[("T".into(), DType::F32)], &[false]).unwrap_err();
 //! assert!(e.to_string().contains("line 2"));
 //! ```
@@ -183,11 +191,14 @@ pub struct ElementwiseDef {
     pub outs: Vec<Param>,
     /// the body
     pub body: String,
-    /// code placed before the kernel (GPU only: its functions are outside the CPU subset)
+    /// code placed before the kernel: its typedefs and functions (those in the CPU subset) the
+    /// CPU inlines into the body
     pub preamble: String,
     /// a hash of all of the above
     pub id: u64,
     parsed: std::result::Result<Vec<parse::Stmt>, SourceError>,
+    /// the preamble's typedefs and functions
+    pre: Arc<parse::Preamble>,
     /// a program built rather than parsed (a fused chain): used as is
     typed: Option<Program>,
 }
@@ -211,8 +222,10 @@ impl ElementwiseDef {
             let msg = format!("output `{}` is raw or repeats an input's name", p.name);
             return Err(Error::KernelSource { kernel: name.into(), line: 1, msg });
         }
-        let types = placeholders(ins.iter().chain(&outs));
-        let parsed = parse::parse(body, &types);
+        let mut types = placeholders(ins.iter().chain(&outs));
+        let pre = parse::parse_preamble(preamble, &types);
+        types.extend(pre.typedefs.iter().map(|t| t.0.clone()));
+        let parsed = parse::macro_use(body, &pre).and_then(|_| parse::parse(body, &types));
         let id = [name, body, preamble, &format!("{ins:?}{outs:?}")].iter().fold(0, |h, s| hash_str(h, s));
         Ok(ElementwiseDef {
             name: name.into(),
@@ -222,6 +235,7 @@ impl ElementwiseDef {
             preamble: preamble.into(),
             id,
             parsed,
+            pre: Arc::new(pre),
             typed: None,
         })
     }
@@ -238,6 +252,7 @@ impl ElementwiseDef {
             preamble: String::new(),
             id,
             parsed: Ok(Vec::new()),
+            pre: Arc::default(),
             typed: Some(program),
         }
     }
@@ -255,7 +270,7 @@ impl ElementwiseDef {
         let stmts = self.parsed.as_ref().map_err(|e| e.clone().into_error(&self.name, "body"))?;
         let tys = |p: &Param| p.dtype(typedefs);
         let raws = check::raw_params(&self.ins, typedefs);
-        let mut c = check::Checker::new(typedefs, &raws);
+        let mut c = check::Checker::new(typedefs, &raws).with_preamble(&self.pre);
         for (k, p) in self.ins.iter().enumerate() {
             if p.raw {
                 continue;

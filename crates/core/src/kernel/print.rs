@@ -1,5 +1,7 @@
 //! A typed program as CUDA C over xp's prelude (`u_<op>`/`b_<op>` for ufuncs, `cv<T>` for NumPy's
 //! casts, `st_h`/`st_bh` for float16/bfloat16 rounding): how a fused chain reaches the GPU.
+//! (A user's body reaches NVRTC as written; its inlined calls, loops and arrays print too, as C
+//! of the same meaning: an inlined function as a lambda called in place.)
 use super::ir::{Node, Program, Role, TExpr, TStmt, UnOp};
 use crate::{DType, Scalar};
 
@@ -48,11 +50,23 @@ fn constant(ty: DType, v: Scalar) -> String {
     }
 }
 
+/// The C name of variable `k`: its own, with the slot appended when another variable has the
+/// same name (shadowing, inlined calls).
+pub fn var_name(p: &Program, k: usize) -> String {
+    let n = &p.vars[k].name;
+    let ok = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    if n.chars().all(ok) && p.vars.iter().enumerate().all(|(j, v)| j == k || v.name != *n) {
+        n.clone()
+    } else {
+        format!("{}_{k}", n.replace(|c: char| !ok(c), "_"))
+    }
+}
+
 /// The C text of `e`, variables named by `p`.
 pub fn expr(e: &TExpr, p: &Program) -> String {
     match &e.node {
         Node::Const(v) => constant(e.ty, *v),
-        Node::Var(k) => p.vars[*k].name.clone(),
+        Node::Var(k) => var_name(p, *k),
         Node::Index => "i".into(),
         Node::Raw(k, i) => format!("_raw{k}[{}]", expr(i, p)),
         Node::Un(op, a) => {
@@ -75,13 +89,24 @@ pub fn expr(e: &TExpr, p: &Program) -> String {
         Node::Round(DType::F16, a) => format!("ld(st_h({}))", expr(a, p)),
         Node::Round(DType::BF16, a) => format!("ld(st_bh({}))", expr(a, p)),
         Node::Round(_, a) => expr(a, p),
+        Node::Elem(k, i) => format!("{}[{}]", var_name(p, *k), expr(i, p)),
+        Node::Stmts(st, v) => {
+            let mut s = format!("[&]() -> {} {{\n", c_type(e.ty));
+            stmts(st, p, &mut s);
+            s + &format!("return {};\n}}()", expr(v, p))
+        }
     }
 }
 
 /// The statements of `p` as C: locals declared first, then the body.
 pub fn body(p: &Program) -> String {
-    let mut s: String =
-        p.vars.iter().filter(|v| v.role == Role::Local).map(|v| format!("{} {};\n", c_type(v.ty), v.name)).collect();
+    let mut s: String = (p.vars.iter().enumerate())
+        .filter_map(|(k, v)| match v.role {
+            Role::Local => Some(format!("{} {};\n", c_type(v.ty), var_name(p, k))),
+            Role::Array(n) => Some(format!("{} {}[{n}];\n", c_type(v.ty), var_name(p, k))),
+            _ => None,
+        })
+        .collect();
     stmts(&p.body, p, &mut s);
     s
 }
@@ -89,7 +114,8 @@ pub fn body(p: &Program) -> String {
 fn stmts(body: &[TStmt], p: &Program, s: &mut String) {
     for st in body {
         match st {
-            TStmt::Set(k, e) => *s += &format!("{} = {};\n", p.vars[*k].name, expr(e, p)),
+            TStmt::Set(k, e) | TStmt::Let(k, e) => *s += &format!("{} = {};\n", var_name(p, *k), expr(e, p)),
+            TStmt::SetElem(k, i, e) => *s += &format!("{}[{}] = {};\n", var_name(p, *k), expr(i, p), expr(e, p)),
             TStmt::If(c, t, e) => {
                 *s += &format!("if ({}) {{\n", expr(c, p));
                 stmts(t, p, s);
@@ -97,6 +123,30 @@ fn stmts(body: &[TStmt], p: &Program, s: &mut String) {
                 stmts(e, p, s);
                 *s += "}\n";
             }
+            TStmt::Loop { cond, body, step, post } => {
+                // `continue` must reach the step: the body is a `do { } while (0)` whose
+                // `continue` ends it, and a flag carries a `break` out of it.
+                *s += "for (;;) {\n";
+                if !post {
+                    *s += &format!("if (!({})) break;\n", expr(cond, p));
+                }
+                *s += "bool _brk = true;\ndo {\n";
+                stmts(body, p, s);
+                *s += "_brk = false;\n} while (0);\nif (_brk) break;\n";
+                stmts(step, p, s);
+                if *post {
+                    *s += &format!("if (!({})) break;\n", expr(cond, p));
+                }
+                *s += "}\n";
+            }
+            TStmt::Break => *s += "break;\n",
+            TStmt::Continue => *s += "_brk = false; continue;\n",
+            TStmt::Inline(b) => {
+                *s += "[&]() {\n";
+                stmts(b, p, s);
+                *s += "}();\n";
+            }
+            TStmt::Return => *s += "return;\n",
         }
     }
 }

@@ -101,6 +101,53 @@ enum Ins {
         a: R,
         ty: DType,
     },
+    /// go to instruction `to`
+    Jump {
+        to: usize,
+    },
+    /// go to `to` when no element of mask `m` is set
+    JumpNone {
+        m: R,
+        to: usize,
+    },
+    /// go to `to` when some element of mask `m` is set
+    JumpAny {
+        m: R,
+        to: usize,
+    },
+    /// `dst &= a` (masks)
+    AndIn {
+        dst: R,
+        a: R,
+    },
+    /// `dst &= !a` (masks: `break`, `continue`, `return`)
+    AndNotIn {
+        dst: R,
+        a: R,
+    },
+    /// `dst = v` in every element (a mask)
+    FillB {
+        dst: R,
+        v: bool,
+    },
+    /// `dst = array[idx]`: the array is registers `base..base + len`
+    ElemGet {
+        dst: R,
+        base: R,
+        len: usize,
+        idx: R,
+        mask: Option<R>,
+        ty: DType,
+    },
+    /// `array[idx] = val` where `mask` is set
+    ElemSet {
+        base: R,
+        len: usize,
+        idx: R,
+        val: R,
+        mask: Option<R>,
+        ty: DType,
+    },
 }
 
 /// A compiled program.
@@ -124,23 +171,136 @@ pub(crate) struct Compiled {
 struct Builder<'p> {
     p: &'p Program,
     c: Compiled,
-    /// how many assignments each variable has in the whole body
+    /// how many assignments each variable has in the whole body (arrays: more than any)
     writes: Vec<usize>,
     /// how many of them are compiled so far
     done: Vec<usize>,
+    /// the masks in force, innermost last (none at the top level: every element active)
+    chain: Vec<R>,
+    /// the loops and functions around the statement being compiled
+    frames: Vec<Frame>,
+    /// the mask in force at each local's declaration (`Some(None)`: the top level)
+    decl_mask: Vec<Option<Option<R>>>,
+}
+
+/// A construct that `break`, `continue` or `return` leaves: the positions in the mask chain
+/// of the masks they clear from.
+#[derive(Clone, Copy)]
+enum Frame {
+    /// a loop: `break` clears from its loop mask, `continue` from its body mask
+    Loop { brk: usize, cont: usize },
+    /// an inlined function with a `return` before its end
+    Func { at: usize },
 }
 
 /// Count the assignments of each variable in `body` into `w`.
 fn count_writes(body: &[TStmt], w: &mut [usize]) {
     for s in body {
         match s {
-            TStmt::Set(v, _) => w[*v] += 1,
-            TStmt::If(_, t, e) => {
+            TStmt::Set(v, e) | TStmt::Let(v, e) => {
+                w[*v] += 1;
+                count_expr_writes(e, w);
+            }
+            TStmt::SetElem(v, i, e) => {
+                w[*v] = usize::MAX / 2;
+                count_expr_writes(i, w);
+                count_expr_writes(e, w);
+            }
+            TStmt::If(c, t, e) => {
+                count_expr_writes(c, w);
                 count_writes(t, w);
                 count_writes(e, w);
             }
+            TStmt::Loop { cond, body, step, .. } => {
+                count_expr_writes(cond, w);
+                count_writes(body, w);
+                count_writes(step, w);
+            }
+            TStmt::Inline(b) => count_writes(b, w),
+            TStmt::Break | TStmt::Continue | TStmt::Return => {}
         }
     }
+}
+
+fn count_expr_writes(e: &TExpr, w: &mut [usize]) {
+    walk(e, &mut |e| {
+        if let Node::Stmts(s, _) = &e.node {
+            count_writes(s, w);
+        }
+    });
+}
+
+/// Call `f` on `e` and every subexpression (not those of statements inside it).
+fn walk(e: &TExpr, f: &mut impl FnMut(&TExpr)) {
+    f(e);
+    match &e.node {
+        Node::Const(_) | Node::Var(_) | Node::Index => {}
+        Node::Raw(_, a)
+        | Node::Elem(_, a)
+        | Node::Un(_, a)
+        | Node::Convert(a)
+        | Node::Ufunc1(_, _, a)
+        | Node::Round(_, a)
+        | Node::Stmts(_, a) => walk(a, f),
+        Node::Bin(_, a, b) | Node::Ufunc2(_, _, a, b) => {
+            walk(a, f);
+            walk(b, f);
+        }
+        Node::Select(c, a, b) => {
+            walk(c, f);
+            walk(a, f);
+            walk(b, f);
+        }
+        Node::Math(_, args) => args.iter().for_each(|a| walk(a, f)),
+    }
+}
+
+/// True when `body` has a `what` that leaves a construct around it: a `return` (not one of a
+/// function inlined in it) or a `continue` of this loop (not one of a loop inside).
+fn jumps(body: &[TStmt], what: &TStmt) -> bool {
+    body.iter().any(|s| match s {
+        s if s == what => true,
+        TStmt::If(_, t, e) => jumps(t, what) || jumps(e, what),
+        TStmt::Loop { body, step, .. } => *what == TStmt::Return && (jumps(body, what) || jumps(step, what)),
+        _ => false,
+    })
+}
+
+/// The constant an index or a conversion of a constant folds to.
+fn const_of(e: &TExpr) -> Option<Scalar> {
+    match &e.node {
+        Node::Const(v) => Some(*v),
+        Node::Convert(a) => {
+            let v = const_of(a)?;
+            let from = a.ty;
+            let int = |d: DType| d.is_integer() || d == DType::Bool;
+            match e.ty {
+                DType::F64 if from != DType::Bool => Some(Scalar::Float(v.to_f64())),
+                DType::F32 if matches!(from, DType::F32 | DType::F64) => Some(Scalar::Float(v.to_f64())),
+                DType::I32 | DType::I64 if int(from) => Some(Scalar::Int(v.to_i64())),
+                DType::U32 | DType::U64 if int(from) => Some(Scalar::Uint(v.to_u64())),
+                _ => None,
+            }
+        }
+        Node::Un(UnOp::Neg, a) if matches!(e.ty, DType::F32 | DType::F64) => {
+            const_of(a).map(|v| Scalar::Float(-v.to_f64()))
+        }
+        _ => None,
+    }
+}
+
+/// True when evaluating `e` for an element it does not apply to could fail or have effects:
+/// such an operand of `?:`, `&&` or `||` is evaluated under its mask.
+fn guarded(e: &TExpr) -> bool {
+    let mut g = false;
+    walk(e, &mut |e| {
+        g |= match &e.node {
+            Node::Raw(..) | Node::Stmts(..) => true,
+            Node::Elem(_, i) => const_of(i).is_none(),
+            _ => false,
+        }
+    });
+    g
 }
 
 impl Builder<'_> {
@@ -153,23 +313,48 @@ impl Builder<'_> {
         self.c.consts.push((r, v));
         r
     }
+    fn cur(&self) -> Option<R> {
+        self.chain.last().copied()
+    }
+    /// `m & c` in a fresh register (`c` copied when there is no `m`).
     fn mask_and(&mut self, m: Option<R>, c: R) -> R {
-        match m {
-            None => c,
-            Some(m) => {
-                let r = self.reg(DType::Bool);
-                self.c.ins.push(Ins::Bin { dst: r, op: BinOp::LAnd, a: m, b: c, ty: DType::Bool });
-                r
-            }
-        }
+        let r = self.reg(DType::Bool);
+        self.c.ins.push(match m {
+            None => Ins::Copy { dst: r, a: c, ty: DType::Bool },
+            Some(m) => Ins::Bin { dst: r, op: BinOp::LAnd, a: m, b: c, ty: DType::Bool },
+        });
+        r
     }
     fn not(&mut self, c: R) -> R {
         let r = self.reg(DType::Bool);
         self.c.ins.push(Ins::Un { dst: r, op: UnOp::Not, a: c, ty: DType::Bool });
         r
     }
+    /// A fresh mask: a copy of the one in force, or all set.
+    fn copy_mask(&mut self) -> R {
+        let r = self.reg(DType::Bool);
+        self.c.ins.push(match self.cur() {
+            Some(m) => Ins::Copy { dst: r, a: m, ty: DType::Bool },
+            None => Ins::FillB { dst: r, v: true },
+        });
+        r
+    }
+    /// The elements active here leave every mask from chain position `at` inward.
+    fn clear_from(&mut self, at: usize) {
+        let m = *self.chain.last().expect("a jump has a mask");
+        for j in at..self.chain.len() - 1 {
+            let dst = self.chain[j];
+            self.c.ins.push(Ins::AndNotIn { dst, a: m });
+        }
+        self.c.ins.push(Ins::FillB { dst: m, v: false });
+    }
     fn expr(&mut self, e: &TExpr, m: Option<R>) -> R {
         let ty = e.ty;
+        if !matches!(e.node, Node::Const(_)) {
+            if let Some(v) = const_of(e) {
+                return self.konst(ty, v);
+            }
+        }
         let ins = match &e.node {
             Node::Const(v) => return self.konst(ty, *v),
             Node::Var(k) => return self.c.var_reg[*k],
@@ -182,6 +367,27 @@ impl Builder<'_> {
                 let dst = self.reg(ty);
                 Ins::Raw { dst, op: *op, idx, mask: m }
             }
+            Node::Elem(k, i) => {
+                let (base, len) = self.array(*k);
+                if let Some(j) = const_of(i) {
+                    return base + j.to_i64() as usize;
+                }
+                let idx = self.expr(i, m);
+                let dst = self.reg(ty);
+                Ins::ElemGet { dst, base, len, idx, mask: m, ty }
+            }
+            Node::Stmts(st, v) => {
+                let pushed = m.is_some() && m != self.cur();
+                if let Some(m) = m.filter(|_| pushed) {
+                    self.chain.push(m);
+                }
+                self.stmts(st);
+                let r = self.expr(v, m);
+                if pushed {
+                    self.chain.pop();
+                }
+                return r;
+            }
             Node::Un(op, a) => {
                 let a = self.expr(a, m);
                 let dst = self.reg(ty);
@@ -189,13 +395,21 @@ impl Builder<'_> {
             }
             Node::Bin(op, a, b) => {
                 let t = a.ty;
-                let (a, b) = (self.expr(a, m), self.expr(b, m));
+                let ra = self.expr(a, m);
+                let rb = if matches!(op, BinOp::LAnd | BinOp::LOr) && guarded(b) {
+                    // the right operand only where the left one does not decide
+                    let c = if *op == BinOp::LAnd { ra } else { self.not(ra) };
+                    let mb = self.mask_and(m, c);
+                    self.expr(b, Some(mb))
+                } else {
+                    self.expr(b, m)
+                };
                 let dst = self.reg(ty);
-                Ins::Bin { dst, op: *op, a, b, ty: t }
+                Ins::Bin { dst, op: *op, a: ra, b: rb, ty: t }
             }
             Node::Select(c, a, b) => {
                 let cr = self.expr(c, m);
-                let (ma, mb) = if has_raw(a) || has_raw(b) {
+                let (ma, mb) = if guarded(a) || guarded(b) {
                     let n = self.not(cr);
                     (Some(self.mask_and(m, cr)), Some(self.mask_and(m, n)))
                 } else {
@@ -239,60 +453,171 @@ impl Builder<'_> {
         self.c.ins.push(ins);
         self.c.regs.len() - 1
     }
-    fn stmts(&mut self, body: &[TStmt], m: Option<R>) {
+    /// The first register and length of local array `k`.
+    fn array(&self, k: usize) -> (R, usize) {
+        let Role::Array(len) = self.p.vars[k].role else { unreachable!("an array slot") };
+        (self.c.var_reg[k], len)
+    }
+    /// `var = e`; `decl`: the variable's declaration.
+    fn set(&mut self, v: usize, e: &TExpr, decl: bool) {
+        let m = self.cur();
+        let before = self.c.regs.len();
+        let r = self.expr(e, m);
+        let (dst, ty) = (self.c.var_reg[v], self.p.vars[v].ty);
+        let local = self.p.vars[v].role == Role::Local;
+        // Unmasked: at the top level, at a declaration (no element outside the mask reads the
+        // variable in its scope), or at the mask of the declaration (the elements that left
+        // it since left the variable's scope).
+        let unmasked = m.is_none() || (local && (decl || self.decl_mask[v] == Some(m)));
+        if decl {
+            self.decl_mask[v] = Some(m);
+        }
+        let is_const = self.c.consts.iter().any(|c| c.0 == r);
+        let fresh = r >= before && !is_const;
+        let renamable = matches!(self.p.vars[v].role, Role::Local | Role::Out(_));
+        // A register no later instruction writes: a constant, or the register of a variable
+        // with no assignment left (inputs, scalars, single assignments already made).
+        let mut holders = (0..self.p.vars.len()).filter(|&u| self.c.var_reg[u] == r).peekable();
+        let held = holders.peek().is_some();
+        let frozen = is_const || (held && holders.all(|u| self.writes[u] <= 1 && self.done[u] == self.writes[u]));
+        // Assigned once from a frozen register: the variable can share it (no copy). Not an
+        // output sharing a constant or scalar register: those are filled once per call, and a
+        // reduction folds its map's output register in place.
+        let fixed = is_const || self.c.scalar_regs.iter().any(|c| c.0 == r);
+        let out = matches!(self.p.vars[v].role, Role::Out(_));
+        let share = frozen && self.writes[v] == 1 && !(out && fixed);
+        match m {
+            _ if unmasked && (fresh || share) && renamable && self.c.regs[r] == class(ty) => self.c.var_reg[v] = r,
+            _ if unmasked => {
+                if r != dst {
+                    self.c.ins.push(Ins::Copy { dst, a: r, ty })
+                }
+            }
+            Some(m) => self.c.ins.push(Ins::Merge { dst, m, a: r, ty }),
+            None => unreachable!("unmasked at the top level"),
+        }
+        self.done[v] += 1;
+    }
+    fn stmts(&mut self, body: &[TStmt]) {
         for s in body {
             match s {
-                TStmt::Set(v, e) => {
-                    let before = self.c.regs.len();
+                TStmt::Set(v, e) => self.set(*v, e, false),
+                TStmt::Let(v, e) => self.set(*v, e, true),
+                TStmt::SetElem(k, i, e) => {
+                    let m = self.cur();
+                    let (base, len) = self.array(*k);
+                    let ty = self.p.vars[*k].ty;
                     let r = self.expr(e, m);
-                    let (dst, ty) = (self.c.var_reg[*v], self.p.vars[*v].ty);
-                    let is_const = self.c.consts.iter().any(|c| c.0 == r);
-                    let fresh = r >= before && !is_const;
-                    let renamable = matches!(self.p.vars[*v].role, Role::Local | Role::Out(_));
-                    // A register no later instruction writes: a constant, or the register of a
-                    // variable with no assignment left (inputs, scalars, single assignments
-                    // already made).
-                    let mut holders = (0..self.p.vars.len()).filter(|&u| self.c.var_reg[u] == r).peekable();
-                    let held = holders.peek().is_some();
-                    let frozen =
-                        is_const || (held && holders.all(|u| self.writes[u] <= 1 && self.done[u] == self.writes[u]));
-                    // Assigned once from a frozen register: the variable can share it (no copy).
-                    // Not an output sharing a constant or scalar register: those are filled once
-                    // per call, and a reduction folds its map's output register in place.
-                    let fixed = is_const || self.c.scalar_regs.iter().any(|c| c.0 == r);
-                    let out = matches!(self.p.vars[*v].role, Role::Out(_));
-                    let share = frozen && self.writes[*v] == 1 && !(out && fixed);
-                    match m {
-                        // Unconditional: the variable now lives in the result's register.
-                        None if (fresh || share) && renamable && self.c.regs[r] == class(ty) => self.c.var_reg[*v] = r,
-                        None => self.c.ins.push(Ins::Copy { dst, a: r, ty }),
-                        Some(m) => self.c.ins.push(Ins::Merge { dst, m, a: r, ty }),
+                    match (const_of(i), m) {
+                        (Some(j), None) => {
+                            let dst = base + j.to_i64() as usize;
+                            if dst != r {
+                                self.c.ins.push(Ins::Copy { dst, a: r, ty });
+                            }
+                        }
+                        (Some(j), Some(m)) => {
+                            let dst = base + j.to_i64() as usize;
+                            self.c.ins.push(Ins::Merge { dst, m, a: r, ty });
+                        }
+                        (None, _) => {
+                            let idx = self.expr(i, m);
+                            self.c.ins.push(Ins::ElemSet { base, len, idx, val: r, mask: m, ty });
+                        }
                     }
-                    self.done[*v] += 1;
+                    self.done[*k] += 1;
                 }
                 TStmt::If(c, t, e) => {
+                    let m = self.cur();
                     let cr = self.expr(c, m);
+                    // both masks before either branch runs (a branch may change `m`)
                     let mt = self.mask_and(m, cr);
-                    self.stmts(t, Some(mt));
-                    if !e.is_empty() {
+                    let me = if e.is_empty() {
+                        None
+                    } else {
                         let n = self.not(cr);
-                        let me = self.mask_and(m, n);
-                        self.stmts(e, Some(me));
+                        Some(self.mask_and(m, n))
+                    };
+                    self.chain.push(mt);
+                    self.stmts(t);
+                    self.chain.pop();
+                    if let Some(me) = me {
+                        self.chain.push(me);
+                        self.stmts(e);
+                        self.chain.pop();
+                    }
+                }
+                TStmt::Loop { cond, body, step, post } => {
+                    let lm = self.copy_mask();
+                    self.chain.push(lm);
+                    let brk = self.chain.len() - 1;
+                    let top = self.c.ins.len();
+                    let mut exit = None;
+                    if !post {
+                        let c = self.expr(cond, Some(lm));
+                        self.c.ins.push(Ins::AndIn { dst: lm, a: c });
+                        exit = Some(self.c.ins.len());
+                        self.c.ins.push(Ins::JumpNone { m: lm, to: usize::MAX });
+                    }
+                    let has_cont = jumps(body, &TStmt::Continue);
+                    if has_cont {
+                        let bm = self.copy_mask();
+                        self.chain.push(bm);
+                    }
+                    self.frames.push(Frame::Loop { brk, cont: self.chain.len() - 1 });
+                    self.stmts(body);
+                    self.frames.pop();
+                    if has_cont {
+                        self.chain.pop();
+                    }
+                    self.stmts(step);
+                    if *post {
+                        let c = self.expr(cond, Some(lm));
+                        self.c.ins.push(Ins::AndIn { dst: lm, a: c });
+                        self.c.ins.push(Ins::JumpAny { m: lm, to: top });
+                    } else {
+                        self.c.ins.push(Ins::Jump { to: top });
+                    }
+                    let end = self.c.ins.len();
+                    if let Some(x) = exit {
+                        self.c.ins[x] = Ins::JumpNone { m: lm, to: end };
+                    }
+                    self.chain.pop();
+                }
+                TStmt::Break | TStmt::Continue => {
+                    let Some(&Frame::Loop { brk, cont }) =
+                        self.frames.iter().rev().find(|f| matches!(f, Frame::Loop { .. }))
+                    else {
+                        unreachable!("the checker keeps jumps inside loops")
+                    };
+                    self.clear_from(if *s == TStmt::Break { brk } else { cont });
+                    return; // the rest of this list is dead
+                }
+                TStmt::Return => {
+                    let Some(&Frame::Func { at }) = self.frames.iter().rev().find(|f| matches!(f, Frame::Func { .. }))
+                    else {
+                        unreachable!("a return inside an inlined function with a mask")
+                    };
+                    self.clear_from(at);
+                    return;
+                }
+                TStmt::Inline(b) => {
+                    if jumps(b, &TStmt::Return) {
+                        let fm = self.copy_mask();
+                        self.chain.push(fm);
+                        // loops of the caller are not the function's
+                        let saved = std::mem::take(&mut self.frames);
+                        self.frames.push(Frame::Func { at: self.chain.len() - 1 });
+                        self.stmts(b);
+                        self.frames = saved;
+                        self.chain.pop();
+                    } else {
+                        let saved = std::mem::take(&mut self.frames);
+                        self.stmts(b);
+                        self.frames = saved;
                     }
                 }
             }
         }
-    }
-}
-
-fn has_raw(e: &TExpr) -> bool {
-    match &e.node {
-        Node::Raw(..) => true,
-        Node::Const(_) | Node::Var(_) | Node::Index => false,
-        Node::Un(_, a) | Node::Convert(a) | Node::Ufunc1(_, _, a) | Node::Round(_, a) => has_raw(a),
-        Node::Bin(_, a, b) | Node::Ufunc2(_, _, a, b) => has_raw(a) || has_raw(b),
-        Node::Select(c, a, b) => has_raw(c) || has_raw(a) || has_raw(b),
-        Node::Math(_, args) => args.iter().any(has_raw),
     }
 }
 
@@ -312,12 +637,21 @@ impl Compiled {
         let mut writes = vec![0; p.vars.len()];
         count_writes(&p.body, &mut writes);
         let done = vec![0; p.vars.len()];
-        let mut b = Builder { p, c, writes, done };
+        let decl_mask = vec![None; p.vars.len()];
+        let mut b = Builder { p, c, writes, done, chain: vec![], frames: vec![], decl_mask };
         for v in &p.vars {
             let r = match v.role {
                 Role::Scalar(k) => {
                     let r = b.reg(v.ty);
                     b.c.scalar_regs.push((r, k));
+                    r
+                }
+                // an array: one register per element
+                Role::Array(len) => {
+                    let r = b.reg(v.ty);
+                    (1..len).for_each(|_| {
+                        b.reg(v.ty);
+                    });
                     r
                 }
                 _ => b.reg(v.ty),
@@ -338,7 +672,7 @@ impl Compiled {
                 b.c.ins.push(Ins::Load { dst, op: in_dtypes.len() + j, dt });
             }
         }
-        b.stmts(&p.body, None);
+        b.stmts(&p.body);
         let mut outs: Vec<(usize, R, DType)> = p
             .vars
             .iter()
@@ -372,8 +706,29 @@ impl Compiled {
     /// of `srcs` (the operands, their layouts already those of the iteration space); the loads of
     /// inputs whose operand is `None` are skipped (the caller filled their registers).
     pub(crate) fn run(&self, regs: &mut [Col], srcs: &[Operand], start: usize, n: usize) -> Result<()> {
-        for ins in &self.ins {
-            step(ins, regs, srcs, start, n)?;
+        let mut pc = 0;
+        while let Some(ins) = self.ins.get(pc) {
+            pc = match *ins {
+                Ins::Jump { to } => to,
+                Ins::JumpNone { m, to } => {
+                    if bool::get(&regs[m])[..n].contains(&true) {
+                        pc + 1
+                    } else {
+                        to
+                    }
+                }
+                Ins::JumpAny { m, to } => {
+                    if bool::get(&regs[m])[..n].contains(&true) {
+                        to
+                    } else {
+                        pc + 1
+                    }
+                }
+                _ => {
+                    step(ins, regs, srcs, start, n)?;
+                    pc + 1
+                }
+            };
         }
         Ok(())
     }
@@ -455,6 +810,7 @@ fn step(ins: &Ins, regs: &mut [Col], srcs: &[Operand], start: usize, n: usize) -
                 );
             }
         }
+        Ins::Merge { dst, a, .. } if a == dst => {}
         Ins::Merge { dst, m, a, ty } => with_dst(regs, dst, |r, o| {
             with_class!(ty, T => {
                 let o = &mut T::get_mut(o)[..n];
@@ -463,6 +819,40 @@ fn step(ins: &Ins, regs: &mut [Col], srcs: &[Operand], start: usize, n: usize) -
                 }
             });
         }),
+        Ins::Jump { .. } | Ins::JumpNone { .. } | Ins::JumpAny { .. } => unreachable!("jumps run in `run`"),
+        Ins::AndIn { dst, a } => with_dst(regs, dst, |r, o| {
+            for (o, &x) in bool::get_mut(o)[..n].iter_mut().zip(&bool::get(&r[a])[..n]) {
+                *o &= x;
+            }
+        }),
+        Ins::AndNotIn { dst, a } => with_dst(regs, dst, |r, o| {
+            for (o, &x) in bool::get_mut(o)[..n].iter_mut().zip(&bool::get(&r[a])[..n]) {
+                *o &= !x;
+            }
+        }),
+        Ins::FillB { dst, v } => bool::get_mut(&mut regs[dst])[..n].fill(v),
+        Ins::ElemGet { dst, base, len, idx, mask, ty } => {
+            let ix = checked_index(regs, idx, mask, len, n)?;
+            with_dst(regs, dst, |r, o| {
+                with_class!(ty, T => {
+                    for (k, (o, &j)) in T::get_mut(o)[..n].iter_mut().zip(&ix).enumerate() {
+                        *o = T::get(&r[base + j])[k];
+                    }
+                })
+            });
+        }
+        Ins::ElemSet { base, len, idx, val, mask, ty } => {
+            let ix = checked_index(regs, idx, mask, len, n)?;
+            let m: Option<Vec<bool>> = mask.map(|m| bool::get(&regs[m])[..n].to_vec());
+            with_class!(ty, T => {
+                let v: Vec<T> = T::get(&regs[val])[..n].to_vec();
+                for (k, &j) in ix.iter().enumerate() {
+                    if m.as_ref().is_none_or(|m| m[k]) {
+                        T::get_mut(&mut regs[base + j])[k] = v[k];
+                    }
+                }
+            });
+        }
         Ins::Math { dst, f, args, ty } => {
             let k = if matches!(f, MathFn::Fma) {
                 3
@@ -488,6 +878,21 @@ fn step(ins: &Ins, regs: &mut [Col], srcs: &[Operand], start: usize, n: usize) -
         }),
     }
     Ok(())
+}
+
+/// The indices in register `idx` of an array of `len` elements, checked where `mask` is set
+/// (elsewhere 0: an element a mask leaves out reads element 0 and writes nothing).
+fn checked_index(regs: &[Col], idx: R, mask: Option<R>, len: usize, n: usize) -> Result<Vec<usize>> {
+    let m = mask.map(|m| &bool::get(&regs[m])[..n]);
+    let mut ix = Vec::with_capacity(n);
+    for (k, &j) in i64::get(&regs[idx])[..n].iter().enumerate() {
+        let active = m.is_none_or(|m| m[k]);
+        if active && (j < 0 || j as usize >= len) {
+            return Err(Error::IndexOutOfBounds { index: j as isize, axis: 0, size: len });
+        }
+        ix.push(if active { j as usize } else { 0 });
+    }
+    Ok(ix)
 }
 
 use super::io::{fence, gather, load, store, Ptr};

@@ -45,7 +45,21 @@ macro_rules! float_fns {
                 Fabs | Abs => <$t>::abs,
                 Erf => |x| libm::erf(x as f64) as $t,
                 Erfc => |x| libm::erfc(x as f64) as $t,
-                _ => |x| x,
+                Erfinv => |x| crate::special::erfinv(x as f64) as $t,
+                Erfcinv => |x| crate::special::erfcinv(x as f64) as $t,
+                Erfcx => |x| crate::special::erfcx(x as f64) as $t,
+                Normcdf => |x| crate::special::ndtr(x as f64) as $t,
+                Normcdfinv => |x| crate::special::ndtri(x as f64) as $t,
+                Lgamma => |x| crate::special::gammaln(x as f64) as $t,
+                Tgamma => |x| crate::special::gamma(x as f64) as $t,
+                J0 => |x| crate::special::j0(x as f64) as $t,
+                J1 => |x| crate::special::j1(x as f64) as $t,
+                Y0 => |x| crate::special::y0(x as f64) as $t,
+                Y1 => |x| crate::special::y1(x as f64) as $t,
+                I0 => |x| crate::special::i0(x as f64) as $t,
+                I1 => |x| crate::special::i1(x as f64) as $t,
+                Pow | Atan2 | Hypot | Fmin | Fmax | Fmod | Copysign | Fma | IsNan | IsInf | IsFinite | Signbit
+                | Min | Max => unreachable!("{f:?} is not a unary function of floats"),
             }
         }
         fn $binary(f: MathFn) -> fn($t, $t) -> $t {
