@@ -1,15 +1,19 @@
 //! Branch-free float32 kernels for `sin`, `cos`, `exp`, `log` and `tanh` that the compiler
 //! vectorises: Cody–Waite range reduction with one odd polynomial for sin/cos (SLEEF's), Cephes's
-//! exp and log and Eigen's rational tanh (within 4 float32 eps of f64 libm). They run on
-//! blocks of 256 elements; a block holding any input outside the kernels' range (|x| > 8192 for
-//! sin and cos, outside [-87, 88] for exp, NaN or infinite anywhere) is computed by libm instead,
-//! so edge cases are exactly libm's.
+//! exp and log and Eigen's rational tanh (within 4 float32 eps of f64 libm), and float64 `exp`,
+//! `log` and `tanh` ([`double`]: within 1, 1 and 2 ulps). They run on blocks of 256 elements; a
+//! block holding any input outside the kernels' range (|x| > 8192 for sin and cos, outside
+//! [-87, 88] for float32 exp and [-708, 709] for float64 exp, zero, negative or subnormal for log,
+//! NaN or infinite anywhere) is computed by libm instead, so edge cases are exactly libm's.
 // The polynomial coefficients are the published values, kept digit for digit.
 #![allow(clippy::excessive_precision)]
 
 use crate::iter::map1_blocks;
 use std::mem::MaybeUninit;
+use xp_core::kernel::MathFn;
 use xp_core::{Layout, UnaryOp};
+
+mod double;
 
 const MAGIC: f32 = 12_582_912.0; // 1.5 * 2^23: adding and subtracting it rounds to an integer
 const FRAC_1_PI: f32 = std::f32::consts::FRAC_1_PI;
@@ -122,12 +126,12 @@ fn tanh<const F: bool>(x: f32) -> f32 {
 }
 
 #[inline(always)]
-fn block(
-    x: &[f32],
-    out: &mut [MaybeUninit<f32>],
-    ok: impl Fn(f32) -> bool,
-    fast: impl Fn(f32) -> f32,
-    slow: fn(f32) -> f32,
+fn block<T: Copy>(
+    x: &[T],
+    out: &mut [MaybeUninit<T>],
+    ok: impl Fn(T) -> bool,
+    fast: impl Fn(T) -> T,
+    slow: fn(T) -> T,
 ) {
     if x.iter().fold(true, |acc, &v| acc & ok(v)) {
         for (o, &v) in out.iter_mut().zip(x) {
@@ -140,56 +144,91 @@ fn block(
     }
 }
 
-/// `o = f(x)` through the fast kernels, for the functions that have one (false otherwise):
-/// blocks of float32 `sin`, `cos`, `exp`, `log`, `tanh`, written into possibly uninitialised memory.
-#[inline(always)]
-fn slice_uninit<const F: bool>(f: xp_core::kernel::MathFn, x: &[f32], o: &mut [MaybeUninit<f32>]) -> bool {
-    use xp_core::kernel::MathFn::*;
-    for (x, o) in x.chunks(256).zip(o.chunks_mut(256)) {
-        match f {
-            Sin => block(x, o, |v| v.abs() <= 8192.0, |v| sincos::<F>(v, 0), f32::sin),
-            Cos => block(x, o, |v| v.abs() <= 8192.0, |v| sincos::<F>(v, 1), f32::cos),
-            Exp => block(x, o, |v| (-87.0..=88.0).contains(&v), exp::<F>, f32::exp),
-            Tanh => block(x, o, |v| v.abs() <= 1e30, tanh::<F>, f32::tanh),
-            Log => block(x, o, |v| (f32::MIN_POSITIVE..=f32::MAX).contains(&v), log::<F>, f32::ln),
-            _ => return false,
-        }
-    }
-    true
+/// The element types with fast kernels.
+trait Fast: Copy + Default + Sync + xp_core::Element {
+    /// Whether `f` has a fast kernel for this type.
+    fn has(f: MathFn) -> bool;
+    /// `o = f(x)` in blocks of 256 for a function that [`Fast::has`] a kernel, written into
+    /// possibly uninitialised memory, with FMA or without (`F`).
+    fn slice_uninit<const F: bool>(f: MathFn, x: &[Self], o: &mut [MaybeUninit<Self>]);
 }
 
-/// [`slice_uninit`] compiled for the widest SIMD the processor has (pulp's runtime dispatch).
-fn wide_uninit(f: xp_core::kernel::MathFn, x: &[f32], o: &mut [MaybeUninit<f32>]) -> bool {
-    struct Fast<'a>(xp_core::kernel::MathFn, &'a [f32], &'a mut [MaybeUninit<f32>]);
-    impl pulp::WithSimd for Fast<'_> {
-        type Output = bool;
+impl Fast for f32 {
+    /// float32 `sin`, `cos`, `exp`, `log`, `tanh`.
+    fn has(f: MathFn) -> bool {
+        matches!(f, MathFn::Sin | MathFn::Cos | MathFn::Exp | MathFn::Tanh | MathFn::Log)
+    }
+    #[inline(always)]
+    fn slice_uninit<const F: bool>(f: MathFn, x: &[f32], o: &mut [MaybeUninit<f32>]) {
+        use MathFn::*;
+        for (x, o) in x.chunks(256).zip(o.chunks_mut(256)) {
+            match f {
+                Sin => block(x, o, |v| v.abs() <= 8192.0, |v| sincos::<F>(v, 0), f32::sin),
+                Cos => block(x, o, |v| v.abs() <= 8192.0, |v| sincos::<F>(v, 1), f32::cos),
+                Exp => block(x, o, |v| (-87.0..=88.0).contains(&v), exp::<F>, f32::exp),
+                Tanh => block(x, o, |v| v.abs() <= 1e30, tanh::<F>, f32::tanh),
+                Log => block(x, o, |v| (f32::MIN_POSITIVE..=f32::MAX).contains(&v), log::<F>, f32::ln),
+                _ => unreachable!("no float32 kernel for {f:?}"),
+            }
+        }
+    }
+}
+
+impl Fast for f64 {
+    /// float64 `exp`, `log`, `tanh` (sin and cos stay libm's, which NumPy also calls).
+    fn has(f: MathFn) -> bool {
+        matches!(f, MathFn::Exp | MathFn::Tanh | MathFn::Log)
+    }
+    #[inline(always)]
+    fn slice_uninit<const F: bool>(f: MathFn, x: &[f64], o: &mut [MaybeUninit<f64>]) {
+        use MathFn::*;
+        for (x, o) in x.chunks(256).zip(o.chunks_mut(256)) {
+            match f {
+                Exp => block(x, o, double::exp_ok, double::exp::<F>, f64::exp),
+                Tanh => block(x, o, double::tanh_ok, double::tanh::<F>, f64::tanh),
+                Log => block(x, o, double::log_ok, double::log::<F>, f64::ln),
+                _ => unreachable!("no float64 kernel for {f:?}"),
+            }
+        }
+    }
+}
+
+/// [`Fast::slice_uninit`] compiled for the widest SIMD the processor has (pulp's runtime
+/// dispatch), for the functions that have a kernel (false otherwise, `o` untouched).
+fn wide_uninit<T: Fast>(f: MathFn, x: &[T], o: &mut [MaybeUninit<T>]) -> bool {
+    struct Run<'a, T>(MathFn, &'a [T], &'a mut [MaybeUninit<T>]);
+    impl<T: Fast> pulp::WithSimd for Run<'_, T> {
+        type Output = ();
         #[inline(always)]
-        fn with_simd<S: pulp::Simd>(self, _: S) -> bool {
+        fn with_simd<S: pulp::Simd>(self, _: S) {
             // pulp's AVX2 (V3) and AVX-512 (V4) levels both include FMA
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             {
                 use std::any::TypeId;
                 let t = TypeId::of::<S>();
                 if t == TypeId::of::<pulp::x86::V3>() || t == TypeId::of::<pulp::x86::V4>() {
-                    return slice_uninit::<true>(self.0, self.1, self.2);
+                    return T::slice_uninit::<true>(self.0, self.1, self.2);
                 }
             }
-            slice_uninit::<false>(self.0, self.1, self.2)
+            T::slice_uninit::<false>(self.0, self.1, self.2)
         }
     }
-    pulp::Arch::new().dispatch(Fast(f, x, o))
+    if !T::has(f) {
+        return false;
+    }
+    pulp::Arch::new().dispatch(Run(f, x, o));
+    true
 }
 
 /// `o = f(x)` through the fast kernels at the machine's full SIMD width, for the functions that
 /// have one (false otherwise, `o` untouched): the kernel evaluator's float32 blocks.
-pub(crate) fn wide_f32(f: xp_core::kernel::MathFn, x: &[f32], o: &mut [f32]) -> bool {
+pub(crate) fn wide_f32(f: MathFn, x: &[f32], o: &mut [f32]) -> bool {
     // SAFETY: viewing initialised floats as possibly-uninitialised ones is always sound.
     wide_uninit(f, x, unsafe { &mut *(o as *mut [f32] as *mut [MaybeUninit<f32>]) })
 }
 
-/// The fast kernel of `op` on float32, if there is one.
-pub fn unary_f32(x: &[f32], l: &Layout, op: UnaryOp) -> Option<Vec<f32>> {
-    use xp_core::kernel::MathFn;
+/// The fast kernel of `op` on `x` (float32 or float64) in any layout, if there is one.
+fn unary<T: Fast>(x: &[T], l: &Layout, op: UnaryOp) -> Option<Vec<T>> {
     let f = match op {
         UnaryOp::Sin => MathFn::Sin,
         UnaryOp::Cos => MathFn::Cos,
@@ -198,10 +237,23 @@ pub fn unary_f32(x: &[f32], l: &Layout, op: UnaryOp) -> Option<Vec<f32>> {
         UnaryOp::Log => MathFn::Log,
         _ => return None,
     };
+    if !T::has(f) {
+        return None;
+    }
     // Each block compiled for the widest SIMD the processor has (as the kernel evaluator's).
     Some(map1_blocks(x, l, |x, o| {
         wide_uninit(f, x, o);
     }))
+}
+
+/// The fast kernel of `op` on float32, if there is one.
+pub fn unary_f32(x: &[f32], l: &Layout, op: UnaryOp) -> Option<Vec<f32>> {
+    unary(x, l, op)
+}
+
+/// The fast kernel of `op` on float64, if there is one.
+pub fn unary_f64(x: &[f64], l: &Layout, op: UnaryOp) -> Option<Vec<f64>> {
+    unary(x, l, op)
 }
 
 #[cfg(test)]

@@ -214,10 +214,18 @@ impl BackendStorage for CpuStorage {
         Ok(with_buffer!(&self.0, v => Element::into_buffer(map1(v, l, |x| x))))
     }
     fn unary(&self, l: &Layout, op: UnaryOp) -> Result<Self> {
-        if let HostBuffer::F32(v) = &self.0 {
-            if let Some(r) = fastmath::unary_f32(v, l, op) {
-                return Ok(CpuStorage(HostBuffer::F32(r)));
+        match &self.0 {
+            HostBuffer::F32(v) => {
+                if let Some(r) = fastmath::unary_f32(v, l, op) {
+                    return Ok(CpuStorage(HostBuffer::F32(r)));
+                }
             }
+            HostBuffer::F64(v) => {
+                if let Some(r) = fastmath::unary_f64(v, l, op) {
+                    return Ok(CpuStorage(HostBuffer::F64(r)));
+                }
+            }
+            _ => {}
         }
         // The cheap float ops as inlined loops (through `unary_t`'s function pointer, a square
         // root of 2^24 float32 took 14 ms where the vectorised loop takes a few)

@@ -6,6 +6,7 @@ mod cuda;
 mod edge;
 mod errors;
 mod everyday;
+mod fastmath;
 mod fft;
 mod fit;
 mod fuse;
