@@ -57,14 +57,14 @@ fn groups(input: &Array, labels: Option<&Array>, index: LabelIndex) -> Result<Gr
             (l.broadcast_to(input.shape())?.astype(DType::I64)?.ravel()?, index)
         }
         // without labels SciPy measures the whole input, whatever the index
-        None => (on.zeros(&[input.size()], DType::I64)?, LabelIndex::One(0)),
+        None => (on.zeros([input.size()], DType::I64)?, LabelIndex::One(0)),
     };
     let scalar = !matches!(index, LabelIndex::Many(_));
     let wanted: Vec<i64> = match index {
         // every positive label: one region, slot 0
         LabelIndex::Positive => {
             let slot = lab.le(0)?.astype(DType::I64)?;
-            return Ok(Groups { slot, bins: 2, pick: on.zeros(&[1], DType::I64)?, scalar });
+            return Ok(Groups { slot, bins: 2, pick: on.zeros([1], DType::I64)?, scalar });
         }
         LabelIndex::One(i) => vec![i],
         LabelIndex::Many(v) => v.to_vec(),
@@ -74,13 +74,13 @@ fn groups(input: &Array, labels: Option<&Array>, index: LabelIndex) -> Result<Gr
     uniq.dedup();
     let k = uniq.len();
     let pick: Vec<i64> = wanted.iter().map(|w| uniq.binary_search(w).unwrap_or(0) as i64).collect();
-    let pick = on.asarray(pick, &[wanted.len()])?;
+    let pick = on.asarray(pick, [wanted.len()])?;
     let slot = match k {
-        0 => on.zeros(&[lab.size()], DType::I64)?,
+        0 => on.zeros([lab.size()], DType::I64)?,
         1 => lab.not_equal(uniq[0])?.astype(DType::I64)?,
         _ => {
             // any label, negative or large, finds its slot by a binary search of those asked for
-            let u = on.asarray(uniq, &[k])?;
+            let u = on.asarray(uniq, [k])?;
             let p = crate::searchsorted(&u, &lab, xp_core::Side::Left, None)?.minimum(k as i64 - 1)?;
             let found = u.take(&p, 0)?.equal(&lab)?;
             crate::where_(&found, &p, k as i64)?
@@ -168,7 +168,7 @@ fn extreme(input: &Array, labels: Option<&Array>, index: LabelIndex, max: bool) 
     let g = groups(input, labels, index)?;
     let x = flat_f64(input)?;
     let start = if max { f64::NEG_INFINITY } else { f64::INFINITY };
-    let acc = crate::full_like(&crate::on(input.device()).zeros(&[g.bins], DType::F64)?, start)?;
+    let acc = crate::full_like(&crate::on(input.device()).zeros([g.bins], DType::F64)?, start)?;
     if max {
         crate::scatter_max(&acc, &g.slot, &x)?;
     } else {
@@ -237,7 +237,7 @@ fn slot_extremes(op: &'static str, input: &Array, g: &Groups, max: bool) -> Resu
     let (d, start) = extreme_dtype(op, input, max)?;
     let on = crate::on(input.device());
     let x = input.astype(d)?.ravel()?;
-    let acc = on.full(&[g.bins], start, d)?;
+    let acc = on.full([g.bins], start, d)?;
     if max {
         crate::scatter_max(&acc, &g.slot, &x)?;
     } else {
@@ -246,7 +246,7 @@ fn slot_extremes(op: &'static str, input: &Array, g: &Groups, max: bool) -> Resu
     let n = x.size() as i64;
     let hit = x.equal(&acc.take(&g.slot, 0)?)?;
     let at = crate::where_(&hit, &on.arange(0, n, 1, None)?, n)?;
-    let pos = on.full(&[g.bins], n, DType::I64)?;
+    let pos = on.full([g.bins], n, DType::I64)?;
     crate::scatter_min(&pos, &g.slot, &at)?;
     let empty = pos.equal(n)?;
     let value = crate::where_(&empty, 0, &acc)?.astype(input.dtype())?;
@@ -312,6 +312,14 @@ pub fn maximum_position(input: &Array, labels: Option<&Array>, index: LabelIndex
 }
 
 /// The result of [`extrema`]: SciPy's `(minimums, maximums, min_positions, max_positions)`.
+///
+/// ```
+/// use xp::ndimage::{extrema, LabelIndex};
+/// let x = xp::Array::from_vec(vec![2.0, -1.0, 4.0], &[3]).unwrap();
+/// let xp::ndimage::Extrema { min, max, min_position, max_position } = extrema(&x, None, LabelIndex::Positive).unwrap();
+/// assert_eq!((min.item::<f64>().unwrap(), max.item::<f64>().unwrap()), (-1.0, 4.0));
+/// assert_eq!((min_position.to_vec::<i64>().unwrap(), max_position.to_vec::<i64>().unwrap()), (vec![1], vec![2]));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Extrema {
     /// the smallest value of each region, in the input's dtype (0-d, or one per label)
@@ -488,6 +496,6 @@ pub fn labeled_comprehension(
     if g.scalar {
         on.asarray(r, &[] as &[usize])
     } else {
-        on.asarray(r, &[pick.len()])
+        on.asarray(r, [pick.len()])
     }
 }

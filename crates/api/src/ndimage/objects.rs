@@ -18,6 +18,14 @@ use xp_core::{DType, Error, Result, Scalar};
 /// a label absent from `input`. `labels` is integer (SciPy refuses floats and bool); labels below 1 or above
 /// `max_label` are ignored. `max_label` `None` (or `Some(0)`, as SciPy's `0`) is the largest
 /// label of `labels`, and then an empty `labels` is an error as SciPy's `max` of no values.
+///
+/// ```
+/// use xp::ndimage::find_objects;
+/// let lab = xp::Array::from_vec(vec![0, 2, 2, 0, 0, 2, 0, 0, 0], &[3, 3]).unwrap();
+/// // label 1 is absent, label 3 beyond the largest
+/// let boxes = find_objects(&lab, Some(3)).unwrap();
+/// assert_eq!(boxes, vec![None, Some(vec![0..2, 1..3]), None]);
+/// ```
 pub fn find_objects(labels: &Array, max_label: Option<usize>) -> Result<Vec<Option<Vec<Range<usize>>>>> {
     let op = "find_objects";
     if !labels.dtype().is_integer() {
@@ -47,8 +55,8 @@ pub fn find_objects(labels: &Array, max_label: Option<usize>) -> Result<Vec<Opti
         let mut s = vec![1; shape.len()];
         s[a] = n;
         let c = on.arange(0, n as i64, 1, None)?.reshape_exact(&s)?.broadcast_to(shape)?.ravel()?;
-        let lo = on.full(&[m + 1], big, DType::I64)?;
-        let hi = on.full(&[m + 1], -1, DType::I64)?;
+        let lo = on.full([m + 1], big, DType::I64)?;
+        let hi = on.full([m + 1], -1, DType::I64)?;
         crate::scatter_min(&lo, &slot, &c)?;
         crate::scatter_max(&hi, &slot, &c)?;
         parts.push(lo);
