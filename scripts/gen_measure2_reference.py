@@ -21,6 +21,7 @@ import scipy
 import scipy.ndimage as ndi
 
 import gen_reference as g
+from gen_ndimage_reference import fixed_spline_filter
 
 warnings.filterwarnings("ignore")
 ROOT = os.path.join(os.path.dirname(__file__), "..")
@@ -154,9 +155,191 @@ def measure_cases():
     return cases
 
 
+def edt_cases():
+    rng = np.random.default_rng(2028)
+    cases = []
+
+    def add(inp, sampling=None, dist=True, ind=True):
+        c = {"op": "distance_transform_edt", "sampling": sampling, "distances": dist, "indices": ind,
+             "args": [g.arr(inp)], "tol": [1e-13, 1e-13]}
+        # xp's one value for every axis is SciPy's scalar
+        sp_sampling = sampling[0] if sampling is not None and len(sampling) == 1 else sampling
+        try:
+            r = ndi.distance_transform_edt(inp, sampling=sp_sampling, return_distances=dist, return_indices=ind)
+        except RuntimeError as e:
+            cases.append({**c, "error": str(e)})
+            return
+        r = list(r) if isinstance(r, tuple) else [r]
+        cases.append({**c, "results": [g.arr(v) for v in r]})
+
+    b2 = rng.random((12, 15)) > 0.3
+    add(b2)
+    add(b2, [1.5, 0.7])
+    add(b2, [2.0])
+    add(b2.astype(np.float64), None, True, False)
+    add(b2.astype(np.int32), [0.3, 1.0], False, True)
+    add(b2, None, False, False)
+    b3 = rng.random((5, 6, 7)) > 0.2
+    add(b3)
+    add(b3, [1.0, 2.0, 0.5])
+    add(rng.random(20) > 0.25)
+    # sparse background: many equidistant features, chosen as SciPy chooses them
+    sp = np.ones((9, 9), bool)
+    sp[0, 0] = sp[0, 8] = sp[8, 0] = sp[8, 8] = sp[4, 4] = False
+    add(sp)
+    add(sp, [1.0, 1.0])
+    sp3 = np.ones((7, 7, 7), bool)
+    sp3[0, 0, 0] = sp3[6, 6, 6] = sp3[0, 6, 3] = False
+    add(sp3)
+    # one line without background along the first axis (the next passes fill it)
+    ln = np.ones((6, 5), bool)
+    ln[2, 0] = False
+    add(ln)
+    add(np.ones((4, 5), bool))  # no background: SciPy's -1 features
+    add(np.zeros((3, 4), np.uint8))
+    add(np.array(1.0))
+    add(np.zeros((0, 3), bool))
+    return cases
+
+
+def affine_cases():
+    rng = np.random.default_rng(2029)
+    cases = []
+    x = rng.standard_normal((8, 9))
+    xi = rng.integers(-50, 50, (8, 9)).astype(np.int32)
+    x3 = rng.standard_normal((5, 6, 4)).astype(np.float32)
+    th = 0.4
+    rot = np.array([[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]]) * [[1.1], [0.9]]
+    modes = [("constant", 0.0), ("constant", 1.5), ("nearest", 0.0), ("reflect", 0.0), ("mirror", 0.0),
+             ("wrap", 0.0), ("grid-wrap", 0.0), ("grid-constant", 0.5), ("grid-mirror", 0.0)]
+
+    def add(inp, matrix, offset=0.0, output_shape=None, order=3, mode="constant", cval=0.0, prefilter=True, tol=None):
+        matrix = np.asarray(matrix, np.float64)
+        off = list(np.atleast_1d(np.asarray(offset, np.float64)))
+        c = {"op": "affine_transform", "matrix": g.arr(matrix), "offset": [repr(float(v)) for v in off],
+             "output_shape": output_shape, "order": order, "mode": mode, "cval": cval, "prefilter": prefilter,
+             "args": [g.arr(inp)], "tol": tol or ([2e-6, 2e-6] if inp.dtype == np.float32 else [1e-12, 1e-12])}
+        kw = dict(offset=offset, output_shape=output_shape, order=order, mode=mode, cval=cval, prefilter=prefilter)
+        try:
+            if order > 1 and mode in ("reflect", "grid-mirror") and prefilter:
+                # SciPy 1.17.1's reflect prefilter is off on short lines (scipy#24615): the fixed
+                # recursion of gen_ndimage_reference.py, then SciPy's interpolation
+                kw = dict(kw, prefilter=False, output=inp.dtype)
+                r = ndi.affine_transform(fixed_spline_filter(inp, order, mode), matrix, **kw)
+            else:
+                r = ndi.affine_transform(inp, matrix, **kw)
+        except (RuntimeError, ValueError) as e:
+            cases.append({**c, "error": str(e)})
+            return
+        cases.append({**c, "result": g.arr(r)})
+
+    for order in range(6):
+        for mode, cval in modes:
+            add(x, rot, [1.5, -0.5], None, order, mode, cval)
+    for mode, cval in [("constant", 0.0), ("nearest", 0.0), ("mirror", 0.0)]:
+        add(xi, rot, [0.7, 1.2], None, 3, mode, cval)
+        add(xi, rot, [0.7, 1.2], None, 1, mode, cval)
+    add(x, rot, [1.5, -0.5], [11, 6])
+    add(x, rot, [1.5, -0.5], None, 3, "constant", 0.0, False)
+    # the forms of the matrix
+    hom = np.eye(3)
+    hom[:2, :2] = rot
+    hom[:2, 2] = [0.25, -1.0]
+    add(x, hom, 0.0, None, 3, "nearest")
+    add(x, hom[:2], 0.0, [7, 10], 2, "reflect")
+    add(x, [0.8, 1.3], [0.5, -1.0], [10, 7], 3, "nearest")
+    add(x, [0.8, 1.3], 0.25, None, 1, "constant", 2.0)
+    add(x, [[0.5], [0.7]], [1.0, 0.5], [12], 3, "mirror")  # a 1-D output of a 2-D input
+    # (ndim, ndim + 1) is the map and its offset, so a 2-D input cannot have a 3-D output
+    add(x, [[0.3, 0.4, 0.5], [0.1, 0.6, -0.2]], [0.0, 1.0], [3, 4, 2], 1, "nearest")
+    add(rng.standard_normal(9), [[0.5, 1.0, -0.3]], [1.0], [3, 4, 2], 3, "reflect")  # a 3-D output of a 1-D input
+    m3 = np.array([[0.9, 0.1, 0.0], [-0.1, 1.0, 0.2], [0.05, 0.0, 1.1]])
+    add(x3, m3, [0.5, -0.25, 0.1], None, 3, "constant")
+    add(x3, m3, [0.5, -0.25, 0.1], [4, 7, 3], 2, "wrap")
+    add(rng.standard_normal((4, 5)) + 1j * rng.standard_normal((4, 5)), rot, 0.5, None, 3, "nearest")
+    add(rng.standard_normal(10), [[1.5]], [-2.0], [8], 3, "grid-constant", 1.0)
+    # SciPy's errors
+    bad = hom.copy()
+    bad[2, 0] = 0.5
+    add(x, bad)
+    add(x, np.ones((3, 2)))
+    add(x, np.ones((2, 4)))
+    add(x, np.ones((2, 2, 2)))
+    add(x, rot, 0.0, None, 6)
+    return cases
+
+
+# generic_filter's functions: SciPy's Python form, by the name the Rust test knows them
+GENERIC = {
+    "sumsq": lambda v: np.sum(v * v),
+    "positive": lambda v: np.sum(v > 0),
+    "weighted": lambda v: np.sum(v * np.arange(1, len(v) + 1)),  # depends on the order of the taps
+    "ptp": np.ptp,
+    "median": np.median,
+}
+
+
+def generic_cases():
+    rng = np.random.default_rng(2030)
+    cases = []
+    x = rng.standard_normal((7, 9)) * 4
+    xi = rng.integers(-9, 10, (7, 9)).astype(np.int32)
+    x3 = rng.standard_normal((4, 5, 6)).astype(np.float32)
+    cross = ndi.generate_binary_structure(2, 1)
+    odd = np.array([[1, 1, 0], [0, 1, 1]], bool)
+    windows = [({"size": [3, 3]}, None), ({"size": [2, 4]}, None), ({"footprint": cross}, None),
+               ({"footprint": odd}, [-1, 1]), ({"size": [3, 1]}, [1, 0])]
+    modes = [("reflect", 0.0), ("constant", 2.0), ("nearest", 0.0), ("mirror", 0.0), ("wrap", 0.0)]
+    for form, names in [("reduction", ["sumsq", "positive"]), ("elementwise", ["weighted"]),
+                        ("host", ["weighted", "ptp", "median"])]:
+        for fname in names:
+            for inp in [x, xi]:
+                for (win, origin), (mode, cval) in zip(windows * 2, modes + modes[::-1]):
+                    kw = dict(win, mode=mode, cval=cval, origin=origin if origin is not None else 0)
+                    r = ndi.generic_filter(inp, GENERIC[fname], **kw)
+                    c = {"op": "generic_filter", "form": form, "func": fname, "mode": mode, "cval": cval,
+                         "origin": origin if origin is not None else [0], "args": [g.arr(inp)], "result": g.arr(r),
+                         "tol": [1e-12, 1e-12]}
+                    if "size" in win:
+                        c["size"] = win["size"]
+                    else:
+                        c["footprint"] = g.arr(win["footprint"])
+                    cases.append(c)
+    # 3-D float32: the kernels sum in float32, SciPy in float64
+    for form, fname in [("reduction", "sumsq"), ("host", "ptp"), ("host", "median")]:
+        r = ndi.generic_filter(x3, GENERIC[fname], size=3, mode="nearest")
+        cases.append({"op": "generic_filter", "form": form, "func": fname, "mode": "nearest", "cval": 0.0,
+                      "origin": [0], "size": [3], "args": [g.arr(x3)], "result": g.arr(r), "tol": [2e-6, 1e-5]})
+    # a constant border with a fractional cval: SciPy's function sees it in float64
+    r = ndi.generic_filter(xi, GENERIC["weighted"], size=[3, 3], mode="constant", cval=1.5)
+    cases.append({"op": "generic_filter", "form": "host", "func": "weighted", "mode": "constant", "cval": 1.5,
+                  "origin": [0], "size": [3, 3], "args": [g.arr(xi)], "result": g.arr(r), "tol": [0, 0]})
+    # an all-false footprint: SciPy calls the function with no values
+    for form in ["host", "reduction"]:
+        r = ndi.generic_filter(x, GENERIC["sumsq"], footprint=np.zeros((3, 3), bool))
+        cases.append({"op": "generic_filter", "form": form, "func": "sumsq", "mode": "reflect", "cval": 0.0,
+                      "origin": [0], "footprint": g.arr(np.zeros((3, 3), bool)), "args": [g.arr(x)],
+                      "result": g.arr(r), "tol": [0, 0]})
+    # errors: an origin outside the window, a footprint of another rank
+    for kw in [{"size": [3, 3], "origin": [2, 0]}, {"footprint": np.ones(3, bool)}]:
+        try:
+            ndi.generic_filter(x, np.sum, **kw)
+            raise AssertionError("expected an error")
+        except (ValueError, RuntimeError) as e:
+            c = {"op": "generic_filter", "form": "host", "func": "ptp", "mode": "reflect", "cval": 0.0,
+                 "origin": kw.get("origin", [0]), "args": [g.arr(x)], "error": str(e), "tol": [0, 0]}
+            if "size" in kw:
+                c["size"] = kw["size"]
+            else:
+                c["footprint"] = g.arr(kw["footprint"])
+            cases.append(c)
+    return cases
+
+
 def main():
     meta = {"numpy": np.__version__, "scipy": scipy.__version__}
-    for name, cases in [("measure2", measure_cases())]:
+    for name, cases in [("measure2", measure_cases()),
+                        ("ndimage2", edt_cases() + affine_cases() + generic_cases())]:
         with open(os.path.join(ROOT, "tests", "data", f"{name}.json"), "w") as fh:
             json.dump({**meta, "cases": cases}, fh, separators=(",", ":"))
         print(name, len(cases))

@@ -24,6 +24,7 @@ mod manip;
 mod measure;
 mod morphology;
 mod ndimage;
+mod ndimage2;
 mod promotion;
 mod properties;
 mod random_dists;

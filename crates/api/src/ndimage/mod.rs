@@ -29,10 +29,13 @@
 //! let z = zoom(&x, &[2.0], Interpolation { order: 1, ..Default::default() }, Default::default()).unwrap();
 //! assert_eq!(z.shape(), &[10]);
 //! ```
+mod affine;
 mod boundary;
 mod correlate;
 mod derivatives;
+mod distance;
 mod gaussian;
+mod generic;
 mod interpolate;
 mod label;
 mod measure;
@@ -43,9 +46,12 @@ mod rank;
 mod spline;
 mod uniform;
 
+pub use affine::affine_transform;
 pub use correlate::{convolve, convolve1d, correlate, correlate1d};
 pub use derivatives::{gaussian_laplace, laplace, prewitt, sobel};
+pub use distance::{distance_transform_edt, DistanceTransform};
 pub use gaussian::{gaussian_filter, gaussian_filter1d};
+pub use generic::{generic_filter, FilterFunction};
 pub use interpolate::{map_coordinates, rotate, shift, zoom, Interpolation, Reshape, Rotate, ZoomGrid};
 pub use label::{generate_binary_structure, label, Labels};
 pub use measure::{
