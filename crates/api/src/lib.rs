@@ -38,6 +38,7 @@ pub mod io;
 pub mod kernel;
 pub mod linalg;
 mod manip;
+mod more;
 pub mod ndimage;
 mod numeric;
 mod ops;
@@ -80,6 +81,17 @@ pub use index::{
 pub use io::{fromfile, load, load_npz, save, savez, savez_compressed, Npz};
 pub use manip::{
     array_split, broadcast_arrays, concatenate, hstack, split, stack, vstack, PadMode, Sections, ELLIPSIS, NEW_AXIS,
+};
+pub use more::elementwise::{
+    deg2rad, degrees, divmod, float_power, fmod, frexp, gcd, heaviside, iscomplex, isneginf, isposinf, isreal,
+    isrealobj, lcm, ldexp, logaddexp2, modf, nextafter, rad2deg, radians, real_if_close, signbit, spacing, RealIfClose,
+};
+pub use more::poly::{poly, polyadd, polyder, polyfit, polyint, polymul, polysub, polyval, roots};
+pub use more::shapes::{
+    append, atleast_1d, atleast_2d, atleast_3d, broadcast_shapes, column_stack, delete, diag_indices_from, diagflat,
+    dsplit, dstack, fill_diagonal, fill_diagonal_wrap, fliplr, flipud, geomspace, geomspace_on, hsplit, insert, resize,
+    rot90, rot90_axes, tri, tri_on, tril_indices_from, trim_zeros, triu_indices_from, vander, vsplit, Geomspace,
+    Positions, Trim, Vander,
 };
 pub use numeric::{around, nan_to_num, NanToNum};
 pub use products::{dot, inner, kron, matmul, outer, tensordot, vdot, vecdot, TensorAxes};

@@ -25,6 +25,7 @@ mod measure;
 mod morphology;
 mod ndimage;
 mod ndimage2;
+mod numpy_more;
 mod promotion;
 mod properties;
 mod random_dists;
