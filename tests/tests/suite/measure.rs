@@ -58,7 +58,7 @@ fn boxes(labels: &Array, max_label: Option<usize>) -> Result<Array> {
             }
         }
     }
-    Array::from_vec(rows, &[b.len(), w])
+    Array::from_vec(rows, [b.len(), w])
 }
 
 fn comprehension(name: &str) -> fn(&[f64]) -> f64 {
