@@ -79,6 +79,19 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
     }
     let n = 1 << 22;
     r.push(Row::new(
+        "special.betainc",
+        "2^20 f64",
+        "a = uniform(1048576).astype(xp.float64) * 20; b = uniform(1048576, 1).astype(xp.float64) * 20; x = uniform(1048576, 2).astype(xp.float64)",
+        "sp.special.betainc(a, b, x)",
+        move |d| {
+            let m = 1 << 20;
+            let a = uniform(&[m], 0, d)?.astype(DType::F64)?.mul(20.0)?;
+            let b = uniform(&[m], 1, d)?.astype(DType::F64)?.mul(20.0)?;
+            let x = uniform(&[m], 2, d)?.astype(DType::F64)?;
+            one(move || xp::special::betainc(&a, &b, &x))
+        },
+    ));
+    r.push(Row::new(
         "nan_to_num",
         "2^22 f32, a tenth NaN",
         "x = uniform(4194304); x = xp.where(x < 0.1, xp.float32(xp.nan), x)",

@@ -58,6 +58,7 @@ fn run(op: &str, case: &Value, x: &[Array]) -> Result<Array> {
         "binom" => sp::binom(a, b.unwrap()),
         "polygamma" => sp::polygamma(a, b.unwrap()),
         "comb" => sp::comb(a, b.unwrap()),
+        "betainc" => sp::betainc(a, b.unwrap(), &x[2]),
         "logsumexp" => sp::logsumexp(a, axis(case)),
         "softmax" => sp::softmax(a, axis(case)),
         "log_softmax" => sp::log_softmax(a, axis(case)),
@@ -73,6 +74,15 @@ fn reference(f: &mut Failures, dev: Device, case: &Value) {
 }
 
 split_cases!(reference, "special");
+
+/// `betainc(a, b, x)` against SciPy (`tests/data/betainc.json`, made by
+/// `scripts/gen_betainc_reference.py`): broadcast grids, float32 and integer arguments, the
+/// domain's edges.
+fn reference_betainc(f: &mut Failures, dev: Device, case: &Value) {
+    reference(f, dev, case)
+}
+
+split_cases!(reference_betainc, "betainc");
 
 /// Complex arguments are a typed error naming the function (SciPy's complex loops are not
 /// implemented), and a keepdims log-sum-exp keeps the axis.

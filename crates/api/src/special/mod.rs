@@ -19,8 +19,10 @@
 //! let l = special::logsumexp(&x, ..).unwrap().item::<f64>().unwrap();
 //! assert!((l - (1f64.exp().recip() + 1.0 + 1.96f64.exp()).ln()).abs() < 1e-15);
 //! ```
+mod betainc;
 mod composite;
 
+pub use betainc::betainc;
 pub use composite::{comb, log_softmax, logsumexp, logsumexp_keepdim, polygamma, sinc, softmax};
 
 use crate::ufunc::{binary, unary, Operand};
