@@ -1,10 +1,11 @@
 //! Branch-free float32 kernels for `sin`, `cos`, `exp`, `log` and `tanh` that the compiler
 //! vectorises: Cody–Waite range reduction with one odd polynomial for sin/cos (SLEEF's), Cephes's
 //! exp and log and Eigen's rational tanh (within 4 float32 eps of f64 libm), and float64 `exp`,
-//! `log` and `tanh` ([`double`]: within 1, 1 and 2 ulps). They run on blocks of 256 elements; a
-//! block holding any input outside the kernels' range (|x| > 8192 for sin and cos, outside
-//! [-87, 88] for float32 exp and [-708, 709] for float64 exp, zero, negative or subnormal for log,
-//! NaN or infinite anywhere) is computed by libm instead, so edge cases are exactly libm's.
+//! `log`, `tanh`, `expm1`, `log1p`, `sinh` and `cosh` ([`double`]: within 1 or 2 ulps). They run
+//! on blocks of 256 elements; a block holding any input outside the kernels' range (|x| > 8192
+//! for sin and cos, outside [-87, 88] for float32 exp and [-708, 709] for float64 exp, zero,
+//! negative or subnormal for log, NaN or infinite anywhere) is computed by libm instead, so edge
+//! cases are exactly libm's.
 // The polynomial coefficients are the published values, kept digit for digit.
 #![allow(clippy::excessive_precision)]
 
@@ -175,9 +176,11 @@ impl Fast for f32 {
 }
 
 impl Fast for f64 {
-    /// float64 `exp`, `log`, `tanh` (sin and cos stay libm's, which NumPy also calls).
+    /// float64 `exp`, `log`, `tanh`, `expm1`, `log1p`, `sinh` and `cosh` (sin and cos stay libm's,
+    /// which NumPy also calls).
     fn has(f: MathFn) -> bool {
-        matches!(f, MathFn::Exp | MathFn::Tanh | MathFn::Log)
+        use MathFn::*;
+        matches!(f, Exp | Tanh | Log | Expm1 | Log1p | Sinh | Cosh)
     }
     #[inline(always)]
     fn slice_uninit<const F: bool>(f: MathFn, x: &[f64], o: &mut [MaybeUninit<f64>]) {
@@ -187,6 +190,10 @@ impl Fast for f64 {
                 Exp => block(x, o, double::exp_ok, double::exp::<F>, f64::exp),
                 Tanh => block(x, o, double::tanh_ok, double::tanh::<F>, f64::tanh),
                 Log => block(x, o, double::log_ok, double::log::<F>, f64::ln),
+                Expm1 => block(x, o, double::expm1_ok, double::expm1::<F>, f64::exp_m1),
+                Log1p => block(x, o, double::log1p_ok, double::log1p::<F>, f64::ln_1p),
+                Sinh => block(x, o, double::sinh_ok, double::sinh::<F>, f64::sinh),
+                Cosh => block(x, o, double::sinh_ok, double::cosh::<F>, f64::cosh),
                 _ => unreachable!("no float64 kernel for {f:?}"),
             }
         }
@@ -235,6 +242,10 @@ fn unary<T: Fast>(x: &[T], l: &Layout, op: UnaryOp) -> Option<Vec<T>> {
         UnaryOp::Exp => MathFn::Exp,
         UnaryOp::Tanh => MathFn::Tanh,
         UnaryOp::Log => MathFn::Log,
+        UnaryOp::Expm1 => MathFn::Expm1,
+        UnaryOp::Log1p => MathFn::Log1p,
+        UnaryOp::Sinh => MathFn::Sinh,
+        UnaryOp::Cosh => MathFn::Cosh,
         _ => return None,
     };
     if !T::has(f) {

@@ -66,10 +66,30 @@ pub(super) fn tanh_ok(x: f64) -> bool {
     x.abs() <= f64::MAX
 }
 
-/// e^x for x in [-708, 709] (SLEEF's `xexp`): x = n·ln 2 + s with |s| <= ln 2 / 2, e^s =
-/// 1 + s + s²·P(s) with P of degree 10, times 2^n built in the exponent bits.
+/// expm1: exp's range, subnormal inputs to libm.
 #[inline(always)]
-pub(super) fn exp<const F: bool>(x: f64) -> f64 {
+pub(super) fn expm1_ok(x: f64) -> bool {
+    exp_ok(x) & ((x == 0.0) | (x.abs() >= f64::MIN_POSITIVE))
+}
+
+/// log1p: above -1, finite, subnormal inputs to libm.
+#[inline(always)]
+pub(super) fn log1p_ok(x: f64) -> bool {
+    (x > -1.0) & (x <= f64::MAX) & ((x == 0.0) | (x.abs() >= f64::MIN_POSITIVE))
+}
+
+/// sinh and cosh: e^|x| normal, subnormal inputs to libm.
+#[inline(always)]
+pub(super) fn sinh_ok(x: f64) -> bool {
+    (x.abs() <= 709.0) & ((x == 0.0) | (x.abs() >= f64::MIN_POSITIVE))
+}
+
+/// The reduction of e^x (SLEEF's `xexp`): x = n·ln 2 + s with |s| <= ln 2 / 2, e^s - 1 =
+/// s + s²·P(s) (P of degree 10) as a float64 `p` and the rest of that sum `lo` (Fast2Sum: s - p
+/// is exact, |s²·P(s)| being at most a fifth of |s|), and 2^n built in the exponent bits (n in
+/// [-1022, 1023], for x in [-708, 709]).
+#[inline(always)]
+fn exp_parts<const F: bool>(x: f64) -> (f64, f64, f64) {
     let (n, ni) = round_bits(x * std::f64::consts::LOG2_E);
     let s = fma::<F>(-n, L2L, fma::<F>(-n, L2U, x));
     let u = [
@@ -86,8 +106,60 @@ pub(super) fn exp<const F: bool>(x: f64) -> f64 {
     ]
     .into_iter()
     .fold(2.08860621107283687536341e-09, |u, c| fma::<F>(u, s, c));
-    let e = fma::<F>(s * s, u, s) + 1.0;
-    e * f64::from_bits((ni.wrapping_add(1023) << 52) as u64)
+    let s2 = s * s;
+    let p = fma::<F>(s2, u, s);
+    (p, fma::<F>(s2, u, s - p), f64::from_bits((ni.wrapping_add(1023) << 52) as u64))
+}
+
+/// e^x for x in [-708, 709] (SLEEF's `xexp`): (1 + (e^s - 1))·2^n.
+#[inline(always)]
+pub(super) fn exp<const F: bool>(x: f64) -> f64 {
+    let (p, _, t) = exp_parts::<F>(x);
+    (p + 1.0) * t
+}
+
+/// e^x - 1 for x in [-708, 709]: 2^n·(e^s - 1) + (2^n - 1) from [`exp_parts`], where 2^n - 1 is
+/// exact for the n that matter (n = 0 gives e^s - 1 itself, without cancellation) and e^s - 1
+/// is carried in two parts (rounded to one float64, it cost up to 1.8 ulp at n = 1, where the
+/// rounding is doubled); the sign copied from x keeps expm1(-0) = -0.
+#[inline(always)]
+pub(super) fn expm1<const F: bool>(x: f64) -> f64 {
+    let (p, lo, t) = exp_parts::<F>(x);
+    fma::<F>(t, lo, fma::<F>(t, p, t - 1.0)).copysign(x)
+}
+
+/// 1/(2k+1)! for k = 9 down to 1: the factorials are exact in float64, the quotients rounded once.
+const SINH_TAYLOR: [f64; 9] = [
+    1.0 / 121_645_100_408_832_000.0,
+    1.0 / 355_687_428_096_000.0,
+    1.0 / 1_307_674_368_000.0,
+    1.0 / 6_227_020_800.0,
+    1.0 / 39_916_800.0,
+    1.0 / 362_880.0,
+    1.0 / 5040.0,
+    1.0 / 120.0,
+    1.0 / 6.0,
+];
+
+/// sinh for |x| <= 709: below 1 its Taylor series x + x³/3! + ... + x¹⁹/19! (the next term is
+/// below 2^-65 of the result), above (e^|x| - e^-|x|)/2; the sign copied from x.
+#[inline(always)]
+pub(super) fn sinh<const F: bool>(x: f64) -> f64 {
+    let a = x.abs();
+    let e = exp::<F>(a);
+    let z = a * a;
+    let p = SINH_TAYLOR[1..].iter().fold(SINH_TAYLOR[0], |p, &k| fma::<F>(p, z, k));
+    let small = fma::<F>(a * z, p, a);
+    let big = 0.5 * (e - 1.0 / e);
+    let r = if a < 1.0 { small } else { big };
+    r.copysign(x)
+}
+
+/// cosh for |x| <= 709: (e^|x| + e^-|x|)/2.
+#[inline(always)]
+pub(super) fn cosh<const F: bool>(x: f64) -> f64 {
+    let e = exp::<F>(x.abs());
+    0.5 * e + 0.5 / e
 }
 
 /// ln x for positive normal finite x (fdlibm's `__ieee754_log`): x = (1 + f)·2^k with 1 + f in
@@ -95,6 +167,21 @@ pub(super) fn exp<const F: bool>(x: f64) -> f64 {
 /// degree 7 (`Lg1`..`Lg7`), k·ln 2 added in two parts.
 #[inline(always)]
 pub(super) fn log<const F: bool>(x: f64) -> f64 {
+    log_plus::<F>(x, 0.0)
+}
+
+/// ln(1 + x) for x > -1, finite (fdlibm's `log1p` reduction): u = 1 + x rounded, its rounding
+/// error c (exact by Fast2Sum) added as c/u to ln u; the sign copied from x keeps log1p(-0) = -0.
+#[inline(always)]
+pub(super) fn log1p<const F: bool>(x: f64) -> f64 {
+    let u = 1.0 + x;
+    let c = if x.abs() <= 1.0 { (1.0 - u) + x } else { (x - u) + 1.0 };
+    log_plus::<F>(u, c / u).copysign(x)
+}
+
+/// ln x + c for positive normal finite x and |c| below an ulp of x (fdlibm's `log` and `log1p`).
+#[inline(always)]
+fn log_plus<const F: bool>(x: f64, c: f64) -> f64 {
     const TWO52: f64 = 4_503_599_627_370_496.0;
     let bits = x.to_bits();
     let m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
@@ -107,7 +194,7 @@ pub(super) fn log<const F: bool>(x: f64) -> f64 {
     let s = f / (2.0 + f);
     let z = s * s;
     let r = z * LG[..6].iter().rev().fold(LG[6], |r, &c| fma::<F>(r, z, c));
-    k * LN2_HI - ((hfsq - fma::<F>(s, hfsq + r, k * LN2_LO)) - f)
+    k * LN2_HI - ((hfsq - fma::<F>(s, hfsq + r, fma::<F>(k, LN2_LO, c))) - f)
 }
 
 /// tanh for finite x (Cephes's `tanh`): |x| + |x|³·P(x²)/Q(x²) below 0.625, else
@@ -235,6 +322,65 @@ mod tests {
         assert!(tanh::<true>(-0.0) == 0.0 && tanh::<true>(-0.0).is_sign_negative());
         assert!(tanh::<false>(0.0) == 0.0 && tanh::<false>(0.0).is_sign_positive());
         assert_eq!(tanh::<true>(-1e-300), -1e-300);
+    }
+
+    /// expm1 within 2 ulps of glibc's (this kernel is within 1.5 ulp of the exact value, glibc's
+    /// within 0.81) over the fast range, near 0 (n = 0: the result is e^s - 1 itself), around
+    /// ±ln 2 / 2 (n = ±1, the kernel's worst) and at the range ends; the sign of zero kept.
+    #[test]
+    fn expm1_within_2_ulps_of_glibc() {
+        let mut xs: Vec<f64> = uniform(1_000_000, -708.0, 709.0, 21).collect();
+        xs.extend(uniform(200_000, -1.5, 1.5, 22));
+        xs.extend(uniform(100_000, -1e-6, 1e-6, 23));
+        xs.extend(uniform(100_000, -40.0, 3.0, 24).map(f64::exp));
+        xs.extend([-708.0, 709.0, 1e-300, -1e-300, f64::MIN_POSITIVE].into_iter().flat_map(|x| around(x, 3)));
+        xs.retain(|&x| expm1_ok(x));
+        let (d, x) = worst(xs.into_iter(), [expm1::<true>, expm1::<false>], f64::exp_m1);
+        assert!(d <= 2, "expm1({x:e}): {d} ulps from glibc");
+        assert!(expm1::<true>(-0.0) == 0.0 && expm1::<true>(-0.0).is_sign_negative());
+        assert!(expm1::<false>(0.0) == 0.0 && expm1::<false>(0.0).is_sign_positive());
+    }
+
+    /// log1p within 1 ulp of glibc's (both within 0.8 ulp of the exact value) from just above -1
+    /// to the largest float64 (log-uniform on both sides of 0), near 0 and where 1 + x is rounded
+    /// (the correction term's work); the sign of zero kept.
+    #[test]
+    fn log1p_within_1_ulp_of_glibc() {
+        let mut xs: Vec<f64> = uniform(500_000, -700.0, 709.0, 25).map(f64::exp).collect();
+        xs.extend(uniform(500_000, -700.0, 0.0, 26).map(|e| -e.exp()));
+        xs.extend(uniform(200_000, -0.999_999, 3.0, 27));
+        xs.extend(uniform(100_000, 1e15, 1e17, 28));
+        xs.extend(
+            [-1.0 + f64::EPSILON / 2.0, f64::MAX, f64::MIN_POSITIVE, 1.0, f64::EPSILON]
+                .into_iter()
+                .flat_map(|x| around(x, 3)),
+        );
+        xs.retain(|&x| log1p_ok(x));
+        let (d, x) = worst(xs.into_iter(), [log1p::<true>, log1p::<false>], f64::ln_1p);
+        assert!(d <= 1, "log1p({x:e}): {d} ulps from glibc");
+        assert!(log1p::<true>(-0.0) == 0.0 && log1p::<true>(-0.0).is_sign_negative());
+        assert!(log1p::<false>(0.0) == 0.0 && log1p::<false>(0.0).is_sign_positive());
+    }
+
+    /// sinh within 3 ulps and cosh within 2 of glibc's (these kernels are within 1.6 and 1.3
+    /// ulps of the exact value, glibc's within 1.8 and 1.0) over the fast range, near 0, at the
+    /// switch of sinh's forms (1) and at the range ends; sinh odd, cosh even, sinh(±0) = ±0.
+    #[test]
+    fn sinh_cosh_within_3_and_2_ulps_of_glibc() {
+        let mut xs: Vec<f64> = uniform(1_000_000, -709.0, 709.0, 29).collect();
+        xs.extend(uniform(200_000, -2.0, 2.0, 30));
+        xs.extend(uniform(100_000, -700.0, 6.0, 31).map(f64::exp));
+        xs.extend([1.0, 709.0, 1e-300, f64::MIN_POSITIVE].into_iter().flat_map(|x| around(x, 3)));
+        xs.extend(xs.clone().into_iter().map(|x| -x));
+        xs.retain(|&x| sinh_ok(x));
+        let (d, x) = worst(xs.iter().copied(), [sinh::<true>, sinh::<false>], f64::sinh);
+        assert!(d <= 3, "sinh({x:e}): {d} ulps from glibc");
+        let (d, x) = worst(xs.into_iter(), [cosh::<true>, cosh::<false>], f64::cosh);
+        assert!(d <= 2, "cosh({x:e}): {d} ulps from glibc");
+        assert!(sinh::<true>(-0.0) == 0.0 && sinh::<true>(-0.0).is_sign_negative());
+        assert_eq!((cosh::<true>(0.0), cosh::<false>(-0.0)), (1.0, 1.0));
+        assert_eq!(sinh::<true>(-0.75), -sinh::<true>(0.75));
+        assert_eq!(cosh::<false>(-3.5), cosh::<false>(3.5));
     }
 
     /// The coefficients as published in hexadecimal (fdlibm's comments), so a mistyped digit
