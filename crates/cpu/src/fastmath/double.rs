@@ -1,12 +1,16 @@
-//! Branch-free float64 kernels for `exp`, `log` and `tanh` that the compiler vectorises, with
-//! the published coefficients: SLEEF's `exp` (Cody–Waite reduction by ln 2, degree-11
-//! polynomial), fdlibm's `log` (the `s = f/(2+f)` series of `e_log.c`) and Cephes's `tanh`
-//! (its rational below 0.625, `1 - 2/(e^2|x| + 1)` above, both through one division).
-//! Measured against a 50-digit reference (mpmath) on 10^6 points each: exp ≤ 1 ulp,
-//! log ≤ 1 ulp, tanh ≤ 2 ulp; the tests bound their distance from glibc's results.
-//! Each runs only on the range where no special case arises ([`ok`] of the caller's block test);
-//! everything else (NaN, ±inf, overflow, underflow, subnormal, zero and negative inputs of log)
-//! is left to libm by the caller.
+//! Branch-free float64 kernels for `exp`, `log`, `tanh`, `expm1`, `log1p`, `sinh` and `cosh`
+//! that the compiler vectorises, with the published coefficients: SLEEF's `exp` (Cody–Waite
+//! reduction by ln 2, degree-11 polynomial), fdlibm's `log` (the `s = f/(2+f)` series of
+//! `e_log.c`) and Cephes's `tanh` (its rational below 0.625, `1 - 2/(e^2|x| + 1)` above, both
+//! through one division); `expm1` from exp's reduction, `log1p` as fdlibm's (the rounding of
+//! 1 + x corrected), `sinh` by its Taylor series below 1 and by exp above, `cosh` by exp.
+//! Largest errors measured against mpmath (200-bit) on 2-5·10^5 points each over the whole
+//! range and the difficult parts, with FMA / without: exp 0.97 / 0.92 ulp, log 0.78 / 0.79,
+//! tanh 1.30 / 1.30, expm1 1.30 / 1.44, log1p 0.76 / 0.78, sinh 1.55 / 1.55, cosh 1.29 / 1.29
+//! (glibc 2.36's own: 0.51, 0.51, 2.04, 0.81, 0.78, 1.76, 1.00). The tests bound the distance
+//! from glibc's results. Each kernel runs only on its range (the `*_ok` tests, which the caller
+//! applies to blocks); everything else (NaN, ±inf, overflow, underflow, subnormal inputs, zero
+//! and negative inputs of log) is left to libm by the caller.
 // The polynomial coefficients are the published values, kept digit for digit.
 #![allow(clippy::excessive_precision)]
 
