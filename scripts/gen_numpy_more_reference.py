@@ -277,8 +277,10 @@ def reductions():
 
 
 def sorted_roots(v):
+    """np.roots in a canonical order: by the real part rounded to 6 decimals, then the imaginary
+    part (the tests order xp's roots the same way: eigenvalue order is the solver's own)."""
     r = np.roots(v)
-    return np.sort_complex(r) if r.dtype.kind == "c" else np.sort(r)
+    return r[np.lexsort((r.imag, np.round(r.real, 6)))]
 
 
 def polys():
@@ -322,11 +324,57 @@ def polys():
     case("polyfit", [np.arange(3.0), np.ones((3, 2, 2))], lambda u, v: np.polyfit(u, v, 1), deg=1)
 
 
+def extra():
+    for u, v in [([1.0, -3.0, 2.0], [1.0, -1.0]), ([3, 5, 2], [2, 1]), ([1.0], [2.0, 1.0]), ([1 + 1j, 2, 3], [1j, 1]),
+                 ([1.0, 2.0, 3.0, 4.0, 5.0], [1.0, 0.5, 0.25]), ([2.0, 4.0], [0.0, 1.0]), ([], [1.0])]:
+        case("polydiv", [np.array(u), np.array(v)], np.polydiv, tol=[1e-12, 1e-12])
+    for a in [np.array([3, 1, 2], dtype=np.int8), np.array([[2.5, nan, -1.0], [0, 1, 3]], dtype=np.float32),
+              np.array([1 + 2j, 1 - 2j, 0.5 + 0j, nan]), np.array([True, False]), np.array([7, 1], dtype=np.uint64),
+              np.array([], dtype=np.int16)]:
+        case("sort_complex", [a], np.sort_complex)
+    x = np.arange(24).reshape(2, 3, 4)
+    for ax in [0, 1, 2, -1, 3]:
+        case("unstack", [x], lambda v: np.unstack(v, axis=ax), axis=ax)
+    case("unstack", [np.array(1.0)], lambda v: np.unstack(v), axis=0)
+    rng = np.random.default_rng(5)
+    m = rng.standard_normal((2, 3, 4))
+    vec = rng.standard_normal((4,))
+    case("matvec", [m, vec], np.matvec)
+    case("matvec", [m.astype(np.float32), np.arange(8).reshape(2, 1, 4)], np.matvec)
+    case("matvec", [m, np.ones(3)], np.matvec)
+    cm = m + 1j * rng.standard_normal((2, 3, 4))
+    cv = rng.standard_normal(3) + 1j * rng.standard_normal(3)
+    case("vecmat", [cv, cm], np.vecmat)
+    case("vecmat", [np.arange(3), m], np.vecmat)
+    case("vecmat", [np.ones(4), m], np.vecmat)
+    for a in [np.array([1.0, 2.0]), np.array([1.0, nan]), np.array([inf]), np.array([1, 2]), np.array([1 + 1j, inf])]:
+        case("asarray_chkfinite", [a], np.asarray_chkfinite)
+    base = np.arange(12.0).reshape(3, 4)
+    for mask, vals in [(base % 3 == 0, np.array([-1.0, -2.0])), (base > 100, np.array([1.0])),
+                       (base > 4, np.array([7, 8, 9], dtype=np.int64)), (np.ones(12, bool), np.array([0.5]))]:
+        def pm(a, mk, vl):
+            a = a.copy()
+            np.putmask(a, mk, vl)
+            return a
+        case("putmask", [base, mask, vals], pm)
+    ph = np.cumsum(rng.uniform(-4, 4, size=(3, 7)), axis=1)
+    for ax in [-1, 0, 1]:
+        for discont in [None, 1.0, 5.0]:
+            for period in [2 * np.pi, 360.0, 6.0]:
+                case("unwrap", [ph], lambda v: np.unwrap(v, discont, ax, period=period), axis=ax, discont=discont,
+                     period=period)
+    case("unwrap", [np.array([0, 5, 1, 9], dtype=np.int32)], lambda v: np.unwrap(v), axis=-1, discont=None,
+         period=2 * np.pi)
+    case("unwrap", [np.array([0.0, 3.14159, -3.14159, 0.0, np.pi, 2 * np.pi + 0.1])], lambda v: np.unwrap(v), axis=-1,
+         discont=None, period=2 * np.pi)
+
+
 def main():
     elementwise()
     shapes()
     reductions()
     polys()
+    extra()
     g.write_cases("numpy_more", CASES)
 
 

@@ -86,6 +86,7 @@ pub use more::elementwise::{
     deg2rad, degrees, divmod, float_power, fmod, frexp, gcd, heaviside, iscomplex, isneginf, isposinf, isreal,
     isrealobj, lcm, ldexp, logaddexp2, modf, nextafter, rad2deg, radians, real_if_close, signbit, spacing, RealIfClose,
 };
+pub use more::extra::{asarray_chkfinite, matvec, polydiv, putmask, sort_complex, unstack, unwrap, vecmat, Unwrap};
 pub use more::poly::{poly, polyadd, polyder, polyfit, polyint, polymul, polysub, polyval, roots};
 pub use more::shapes::{
     append, atleast_1d, atleast_2d, atleast_3d, broadcast_shapes, column_stack, delete, diag_indices_from, diagflat,

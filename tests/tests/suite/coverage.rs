@@ -89,6 +89,7 @@ implemented! {
         // creation
         "array" => method(|v: Vec<f64>| Array::from_vec(v, [2])),
         "asarray" => method(|m: &xp::ArrayModule| m.asarray(vec![1.0], [1])),
+        "asarray_chkfinite" => use(xp::asarray_chkfinite),
         "asanyarray" => method(|m: &xp::ArrayModule| m.asarray(vec![1.0], [1])),
         "fromiter" => method(|v: Vec<f64>| Array::from_vec(v, [2])),
         "frombuffer" => method(|b: xp::HostBuffer| Array::from_buffer(b, [2], xp::Device::Cpu)),
@@ -177,6 +178,7 @@ implemented! {
         "tril_indices_from" => use(xp::tril_indices_from),
         "triu_indices_from" => use(xp::triu_indices_from),
         "resize" => use(xp::resize),
+        "unstack" => use(xp::unstack),
 
         // elementwise (ufuncs and their aliases)
         "abs" => use(xp::absolute),
@@ -259,6 +261,8 @@ implemented! {
         "real_if_close" => use(xp::real_if_close),
         "nextafter" => use(xp::nextafter),
         "spacing" => use(xp::spacing),
+        "sort_complex" => use(xp::sort_complex),
+        "unwrap" => use(xp::unwrap),
         "add" => use(xp::add),
         "subtract" => use(xp::subtract),
         "multiply" => use(xp::multiply),
@@ -363,6 +367,7 @@ implemented! {
         "polyfit" => use(xp::polyfit),
         "roots" => use(xp::roots),
         "poly" => use(xp::poly),
+        "polydiv" => use(xp::polydiv),
 
         // products
         "dot" => use(xp::dot),
@@ -373,6 +378,8 @@ implemented! {
         "tensordot" => use(xp::tensordot),
         "kron" => use(xp::kron),
         "vecdot" => use(xp::vecdot),
+        "matvec" => use(xp::matvec),
+        "vecmat" => use(xp::vecmat),
         "einsum" => use(xp::einsum),
         "cross" => use(xp::cross),
         "diagonal" => use(xp::diagonal),
@@ -404,6 +411,7 @@ implemented! {
         "compress" => use(xp::compress),
         "extract" => use(xp::extract),
         "place" => use(xp::place),
+        "putmask" => use(xp::putmask),
         "choose" => use(xp::choose),
         "select" => use(xp::select),
         "nonzero" => use(xp::nonzero),

@@ -174,10 +174,40 @@ fn run(case: &Value, dev: Device, x: &[Array]) -> Result<Vec<Array>> {
             one(xp::polyint(&x[0], p_i64(case, "m") as usize, &k))
         }
         "polyfit" => one(xp::polyfit(&x[0], &x[1], p_i64(case, "deg") as usize)),
-        "roots" => one(xp::roots(&x[0]).and_then(|r| xp::sort(&r, -1))),
+        "roots" => one(xp::roots(&x[0]).and_then(|r| canonical_roots(&r))),
+        "polydiv" => two(xp::polydiv(&x[0], &x[1])),
+        "sort_complex" => one(xp::sort_complex(&x[0])),
+        "unstack" => xp::unstack(&x[0], axis.unwrap_or(0)),
+        "matvec" => one(xp::matvec(&x[0], &x[1])),
+        "vecmat" => one(xp::vecmat(&x[0], &x[1])),
+        "asarray_chkfinite" => one(xp::asarray_chkfinite(&x[0])),
+        "putmask" => {
+            let a = x[0].copy()?;
+            xp::putmask(&a, &x[1], &x[2])?;
+            Ok(vec![a])
+        }
+        "unwrap" => {
+            let o = xp::Unwrap {
+                discont: params["discont"].as_f64(),
+                axis: axis.unwrap_or(-1),
+                period: params["period"].as_f64().unwrap(),
+            };
+            one(xp::unwrap(&x[0], o))
+        }
         "poly" => one(xp::poly(&x[0])),
         _ => panic!("unknown op {op}"),
     }
+}
+
+/// Roots in the generator's canonical order (the real part rounded to 6 decimals, then the
+/// imaginary part): the order of eigenvalues is the solver's own, and a conjugate pair's real
+/// parts differ in the last digit.
+fn canonical_roots(r: &Array) -> Result<Array> {
+    let mut v = r.astype(DType::C128)?.to_vec::<xp::Complex64>()?;
+    let key = |z: &xp::Complex64| ((z.re * 1e6).round(), z.im);
+    v.sort_by(|a, b| key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal));
+    let n = v.len();
+    xp::on(r.device()).asarray(v, [n])?.astype(r.dtype())
 }
 
 fn reference(f: &mut Failures, dev: Device, case: &Value) {

@@ -3,6 +3,7 @@
 //! creation ([`shapes`]), NaN-skipping reductions ([`nan`]) and NumPy's legacy polynomial
 //! functions ([`poly`]).
 pub(crate) mod elementwise;
+pub(crate) mod extra;
 pub(crate) mod nan;
 pub(crate) mod poly;
 pub(crate) mod shapes;
