@@ -369,12 +369,59 @@ def extra():
          discont=None, period=2 * np.pi)
 
 
+def info():
+    for d in ["float16", "float32", "float64", "complex64", "complex128", "int8"]:
+        try:
+            f = np.finfo(d)
+            res = np.array([f.eps, f.epsneg, f.max, f.min, f.tiny, f.smallest_subnormal, f.resolution, f.precision,
+                            f.bits, f.nmant, f.nexp, f.maxexp, f.minexp], dtype=np.float64)
+            CASES.append({"op": "finfo", "args": [], "params": {"dtype": d}, "result": g.arr(res), "tol": [0, 0]})
+        except ValueError as e:
+            CASES.append({"op": "finfo", "args": [], "params": {"dtype": d}, "error": str(e), "tol": [0, 0]})
+    for d in ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool", "float32"]:
+        try:
+            i = np.iinfo(d)
+            res = [np.array([i.min], dtype=np.int64), np.array([i.max], dtype=np.uint64), np.array([i.bits])]
+            CASES.append({"op": "iinfo", "args": [], "params": {"dtype": d}, "results": [g.arr(r) for r in res],
+                          "tol": [0, 0]})
+        except ValueError as e:
+            CASES.append({"op": "iinfo", "args": [], "params": {"dtype": d}, "error": str(e), "tol": [0, 0]})
+    groups = [["int8", "float16"], ["float32"], ["float32", "complex64"], ["float64", "complex64"], ["uint8"],
+              ["float16"], ["bool"], ["int64", "float32"]]
+    for grp in groups:
+        arrs = [np.zeros(1, dtype=d) for d in grp]
+        case("common_type", arrs, lambda *a: np.zeros(1, dtype=np.common_type(*a)))
+    for d in ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]:
+        info = np.iinfo(d)
+        x = np.array([0, 1, 2, 3, 7, 100, info.max, info.min, info.max // 3, info.min + 1] if d[0] == "i" else
+                     [0, 1, 2, 3, 7, 100, info.max, info.max // 3, info.max - 1], dtype=d)
+        case("bitwise_count", [x], np.bitwise_count)
+    case("bitwise_count", [np.array([True, False])], np.bitwise_count)
+    case("bitwise_count", [np.array([1.0])], np.bitwise_count)
+    for n in [0, 1, 4]:
+        for k in [-1, 0, 2]:
+            case("mask_indices_triu", [], lambda: np.mask_indices(n, np.triu, k), n=n, k=k)
+            case("mask_indices_tril", [], lambda: np.mask_indices(n, np.tril, k), n=n, k=k)
+    data = np.array([[1.0, 2.5, -3.0], [7.0, 0.0, 4.0]])
+    for bins in [1, 4, 10]:
+        for rng_ in [None, (0.0, 5.0), (-1.0, 1.0)]:
+            for d in ["float64", "float32", "int32"]:
+                case("histogram_bin_edges", [data.astype(d)],
+                     lambda v: np.histogram_bin_edges(v, bins, range=rng_), bins=bins, range=rng_)
+    case("histogram_bin_edges", [np.array([2.0, 2.0])], lambda v: np.histogram_bin_edges(v, 2), bins=2, range=None)
+    case("histogram_bin_edges", [np.array([], dtype=float)], lambda v: np.histogram_bin_edges(v, 3), bins=3,
+         range=None)
+    case("histogram_bin_edges", [np.array([1.0])], lambda v: np.histogram_bin_edges(v, 3, range=(2.0, 1.0)), bins=3,
+         range=(2.0, 1.0))
+
+
 def main():
     elementwise()
     shapes()
     reductions()
     polys()
     extra()
+    info()
     g.write_cases("numpy_more", CASES)
 
 

@@ -87,6 +87,9 @@ pub use more::elementwise::{
     isrealobj, lcm, ldexp, logaddexp2, modf, nextafter, rad2deg, radians, real_if_close, signbit, spacing, RealIfClose,
 };
 pub use more::extra::{asarray_chkfinite, matvec, polydiv, putmask, sort_complex, unstack, unwrap, vecmat, Unwrap};
+pub use more::info::{
+    bitwise_count, common_type, finfo, histogram_bin_edges, iinfo, mask_indices, Finfo, Iinfo,
+};
 pub use more::poly::{poly, polyadd, polyder, polyfit, polyint, polymul, polysub, polyval, roots};
 pub use more::shapes::{
     append, atleast_1d, atleast_2d, atleast_3d, broadcast_shapes, column_stack, delete, diag_indices_from, diagflat,

@@ -81,6 +81,9 @@ implemented! {
         "sctypeDict" => method(xp::DType::from_name),
         "can_cast" => use(xp::can_cast_safe),
         "promote_types" => use(xp::promote_types),
+        "finfo" => use(xp::finfo),
+        "iinfo" => use(xp::iinfo),
+        "common_type" => use(xp::common_type),
         "result_type" => use(xp::promote_types),
         "newaxis" => use(xp::NEW_AXIS),
         "s_" => use(xp::s),
@@ -261,6 +264,7 @@ implemented! {
         "real_if_close" => use(xp::real_if_close),
         "nextafter" => use(xp::nextafter),
         "spacing" => use(xp::spacing),
+        "bitwise_count" => use(xp::bitwise_count),
         "sort_complex" => use(xp::sort_complex),
         "unwrap" => use(xp::unwrap),
         "add" => use(xp::add),
@@ -345,6 +349,7 @@ implemented! {
         "cov" => use(xp::cov),
         "corrcoef" => use(xp::corrcoef),
         "histogram" => use(xp::histogram),
+        "histogram_bin_edges" => use(xp::histogram_bin_edges),
         "histogram2d" => use(xp::histogram2d),
         "histogramdd" => use(xp::histogramdd),
         "bincount" => use(xp::bincount),
@@ -423,6 +428,7 @@ implemented! {
         "diag_indices" => use(xp::diag_indices),
         "tril_indices" => use(xp::tril_indices),
         "triu_indices" => use(xp::triu_indices),
+        "mask_indices" => use(xp::mask_indices),
 
         // comparison of whole arrays
         "isclose" => use(xp::isclose),

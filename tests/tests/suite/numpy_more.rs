@@ -175,6 +175,51 @@ fn run(case: &Value, dev: Device, x: &[Array]) -> Result<Vec<Array>> {
         }
         "polyfit" => one(xp::polyfit(&x[0], &x[1], p_i64(case, "deg") as usize)),
         "roots" => one(xp::roots(&x[0]).and_then(|r| canonical_roots(&r))),
+        "finfo" => {
+            let f = xp::finfo(p_dtype(case).unwrap())?;
+            let v = vec![
+                f.eps,
+                f.epsneg,
+                f.max,
+                f.min,
+                f.tiny(),
+                f.smallest_subnormal,
+                f.resolution,
+                f.precision as f64,
+                f.bits as f64,
+                f.nmant as f64,
+                f.nexp as f64,
+                f.maxexp as f64,
+                f.minexp as f64,
+            ];
+            one(xp::on(dev).asarray(v, [13]))
+        }
+        "iinfo" => {
+            let i = xp::iinfo(p_dtype(case).unwrap())?;
+            let m = xp::on(dev);
+            Ok(vec![
+                m.asarray(vec![i.min as i64], [1])?,
+                m.asarray(vec![i.max as u64], [1])?,
+                m.asarray(vec![i.bits as i64], [1])?,
+            ])
+        }
+        "common_type" => {
+            let refs: Vec<&Array> = x.iter().collect();
+            one(xp::on(dev).zeros([1], xp::common_type(&refs)?))
+        }
+        "bitwise_count" => one(xp::bitwise_count(&x[0])),
+        "mask_indices_triu" => {
+            two(xp::mask_indices(p_i64(case, "n") as usize, |m, k| m.triu(k), p_i64(case, "k") as isize, dev))
+        }
+        "mask_indices_tril" => {
+            two(xp::mask_indices(p_i64(case, "n") as usize, |m, k| m.tril(k), p_i64(case, "k") as isize, dev))
+        }
+        "histogram_bin_edges" => {
+            let r = &params["range"];
+            let range = r.as_array().map(|r| (r[0].as_f64().unwrap(), r[1].as_f64().unwrap()));
+            let o = xp::Histogram { range, ..Default::default() };
+            one(xp::histogram_bin_edges(&x[0], p_i64(case, "bins") as usize, o))
+        }
         "polydiv" => two(xp::polydiv(&x[0], &x[1])),
         "sort_complex" => one(xp::sort_complex(&x[0])),
         "unstack" => xp::unstack(&x[0], axis.unwrap_or(0)),

@@ -4,6 +4,7 @@
 //! functions ([`poly`]).
 pub(crate) mod elementwise;
 pub(crate) mod extra;
+pub(crate) mod info;
 pub(crate) mod nan;
 pub(crate) mod poly;
 pub(crate) mod shapes;
