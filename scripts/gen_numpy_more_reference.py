@@ -415,6 +415,31 @@ def info():
          range=(2.0, 1.0))
 
 
+def apply():
+    funcs = {"sum": np.sum, "cumsum": np.cumsum, "outer": lambda v: np.outer(v, v), "first2": lambda v: v[:2]}
+    x = np.arange(24.0).reshape(2, 3, 4) - 5
+    for name, f in funcs.items():
+        for ax in [0, 1, 2, -1, 3]:
+            case("apply_along_axis", [x], lambda v: np.apply_along_axis(f, ax, v), func=name, axis=ax)
+        case("apply_along_axis", [np.arange(5, dtype=np.int32)], lambda v: np.apply_along_axis(f, 0, v), func=name,
+             axis=0)
+    case("apply_along_axis", [np.zeros((0, 3))], lambda v: np.apply_along_axis(np.sum, 1, v), func="sum", axis=1)
+    for axes in [[0], [0, 2], [-1], [1, 1], [3]]:
+        case("apply_over_axes", [x], lambda v: np.apply_over_axes(np.sum, v, axes), axes=axes)
+    xs = np.array([-3.0, -1.0, 0.0, 1.5, 2.0, 4.0])
+    for d in ["float64", "int32"]:
+        v = xs.astype(d)
+        case("piecewise_values", [v], lambda u: np.piecewise(u, [u < 0, u > 1], [-1.0, 1.0]))
+        case("piecewise_otherwise", [v], lambda u: np.piecewise(u, [u < 0, u > 1], [lambda t: -t, 7.0, lambda t: t * t]))
+        case("piecewise_overlap", [v], lambda u: np.piecewise(u, [u < 2, u > -2], [lambda t: t + 10, lambda t: t * 0 + 3]))
+    a = np.arange(4).reshape(2, 2)
+    case("block", [a, np.array([[9], [8]]), np.array([7.5, 6.5]), np.array([1.0])],
+         lambda p, q, r, t: np.block([[p, q], [r[None, :], t[None, :]]]))
+    case("block", [np.ones((2, 2, 2)), np.zeros((2, 2, 1)), np.arange(6).reshape(2, 1, 3), np.ones((1, 3))],
+         lambda p, q, r, t: np.block([[p, q], [r, t]]))
+    case("block", [a, np.ones((3, 3)), a, a], lambda p, q, r, t: np.block([[p, q], [r, t]]))
+
+
 def main():
     elementwise()
     shapes()
@@ -422,6 +447,7 @@ def main():
     polys()
     extra()
     info()
+    apply()
     g.write_cases("numpy_more", CASES)
 
 

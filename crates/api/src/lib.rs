@@ -82,14 +82,13 @@ pub use io::{fromfile, load, load_npz, save, savez, savez_compressed, Npz};
 pub use manip::{
     array_split, broadcast_arrays, concatenate, hstack, split, stack, vstack, PadMode, Sections, ELLIPSIS, NEW_AXIS,
 };
+pub use more::apply::{apply_along_axis, apply_over_axes, block, piecewise, Piece, PieceFn};
 pub use more::elementwise::{
     deg2rad, degrees, divmod, float_power, fmod, frexp, gcd, heaviside, iscomplex, isneginf, isposinf, isreal,
     isrealobj, lcm, ldexp, logaddexp2, modf, nextafter, rad2deg, radians, real_if_close, signbit, spacing, RealIfClose,
 };
 pub use more::extra::{asarray_chkfinite, matvec, polydiv, putmask, sort_complex, unstack, unwrap, vecmat, Unwrap};
-pub use more::info::{
-    bitwise_count, common_type, finfo, histogram_bin_edges, iinfo, mask_indices, Finfo, Iinfo,
-};
+pub use more::info::{bitwise_count, common_type, finfo, histogram_bin_edges, iinfo, mask_indices, Finfo, Iinfo};
 pub use more::poly::{poly, polyadd, polyder, polyfit, polyint, polymul, polysub, polyval, roots};
 pub use more::shapes::{
     append, atleast_1d, atleast_2d, atleast_3d, broadcast_shapes, column_stack, delete, diag_indices_from, diagflat,

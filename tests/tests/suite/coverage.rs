@@ -181,6 +181,10 @@ implemented! {
         "tril_indices_from" => use(xp::tril_indices_from),
         "triu_indices_from" => use(xp::triu_indices_from),
         "resize" => use(xp::resize),
+        "apply_along_axis" => use(xp::apply_along_axis),
+        "apply_over_axes" => use(xp::apply_over_axes),
+        "piecewise" => use(xp::piecewise),
+        "block" => use(xp::block),
         "unstack" => use(xp::unstack),
 
         // elementwise (ufuncs and their aliases)

@@ -5,7 +5,7 @@
 //! and 0-d inputs, NaN and the infinities, negative axes, and the errors where NumPy raises.
 use crate::common::{self, split_cases};
 use serde_json::Value;
-use xp::{Array, DType, Device, Positions, Result, Sections, Var};
+use xp::{Array, DType, Device, Piece, Positions, Result, Sections, Var};
 use xp_testing::Failures;
 
 fn p_i64(case: &Value, k: &str) -> i64 {
@@ -219,6 +219,42 @@ fn run(case: &Value, dev: Device, x: &[Array]) -> Result<Vec<Array>> {
             let range = r.as_array().map(|r| (r[0].as_f64().unwrap(), r[1].as_f64().unwrap()));
             let o = xp::Histogram { range, ..Default::default() };
             one(xp::histogram_bin_edges(&x[0], p_i64(case, "bins") as usize, o))
+        }
+        "apply_along_axis" => {
+            let f = params["func"].as_str().unwrap();
+            let g = |v: &Array| -> Result<Array> {
+                match f {
+                    "sum" => v.sum(..),
+                    "cumsum" => v.cumsum(..),
+                    "outer" => xp::outer(v, v),
+                    _ => v.slice(xp::s![0..2]),
+                }
+            };
+            one(xp::apply_along_axis(g, axis.unwrap(), &x[0]))
+        }
+        "apply_over_axes" => {
+            let axes: Vec<isize> =
+                params["axes"].as_array().unwrap().iter().map(|a| a.as_i64().unwrap() as isize).collect();
+            one(xp::apply_over_axes(|a, ax| a.sum(ax), &x[0], &axes))
+        }
+        "piecewise_values" => {
+            let (c1, c2) = (x[0].lt(0)?, x[0].gt(1)?);
+            one(xp::piecewise(&x[0], &[&c1, &c2], vec![Piece::Value(-1.0), Piece::Value(1.0)]))
+        }
+        "piecewise_otherwise" => {
+            let (c1, c2) = (x[0].lt(0)?, x[0].gt(1)?);
+            let pieces = vec![Piece::func(|t| t.neg()), Piece::Value(7.0), Piece::func(|t| t.mul(t))];
+            one(xp::piecewise(&x[0], &[&c1, &c2], pieces))
+        }
+        "piecewise_overlap" => {
+            let (c1, c2) = (x[0].lt(2)?, x[0].gt(-2)?);
+            let pieces = vec![Piece::func(|t| t.add(10)), Piece::func(|t| t.mul(0)?.add(3))];
+            one(xp::piecewise(&x[0], &[&c1, &c2], pieces))
+        }
+        "block" => {
+            let lift = |a: &Array| if a.ndim() == 1 { a.expand_dims(0) } else { Ok(a.clone()) };
+            let (r, t) = (lift(&x[2])?, lift(&x[3])?);
+            one(xp::block(&[&[&x[0], &x[1]], &[&r, &t]]))
         }
         "polydiv" => two(xp::polydiv(&x[0], &x[1])),
         "sort_complex" => one(xp::sort_complex(&x[0])),

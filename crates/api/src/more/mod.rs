@@ -2,6 +2,7 @@
 //! it runs on every device: elementwise functions ([`elementwise`]), shape manipulation and
 //! creation ([`shapes`]), NaN-skipping reductions ([`nan`]) and NumPy's legacy polynomial
 //! functions ([`poly`]).
+pub(crate) mod apply;
 pub(crate) mod elementwise;
 pub(crate) mod extra;
 pub(crate) mod info;
