@@ -14,12 +14,13 @@ use xp_core::{promote_types, DType, Device, Error, Result};
 
 const BODY: &str = "
 double aa = a, bb = b, xx = x, r = 0.0;
+double nan_ = sqrt(-1.0);
 if (isnan(aa) || isnan(bb) || isnan(xx) || aa < 0.0 || bb < 0.0 || xx < 0.0 || xx > 1.0) {
-  r = NAN;
+  r = nan_;
 } else if (aa == 0.0 && bb == 0.0) {
-  r = NAN;
+  r = nan_;
 } else if (isinf(aa) && isinf(bb)) {
-  r = NAN;
+  r = nan_;
 } else if (aa == 0.0 || isinf(bb)) {
   r = xx > 0.0 ? 1.0 : 0.0;
 } else if (bb == 0.0 || isinf(aa)) {
