@@ -40,11 +40,11 @@
 //! sorted, signs of QR factors dropped. The files go to a temporary folder, removed afterwards,
 //! or to `$XP_SWEEP_CHECK_DIR`, kept (`<row>_<output>.npy`, rows numbered as listed).
 mod everyday;
-mod ports;
 mod fft;
 mod index;
 mod linalg;
 mod ndimage;
+mod ports;
 mod signal;
 mod stats;
 
