@@ -1,11 +1,12 @@
 //! Issue 27's elementwise rows at 2^24 elements (both devices), and its short-axis reductions: `x ** 2`, `x ** 0.5` and
 //! `x ** 3` (NumPy fast-paths the first two as `square` and `sqrt`), and the transcendental
-//! functions NumPy runs through SIMD loops (`exp`, `log`, `sin`, `tanh`), in float32 and float64.
+//! functions NumPy runs through SIMD loops (`exp`, `log`, `sin`, `tanh`, `expm1`, `log1p`, `sinh`,
+//! `cosh`), in float32 and float64.
 use crate::{rand, sync, Workload};
 use xp::{Array, DType, Device, Result};
 
 /// The operations, by the name the reference harness knows them by.
-const OPS: [&str; 7] = ["pow2", "pow05", "pow3", "exp", "log", "sin", "tanh"];
+const OPS: [&str; 11] = ["pow2", "pow05", "pow3", "exp", "log", "sin", "tanh", "expm1", "log1p", "sinh", "cosh"];
 
 fn apply(op: &str, x: &Array) -> Result<Array> {
     match op {
@@ -15,6 +16,10 @@ fn apply(op: &str, x: &Array) -> Result<Array> {
         "exp" => x.exp(),
         "log" => x.log(),
         "sin" => x.sin(),
+        "expm1" => x.expm1(),
+        "log1p" => x.log1p(),
+        "sinh" => x.sinh(),
+        "cosh" => x.cosh(),
         _ => x.tanh(),
     }
 }

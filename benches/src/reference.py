@@ -199,11 +199,14 @@ def elementwise_setup(name):
         x = rand(2_000_000, (1_000_000, 2)).astype("float64")
         return (lambda: x.sum(axis=1)) if name.startswith("short_sum") else (lambda: x.argmax(axis=1))
     parts = name.split("_")
-    if len(parts) != 3 or parts[0] not in ("pow2", "pow05", "pow3", "exp", "log", "sin", "tanh"):
+    if len(parts) != 3 or parts[0] not in ("pow2", "pow05", "pow3", "exp", "log", "sin", "tanh", "expm1", "log1p", "sinh",
+                                           "cosh"):
         return None
     x = (rand(1 << 24) + xp.float32(0.5)).astype({"f32": "float32", "f64": "float64"}[parts[1]])
     f = {"pow2": lambda: x ** 2, "pow05": lambda: x ** 0.5, "pow3": lambda: x ** 3, "exp": lambda: xp.exp(x),
-         "log": lambda: xp.log(x), "sin": lambda: xp.sin(x), "tanh": lambda: xp.tanh(x)}
+         "log": lambda: xp.log(x), "sin": lambda: xp.sin(x), "tanh": lambda: xp.tanh(x),
+         "expm1": lambda: xp.expm1(x), "log1p": lambda: xp.log1p(x), "sinh": lambda: xp.sinh(x),
+         "cosh": lambda: xp.cosh(x)}
     return f[parts[0]]
 
 
