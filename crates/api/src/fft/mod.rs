@@ -15,12 +15,12 @@
 //! let y = fft::fft(&x, None, -1, FftNorm::Backward).unwrap();
 //! assert_eq!(y.dtype(), xp::DType::C128);
 //! let back = fft::ifft(&y, None, -1, FftNorm::Backward).unwrap();
-//! assert!(xp::allclose(&back.real().unwrap(), &x, 1e-12, 1e-12).unwrap());
+//! assert!(xp::allclose_with(&back.real().unwrap(), &x, xp::Tolerance { rtol: 1e-12, atol: 1e-12, ..Default::default() }).unwrap());
 //! // a real signal's half spectrum, and back to the signal's length
 //! let h = fft::rfft(&x, None, -1, FftNorm::Ortho).unwrap();
 //! assert_eq!(h.shape(), &[3]);
 //! let r = fft::irfft(&h, Some(4), -1, FftNorm::Ortho).unwrap();
-//! assert!(xp::allclose(&r, &x, 1e-12, 1e-12).unwrap());
+//! assert!(xp::allclose_with(&r, &x, xp::Tolerance { rtol: 1e-12, atol: 1e-12, ..Default::default() }).unwrap());
 //! ```
 mod helpers;
 mod transform;

@@ -10,7 +10,7 @@
 //! let a = xp::Array::from_vec(vec![0.0f32, 1.0, 2.0, 3.0], &[4]).unwrap();
 //! let fused = f.call(&[&a, &a]).unwrap();
 //! let plain = a.sin().unwrap().add(&a.mul(0.1).unwrap()).unwrap().tanh().unwrap();
-//! assert!(xp::allclose(&fused, &plain, 1e-6, 1e-6).unwrap());
+//! assert!(xp::allclose_with(&fused, &plain, xp::Tolerance { rtol: 1e-6, atol: 1e-6, ..Default::default() }).unwrap());
 //! // ending in a reduction
 //! let ss = xp::fuse(|x: &Sym| x.square()?.sum(None, false));
 //! assert_eq!(ss.call(&[&a]).unwrap().item::<f32>().unwrap(), 14.0);

@@ -8,7 +8,7 @@
 //! let a = xp::Array::from_vec(vec![4.0f64, 1.0, 1.0, 3.0], &[2, 2]).unwrap();
 //! let b = xp::Array::from_vec(vec![1.0f64, 2.0], &[2]).unwrap();
 //! let x = linalg::solve(&a, &b).unwrap();                         // A x = b
-//! assert!(xp::allclose(&xp::matmul(&a, &x).unwrap(), &b, 1e-12, 0.0).unwrap());
+//! assert!(xp::allclose_with(&xp::matmul(&a, &x).unwrap(), &b, xp::Tolerance { rtol: 1e-12, atol: 0.0, ..Default::default() }).unwrap());
 //! let f = linalg::svd(&a, true).unwrap();                         // full_matrices
 //! let s = f.s.to_vec::<f64>().unwrap();
 //! assert!(s[0] >= s[1]);
