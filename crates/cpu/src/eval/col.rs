@@ -36,6 +36,52 @@ impl<T: Arith> pulp::WithSimd for ArithLoop<'_, T> {
     }
 }
 
+/// `o = m ? a : o` as pulp's `WithSimd` (a blend, not a conditional store: it vectorises).
+pub(crate) struct MergeLoop<'a, T> {
+    pub(crate) m: &'a [bool],
+    pub(crate) a: &'a [T],
+    pub(crate) o: &'a mut [T],
+}
+
+impl<T: Reg> pulp::WithSimd for MergeLoop<'_, T> {
+    type Output = ();
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _: S) {
+        for ((o, &m), &x) in self.o.iter_mut().zip(self.m).zip(self.a) {
+            *o = T::pick(m, x, *o);
+        }
+    }
+}
+
+/// C's conversion of a block (`as`) as pulp's `WithSimd`.
+pub(crate) struct ConvertLoop<'a, A, B> {
+    pub(crate) a: &'a [A],
+    pub(crate) o: &'a mut [B],
+}
+
+impl<A: Reg + AsPrimitive<B>, B: Reg> pulp::WithSimd for ConvertLoop<'_, A, B> {
+    type Output = ();
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _: S) {
+        convert(self.a, self.o)
+    }
+}
+
+/// `o = op a` as pulp's `WithSimd`.
+pub(crate) struct UnaryLoop<'a, T> {
+    pub(crate) op: UnOp,
+    pub(crate) a: &'a [T],
+    pub(crate) o: &'a mut [T],
+}
+
+impl<T: Arith> pulp::WithSimd for UnaryLoop<'_, T> {
+    type Output = ();
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _: S) {
+        unary(self.op, self.a, self.o)
+    }
+}
+
 /// A register: a block of values of one register class.
 #[derive(Clone, Debug)]
 pub(crate) enum Col {
@@ -76,11 +122,19 @@ impl Col {
 pub(crate) trait Reg: Copy + Default + PartialOrd + Send + Sync + 'static {
     fn get(c: &Col) -> &[Self];
     fn get_mut(c: &mut Col) -> &mut [Self];
+    /// `m ? a : b` by bit masks, so that loops of it vectorise (a branch or a select of
+    /// addresses does not).
+    fn pick(m: bool, a: Self, b: Self) -> Self;
 }
 
 macro_rules! reg {
-    ($t:ty, $v:ident) => {
+    ($t:ty, $v:ident, $bits:ty, $to:expr, $from:expr) => {
         impl Reg for $t {
+            #[inline(always)]
+            fn pick(m: bool, a: $t, b: $t) -> $t {
+                let k = (m as $bits).wrapping_neg();
+                $from(($to(a) & k) | ($to(b) & !k))
+            }
             #[inline(always)]
             fn get(c: &Col) -> &[$t] {
                 match c {
@@ -98,13 +152,13 @@ macro_rules! reg {
         }
     };
 }
-reg!(bool, B);
-reg!(i32, I32);
-reg!(u32, U32);
-reg!(i64, I64);
-reg!(u64, U64);
-reg!(f32, F32);
-reg!(f64, F64);
+reg!(bool, B, u8, |x: bool| x as u8, |x: u8| x != 0);
+reg!(i32, I32, i32, |x| x, |x| x);
+reg!(u32, U32, u32, |x| x, |x| x);
+reg!(i64, I64, i64, |x| x, |x| x);
+reg!(u64, U64, u64, |x| x, |x| x);
+reg!(f32, F32, u32, f32::to_bits, f32::from_bits);
+reg!(f64, F64, u64, f64::to_bits, f64::from_bits);
 
 /// Bind `$T` to the register type of class `$d` and run `$body`.
 macro_rules! with_class {
@@ -326,7 +380,12 @@ pub(crate) fn arith<T: Arith>(op: BinOp, a: &[T], b: &[T], o: &mut [T]) {
         BinOp::Mul => zip2(a, b, o, T::mul),
         BinOp::Div => zip2(a, b, o, T::div),
         BinOp::Rem => zip2(a, b, o, T::rem),
-        _ => zip2(a, b, o, |x, y| T::bits(op, x, y)),
+        // one loop per bit op (the op matched inside the loop kept it from vectorising well)
+        BinOp::And => zip2(a, b, o, |x, y| T::bits(BinOp::And, x, y)),
+        BinOp::Or => zip2(a, b, o, |x, y| T::bits(BinOp::Or, x, y)),
+        BinOp::Xor => zip2(a, b, o, |x, y| T::bits(BinOp::Xor, x, y)),
+        BinOp::Shl => zip2(a, b, o, |x, y| T::bits(BinOp::Shl, x, y)),
+        _ => zip2(a, b, o, |x, y| T::bits(BinOp::Shr, x, y)),
     }
 }
 

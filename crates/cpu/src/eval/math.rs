@@ -82,6 +82,56 @@ macro_rules! float_fns {
 float_fns!(f32, f32_unary, f32_binary);
 float_fns!(f64, f64_unary, f64_binary);
 
+/// The central region (|q| ≤ 0.425) of Wichura's AS241, as `crate::special`'s `ppnd16`
+/// evaluates it: highest degree first, the published digits.
+#[allow(clippy::excessive_precision)]
+const AS241_NUM: [f64; 8] = [
+    2.5090809287301226727e+3,
+    3.3430575583588128105e+4,
+    6.7265770927008700853e+4,
+    4.5921953931549871457e+4,
+    1.3731693765509461125e+4,
+    1.9715909503065514427e+3,
+    1.3314166789178437745e+2,
+    3.3871328727963666080e+0,
+];
+#[allow(clippy::excessive_precision)]
+const AS241_DEN: [f64; 8] = [
+    5.2264952788528545610e+3,
+    2.8729085735721942674e+4,
+    3.9307895800092710610e+4,
+    2.1213794301586595867e+4,
+    5.3941960214247511077e+3,
+    6.8718700749205790830e+2,
+    4.2313330701600911252e+1,
+    1.0,
+];
+
+/// `erfcinv` of a block, bit for bit `crate::special::erfcinv`: the central region of every
+/// element in one vectorised loop (two polynomials and a division, no branch), then the
+/// elements outside it (the tails, 15% of uniform inputs, NaN and out-of-range) through the
+/// scalar function.
+fn erfcinv_block(a: &[f64], o: &mut [f64]) {
+    #[inline(always)]
+    fn horner(c: &[f64; 8], r: f64) -> f64 {
+        c.iter().fold(0.0, |acc, &k| acc * r + k)
+    }
+    super::col::wide(|| {
+        for (o, &z) in o.iter_mut().zip(a) {
+            let q = 0.5 * (1.0 - z);
+            let r = 0.180625 - q * q;
+            *o = q * horner(&AS241_NUM, r) / horner(&AS241_DEN, r) * std::f64::consts::FRAC_1_SQRT_2;
+        }
+    });
+    for (o, &z) in o.iter_mut().zip(a) {
+        // NaN is outside the central region too: to the scalar function
+        let q = (0.5 * (1.0 - z)).abs();
+        if q > 0.425 || q.is_nan() {
+            *o = crate::special::erfcinv(z);
+        }
+    }
+}
+
 /// `o = f(args)`; `ty` is the arguments' type.
 pub(crate) fn math(f: MathFn, ty: DType, args: &[&Col; 3], o: &mut Col, n: usize) {
     use MathFn::*;
@@ -126,7 +176,13 @@ pub(crate) fn math(f: MathFn, ty: DType, args: &[&Col; 3], o: &mut Col, n: usize
     }
     match class(ty) {
         DType::F32 => float!(f32, f32_unary, f32_binary, |a, o| crate::fastmath::wide_f32(f, a, o)),
-        DType::F64 => float!(f64, f64_unary, f64_binary, |_: &[f64], _: &mut [f64]| false),
+        DType::F64 => float!(f64, f64_unary, f64_binary, |a: &[f64], o: &mut [f64]| {
+            if f == Erfcinv {
+                erfcinv_block(a, o);
+                return true;
+            }
+            wide_f64(f, a, o)
+        }),
         _ => with_num!(ty, T => {
             // integer abs, min, max
             let o = &mut T::get_mut(o)[..n];
@@ -144,8 +200,37 @@ fn no_loop(op: &'static str, d: DType) -> Error {
     Error::InvalidDType { op, dtype: d }
 }
 
+/// float64 `exp`, `log` and `tanh` through the vectorised kernels the ufuncs use (so that a
+/// fused chain computes what the unfused one does); false for other functions.
+fn wide_f64(f: MathFn, a: &[f64], o: &mut [f64]) -> bool {
+    let op = match f {
+        MathFn::Exp => UnaryOp::Exp,
+        MathFn::Log => UnaryOp::Log,
+        MathFn::Tanh => UnaryOp::Tanh,
+        _ => return false,
+    };
+    match crate::fastmath::unary_f64(a, &xp_core::Layout::contiguous(&[a.len()]), op) {
+        Some(v) => {
+            o.copy_from_slice(&v);
+            true
+        }
+        None => false,
+    }
+}
+
 /// NumPy's ufunc `op` on loop dtype `dt`, as xp's CPU kernels compute it.
 pub(crate) fn ufunc1(op: UnaryOp, dt: DType, a: &Col, o: &mut Col, n: usize) -> Result<()> {
+    if dt == DType::F64 && op.out_rule() == OutRule::Same {
+        let f = match op {
+            UnaryOp::Exp => Some(MathFn::Exp),
+            UnaryOp::Tanh => Some(MathFn::Tanh),
+            UnaryOp::Log => Some(MathFn::Log),
+            _ => None,
+        };
+        if f.is_some_and(|f| wide_f64(f, &f64::get(a)[..n], &mut f64::get_mut(o)[..n])) {
+            return Ok(());
+        }
+    }
     if dt == DType::F32 && op.out_rule() == OutRule::Same {
         let f = match op {
             UnaryOp::Sin => Some(MathFn::Sin),
@@ -231,4 +316,24 @@ pub(crate) fn ufunc2(op: BinaryOp, dt: DType, a: &Col, b: &Col, o: &mut Col, n: 
         }
         Ok(())
     }, Err(no_loop(op.name(), dt)))
+}
+
+#[cfg(test)]
+mod tests {
+    /// The block `erfcinv` is the scalar one, bit for bit, across [0, 2], its ends, beyond
+    /// them and NaN.
+    #[test]
+    fn erfcinv_block_is_the_scalar_function() {
+        let mut z: Vec<f64> = (0..=200_000).map(|k| k as f64 * 1e-5).collect();
+        z.extend([-0.0, -1e-300, 2.0 + 1e-15, f64::NAN, f64::INFINITY, 0.15, 1.85, 0.15 - 1e-16, 1.85 + 2e-16]);
+        z.extend((1..60).map(|k| 2f64.powi(-k)));
+        let mut o = vec![0.0; z.len()];
+        for (a, o) in z.chunks(512).zip(o.chunks_mut(512)) {
+            super::erfcinv_block(a, o);
+        }
+        for (&x, &y) in z.iter().zip(&o) {
+            let want = crate::special::erfcinv(x);
+            assert!(y.to_bits() == want.to_bits() || (y.is_nan() && want.is_nan()), "erfcinv({x:e}) {y:e} vs {want:e}");
+        }
+    }
 }
