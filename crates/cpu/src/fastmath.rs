@@ -1,11 +1,11 @@
 //! Branch-free float32 kernels for `sin`, `cos`, `exp`, `log` and `tanh` that the compiler
 //! vectorises: Cody–Waite range reduction with one odd polynomial for sin/cos (SLEEF's), Cephes's
 //! exp and log and Eigen's rational tanh (within 4 float32 eps of f64 libm), and float64 `exp`,
-//! `log`, `tanh`, `expm1`, `log1p`, `sinh` and `cosh` ([`double`]: within 1 or 2 ulps). They run
-//! on blocks of 256 elements; a block holding any input outside the kernels' range (|x| > 8192
-//! for sin and cos, outside [-87, 88] for float32 exp and [-708, 709] for float64 exp, zero,
-//! negative or subnormal for log, NaN or infinite anywhere) is computed by libm instead, so edge
-//! cases are exactly libm's.
+//! `log`, `tanh`, `expm1`, `log1p`, `sinh` and `cosh` ([`double`]: within 1 or 2 ulps; float32
+//! `expm1`, `log1p`, `sinh` and `cosh` go through them). They run on blocks of 256 elements; a
+//! block holding any input outside the kernels' range (|x| > 8192 for sin and cos, outside
+//! [-87, 88] for float32 exp and [-708, 709] for float64 exp, zero, negative or subnormal for log,
+//! NaN or infinite anywhere) is computed by libm instead, so edge cases are exactly libm's.
 // The polynomial coefficients are the published values, kept digit for digit.
 #![allow(clippy::excessive_precision)]
 
@@ -154,10 +154,19 @@ trait Fast: Copy + Default + Sync + xp_core::Element {
     fn slice_uninit<const F: bool>(f: MathFn, x: &[Self], o: &mut [MaybeUninit<Self>]);
 }
 
+/// Whether a float32 is zero or normal (subnormal inputs go to libm).
+#[inline(always)]
+fn normal_or_zero(v: f32) -> bool {
+    (v == 0.0) | (v.abs() >= f32::MIN_POSITIVE)
+}
+
 impl Fast for f32 {
-    /// float32 `sin`, `cos`, `exp`, `log`, `tanh`.
+    /// float32 `sin`, `cos`, `exp`, `log`, `tanh`, and `expm1`, `log1p`, `sinh`, `cosh` through
+    /// the float64 kernels (within 1.6 float64 ulps, so the float32 result is the exact value
+    /// rounded but for ties closer than 2^-28 ulp).
     fn has(f: MathFn) -> bool {
-        matches!(f, MathFn::Sin | MathFn::Cos | MathFn::Exp | MathFn::Tanh | MathFn::Log)
+        use MathFn::*;
+        matches!(f, Sin | Cos | Exp | Tanh | Log | Expm1 | Log1p | Sinh | Cosh)
     }
     #[inline(always)]
     fn slice_uninit<const F: bool>(f: MathFn, x: &[f32], o: &mut [MaybeUninit<f32>]) {
@@ -169,6 +178,35 @@ impl Fast for f32 {
                 Exp => block(x, o, |v| (-87.0..=88.0).contains(&v), exp::<F>, f32::exp),
                 Tanh => block(x, o, |v| v.abs() <= 1e30, tanh::<F>, f32::tanh),
                 Log => block(x, o, |v| (f32::MIN_POSITIVE..=f32::MAX).contains(&v), log::<F>, f32::ln),
+                // the float32 results stay finite: e^88 and sinh, cosh of 88 are below f32::MAX
+                Expm1 => block(
+                    x,
+                    o,
+                    |v| (-87.0..=88.0).contains(&v) & normal_or_zero(v),
+                    |v| double::expm1::<F>(v as f64) as f32,
+                    f32::exp_m1,
+                ),
+                Log1p => block(
+                    x,
+                    o,
+                    |v| (v > -1.0) & (v <= f32::MAX) & normal_or_zero(v),
+                    |v| double::log1p::<F>(v as f64) as f32,
+                    f32::ln_1p,
+                ),
+                Sinh => block(
+                    x,
+                    o,
+                    |v| (v.abs() <= 88.0) & normal_or_zero(v),
+                    |v| double::sinh::<F>(v as f64) as f32,
+                    f32::sinh,
+                ),
+                Cosh => block(
+                    x,
+                    o,
+                    |v| (v.abs() <= 88.0) & normal_or_zero(v),
+                    |v| double::cosh::<F>(v as f64) as f32,
+                    f32::cosh,
+                ),
                 _ => unreachable!("no float32 kernel for {f:?}"),
             }
         }
@@ -270,6 +308,54 @@ pub fn unary_f64(x: &[f64], l: &Layout, op: UnaryOp) -> Option<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// float32 expm1, log1p, sinh and cosh through the float64 kernels, with FMA and without:
+    /// within 1 float32 ulp of glibc's float64 result rounded (a near-tie may round the other
+    /// way), over their whole fast range, near 0 and near the ends.
+    #[test]
+    fn float32_through_float64_kernels() {
+        let mut xs: Vec<f32> = (0..400_000).map(|i| -88.0 + 176.0 * i as f32 / 400_000.0).collect();
+        xs.extend((0..100_000).map(|i| -1.0 + 2.0 * i as f32 / 100_000.0));
+        xs.extend((0..100_000).map(|i| (-87.0 + 175.0 * i as f64 / 100_000.0).exp() as f32));
+        xs.extend([
+            f32::MIN_POSITIVE,
+            -f32::MIN_POSITIVE,
+            0.0,
+            -0.0,
+            1e-30,
+            -1e-30,
+            f32::MAX,
+            -1.0 + f32::EPSILON / 2.0,
+        ]);
+        // each function, glibc's float64 one, and the range of the float32 inputs it is tried on
+        let cases = [
+            (MathFn::Expm1, f64::exp_m1 as fn(f64) -> f64, -87.0, 88.0),
+            (MathFn::Log1p, f64::ln_1p, -1.0 + f32::EPSILON / 2.0, f32::MAX),
+            (MathFn::Sinh, f64::sinh, -88.0, 88.0),
+            (MathFn::Cosh, f64::cosh, -88.0, 88.0),
+        ];
+        for (f, libm, lo, hi) in cases {
+            let x: Vec<f32> = xs.iter().copied().filter(|v| (lo..=hi).contains(v)).collect();
+            for fma in [true, false] {
+                let mut o = vec![MaybeUninit::<f32>::uninit(); x.len()];
+                if fma {
+                    <f32 as Fast>::slice_uninit::<true>(f, &x, &mut o);
+                } else {
+                    <f32 as Fast>::slice_uninit::<false>(f, &x, &mut o);
+                }
+                for (o, &v) in o.iter().zip(&x) {
+                    // SAFETY: slice_uninit wrote every element
+                    let got = unsafe { o.assume_init() };
+                    let want = libm(v as f64) as f32;
+                    let d = (got.abs().to_bits() as i64 - want.abs().to_bits() as i64).unsigned_abs();
+                    assert!(
+                        d <= 1 && (got.is_sign_negative() == want.is_sign_negative()),
+                        "{f:?}({v:e}) = {got:e}, want {want:e}"
+                    );
+                }
+            }
+        }
+    }
 
     /// Against f64 libm over a dense sweep: within a few float32 ulps.
     #[test]
