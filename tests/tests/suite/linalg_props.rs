@@ -62,6 +62,10 @@ fn matmul_at_tile_edges_is_exact_for_every_dtype_and_layout() {
         (300, 257, 1),
         (7, 1024, 1),
         (1, 257, 300),
+        // the CPU's row kernels: four rows at a time and the rest one by one (13 = 3·4 + 1), eight,
+        // four and single rows of the matrix per pass (300 = 37·8 + 4)
+        (13, 70, 1),
+        (1, 300, 5),
     ];
     // under the sanitizer: one size on each side of the kernels' tile edges, and a GEMV
     let sanitized = [sizes[1], sizes[2], sizes[3], sizes[9]];
