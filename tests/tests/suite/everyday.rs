@@ -160,3 +160,117 @@ fn streams_are_device_generic() {
         xp::synchronize(dev).unwrap();
     }
 }
+
+/// Values that test `nan_to_num` and `around`: NaN, ±inf, -0.0, halves before and after scaling,
+/// magnitudes at the float's last fractional bit (2^23 / 2^52) and beyond, and ordinary values.
+fn edge_values(n: usize, big: f64) -> Vec<f64> {
+    (0..n)
+        .map(|i| match i % 13 {
+            0 => f64::NAN,
+            1 => f64::INFINITY,
+            2 => f64::NEG_INFINITY,
+            3 => -0.0,
+            4 => (i % 4096) as f64 + 0.5,
+            5 => (i % 1000) as f64 * 0.005 - 2.5,
+            6 => big - 0.5,
+            7 => -(big + 1.0),
+            8 => 1e30,
+            9 => -((i % 977) as f64) * 0.125,
+            10 => -0.3,
+            _ => (i as f64).sin() * 1000.0,
+        })
+        .collect()
+}
+
+/// The same bits, NaN equal to NaN.
+fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()))
+}
+
+/// The views the host fast paths walk: contiguous, reversed, transposed, strided.
+fn views(x: &Array) -> Vec<(&'static str, Array)> {
+    let n = x.size();
+    vec![
+        ("contiguous", x.clone()),
+        ("reversed", x.slice(xp::s![..;-1]).unwrap()),
+        ("transposed", x.slice(xp::s![..(n / 64 * 64) as isize]).unwrap().reshape(&[n / 64, 64]).unwrap().t().unwrap()),
+        ("strided", x.slice(xp::s![1..;3]).unwrap()),
+    ]
+}
+
+/// `nan_to_num`, `around` and `array_equal` of float32/float64 arrays large enough to be split
+/// over the cores, in every layout: bit for bit the elementwise definitions (`rint` as std's
+/// `round_ties_even` in the array's dtype, the replacements cast to it).
+#[test]
+fn nan_to_num_around_array_equal_on_large_views() {
+    let n = (1 << 17) + 67;
+    for dev in xp_testing::devices() {
+        for (dtype, big) in [(xp::DType::F32, 8388608.0), (xp::DType::F64, 4503599627370496.0)] {
+            let x = Array::from_vec(edge_values(n, big), [n]).unwrap().astype(dtype).unwrap().to_device(dev).unwrap();
+            for (name, v) in views(&x) {
+                let host = v.astype(xp::DType::F64).unwrap().to_vec::<f64>().unwrap();
+                let what = format!("{dev} {dtype:?} {name}");
+                let f32 = dtype == xp::DType::F32;
+                // nan_to_num: defaults and explicit replacements
+                for opts in [NanToNum::default(), NanToNum { nan: -1.5, posinf: Some(1e300), neginf: Some(-7.0) }] {
+                    let y = xp::nan_to_num(&v, opts).unwrap();
+                    assert_eq!((y.dtype(), y.shape()), (dtype, v.shape()), "{what}");
+                    let max = if f32 { f32::MAX as f64 } else { f64::MAX };
+                    let cast = |a: f64| if f32 { a as f32 as f64 } else { a };
+                    let want: Vec<f64> = host
+                        .iter()
+                        .map(|&a| match a {
+                            a if a.is_nan() => cast(opts.nan),
+                            f64::INFINITY => cast(opts.posinf.unwrap_or(max)),
+                            f64::NEG_INFINITY => cast(opts.neginf.unwrap_or(-max)),
+                            a => a,
+                        })
+                        .collect();
+                    assert!(
+                        same_bits(&y.astype(xp::DType::F64).unwrap().to_vec::<f64>().unwrap(), &want),
+                        "nan_to_num {what}"
+                    );
+                }
+                // around: rint(x * 10^d) / 10^d in the dtype (x / 10^-d ... for negative d)
+                for d in [-2, -1, 0, 1, 2, 3] {
+                    let y = xp::around(&v, d).unwrap();
+                    assert_eq!(y.dtype(), dtype, "{what}");
+                    let s = 10f64.powi(d.abs());
+                    let want: Vec<f64> = host
+                        .iter()
+                        .map(|&a| match (f32, d >= 0) {
+                            (true, true) => ((a as f32 * s as f32).round_ties_even() / s as f32) as f64,
+                            (true, false) => ((a as f32 / s as f32).round_ties_even() * s as f32) as f64,
+                            (false, true) => (a * s).round_ties_even() / s,
+                            (false, false) => (a / s).round_ties_even() * s,
+                        })
+                        .collect();
+                    assert!(
+                        same_bits(&y.astype(xp::DType::F64).unwrap().to_vec::<f64>().unwrap(), &want),
+                        "around {d} {what}"
+                    );
+                }
+                // array_equal: a copy is equal unless it holds NaN; one change anywhere is seen
+                let c = v.copy().unwrap();
+                assert!(!xp::array_equal(&v, &c).unwrap() && xp::array_equal_nan(&v, &c).unwrap(), "{what}");
+                let clean = xp::nan_to_num(&v, NanToNum::default()).unwrap();
+                assert!(xp::array_equal(&clean, &clean.copy().unwrap()).unwrap(), "{what}");
+                let negzero = xp::where_(&clean.equal(0.0).unwrap(), -0.0, &clean).unwrap().astype(dtype).unwrap();
+                assert!(xp::array_equal(&clean, &negzero).unwrap(), "-0.0 == 0.0 {what}");
+                for at in [0, v.size() / 2, v.size() - 1] {
+                    let mut h = clean.astype(xp::DType::F64).unwrap().to_vec::<f64>().unwrap();
+                    h[at] = if h[at] == 1.0 { 2.0 } else { 1.0 };
+                    let other = Array::from_vec(h, v.shape()).unwrap().astype(dtype).unwrap().to_device(dev).unwrap();
+                    assert!(!xp::array_equal(&clean, &other).unwrap(), "{what} differs at {at}");
+                    assert!(!xp::array_equal_nan(&v, &other).unwrap(), "{what} differs at {at}");
+                }
+            }
+            // an array against a view of itself (one storage)
+            let r = x.slice(xp::s![..;-1]).unwrap();
+            assert!(
+                !xp::array_equal_nan(&x, &r).unwrap()
+                    && xp::array_equal_nan(&r, &r.slice(xp::s![..]).unwrap()).unwrap()
+            );
+        }
+    }
+}
