@@ -91,6 +91,9 @@ means0 = xp.asarray([[3.0, 3.0], [-3.0, -3.0]])
 covs0 = xp.asarray([[1.0, 2.0], [2.0, 1.0]])
 ";
 
+/// One piece of the GMM step on (R, X, P).
+type Piece = fn(&xp::Array, &xp::Array, &xp::Array) -> xp::Result<xp::Array>;
+
 pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
     r.push(Row::new("port.cg", "2000x2000 f64, 50 steps", CG_PY, "fit(A, b, 0.0, 50)", |d| {
         let m = uniform(&[2000, 2000], 0, d)?.astype(DType::F64)?.mul(100)?.floor()?.sub(50)?;
@@ -115,6 +118,24 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
         let covs0 = xp::on(d).asarray(vec![1.0, 2.0, 2.0, 1.0], [2, 2])?;
         one(move || Ok(gmm::em(&x, 10, 0.0, means0.clone(), covs0.clone())?.means))
     }));
+    // the GMM step's pieces, each alone: a tall (10^6, 2) operand reduced along its long axis, its
+    // transposed product with another (k = 10^6, m = n = 2), and the thin products and row sums
+    let tall = "R = uniform((1000000, 2), 1).astype(xp.float64); X = (uniform((1000000, 2)) * 12 - 6).astype(xp.float32); P = xp.asarray([[1.0, 2.0], [3.0, 4.0]])";
+    let pieces: [(&str, &str, Piece); 5] = [
+        ("gmm.sum_axis0", "xp.sum(R, axis=0)", |r, _, _| r.sum(0)),
+        ("gmm.dot_rT_x", "xp.dot(R.T, X)", |r, x, _| xp::dot(&r.t()?, x)),
+        ("gmm.dot_x_pT", "xp.dot(X, P.T)", |_, x, p| xp::dot(x, &p.t()?)),
+        ("gmm.logsumexp_rows", "xp.log(xp.sum(xp.exp(R), axis=1))", |r, _, _| r.exp()?.sum(1)?.log()),
+        ("gmm.mean_all", "xp.mean(R)", |r, _, _| r.mean(..)),
+    ];
+    for (name, py, f) in pieces {
+        r.push(Row::new(name, "(10^6, 2) f64 / f32", tall, py, move |d| {
+            let rr = uniform(&[1_000_000, 2], 1, d)?.astype(DType::F64)?;
+            let x = uniform(&[1_000_000, 2], 0, d)?.mul(12.0)?.sub(6.0)?;
+            let p = xp::on(d).asarray(vec![1.0, 2.0, 3.0, 4.0], [2, 2])?;
+            one(move || f(&rr, &x, &p))
+        }));
+    }
     r.push(
         Row::new(
             "port.map_reduce",

@@ -66,6 +66,9 @@ fn matmul_at_tile_edges_is_exact_for_every_dtype_and_layout() {
         // four and single rows of the matrix per pass (300 = 37·8 + 4)
         (13, 70, 1),
         (1, 300, 5),
+        // tiny outputs with a long inner dimension (the CPU's outer-product loop)
+        (2, 1024, 2),
+        (3, 4000, 5),
     ];
     // under the sanitizer: one size on each side of the kernels' tile edges, and a GEMV
     let sanitized = [sizes[1], sizes[2], sizes[3], sizes[9]];

@@ -4,6 +4,7 @@
 //! float16 and bfloat16 are widened to float32 and rounded once at the end (NumPy accumulates
 //! them in float too); integers and bool run a plain loop with NumPy's wrapping (bool: or of ands).
 use super::gemv::gemv;
+use super::skinny::skinny;
 use super::stack::Stack;
 use rayon::prelude::*;
 use xp_core::{bf16, f16, Complex32, Complex64, Element, Error, HostBuffer, Layout, Result};
@@ -41,12 +42,12 @@ pub(super) struct Job<T> {
 type Gemm<T> = unsafe fn(&Job<T>);
 
 unsafe fn sgemm(j: &Job<f32>) {
-    if !dot_product(j) && !gemv(j) && !faer_gemm(j) {
+    if !dot_product(j) && !gemv(j) && !skinny(j) && !faer_gemm(j) {
         matrixmultiply::sgemm(j.m, j.k, j.n, 1.0, j.a, j.sa.0, j.sa.1, j.b, j.sb.0, j.sb.1, 0.0, j.c, j.n as isize, 1)
     }
 }
 unsafe fn dgemm(j: &Job<f64>) {
-    if !dot_product(j) && !gemv(j) && !faer_gemm(j) {
+    if !dot_product(j) && !gemv(j) && !skinny(j) && !faer_gemm(j) {
         matrixmultiply::dgemm(j.m, j.k, j.n, 1.0, j.a, j.sa.0, j.sa.1, j.b, j.sb.0, j.sb.1, 0.0, j.c, j.n as isize, 1)
     }
 }
@@ -105,7 +106,7 @@ macro_rules! complex_gemm {
     ($name:ident, $t:ty, $f:path) => {
         unsafe fn $name(j: &Job<$t>) {
             use matrixmultiply::CGemmOption::Standard;
-            if dot_product(j) || gemv(j) {
+            if dot_product(j) || gemv(j) || skinny(j) {
                 return;
             }
             let (one, zero) = ([1.0, 0.0], [0.0, 0.0]);
@@ -286,6 +287,15 @@ mod tests {
             (1, 1, 7),
             (7, 1, 1),
         ] {
+            check_products(m, k, n);
+        }
+    }
+
+    /// Tiny outputs with a long inner dimension (`skinny.rs`): over the cores in blocks (above
+    /// twice its block) and sequentially, every view, and sizes it does not take beside them.
+    #[test]
+    fn tiny_outputs_with_long_inner_dimensions_match_a_triple_loop() {
+        for (m, k, n) in [(2, 70_000, 2), (3, 5_000, 5), (4, 70_000, 4), (2, 1_000, 2), (5, 6_000, 5)] {
             check_products(m, k, n);
         }
     }

@@ -20,6 +20,7 @@ mod lapack;
 mod lu;
 mod matmul;
 mod qr;
+mod skinny;
 mod small;
 mod stack;
 mod svd;
