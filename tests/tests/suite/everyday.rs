@@ -274,3 +274,25 @@ fn nan_to_num_around_array_equal_on_large_views() {
         }
     }
 }
+
+/// `indices` (written straight into a host buffer on the CPU) equals `mgrid` over the same
+/// ranges cast to the dtype: axes of length 1 and 0, one axis, and grids split over the cores.
+#[test]
+fn indices_equal_mgrid_in_every_dtype() {
+    use xp::DType;
+    let shapes: [&[usize]; 6] = [&[3, 1, 4], &[0, 3], &[5], &[70001, 3], &[2, 300, 257], &[1, 1]];
+    for dev in xp_testing::devices() {
+        let m = xp::on(dev);
+        for dims in shapes {
+            let axes: Vec<GridAxis> = dims.iter().map(|&d| (0..d).into()).collect();
+            let want = m.mgrid(&axes).unwrap();
+            for dtype in [DType::I64, DType::I32, DType::U8, DType::F32, DType::F64, DType::Bool, DType::C64] {
+                let got = m.indices(dims, dtype).unwrap();
+                assert_eq!((got.dtype(), got.device()), (dtype, dev));
+                let want = want.astype(dtype).unwrap();
+                assert_eq!(got.shape(), want.shape(), "{dev} {dims:?} {dtype:?}");
+                assert!(xp::array_equal(&got, &want).unwrap(), "{dev} {dims:?} {dtype:?}");
+            }
+        }
+    }
+}
