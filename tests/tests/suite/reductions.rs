@@ -66,3 +66,46 @@ fn reductions_match_numpy(f: &mut Failures, dev: xp::Device, case: &serde_json::
         f.add(check(&run(op, &a, axes.as_deref(), keepdims), &want, &ctx));
     }
 }
+
+/// Reductions whose shape picks the GPU's less common launches, against exact host loops
+/// (integer values, so every summation order gives the same number): a short reduced last axis
+/// under many outputs (a thread per output), a long axis 0 under few outputs (partials folded by
+/// a warp per output), in C order and through a strided view, float32, float64 and int64.
+#[test]
+fn short_last_axes_and_long_first_axes_on_every_device() {
+    use xp::{s, DType};
+    let mut f = xp_testing::Failures::default();
+    for dev in xp_testing::devices() {
+        for (rows, cols, step) in [(5000usize, 3usize, 1usize), (4099, 2, 2), (200_000, 3, 1), (70_001, 2, 2)] {
+            let wide = cols * step;
+            let host: Vec<f64> = (0..rows * wide).map(|i| ((i * 7919) % 23) as f64 - 11.0).collect();
+            let at = |r: usize, c: usize| host[r * wide + c * step];
+            let sum1: Vec<f64> = (0..rows).map(|r| (0..cols).map(|c| at(r, c)).sum()).collect();
+            let max1: Vec<f64> = (0..rows).map(|r| (0..cols).map(|c| at(r, c)).fold(f64::MIN, f64::max)).collect();
+            let sum0: Vec<f64> = (0..cols).map(|c| (0..rows).map(|r| at(r, c)).sum()).collect();
+            let max0: Vec<f64> = (0..cols).map(|c| (0..rows).map(|r| at(r, c)).fold(f64::MIN, f64::max)).collect();
+            for d in [DType::F32, DType::F64, DType::I64] {
+                let base =
+                    Array::from_vec(host.clone(), [rows, wide]).unwrap().astype(d).unwrap().to_device(dev).unwrap();
+                let a = base.slice(s![.., ..;step as isize]).unwrap();
+                let ctx = format!("({rows}, {cols}) step {step} {d} on {dev}");
+                let got = |r: Result<Array>| -> Vec<f64> {
+                    r.and_then(|x| x.astype(DType::F64)).and_then(|x| x.to_vec::<f64>()).unwrap_or_default()
+                };
+                for (name, r, want) in [
+                    ("sum(1)", a.sum(1), &sum1),
+                    ("max(1)", a.max(1), &max1),
+                    ("sum(0)", a.sum(0), &sum0),
+                    ("max(0)", a.max(0), &max0),
+                ] {
+                    let g = got(r);
+                    if &g != want {
+                        let i = (0..want.len()).find(|&i| g.get(i) != want.get(i)).unwrap_or(0);
+                        f.add(Err(format!("{name} {ctx}: element {i} is {:?}, exact {}", g.get(i), want[i])));
+                    }
+                }
+            }
+        }
+    }
+    f.finish();
+}

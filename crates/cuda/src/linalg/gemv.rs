@@ -11,12 +11,16 @@ use xp_core::{DType, Layout, Result};
 
 /// Threads per block (a row each).
 const THREADS: u32 = 256;
+/// The fewest rows taken here.
+const MIN_ROWS: usize = 64;
 
 /// Whether the kernel takes `[.., m, k] @ [.., k, n]` of dtype `d` (one product, n = 1, A's rows
 /// contiguous, rows long enough to fill a block); `XP_GEMM=cublas` turns it off.
-pub(crate) fn fits(d: DType, al: &Layout, (_, k, n, count): (usize, usize, usize, usize)) -> bool {
+pub(crate) fn fits(d: DType, al: &Layout, (m, k, n, count): (usize, usize, usize, usize)) -> bool {
     let plain = matches!(d, DType::F32 | DType::F64) && !super::kernels::cublas_only();
-    plain && n == 1 && count == 1 && k >= THREADS as usize && {
+    // a block per row: a few rows would leave the device idle while one block walks a long row
+    // (a (1, 2^20) @ (2^20, 1) product took one block 0.1 ms; cuBLAS splits it)
+    plain && n == 1 && count == 1 && k >= THREADS as usize && m >= MIN_ROWS && {
         let nd = al.ndim();
         al.strides()[nd - 1] == 1
     }

@@ -164,14 +164,23 @@ impl Fold<'_> {
 ",
                 post = self.post_block("_acc", "_has", "")
             ),
+            // `blockDim.x` lanes per output (32: a warp folds its partials; 1: a thread does),
+            // `blockDim.y` outputs per block; the shuffles only where a warp is one output
             Plan::Cols { .. } => format!(
-                "  for (i64 _ko = (i64)blockIdx.x * blockDim.x + threadIdx.x; _ko < _kx.n; _ko += (i64)gridDim.x * blockDim.x) {{
-{kdecl}    _RT _acc = _part[_ko];
-    for (i64 _c = 1; _c < _chunks; ++_c) _acc = (_RT)(REDUCE(_acc, _part[_c * _kx.n + _ko]));
-    {post}
+                "  const int _l = threadIdx.x, _nl = blockDim.x;
+  for (i64 _ko = (i64)blockIdx.x * blockDim.y + threadIdx.y; _ko < _kx.n; _ko += (i64)gridDim.x * blockDim.y) {{
+{kdecl}    _RT _acc = _RT(); bool _has = false;
+    for (i64 _c = _l; _c < _chunks; _c += _nl) {{
+      const _RT _v = _part[_c * _kx.n + _ko]; _acc = _has ? (_RT)(REDUCE(_acc, _v)) : _v; _has = true;
+    }}
+    if (_nl == 32) {{
+      for (int _o = 16; _o > 0; _o >>= 1) {{ _RT _v2 = shfl_down(_acc, _o); bool _h2 = shfl_down(_has, _o);
+        if (_h2 && _l + _o < 32) {{ _acc = _has ? (_RT)(REDUCE(_acc, _v2)) : _v2; _has = true; }} }}
+    }}
+    if (_l == 0) {post}
   }}
 ",
-                post = self.post_block("_acc", "true", "")
+                post = self.post_block("_acc", "_has", "")
             ),
         };
         s + "}\n"

@@ -50,6 +50,16 @@ impl Operands<'_> {
     }
 }
 
+/// Whether the reduced positions of each output are too few for a block each (`sum(axis=1)` of
+/// a (10^6, 2) array: a block per output left 254 of its 256 threads idle, 2.7 ms where CuPy
+/// takes 0.07): then a thread per output reads them in sequence.
+fn short_runs(rshape: &[usize], kls: &[Layout]) -> bool {
+    numel(rshape) <= SHORT_RUN && numel(kls[0].shape()) >= 2048
+}
+
+/// The longest reduced extent a thread per output takes when the reduced axis is the fastest.
+const SHORT_RUN: usize = 32;
+
 /// The plan of a reduction over `kls` (kept layouts of the inputs, then the outputs) and `rls`
 /// (the inputs' reduced layouts).
 fn plan(ops: &Operands, axes: &[usize], kls: &[Layout], rls: &[Layout], reorder: bool) -> Plan {
@@ -70,6 +80,9 @@ fn plan(ops: &Operands, axes: &[usize], kls: &[Layout], rls: &[Layout], reorder:
             })
         };
         return Plan::Cols { run, vec };
+    }
+    if short_runs(&rshape, kls) {
+        return Plan::Cols { run, vec: 1 };
     }
     let ordered = !reorder;
     let vec = if ordered || !run || nin != 1 || rst[0][0] != 1 {
@@ -160,7 +173,7 @@ impl Job<'_> {
         };
         let name = self.names[0];
         let (work, finish) = match plan {
-            Plan::Cols { vec, .. } => (cfg((nk / vec * chunks) as i64), cfg(nk as i64)),
+            Plan::Cols { vec, .. } => (cfg((nk / vec * chunks) as i64), cols_finish(nk, chunks)),
             Plan::Rows { .. } => (blocks_cfg((nk * chunks) as i64), blocks_cfg(nk as i64)),
         };
         self.p.launch(self.dev, &f, work, bufs).map_err(|e| e.in_kernel(name))?;
@@ -172,6 +185,17 @@ impl Job<'_> {
         }
         Ok(None)
     }
+}
+
+/// The finishing launch of a column plan: a warp per output when each has many partials (two
+/// outputs of 62500 partials each, one thread apiece, took 1.5 ms of `sum(axis=0)` over a
+/// (10^6, 2) array), a thread per output otherwise (`blockDim.x` lanes per output, `blockDim.y`
+/// outputs per block).
+fn cols_finish(nk: usize, chunks: usize) -> cudarc::driver::LaunchConfig {
+    let lanes = if chunks >= 32 { 32 } else { 1 };
+    let per_block = 256 / lanes;
+    let blocks = nk.div_ceil(per_block as usize).min(1 << 20) as u32;
+    cudarc::driver::LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (lanes, per_block, 1), shared_mem_bytes: 0 }
 }
 
 /// Run reduction kernel `def` over `shape`, reducing `axes`.
