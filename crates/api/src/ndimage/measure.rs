@@ -18,6 +18,7 @@
 //! let m = mean(&img, Some(&lab), LabelIndex::One(2)).unwrap();
 //! assert_eq!(m.item::<f64>().unwrap(), 4.5);
 //! ```
+use super::measure_host::{self as host, Sums};
 use crate::Array;
 use xp_core::{DType, Error, Result};
 
@@ -128,6 +129,11 @@ fn flat_f64(input: &Array) -> Result<Array> {
 /// `None` for one region of everything). `Positive` and `One` give NumPy's sum dtype, `Many`
 /// float64, as SciPy.
 pub fn sum_labels(input: &Array, labels: Option<&Array>, index: LabelIndex) -> Result<Array> {
+    if labels.is_some() && matches!(index, LabelIndex::Many(_)) {
+        if let Some((s, acc)) = host::slot_sums(input, labels, index, Sums::Moments)? {
+            return host::result(&s, None, s.pick.iter().map(|&p| acc[2 * p + 1]).collect());
+        }
+    }
     let g = groups(input, labels, index)?;
     if g.scalar {
         let mask = g.slot.equal(&g.pick.reshape_exact(&[])?)?.reshape_exact(input.shape())?;
@@ -139,6 +145,9 @@ pub fn sum_labels(input: &Array, labels: Option<&Array>, index: LabelIndex) -> R
 
 /// The mean of `input` over each region (SciPy's `mean`; NaN for an empty region), float64.
 pub fn mean(input: &Array, labels: Option<&Array>, index: LabelIndex) -> Result<Array> {
+    if let Some((s, acc)) = host::slot_sums(input, labels, index, Sums::Moments)? {
+        return host::result(&s, None, s.pick.iter().map(|&p| acc[2 * p + 1] / acc[2 * p]).collect());
+    }
     let g = groups(input, labels, index)?;
     g.shape(g.sums(&flat_f64(input)?)?.div(&g.counts()?)?)
 }
@@ -146,6 +155,12 @@ pub fn mean(input: &Array, labels: Option<&Array>, index: LabelIndex) -> Result<
 /// The population variance of `input` over each region (SciPy's `variance`), float64; two
 /// passes (the region's mean first), as SciPy.
 pub fn variance(input: &Array, labels: Option<&Array>, index: LabelIndex) -> Result<Array> {
+    if let Some((s, acc)) = host::slot_sums(input, labels, index, Sums::Moments)? {
+        let means: Vec<f64> = (0..s.bins).map(|b| acc[2 * b + 1] / acc[2 * b]).collect();
+        if let Some((_, sq)) = host::slot_sums(input, labels, index, Sums::Centered(&means))? {
+            return host::result(&s, None, s.pick.iter().map(|&p| sq[p] / acc[2 * p]).collect());
+        }
+    }
     let g = groups(input, labels, index)?;
     let x = flat_f64(input)?;
     let all = Groups {
@@ -194,6 +209,12 @@ pub fn maximum(input: &Array, labels: Option<&Array>, index: LabelIndex) -> Resu
 /// The centre of mass of `input` over each region (SciPy's `center_of_mass`): float64 of shape
 /// `(ndim,)` for `Positive`/`One`, `(len(index), ndim)` for `Many`.
 pub fn center_of_mass(input: &Array, labels: Option<&Array>, index: LabelIndex) -> Result<Array> {
+    if let Some((s, acc)) = host::slot_sums(input, labels, index, Sums::Coordinates)? {
+        let (nd, w) = (input.ndim(), input.ndim() + 2);
+        let c =
+            s.pick.iter().flat_map(|&p| (0..nd).map(move |a| (p, a))).map(|(p, a)| acc[w * p + 2 + a] / acc[w * p + 1]);
+        return host::result(&s, Some(nd), c.collect());
+    }
     let g = groups(input, labels, index)?;
     let x = flat_f64(input)?;
     let total = g.sums(&x)?;

@@ -39,6 +39,7 @@ mod generic;
 mod interpolate;
 mod label;
 mod measure;
+mod measure_host;
 mod morphology;
 mod objects;
 mod options;
