@@ -193,7 +193,7 @@ fn views(x: &Array) -> Vec<(&'static str, Array)> {
     vec![
         ("contiguous", x.clone()),
         ("reversed", x.slice(xp::s![..;-1]).unwrap()),
-        ("transposed", x.slice(xp::s![..(n / 64 * 64) as isize]).unwrap().reshape(&[n / 64, 64]).unwrap().t().unwrap()),
+        ("transposed", x.slice(xp::s![..(n / 64 * 64) as isize]).unwrap().reshape([n / 64, 64]).unwrap().t().unwrap()),
         ("strided", x.slice(xp::s![1..;3]).unwrap()),
     ]
 }

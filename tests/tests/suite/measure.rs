@@ -110,6 +110,9 @@ fn reference2(f: &mut Failures, dev: Device, case: &Value) {
 
 split_cases!(reference2, "measure2");
 
+/// Whether a label lies in a region.
+type Region<'a> = Box<dyn Fn(i64) -> bool + 'a>;
+
 /// The measurements on arrays split over the cores, in several layouts, against sums written
 /// here (float64, so within summation-order rounding): labels strided, transposed and
 /// broadcast, asked for as a short range with absent and negative labels (a table on the host)
@@ -163,10 +166,8 @@ fn measurements_on_large_views() {
                 let idx: &[i64] = if *ln == "spread" { &spread } else { &many };
                 let what = format!("{dev} input {xn}, labels {ln}");
                 // (region test, index) pairs: Many per label, One, Positive
-                let mut regions: Vec<(Box<dyn Fn(i64) -> bool>, LabelIndex)> = idx
-                    .iter()
-                    .map(|&k| (Box::new(move |l| l == k) as Box<dyn Fn(i64) -> bool>, LabelIndex::Many(idx)))
-                    .collect();
+                let mut regions: Vec<(Region<'_>, LabelIndex)> =
+                    idx.iter().map(|&k| (Box::new(move |l| l == k) as Region<'_>, LabelIndex::Many(idx))).collect();
                 regions.push((Box::new(move |l| l == idx[3]), LabelIndex::One(idx[3])));
                 regions.push((Box::new(|l| l > 0), LabelIndex::Positive));
                 let mut at_many = 0;
