@@ -1,6 +1,7 @@
 //! Math functions and NumPy ufuncs over register blocks.
 use super::col::{class, with_lane, with_num, Col, Lane, Reg};
 use crate::kernel::Kernel;
+use crate::special::as241;
 use xp_core::kernel::MathFn;
 use xp_core::{BinaryOp, DType, Error, OutRule, Result, UnaryOp};
 
@@ -82,31 +83,6 @@ macro_rules! float_fns {
 float_fns!(f32, f32_unary, f32_binary);
 float_fns!(f64, f64_unary, f64_binary);
 
-/// The central region (|q| ≤ 0.425) of Wichura's AS241, as `crate::special`'s `ppnd16`
-/// evaluates it: highest degree first, the published digits.
-#[allow(clippy::excessive_precision)]
-const AS241_NUM: [f64; 8] = [
-    2.5090809287301226727e+3,
-    3.3430575583588128105e+4,
-    6.7265770927008700853e+4,
-    4.5921953931549871457e+4,
-    1.3731693765509461125e+4,
-    1.9715909503065514427e+3,
-    1.3314166789178437745e+2,
-    3.3871328727963666080e+0,
-];
-#[allow(clippy::excessive_precision)]
-const AS241_DEN: [f64; 8] = [
-    5.2264952788528545610e+3,
-    2.8729085735721942674e+4,
-    3.9307895800092710610e+4,
-    2.1213794301586595867e+4,
-    5.3941960214247511077e+3,
-    6.8718700749205790830e+2,
-    4.2313330701600911252e+1,
-    1.0,
-];
-
 /// `erfcinv` of a block, bit for bit `crate::special::erfcinv`: the central region of every
 /// element in one vectorised loop (two polynomials and a division, no branch), then the
 /// elements outside it (the tails, 15% of uniform inputs, NaN and out-of-range) through the
@@ -120,7 +96,7 @@ fn erfcinv_block(a: &[f64], o: &mut [f64]) {
         for (o, &z) in o.iter_mut().zip(a) {
             let q = 0.5 * (1.0 - z);
             let r = 0.180625 - q * q;
-            *o = q * horner(&AS241_NUM, r) / horner(&AS241_DEN, r) * std::f64::consts::FRAC_1_SQRT_2;
+            *o = q * horner(&as241::CENTRAL_NUM, r) / horner(&as241::CENTRAL_DEN, r) * std::f64::consts::FRAC_1_SQRT_2;
         }
     });
     for (o, &z) in o.iter_mut().zip(a) {

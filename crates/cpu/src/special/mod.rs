@@ -28,6 +28,8 @@ mod zeta;
 
 pub use bessel::{i0, i0e, i1, i1e};
 pub use gamma::{beta, betaln, binom, digamma, gamma, gammainc, gammaincc, gammaln};
+/// AS241's coefficients, for the evaluator's vectorised `erfcinv`.
+pub(crate) use normal::coef as as241;
 pub use normal::{erfcinv, erfcx, erfinv, log_ndtr, ndtr, ndtri};
 pub use zeta::{riemann_zeta, zeta};
 

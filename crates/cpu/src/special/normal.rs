@@ -3,7 +3,7 @@ use std::f64::consts::{FRAC_1_SQRT_2, SQRT_2};
 
 // AS241's coefficients, highest degree first (from Wichura 1988, as CPython's `statistics` has them).
 #[allow(clippy::excessive_precision)]
-mod coef {
+pub(crate) mod coef {
     pub const CENTRAL_NUM: [f64; 8] = [
         2.5090809287301226727e+3,
         3.3430575583588128105e+4,
