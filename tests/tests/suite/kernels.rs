@@ -258,84 +258,15 @@ fn call_out_broadcasts_inputs_to_the_outputs() {
     }
 }
 
-/// CuPy's `examples/finance/monte_carlo.py` kernel, as it is written there.
-const MC_BODY: &str = r#"
-    // We can use special variables i and _ind to get the index of the thread.
-    // In this case, we used an index as a seed of random sequence.
-    uint64_t rand_state[2];
-    init_state(rand_state, i, seed);
-
-    T call_sum = 0;
-    const T v_by_sqrt_t = v * sqrt(t);
-    const T mu_by_t = (r - v * v / 2) * t;
-
-    // compute the price of the call option with Monte Carlo method
-    for (int i = 0; i < n_samples; ++i) {
-        const T p = sample_normal(rand_state);
-        call_sum += get_call_value(s, x, p, mu_by_t, v_by_sqrt_t);
-    }
-    // convert the future value of the call option to the present value
-    const T discount_factor = exp(- r * t);
-    call = discount_factor * call_sum / n_samples;
-    "#;
-
-/// Its preamble.
-const MC_PREAMBLE: &str = r#"
-    typedef unsigned long long uint64_t;
-
-    __device__
-    inline T get_call_value(T s, T x, T p, T mu_by_t, T v_by_sqrt_t) {
-        const T call_value = s * exp(mu_by_t + v_by_sqrt_t * p) - x;
-        return (call_value > 0) ? call_value : 0;
-    }
-
-    // Initialize state
-    __device__ inline void init_state(uint64_t* a, int i, int seed) {
-        a[0] = i + 1;
-        a[1] = 0x5c721fd808f616b6 + seed;
-    }
-
-    __device__ inline uint64_t xorshift128plus(uint64_t* x) {
-        uint64_t s1 = x[0];
-        uint64_t s0 = x[1];
-        x[0] = s0;
-        s1 = s1 ^ (s1 << 23);
-        s1 = s1 ^ (s1 >> 17);
-        s1 = s1 ^ s0;
-        s1 = s1 ^ (s0 >> 26);
-        x[1] = s1;
-        return s0 + s1;
-    }
-
-    // Draw a sample from an uniform distribution in a range of [0, 1]
-    __device__ inline T sample_uniform(uint64_t* state) {
-        const uint64_t x = xorshift128plus(state);
-        // 18446744073709551615 = 2^64 - 1
-        return T(x) / T(18446744073709551615);
-    }
-
-    // Draw a sample from a normal distribution with N(0, 1)
-    __device__ inline T sample_normal(uint64_t* state) {
-        T x = sample_uniform(state);
-        T s = T(-1.4142135623730950488016887242097);  // = -sqrt(2)
-        if (x > 0.5) {
-            x = 1 - x;
-            s = -s;
-        }
-        T p = x + T(0.5);
-        return s * erfcinv(2 * p);
-    }
-    "#;
+/// CuPy's `examples/finance/monte_carlo.py` kernel, as it is written there: the example's own
+/// text, so that the test checks what the example runs.
+#[allow(dead_code)]
+#[path = "../../../examples/monte_carlo.rs"]
+mod monte_carlo;
+use monte_carlo::MONTE_CARLO_PREAMBLE as MC_PREAMBLE;
 
 fn monte_carlo_kernel() -> ElementwiseKernel {
-    ElementwiseKernel::with_preamble(
-        "T s, T x, T t, T r, T v, int32 n_samples, int32 seed",
-        "T call",
-        MC_BODY,
-        "monte_carlo",
-        MC_PREAMBLE,
-    )
-    .unwrap()
+    monte_carlo::monte_carlo_kernel().unwrap()
 }
 
 /// CuPy's Monte Carlo kernel as written (preamble functions, a local `uint64_t` array passed as
