@@ -46,6 +46,40 @@ fn expected(v: i64, d: DType) -> Complex64 {
 }
 
 #[test]
+fn stacks_of_row_column_products_are_exact_with_broadcast_and_reversed_operands() {
+    // (3, 1, k) @ (k, 1), the column reversed in memory and broadcast over the stack: a 1 × 1
+    // output per matrix (on the GPU a sum-of-products reduction from k = 257)
+    let k = 3001;
+    let (av, bv) = (ints(3 * k, 11), ints(k, 13));
+    let want: Vec<i64> = (0..3).map(|i| (0..k).map(|j| av[i * k + j] * bv[j]).sum()).collect();
+    let mut f = Failures::default();
+    for dev in devices() {
+        for d in [DType::F32, DType::F64, DType::C64, DType::C128, DType::I64] {
+            let a = Array::from_vec(av.clone(), [3, 1, k]).unwrap().astype(d).unwrap().to_device(dev).unwrap();
+            let b = Array::from_vec(bv.clone(), [k, 1]).unwrap().astype(d).unwrap().to_device(dev).unwrap();
+            let brev = b.flip(0).unwrap().copy().unwrap().flip(0).unwrap();
+            for (name, y) in [("c", &b), ("neg", &brev)] {
+                let ctx = format!("matmul {d} (3, 1, {k}) @ ({k}, 1) {name} on {dev}");
+                f.add(match xp::matmul(&a, y) {
+                    Ok(c) if c.shape() != [3, 1, 1] || c.dtype() != d => Err(format!("{ctx}: got {:?}", c.shape())),
+                    Ok(c) => {
+                        let got = host_c(&c);
+                        let w: Vec<Complex64> = want.iter().map(|&v| Complex64::new(v as f64, 0.0)).collect();
+                        if got == w {
+                            Ok(())
+                        } else {
+                            Err(format!("{ctx}: {got:?}, exact {w:?}"))
+                        }
+                    }
+                    Err(e) => Err(format!("{ctx}: {e}")),
+                });
+            }
+        }
+    }
+    f.finish();
+}
+
+#[test]
 fn matmul_at_tile_edges_is_exact_for_every_dtype_and_layout() {
     let mut f = Failures::default();
     let sizes = [
@@ -69,9 +103,11 @@ fn matmul_at_tile_edges_is_exact_for_every_dtype_and_layout() {
         // tiny outputs with a long inner dimension (the CPU's outer-product loop)
         (2, 1024, 2),
         (3, 4000, 5),
+        // a 1 × 1 output with a long inner dimension (the GPU's sum-of-products reduction)
+        (1, 5000, 1),
     ];
-    // under the sanitizer: one size on each side of the kernels' tile edges, and a GEMV
-    let sanitized = [sizes[1], sizes[2], sizes[3], sizes[9]];
+    // under the sanitizer: one size on each side of the kernels' tile edges, a GEMV, a dot
+    let sanitized = [sizes[1], sizes[2], sizes[3], sizes[9], sizes[16]];
     let sizes = if crate::common::sanitizing() { &sanitized[..] } else { &sizes[..] };
     for dev in devices() {
         for d in DType::ALL {

@@ -109,6 +109,12 @@ pub(crate) fn matmul(a: &CudaStorage, al: &Layout, b: &CudaStorage, bl: &Layout)
     match blas_types(a.dtype) {
         _ if k == 0 => kernels::zero(out),
         Some(_) if super::gemv::fits(a.dtype, al, dims) => super::gemv::gemv(a, al, b, bl, out, dims),
+        Some(_) if m == 1 && n == 1 && k > 256 && !kernels::cublas_only() => {
+            // (1, k) @ (k, 1): a sum of products over the whole device, as CuPy does
+            let (xl, yl) = (al.remove_axes(&[nd - 2]), bl.remove_axes(&[nd - 1]));
+            crate::ukernel::reduction::builtin_dot(a, &xl, b, &yl, &out)?;
+            Ok(out)
+        }
         Some(_) if kernels::tiled_float(a.dtype, dims) => kernels::tiled_gemm(a, al, b, bl, out, dims),
         Some(types) => blas_gemm(a, al, b, bl, out, dims, types),
         None => kernels::tiled_gemm(a, al, b, bl, out, dims),

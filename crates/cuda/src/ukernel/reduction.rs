@@ -298,7 +298,7 @@ pub(crate) fn identity(op: BinaryOp, d: DType) -> Option<String> {
 /// `b_op(a, b)`, the post-map `o = a`.
 pub(crate) fn builtin(x: &CudaStorage, l: &Layout, op: BinaryOp, axes: &[usize]) -> Result<CudaStorage> {
     let out = CudaStorage::alloc(&x.dev, x.dtype, split(l, axes).0.numel())?;
-    builtin_job(x, l, op, axes, &out, None)?;
+    builtin_job(&[(x, l)], "x0", op, axes, &out, None)?;
     Ok(out)
 }
 
@@ -313,27 +313,49 @@ pub(crate) fn builtin_parts(
     per: usize,
 ) -> Result<CudaStorage> {
     let out = CudaStorage::alloc(&x.dev, x.dtype, 0)?;
-    let parts = builtin_job(x, l, op, &[axis], &out, Some((chunks, per)))?;
+    let parts = builtin_job(&[(x, l)], "x0", op, &[axis], &out, Some((chunks, per)))?;
     match parts {
         Some(p) => Ok(p),
         None => CudaStorage::alloc(&x.dev, compute_dtype(x.dtype), 0),
     }
 }
 
+/// `out[i] = Σ_j x[i, j] · y[i, j]` over the last axis of two `(count, k)` layouts (float or
+/// complex `x.dtype`, as `y`'s): a product whose output is 1 × 1 per matrix, `(1, k) @ (k, 1)`,
+/// as one reduction over every SM (CuPy's route; cuBLAS's GEMM walks such a product with few
+/// blocks).
+pub(crate) fn builtin_dot(x: &CudaStorage, xl: &Layout, y: &CudaStorage, yl: &Layout, out: &CudaStorage) -> Result<()> {
+    let axis = [xl.ndim() - 1];
+    builtin_job(&[(x, xl), (y, yl)], "b_multiply(x0, x1)", BinaryOp::Add, &axis, out, None).map(|_| ())
+}
+
+/// A reduction with `op` over `axes` of `map` (an expression of `x0`, `x1`, … in the compute
+/// type of the first input's dtype, which every input and `out` share).
 fn builtin_job(
-    x: &CudaStorage,
-    l: &Layout,
+    ins: &[(&CudaStorage, &Layout)],
+    map: &str,
     op: BinaryOp,
     axes: &[usize],
     out: &CudaStorage,
     fixed: Option<(usize, usize)>,
 ) -> Result<Option<CudaStorage>> {
-    let (kl, rl) = split(l, axes);
+    let (x, l) = ins[0];
     let d = x.dtype;
-    let args = [Arg { name: "x0", role: Role::In, dtype: d }, Arg { name: "o", role: Role::Out(false), dtype: d }];
+    let names = ["x0", "x1", "x2", "x3"];
+    let mut args: Vec<Arg> = names[..ins.len()].iter().map(|&name| Arg { name, role: Role::In, dtype: d }).collect();
+    args.push(Arg { name: "o", role: Role::Out(false), dtype: d });
     let mut p = Params::default();
-    p.ptr(x.ptr(0));
+    let (mut kls, mut rls, mut bufs) = (Vec::new(), Vec::new(), Vec::new());
+    for &(s, sl) in ins {
+        p.ptr(s.ptr(0));
+        let (kl, rl) = split(sl, axes);
+        kls.push(kl);
+        rls.push(rl);
+        bufs.push(s);
+    }
     p.ptr(out.ptr(0));
+    kls.push(Layout::contiguous(split(l, axes).0.shape()));
+    bufs.push(out);
     // the parts as text only when the kernel is compiled
     let source = |plan| {
         let reduce = format!("b_{}(a, b)", op.name());
@@ -344,15 +366,14 @@ fn builtin_job(
             preamble: "",
             args: &args,
             rt: d,
-            map: "x0",
+            map,
             reduce: &reduce,
             post: "o = a;",
             identity: &id,
         };
         fold.source(plan)
     };
-    let key = hash_str(hash_str(0x7ed, op.name()), d.name());
-    let ok = Layout::contiguous(kl.shape());
+    let key = hash_str(hash_str(hash_str(0x7ed, op.name()), d.name()), map);
     let job = Job {
         dev: &x.dev,
         names: ["xp_k", "xp_k_fin"],
@@ -360,11 +381,11 @@ fn builtin_job(
         source: &source,
         key,
         p,
-        ops: Operands { ins: vec![(x, l)] },
-        kls: vec![kl, ok],
-        rls: vec![rl],
+        ops: Operands { ins: ins.to_vec() },
+        kls,
+        rls,
         reorder: op.is_reorderable(),
-        bufs: vec![x, out],
+        bufs,
     };
     job.run(axes, fixed)
 }
