@@ -369,3 +369,29 @@ fn bad_distribution_parameters_are_typed_errors_and_draw_nothing() {
         assert_eq!(neg.to_vec::<f64>().unwrap(), vec![1.0, -0.5], "the parameter array changed");
     }
 }
+
+#[test]
+fn scalar_parameters_draw_the_values_of_0d_array_parameters_bit_for_bit() {
+    // scalar parameters take a path of scalar operations (no 0-d arrays, no multiply by 1 or add
+    // of 0); it must give the bits of the array path and of the formula over the standard draw
+    for dev in devices() {
+        let nd = |v: f64| Array::scalar_on(v, DType::F64, dev).unwrap();
+        let bits = |a: Array| a.to_vec::<f64>().unwrap().into_iter().map(f64::to_bits).collect::<Vec<_>>();
+        for (loc, scale) in [(0.0, 1.0), (1.5, 2.0), (-3.0, 1.0), (0.0, 0.25)] {
+            let ctx = format!("loc {loc} scale {scale} on {dev}");
+            let s = bits(rng(dev, 5).normal(loc, scale, [4097]).unwrap());
+            assert_eq!(s, bits(rng(dev, 5).normal(&nd(loc), &nd(scale), [4097]).unwrap()), "normal {ctx}");
+            let z = rng(dev, 5).standard_normal([4097], DType::F64).unwrap();
+            assert_eq!(s, bits(z.mul(scale).unwrap().add(loc).unwrap()), "normal as z * scale + loc, {ctx}");
+            let l = bits(rng(dev, 6).lognormal(loc, scale, [300]).unwrap());
+            assert_eq!(l, bits(rng(dev, 6).lognormal(&nd(loc), &nd(scale), [300]).unwrap()), "lognormal {ctx}");
+            let (lo, hi) = (loc, loc + scale);
+            let u = bits(rng(dev, 7).uniform(lo, hi, [300]).unwrap());
+            assert_eq!(u, bits(rng(dev, 7).uniform(&nd(lo), &nd(hi), [300]).unwrap()), "uniform {ctx}");
+            let e = bits(rng(dev, 8).exponential(scale, [300]).unwrap());
+            assert_eq!(e, bits(rng(dev, 8).exponential(&nd(scale), [300]).unwrap()), "exponential {ctx}");
+        }
+        // no size: one value, 0-d, as NumPy's `normal(0, 1)` is a scalar
+        assert_eq!(rng(dev, 9).normal(0.0, 1.0, None).unwrap().shape(), &[] as &[usize]);
+    }
+}

@@ -7,6 +7,17 @@ use crate::ufunc::{where_, Operand};
 use crate::Array;
 use xp_core::{DType, Distribution, Result};
 
+/// `loc + scale z` with scalar `loc` and `scale`, as NumPy computes it (`z * scale + loc`), without
+/// the multiply by 1 or the add of 0 that would change no value.
+fn affine(z: Array, scale: f64, loc: f64) -> Result<Array> {
+    let z = if scale == 1.0 { z } else { z.mul(scale)? };
+    if loc == 0.0 {
+        Ok(z)
+    } else {
+        z.add(loc)
+    }
+}
+
 impl Generator {
     /// Uniforms in (0, 1): [`Generator::random`]'s float64 values with 0 replaced by 2^-53 (for
     /// the formulas that take a logarithm of `u` and of `1 - u`).
@@ -21,8 +32,11 @@ impl Generator {
         high: impl Into<Operand<'b>>,
         size: impl IntoSize,
     ) -> Result<Array> {
-        let ps = [Param::new("low", low, Rule::Any), Param::new("high", high, Rule::Any)];
-        let (shape, p) = self.params("uniform", &ps, size.into_size())?;
+        let (ps, size) = ([Param::new("low", low, Rule::Any), Param::new("high", high, Rule::Any)], size.into_size());
+        if let Some((shape, v)) = self.scalar_params("uniform", &ps, &size)? {
+            return affine(self.random(&shape, DType::F64)?, v[1] - v[0], v[0]);
+        }
+        let (shape, p) = self.params("uniform", &ps, size)?;
         let u = self.random(&shape, DType::F64)?;
         u.mul(&p[1].sub(&p[0])?)?.add(&p[0])
     }
@@ -35,7 +49,11 @@ impl Generator {
         size: impl IntoSize,
     ) -> Result<Array> {
         let ps = [Param::new("loc", loc, Rule::Any), Param::new("scale", scale, Rule::NonNegative)];
-        let (shape, p) = self.params("normal", &ps, size.into_size())?;
+        let size = size.into_size();
+        if let Some((shape, v)) = self.scalar_params("normal", &ps, &size)? {
+            return affine(self.standard_normal(&shape, DType::F64)?, v[1], v[0]);
+        }
+        let (shape, p) = self.params("normal", &ps, size)?;
         self.standard_normal(&shape, DType::F64)?.mul(&p[1])?.add(&p[0])
     }
 
@@ -47,7 +65,11 @@ impl Generator {
         size: impl IntoSize,
     ) -> Result<Array> {
         let ps = [Param::new("mean", mean, Rule::Any), Param::new("sigma", sigma, Rule::NonNegative)];
-        let (shape, p) = self.params("lognormal", &ps, size.into_size())?;
+        let size = size.into_size();
+        if let Some((shape, v)) = self.scalar_params("lognormal", &ps, &size)? {
+            return affine(self.standard_normal(&shape, DType::F64)?, v[1], v[0])?.exp();
+        }
+        let (shape, p) = self.params("lognormal", &ps, size)?;
         self.standard_normal(&shape, DType::F64)?.mul(&p[1])?.add(&p[0])?.exp()
     }
 
@@ -68,8 +90,11 @@ impl Generator {
 
     /// Exponential floats of mean `scale >= 0` (`Generator.exponential`).
     pub fn exponential<'a>(&mut self, scale: impl Into<Operand<'a>>, size: impl IntoSize) -> Result<Array> {
-        let (shape, p) =
-            self.params("exponential", &[Param::new("scale", scale, Rule::NonNegative)], size.into_size())?;
+        let (ps, size) = ([Param::new("scale", scale, Rule::NonNegative)], size.into_size());
+        if let Some((shape, v)) = self.scalar_params("exponential", &ps, &size)? {
+            return affine(self.standard_exponential(&shape, DType::F64)?, v[0], 0.0);
+        }
+        let (shape, p) = self.params("exponential", &ps, size)?;
         self.standard_exponential(&shape, DType::F64)?.mul(&p[0])
     }
 
