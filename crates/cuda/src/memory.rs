@@ -80,19 +80,69 @@ pub(crate) fn release(d: &Dev, b: &Block) {
         return; // a graph uses it: freed when the graph goes
     }
     d.used.fetch_sub(b.bytes, Ordering::Relaxed);
-    if b.bytes <= SMALL {
-        let mut c = d.cache.lock().unwrap_or_else(|e| e.into_inner());
-        if c.bytes + b.bytes <= CACHE_LIMIT {
-            c.bytes += b.bytes;
-            let e =
-                c.free.entry((b.stream.cu_stream() as usize, b.bytes)).or_insert_with(|| (b.stream.clone(), vec![]));
-            e.1.push(b.ptr);
-            return;
-        }
+    let mut c = d.cache.lock().unwrap_or_else(|e| e.into_inner());
+    if abandoned(d, &c, &b.stream, 1) {
+        // the last block of a stream nobody holds: its cached blocks and this one go back to the
+        // driver, and the stream is destroyed when this block's handle drops
+        c.forget(d, &b.stream, Some(b.ptr));
+        return;
     }
+    if b.bytes <= SMALL && c.bytes + b.bytes <= CACHE_LIMIT {
+        c.bytes += b.bytes;
+        let e = c.free.entry((b.stream.cu_stream() as usize, b.bytes)).or_insert_with(|| (b.stream.clone(), vec![]));
+        e.1.push(b.ptr);
+        return;
+    }
+    drop(c);
     d.ctx.record_err(d.ctx.bind_to_thread());
     // SAFETY: the block is no longer referenced by any array; the free is ordered on its stream.
     d.ctx.record_err(unsafe { result::free_async(b.ptr, b.stream.cu_stream()) });
+}
+
+/// Whether `s` (a stream other than the device's default one) is held by nothing but `own`
+/// handles of the caller and the cache's bins of its blocks: no user handle, no scope, no other
+/// live block. Then its cached blocks must go, or they would keep it alive: a program that makes
+/// streams in a loop (CuPy's map-reduce example makes eleven a call) kept every one, and with
+/// hundreds alive each device-wide synchronisation took 0.7 ms instead of 0.02 (H200).
+fn abandoned(d: &Dev, c: &Cache, s: &Arc<CudaStream>, own: usize) -> bool {
+    if s.cu_stream() == d.stream.cu_stream() {
+        return false;
+    }
+    let held = Arc::strong_count(s);
+    // (no scan of the bins while more hold it than there are bins at all)
+    held <= own + c.free.len() && held <= own + c.free.keys().filter(|k| k.0 == s.cu_stream() as usize).count()
+}
+
+impl Cache {
+    /// Free `s`'s cached blocks (and `also`) on `s`, in stream order, and drop its bins.
+    fn forget(&mut self, d: &Dev, s: &CudaStream, also: Option<u64>) {
+        let key = s.cu_stream() as usize;
+        let (mut ptrs, mut bytes): (Vec<u64>, usize) = (also.into_iter().collect(), 0);
+        self.free.retain(|k, bin| {
+            if k.0 != key {
+                return true;
+            }
+            bytes += k.1 * bin.1.len();
+            ptrs.append(&mut bin.1);
+            false
+        });
+        self.bytes -= bytes;
+        d.ctx.record_err(d.ctx.bind_to_thread());
+        for p in ptrs {
+            // SAFETY: cached blocks (and a released one) are referenced by nothing; the free is
+            // ordered after the work queued on their stream.
+            d.ctx.record_err(unsafe { result::free_async(p, s.cu_stream()) });
+        }
+    }
+}
+
+/// A user's handle of stream `s` is going (the caller holds it): if nothing else holds the
+/// stream but the cache, give its cached blocks back so that the stream is destroyed.
+pub(crate) fn stream_dropped(d: &Dev, s: &Arc<CudaStream>) {
+    let mut c = d.cache.lock().unwrap_or_else(|e| e.into_inner());
+    if abandoned(d, &c, s, 1) {
+        c.forget(d, s, None);
+    }
 }
 
 /// Return every cached small block to the driver (each freed on its own stream).

@@ -69,6 +69,14 @@ impl PartialEq for Stream {
     }
 }
 
+/// The last user handle of a stream gives back the small blocks cached for it (see
+/// `memory::stream_dropped`), so that the stream itself can go.
+impl Drop for Stream {
+    fn drop(&mut self) {
+        crate::memory::stream_dropped(&self.dev, &self.inner);
+    }
+}
+
 impl Stream {
     /// A new non-blocking stream on device `ordinal`.
     pub fn new(ordinal: usize) -> Result<Stream> {
@@ -212,5 +220,51 @@ impl Uses {
         for (_, e) in self.foreign.get_mut().unwrap_or_else(|e| e.into_inner()).drain(..) {
             owner.context().record_err(owner.wait(&e));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::CudaStorage;
+    use xp_core::DType;
+
+    /// A stream made, used and dropped is destroyed: its freed small blocks sat in the memory
+    /// cache with a handle of it and kept it alive, so that a program making streams in a loop
+    /// kept them all (and every device-wide synchronisation slowed with their number).
+    #[test]
+    fn dropped_streams_are_destroyed_whatever_their_blocks_did() {
+        let Ok(dev) = crate::CudaDevice::new(0) else {
+            assert!(std::env::var("XP_REQUIRE_CUDA").is_err(), "XP_REQUIRE_CUDA is set and there is no GPU");
+            return;
+        };
+        let dev = dev.dev;
+        // small blocks freed in the scope, one freed after the stream's handle went, a large one
+        for (case, keep, elems) in
+            [("small, freed first", false, 100), ("kept past the handle", true, 100), ("large", true, 1 << 19)]
+        {
+            let mut gone = Vec::new();
+            for _ in 0..20 {
+                let s = Stream::new(0).unwrap();
+                let kept = s.scope(|| {
+                    let a = CudaStorage::alloc(&dev, DType::F32, elems).unwrap();
+                    drop(CudaStorage::alloc(&dev, DType::F64, 33).unwrap());
+                    keep.then_some(a)
+                });
+                gone.push(Arc::downgrade(&s.inner));
+                drop(s);
+                drop(kept);
+            }
+            assert!(gone.iter().all(|w| w.upgrade().is_none()), "{case}: a dropped stream is still alive");
+        }
+        // a stream still held keeps its cached blocks (and stays)
+        let s = Stream::new(0).unwrap();
+        s.scope(|| drop(CudaStorage::alloc(&dev, DType::F32, 100).unwrap()));
+        let w = Arc::downgrade(&s.inner);
+        let again = s.clone();
+        drop(s);
+        assert!(w.upgrade().is_some(), "a stream with a live handle went");
+        drop(again);
+        assert!(w.upgrade().is_none(), "the last handle went and the stream stayed");
     }
 }
