@@ -147,4 +147,29 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
         )
         .out("[]"),
     );
+    // the map step's pieces: the two draws, and the (1, 2^20) @ (2^20, 1) product
+    r.push(
+        Row::new(
+            "mr.normal_pair",
+            "2 x 2^20 f64",
+            "g = xp.random.default_rng(1)",
+            "(g.standard_normal(size=(1, 1 << 20)), g.standard_normal(size=(1 << 20, 1)))",
+            |d| {
+                let mut rng = xp::on(d).default_rng(1);
+                many(move || {
+                    rng.normal(0.0, 1.0, [1, 1 << 20])?;
+                    rng.normal(0.0, 1.0, [1 << 20, 1])?;
+                    Ok(vec![])
+                })
+            },
+        )
+        .out("[]"),
+    );
+    let rc =
+        "x = uniform((1, 1 << 20)).astype(xp.float64) - 0.5; y = uniform((1 << 20, 1), 1).astype(xp.float64) - 0.5";
+    r.push(Row::new("mr.matmul_row_col", "(1, 2^20) @ (2^20, 1) f64", rc, "xp.matmul(x, y)", |d| {
+        let x = uniform(&[1, 1 << 20], 0, d)?.astype(DType::F64)?.sub(0.5)?;
+        let y = uniform(&[1 << 20, 1], 1, d)?.astype(DType::F64)?.sub(0.5)?;
+        one(move || xp::matmul(&x, &y))
+    }));
 }
