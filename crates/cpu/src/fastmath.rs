@@ -14,7 +14,7 @@ use std::mem::MaybeUninit;
 use xp_core::kernel::MathFn;
 use xp_core::{Layout, UnaryOp};
 
-mod double;
+pub(crate) mod double;
 
 const MAGIC: f32 = 12_582_912.0; // 1.5 * 2^23: adding and subtracting it rounds to an integer
 const FRAC_1_PI: f32 = std::f32::consts::FRAC_1_PI;

@@ -1,11 +1,12 @@
 //! The random family on the CPU: each thread fills its chunk of the output from the Philox
 //! blocks of its positions ([`xp_core::random`] says which words each value takes).
+use crate::fastmath::double;
 use crate::iter::{fill_chunks, fill_chunks_work};
 use crate::{CpuDevice, CpuStorage};
 use std::mem::MaybeUninit;
 use xp_core::random::sample::{binomial, poisson, standard_gamma, Words};
 use xp_core::random::{
-    exponential_f32, exponential_f64, integer, normal_pair_f32, normal_pair_f64, round_keys, unit_f32, unit_f64, wide,
+    exponential_f32, exponential_f64, integer, normal_pair_f32, open_unit_f64, round_keys, unit_f32, unit_f64, wide,
     Stream, PHILOX_M,
 };
 use xp_core::{BackendStorage, DType, Distribution, Element, Error, HostBuffer, RandomDevice, Result, Scalar};
@@ -68,11 +69,21 @@ impl Values<f32, { 4 * LANES }> for Normal {
         }
     }
 }
+/// float64: the specification's pair ([`xp_core::random::normal_pair_f64`]: `√(-2 ln u1)·(cos, sin)(2π u2)`) through
+/// xp's branch-free `ln` and `cos`/`sin` of the angle, which the compiler vectorises, instead of
+/// libm's three calls per pair (2^20 values took 10.5 ms on the 2-core EPYC, NumPy's ziggurat
+/// 11.4). Within 3 ulp of the specification's values (`random_props` bounds 4).
 impl Values<f64, { 2 * LANES }> for Normal {
     #[inline(always)]
     fn values(&self, _: u64, w: &[u32; 4 * LANES], v: &mut [f64; 2 * LANES]) {
-        for (v, p) in v.chunks_exact_mut(2).zip(w.chunks_exact(4)) {
-            [v[0], v[1]] = normal_pair_f64([p[0], p[1], p[2], p[3]]);
+        let (mut r, mut a) = ([0.0; LANES], [0.0; LANES]);
+        for ((r, a), p) in r.iter_mut().zip(&mut a).zip(w.chunks_exact(4)) {
+            *r = (-2.0 * double::log::<false>(open_unit_f64(p[0], p[1]))).sqrt();
+            *a = std::f64::consts::TAU * unit_f64(p[2], p[3]);
+        }
+        for ((v, r), a) in v.chunks_exact_mut(2).zip(r).zip(a) {
+            let [c, s] = double::cos_sin_angle::<false>(a);
+            [v[0], v[1]] = [r * c, r * s];
         }
     }
 }

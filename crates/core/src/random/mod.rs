@@ -118,9 +118,16 @@ pub fn normal_pair_f32(w0: u32, w1: u32) -> [f32; 2] {
     [r * c as f32, r * s as f32]
 }
 
+/// A float64 uniform in (0, 1] from two words (`lo`, `hi`): Box–Muller's radius draw, whose
+/// logarithm must stay finite.
+#[inline(always)]
+pub fn open_unit_f64(lo: u32, hi: u32) -> f64 {
+    (((((hi as u64) << 32) | lo as u64) >> 11) + 1) as f64 * (1.0 / 9_007_199_254_740_992.0)
+}
+
 /// Two standard normal float64 values from a block (Box–Muller: `u1` from words 0–1, in (0, 1]).
 pub fn normal_pair_f64(w: [u32; 4]) -> [f64; 2] {
-    let u1 = (((((w[1] as u64) << 32) | w[0] as u64) >> 11) + 1) as f64 * (1.0 / 9_007_199_254_740_992.0);
+    let u1 = open_unit_f64(w[0], w[1]);
     let u2 = unit_f64(w[2], w[3]);
     let r = (-2.0 * u1.ln()).sqrt();
     let t = std::f64::consts::TAU * u2;
