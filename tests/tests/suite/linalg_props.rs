@@ -103,8 +103,10 @@ fn matmul_at_tile_edges_is_exact_for_every_dtype_and_layout() {
         // tiny outputs with a long inner dimension (the CPU's outer-product loop)
         (2, 1024, 2),
         (3, 4000, 5),
-        // a 1 × 1 output with a long inner dimension (the GPU's sum-of-products reduction)
+        // a 1 × 1 output with a long inner dimension (the GPU's sum-of-products reduction; from
+        // k = 2^16 the CPU splits the row over the cores in fixed blocks)
         (1, 5000, 1),
+        (1, 70_000, 1),
     ];
     // under the sanitizer: one size on each side of the kernels' tile edges, a GEMV, a dot
     let sanitized = [sizes[1], sizes[2], sizes[3], sizes[9], sizes[16]];

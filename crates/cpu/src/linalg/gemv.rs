@@ -6,11 +6,13 @@
 //! over the cores when the product is the only one of its call. The vector is copied to a dense
 //! one first when it is strided (k elements, against the m·k the matrix costs).
 use super::matmul::Job;
-use super::small::{axpy_add, dot, wide, Small};
+use super::small::{axpy_add, dot, prefetch_next, wide, Small};
 use rayon::prelude::*;
 
 /// Products at least this many multiply-adds large are split over the cores.
 const PAR_MIN: usize = 1 << 16;
+/// The block of a row that one task takes when the rows are fewer than the cores.
+const SPLIT: usize = 1 << 14;
 
 /// The vector of `k` elements at `p` with stride `s`, as a slice (dense already, or copied).
 ///
@@ -70,25 +72,6 @@ fn dot4<T: Small, const W: usize>(r: [&[T]; 4], x: &[T]) -> [T; 4] {
     [fold(s0, r[0]), fold(s1, r[1]), fold(s2, r[2]), fold(s3, r[3])]
 }
 
-/// Ask for the cache lines that follow `block` (one block ahead on each of the four rows: the
-/// 2000² float64 `A x` went from 0.825 to 0.770 ms on the 2-core EPYC VM, median of 1200 calls,
-/// where OpenBLAS's `dgemv` took 0.876 alone). A prefetch past the buffer's end does not fault.
-#[inline(always)]
-fn prefetch_next<T>(block: &[T]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let bytes = std::mem::size_of_val(block);
-        let next = block.as_ptr().wrapping_add(block.len()) as *const i8;
-        let mut off = 0;
-        while off < bytes {
-            // SAFETY: a prefetch is a hint; it reads nothing and never faults.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(next.wrapping_add(off)) };
-            off += 64;
-        }
-    }
-}
-
 /// `y[i] = Σ_p M[i, p] v[p]` where row i of M starts at `m + i·rs` and is contiguous (a dot
 /// product per output, four rows at a time).
 unsafe fn rows_dot<T: Small>(y: &mut [T], m: At<T>, rs: isize, v: &[T], par: bool) {
@@ -110,7 +93,33 @@ unsafe fn rows_dot<T: Small>(y: &mut [T], m: At<T>, rs: isize, v: &[T], par: boo
         )
     };
     let threads = rayon::current_num_threads();
-    if par && threads > 1 {
+    if par && threads > 1 && y.len() < threads && k >= 4 * SPLIT {
+        // fewer rows than cores (a single dot product, `(1, k) @ (k, 1)`): each row split into
+        // fixed blocks over the cores, their sums added in order (one core read a 2^20 float64
+        // row in 0.41-0.56 ms; now 0.10-0.28, NumPy's threaded OpenBLAS 0.09-0.11: the host's
+        // noise, and the wake-up of the pool's threads at this size)
+        for (i, yi) in y.iter_mut().enumerate() {
+            let (row, blocks) = (m.run(i as isize * rs, k), k.div_ceil(SPLIT));
+            let mut parts = vec![T::default(); blocks];
+            let per = blocks.div_ceil(threads);
+            let shares: Vec<std::sync::Mutex<&mut [T]>> = parts.chunks_mut(per).map(std::sync::Mutex::new).collect();
+            on_every_core(|t| {
+                let Some(share) = shares.get(t) else { return };
+                let mut share = share.lock().unwrap_or_else(|e| e.into_inner());
+                wide(
+                    #[inline(always)]
+                    || {
+                        for (q, part) in share.iter_mut().enumerate() {
+                            let r = (t * per + q) * SPLIT..((t * per + q + 1) * SPLIT).min(k);
+                            *part = dot::<T, 32>(&row[r.clone()], &v[r]);
+                        }
+                    },
+                )
+            });
+            drop(shares);
+            *yi = parts.into_iter().fold(T::default(), |s, p| s + p);
+        }
+    } else if par && threads > 1 {
         let rows = y.len().div_ceil(threads).next_multiple_of(4);
         let parts: Vec<&mut [T]> = y.chunks_mut(rows).collect();
         let parts: Vec<std::sync::Mutex<&mut [T]>> = parts.into_iter().map(std::sync::Mutex::new).collect();
