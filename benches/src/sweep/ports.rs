@@ -16,6 +16,38 @@ mod kmeans;
 #[allow(dead_code)]
 #[path = "../../../examples/map_reduce.rs"]
 mod map_reduce;
+#[allow(dead_code)]
+#[path = "../../../examples/monte_carlo.rs"]
+mod monte_carlo;
+
+/// CuPy's `monte_carlo.py` pricing: on CuPy its own `ElementwiseKernel` (the text xp's example
+/// runs), on NumPy the same estimate vectorised (NumPy's normals, one (options, samples) array).
+fn monte_carlo_py() -> String {
+    format!(
+        r#"
+OPERATION = r"""{}"""
+PREAMBLE = r"""{}"""
+if hasattr(xp, "ElementwiseKernel"):
+    kernel = xp.ElementwiseKernel("T s, T x, T t, T r, T v, int32 n_samples, int32 seed", "T call",
+                                  OPERATION, "monte_carlo_kernel", preamble=PREAMBLE)
+    def prices(s, x, t, r, v, n_threads, n_samples, seed):
+        call = xp.empty((len(s), n_threads), dtype=xp.float64)
+        kernel(s[:, None], x[:, None], t[:, None], r, v, n_samples, seed, call)
+        return call.mean(axis=1)
+else:
+    def prices(s, x, t, r, v, n_threads, n_samples, seed):
+        p = xp.random.default_rng(seed).standard_normal((len(s), n_threads * n_samples))
+        growth = xp.exp(((r - v * v / 2) * t)[:, None] + (v * xp.sqrt(t))[:, None] * p)
+        payoff = xp.maximum(s[:, None] * growth - x[:, None], 0)
+        return xp.exp(-r * t) * payoff.mean(axis=1)
+s = uniform((1000,)).astype(xp.float64) * 25 + 5
+x = uniform((1000,), 1).astype(xp.float64) * 99 + 1
+t = uniform((1000,), 2).astype(xp.float64) * 9.75 + 0.25
+"#,
+        monte_carlo::MONTE_CARLO_OPERATION,
+        monte_carlo::MONTE_CARLO_PREAMBLE
+    )
+}
 
 /// CuPy's `cg.py` `fit`, `tol` 0 so that it runs `max_iter` steps.
 const CG_PY: &str = "
@@ -145,6 +177,24 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
             // different generators: nothing to compare, only the time
             |d| many(move || map_reduce::map_reduce(d, 10, 1 << 20, 1).map(|_| vec![])),
         )
+        .out("[]"),
+    );
+    r.push(
+        Row::new(
+            "port.monte_carlo",
+            "1000 options x 10^4 samples f64",
+            monte_carlo_py(),
+            "prices(s, x, t, 0.02, 0.3, 100, 100, 0)",
+            |d| {
+                let col = |seed, k: f64, c: f64| -> xp::Result<xp::Array> {
+                    uniform(&[1000], seed, d)?.astype(DType::F64)?.mul(k)?.add(c)
+                };
+                let (s, x, t) = (col(0, 25.0, 5.0)?, col(1, 99.0, 1.0)?, col(2, 9.75, 0.25)?);
+                let kernel = monte_carlo::monte_carlo_kernel()?;
+                one(move || monte_carlo::compute_option_prices(&kernel, &s, &x, &t, 0.02, 0.3, 100, 100, 0))
+            },
+        )
+        // different samples: the prices agree only to the Monte Carlo error
         .out("[]"),
     );
     // the map step's pieces: the two draws, and the (1, 2^20) @ (2^20, 1) product
