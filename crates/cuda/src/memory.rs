@@ -136,6 +136,11 @@ impl Cache {
     }
 }
 
+/// Whether the caller's one handle of `s` and the cache's bins are all that hold stream `s`.
+pub(crate) fn unheld(d: &Dev, s: &Arc<CudaStream>) -> bool {
+    abandoned(d, &d.cache.lock().unwrap_or_else(|e| e.into_inner()), s, 1)
+}
+
 /// A user's handle of stream `s` is going (the caller holds it): if nothing else holds the
 /// stream but the cache, give its cached blocks back so that the stream is destroyed.
 pub(crate) fn stream_dropped(d: &Dev, s: &Arc<CudaStream>) {

@@ -227,7 +227,7 @@ impl Uses {
 mod tests {
     use super::*;
     use crate::storage::CudaStorage;
-    use xp_core::DType;
+    use xp_core::{DType, Layout};
 
     /// A stream made, used and dropped is destroyed: its freed small blocks sat in the memory
     /// cache with a handle of it and kept it alive, so that a program making streams in a loop
@@ -257,6 +257,20 @@ mod tests {
             }
             assert!(gone.iter().all(|w| w.upgrade().is_none()), "{case}: a dropped stream is still alive");
         }
+        // a stream that ran a cuBLAS product: its 32 MiB workspace held it until a product on
+        // another stream let the workspace go
+        let (l, r) = (Layout::contiguous(&[64, 512]), Layout::contiguous(&[512, 64]));
+        let product = || {
+            let a = CudaStorage::alloc(&dev, DType::F32, 64 * 512).unwrap();
+            let b = CudaStorage::alloc(&dev, DType::F32, 512 * 64).unwrap();
+            drop(xp_core::LinalgStorage::matmul(&a, &l, &b, &r).unwrap());
+        };
+        let s = Stream::new(0).unwrap();
+        s.scope(product);
+        let w = Arc::downgrade(&s.inner);
+        drop(s);
+        product();
+        assert!(w.upgrade().is_none(), "a stream that ran cuBLAS stayed alive");
         // a stream still held keeps its cached blocks (and stays)
         let s = Stream::new(0).unwrap();
         s.scope(|| drop(CudaStorage::alloc(&dev, DType::F32, 100).unwrap()));

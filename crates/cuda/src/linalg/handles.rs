@@ -99,7 +99,10 @@ pub(crate) fn cublas(dev: &Arc<Dev>) -> Result<blas::cublasHandle_t> {
             // SAFETY: a live handle and a live stream of this device.
             unsafe { cudarc::cublas::result::set_stream(*handle, stream as blas::cudaStream_t) }
                 .map_err(|e| blas_err("set stream", e))?;
-            // Setting the stream resets the workspace: give the handle this stream's own.
+            // Setting the stream resets the workspace: give the handle this stream's own, and
+            // let go of the workspaces of streams nothing else holds (each kept its stream, and
+            // 32 MiB, alive: a loop making a stream per GEMM grew without bound)
+            h.workspaces.retain(|&k, ws| k == stream || !crate::memory::unheld(dev, &ws.buf.stream));
             let ws = match h.workspaces.entry(stream) {
                 std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                 std::collections::hash_map::Entry::Vacant(e) => {
