@@ -102,10 +102,7 @@ unsafe fn rows_dot<T: Small>(y: &mut [T], m: At<T>, rs: isize, v: &[T], par: boo
             let (row, blocks) = (m.run(i as isize * rs, k), k.div_ceil(SPLIT));
             let mut parts = vec![T::default(); blocks];
             let per = blocks.div_ceil(threads);
-            let shares: Vec<std::sync::Mutex<&mut [T]>> = parts.chunks_mut(per).map(std::sync::Mutex::new).collect();
-            on_every_core(|t| {
-                let Some(share) = shares.get(t) else { return };
-                let mut share = share.lock().unwrap_or_else(|e| e.into_inner());
+            on_every_core(&mut parts, per, |t, share| {
                 wide(
                     #[inline(always)]
                     || {
@@ -116,31 +113,30 @@ unsafe fn rows_dot<T: Small>(y: &mut [T], m: At<T>, rs: isize, v: &[T], par: boo
                     },
                 )
             });
-            drop(shares);
             *yi = parts.into_iter().fold(T::default(), |s, p| s + p);
         }
     } else if par && threads > 1 {
         let rows = y.len().div_ceil(threads).next_multiple_of(4);
-        let parts: Vec<&mut [T]> = y.chunks_mut(rows).collect();
-        let parts: Vec<std::sync::Mutex<&mut [T]>> = parts.into_iter().map(std::sync::Mutex::new).collect();
-        on_every_core(|t| {
-            if let Some(ys) = parts.get(t) {
-                one(t * rows, &mut ys.lock().unwrap_or_else(|e| e.into_inner()));
-            }
-        });
+        on_every_core(y, rows, |t, ys| one(t * rows, ys));
     } else {
         one(0, y);
     }
 }
 
-/// `f(t)` on every core's thread `t` of the pool, the same block of the matrix on the same
+/// `f(t, share t)` on every core's thread `t` of the pool, `y` cut into shares of `per`
+/// elements (a thread past the last share does nothing): the same block of the matrix on the same
 /// thread every call. A 2000² float64 matrix is 30.5 MiB: read in halves that stay with their
 /// core, each half stays in that core's share of the last-level cache between products (CG reads
 /// the same matrix twice a step); blocks handed out as cores came free went wherever a core was
 /// free and came from memory every time (CG 0.6-0.9x NumPy's OpenBLAS, which splits the same
 /// fixed way; 0.9-1.06x this way, on the 2-core EPYC VM).
-fn on_every_core(f: impl Fn(usize) + Sync) {
-    rayon::broadcast(|ctx| f(ctx.index()));
+fn on_every_core<T: Send>(y: &mut [T], per: usize, f: impl Fn(usize, &mut [T]) + Sync) {
+    let shares: Vec<std::sync::Mutex<&mut [T]>> = y.chunks_mut(per.max(1)).map(std::sync::Mutex::new).collect();
+    rayon::broadcast(|ctx| {
+        if let Some(share) = shares.get(ctx.index()) {
+            f(ctx.index(), &mut share.lock().unwrap_or_else(|e| e.into_inner()));
+        }
+    });
 }
 
 /// `y[j] = Σ_p v[p] M[p, j]` where row p of M starts at `m + p·rs` and is contiguous (an axpy
@@ -179,14 +175,14 @@ unsafe fn rows_axpy<T: Small>(y: &mut [T], m: At<T>, rs: isize, v: &[T], par: bo
         // a block of rows per core, fixed (see `on_every_core`), the partial sums added in order:
         // the same bits every run
         let rows = k.div_ceil(threads);
-        let parts: Vec<std::sync::Mutex<Vec<T>>> = (0..threads).map(|_| std::sync::Mutex::new(Vec::new())).collect();
-        on_every_core(|t| {
+        let mut parts: Vec<Vec<T>> = vec![Vec::new(); threads];
+        on_every_core(&mut parts, 1, |t, part| {
             let mut ys = vec![T::default(); n];
             axpys(&mut ys, 0, (t * rows).min(k)..((t + 1) * rows).min(k));
-            *parts[t].lock().unwrap_or_else(|e| e.into_inner()) = ys;
+            part[0] = ys;
         });
         for part in parts {
-            axpys_add(y, &part.into_inner().unwrap_or_else(|e| e.into_inner()));
+            axpys_add(y, &part);
         }
     } else {
         let cols = n.div_ceil(4 * threads).max(256);
