@@ -198,6 +198,15 @@ pub mod cuda {
     pub mod pinned {
         pub use xp_cuda::Pinned;
     }
+    /// The names of the built-in kernels this process has loaded on any GPU, sorted: what Nsight
+    /// Systems and Nsight Compute show, `xp_<what>_<dtypes and variant>` (`xp_sum_f32_rows_v4`,
+    /// `xp_gather_b8_k1_wrap`). A user's own kernels are not listed. Empty without CUDA.
+    pub fn kernels_loaded() -> Vec<String> {
+        #[cfg(xp_cuda)]
+        return xp_cuda::kernels_loaded();
+        #[cfg(not(xp_cuda))]
+        Vec::new()
+    }
     /// Number of kernels the calling thread compiled with NVRTC.
     pub fn kernels_compiled_on_this_thread() -> usize {
         #[cfg(xp_cuda)]

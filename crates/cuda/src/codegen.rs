@@ -299,7 +299,7 @@ pub(crate) mod tests_support {
     use std::process::Command;
     use std::sync::OnceLock;
 
-    const STUB: &str = include_str!("kernels/host_stub.h");
+    const STUB: &str = concat!(include_str!("kernels/host_stub.h"), include_str!("kernels/special_stub.h"));
     const FLAGS: [&str; 3] = ["-std=c++17", "-fsyntax-only", "-w"];
 
     /// The stub and the prelude as g++'s precompiled header, made once per content (parsing them

@@ -14,11 +14,12 @@
 //! rank windows of more than [`RANK_MAX`] values answer `Unsupported` (the front end then
 //! computes them another way).
 use crate::codegen::{storage_ty, PRELUDE};
-use crate::device::{driver_err, Key};
-use crate::storage::{after, before, CudaStorage};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::driver_err;
+use crate::runtime::launch::{Family, Key, Param, Source};
 use cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN as OPTIN;
 use cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as DYN_SMEM;
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::LaunchConfig;
 use xp_core::{DType, Error, FilterStorage, Layout, Recursed, Recursion, Result};
 
 /// Output columns of a tile (one warp wide).
@@ -43,7 +44,7 @@ fn correlate_src(t: &str, r: usize) -> String {
         "{PRELUDE}
 typedef {t} T;
 #define R {r}
-extern \"C\" __global__ void xp_k(T* __restrict__ out, const T* __restrict__ x, const T* __restrict__ w,
+extern \"C\" __global__ void XP_NAME(correlate2d)(T* __restrict__ out, const T* __restrict__ x, const T* __restrict__ w,
     i64 H, i64 W, i64 OH, i64 OW, int kh, int kw, i64 batches) {{
   extern __shared__ __align__(16) unsigned char smem[];
   T* ws = (T*)smem;
@@ -118,7 +119,7 @@ __device__ __forceinline__ K to_key(T x) {{
 __device__ __forceinline__ T from_key(K k) {{
   return {frombits}(k ^ (((k >> {bits}) - 1) | ((K)1 << {bits})));
 }}
-extern \"C\" __global__ void xp_k(T* __restrict__ out, const T* __restrict__ x,
+extern \"C\" __global__ void XP_NAME(rank_filter2d)(T* __restrict__ out, const T* __restrict__ x,
     i64 H, i64 W, i64 OH, i64 OW, i64 batches) {{
   extern __shared__ __align__(16) unsigned char smem[];
   T* tile = (T*)smem;
@@ -240,25 +241,21 @@ impl FilterStorage for CudaStorage {
         let smem = ((th + kh - 1) * (TW + kw - 1) + kh * kw) * d.size();
         let (xc, xp) = self.dense_input(l)?;
         let wc = w.contiguous_copy(wl)?;
-        let (f, _) =
-            self.dev.kernel(Key::new(61).dtype(d).bits(4, r as u64), "xp_k", || correlate_src(storage_ty(d), r))?;
-        let s = self.dev.current();
+        let key = Key::new(Family::Correlate).dtype(d).bits(4, r as u64);
+        let f = self.dev.kernel(key, "correlate2d", || {
+            Source::new(format!("{}_r{r}", d.name()), correlate_src(storage_ty(d), r))
+        })?;
         let used = [xc.as_ref().unwrap_or(self), &wc, &out];
-        before(&s, &used)?;
+        let wk = self.dev.work(&used)?;
         let (po, pw) = (out.ptr(0), wc.ptr(0));
         let dims = [h as i64, wd as i64, oh as i64, ow as i64];
         let (ikh, ikw, nb) = (kh as i32, kw as i32, b as i64);
-        let cfg = self.tiles(op, &f, (b, oh, ow), th, smem)?;
-        let mut a = s.launch_builder(&f);
-        a.arg(&po).arg(&xp).arg(&pw);
-        for v in &dims {
-            a.arg(v);
-        }
-        a.arg(&ikh).arg(&ikw).arg(&nb);
+        let cfg = self.tiles(op, &f.f, (b, oh, ow), th, smem)?;
+        let args: [&dyn Param; 10] = [&po, &xp, &pw, &dims[0], &dims[1], &dims[2], &dims[3], &ikh, &ikw, &nb];
         // SAFETY: the arguments match the kernel; every read lies inside the input (the tile
         // loader checks the image's edges) or the weights, every write inside the output.
-        unsafe { a.launch(cfg) }.map_err(driver_err)?;
-        after(&s, &used)?;
+        unsafe { wk.launch(&f, cfg, &args) }?;
+        wk.done()?;
         Ok(out)
     }
 
@@ -281,23 +278,20 @@ impl FilterStorage for CudaStorage {
         }
         let smem = (BY + kh - 1) * (TW + kw - 1) * d.size();
         let (xc, xp) = self.dense_input(l)?;
-        let key = Key::new(62).dtype(d).bits(8, kh as u64).bits(8, kw as u64).bits(8, rank as u64);
-        let (f, _) = self.dev.kernel(key, "xp_k", || rank_src(storage_ty(d), kh, kw, rank))?;
-        let s = self.dev.current();
+        let key = Key::new(Family::RankFilter).dtype(d).bits(8, kh as u64).bits(8, kw as u64).bits(8, rank as u64);
+        let f = self.dev.kernel(key, "rank_filter2d", || {
+            Source::new(format!("{}_{kh}x{kw}_rank{rank}", d.name()), rank_src(storage_ty(d), kh, kw, rank))
+        })?;
         let used = [xc.as_ref().unwrap_or(self), &out];
-        before(&s, &used)?;
+        let wk = self.dev.work(&used)?;
         let po = out.ptr(0);
         let dims = [h as i64, wd as i64, oh as i64, ow as i64, b as i64];
-        let cfg = self.tiles(op, &f, (b, oh, ow), BY, smem)?;
-        let mut a = s.launch_builder(&f);
-        a.arg(&po).arg(&xp);
-        for v in &dims {
-            a.arg(v);
-        }
+        let cfg = self.tiles(op, &f.f, (b, oh, ow), BY, smem)?;
+        let args: [&dyn Param; 7] = [&po, &xp, &dims[0], &dims[1], &dims[2], &dims[3], &dims[4]];
         // SAFETY: the arguments match the kernel; every read lies inside the input (the tile
         // loader checks the image's edges), every write inside the output.
-        unsafe { a.launch(cfg) }.map_err(driver_err)?;
-        after(&s, &used)?;
+        unsafe { wk.launch(&f, cfg, &args) }?;
+        wk.done()?;
         Ok(out)
     }
 }

@@ -6,9 +6,9 @@
 //! the roots; an inclusive scan of the flags numbers the roots in C order, which are SciPy's
 //! labels. The structure's offsets are compiled into the kernel (inputs of up to 4 axes).
 use crate::codegen::PRELUDE;
-use crate::device::{driver_err, Key};
-use crate::storage::{after, before, CudaStorage};
-use cudarc::driver::{DeviceRepr, LaunchConfig, PushKernelArg};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::launch::{Family, Key, Param, Source};
+use cudarc::driver::{DeviceRepr, LaunchConfig};
 use xp_core::{BackendStorage, BinaryOp, DType, Error, Layout, Result};
 
 /// The most axes the kernels take.
@@ -81,11 +81,11 @@ __device__ __forceinline__ void xp_unite(I* p, I a, I b) {{
     if ((I)atomicCAS((U*)&p[a], (U)a, (U)b) == a) return;
   }}
 }}
-extern \"C\" __global__ void xp_label_init(const bool* __restrict__ fg, I* __restrict__ p, const Dims d) {{
+extern \"C\" __global__ void XP_NAME(label_init)(const bool* __restrict__ fg, I* __restrict__ p, const Dims d) {{
   for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < d.total; i += (i64)gridDim.x * blockDim.x)
     p[i] = fg[i] ? (I)i : (I)-1;
 }}
-extern \"C\" __global__ void xp_label_union(const bool* __restrict__ fg, I* p, const Dims d) {{
+extern \"C\" __global__ void XP_NAME(label_union)(const bool* __restrict__ fg, I* p, const Dims d) {{
   i64 st[{nd}];
   st[{last}] = 1;
   for (int a = {last} - 1; a >= 0; --a) st[a] = st[a + 1] * d.n[a + 1];
@@ -95,7 +95,7 @@ extern \"C\" __global__ void xp_label_union(const bool* __restrict__ fg, I* p, c
     for (int a = {last}; a >= 0; --a) {{ c[a] = r % d.n[a]; r /= d.n[a]; }}
 {neighbours}  }}
 }}
-extern \"C\" __global__ void xp_label_roots(I* p, I* __restrict__ flag, const Dims d) {{
+extern \"C\" __global__ void XP_NAME(label_roots)(I* p, I* __restrict__ flag, const Dims d) {{
   for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < d.total; i += (i64)gridDim.x * blockDim.x) {{
     const I v = p[i];
     if (v < 0) {{ flag[i] = 0; continue; }}
@@ -104,7 +104,7 @@ extern \"C\" __global__ void xp_label_roots(I* p, I* __restrict__ flag, const Di
     flag[i] = r == (I)i;
   }}
 }}
-extern \"C\" __global__ void xp_label_number(I* __restrict__ p, const I* __restrict__ cs, const Dims d) {{
+extern \"C\" __global__ void XP_NAME(label_number)(I* __restrict__ p, const I* __restrict__ cs, const Dims d) {{
   for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < d.total; i += (i64)gridDim.x * blockDim.x) {{
     const I r = p[i];
     p[i] = r < 0 ? (I)0 : cs[r];
@@ -134,37 +134,35 @@ pub(crate) fn label(x: &CudaStorage, l: &Layout, offsets: &[Vec<i8>]) -> Result<
         n[a] = s as i64;
     }
     let dims = Dims { n, total: total as i64 };
-    let key = Key::new(73).bits(3, nd as u64).flag(wide).bits(40, offset_bits(offsets));
-    let [(init, _), (unite, _), (roots, _), (number, _)] =
-        x.dev.kernels(key, ["xp_label_init", "xp_label_union", "xp_label_roots", "xp_label_number"], || {
-            source(nd, offsets, wide)
+    let structure = offset_bits(offsets);
+    let key = Key::new(Family::Label).bits(3, nd as u64).flag(wide).bits(40, structure);
+    let [init, unite, roots, number] =
+        x.dev.kernels(key, ["label_init", "label_union", "label_roots", "label_number"], || {
+            let spec = format!("{nd}d_s{structure:x}{}", if wide { "_i64" } else { "" });
+            Source::new(spec, source(nd, offsets, wide))
         })?;
     let blocks = total.div_ceil(THREADS as usize).min(1 << 30) as u32;
     let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
     let (px, pp, pf) = (x.ptr(l.offset()), p.ptr(0), flag.ptr(0));
-    let s = x.dev.current();
-    before(&s, &[x, &p, &flag])?;
+    let wk = x.dev.work(&[x, &p, &flag])?;
     // SAFETY (all four launches): the parameters match the kernels; `fg` holds `total` bools
     // (a contiguous layout), `p` and `flag` `total` indices of the kernels' index type; every
     // index a kernel forms lies in [0, total): neighbours are taken only inside the shape, and
     // `p` holds -1 or an index of the same array.
     for f in [&init, &unite] {
-        let mut b = s.launch_builder(f);
-        b.arg(&px).arg(&pp).arg(&dims);
-        unsafe { b.launch(cfg) }.map_err(driver_err)?;
+        let args: [&dyn Param; 3] = [&px, &pp, &dims];
+        unsafe { wk.launch(f, cfg, &args) }?;
     }
-    let mut b = s.launch_builder(&roots);
-    b.arg(&pp).arg(&pf).arg(&dims);
-    unsafe { b.launch(cfg) }.map_err(driver_err)?;
-    after(&s, &[x, &p, &flag])?;
+    let args: [&dyn Param; 3] = [&pp, &pf, &dims];
+    unsafe { wk.launch(&roots, cfg, &args) }?;
+    wk.done()?;
     let flat = Layout::contiguous(&[total]);
     let cs = flag.scan(&flat, BinaryOp::Add, 0)?;
-    before(&s, &[&p, &cs])?;
+    let wk = x.dev.work(&[&p, &cs])?;
     let pc = cs.ptr(0);
-    let mut b = s.launch_builder(&number);
-    b.arg(&pp).arg(&pc).arg(&dims);
-    unsafe { b.launch(cfg) }.map_err(driver_err)?;
-    after(&s, &[&p, &cs])?;
+    let args: [&dyn Param; 3] = [&pp, &pc, &dims];
+    unsafe { wk.launch(&number, cfg, &args) }?;
+    wk.done()?;
     let last = cs.to_host(&Layout::contiguous(&[1]).with_offset(total - 1))?;
     let count = last.get(0).map_or(0, |v| v.to_i64() as usize);
     Ok((p, count))

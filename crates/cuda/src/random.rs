@@ -1,10 +1,10 @@
 //! The random family on the GPU: a thread per Philox block writes that block's values, the
 //! same words to the same positions as on the CPU ([`xp_core::random`]).
 use crate::codegen::{storage_ty, PRELUDE};
-use crate::device::{driver_err, Key};
-use crate::storage::{after, before, cfg, CudaStorage};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::launch::{cfg, Family, Key, Param, Source};
 use crate::CudaDevice;
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::LaunchConfig;
 use xp_core::random::{round_keys, wide, Stream};
 use xp_core::{DType, Distribution, Error, RandomDevice, Result};
 
@@ -112,6 +112,12 @@ __device__ long long binomial(Words& q, long long n, double p) {
 /// The per-value kernel of a distribution that rejects: thread `i` (grid-stride) samples value
 /// `i` from its own subsequence, parameters `p0`, `p1` read at `i * s0`, `i * s1` (stride 0 for
 /// one value shared by every position).
+/// What specialises a random kernel: the kind of draw (`kind` as the keys number them) and dtype.
+fn spec(kind: u64, d: DType) -> String {
+    let what = ["uniform", "normal", "integers32", "integers64", "integers_full", "exponential", "gamma", "poisson"];
+    format!("{}_{}", what.get(kind as usize).copied().unwrap_or("binomial"), d.name())
+}
+
 fn value_src(dist: Distribution, d: DType) -> Option<String> {
     let st = storage_ty(d);
     let expr = match (dist, d) {
@@ -122,7 +128,7 @@ fn value_src(dist: Distribution, d: DType) -> Option<String> {
     };
     Some(format!(
         "{PRELUDE}{PHILOX}{SAMPLERS}
-extern \"C\" __global__ void xp_k({st}* __restrict__ o, long long n, const __grid_constant__ Str s, const double* __restrict__ p0, long long s0, const double* __restrict__ p1, long long s1) {{
+extern \"C\" __global__ void XP_NAME(random)({st}* __restrict__ o, long long n, const __grid_constant__ Str s, const double* __restrict__ p0, long long s0, const double* __restrict__ p1, long long s1) {{
   (void)p1; (void)s1;
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{
     Words q; words_init(q, s, (unsigned long long)i);
@@ -211,7 +217,7 @@ fn src(dist: Distribution, d: DType, per: u32, body: &str) -> String {
     };
     format!(
         "{PRELUDE}{PHILOX}{BOX_MULLER_F32}
-extern \"C\" __global__ void xp_k({st}* __restrict__ o, long long n, Str s, unsigned long long lo, unsigned long long span) {{
+extern \"C\" __global__ void XP_NAME(random)({st}* __restrict__ o, long long n, Str s, unsigned long long lo, unsigned long long span) {{
   (void)lo; (void)span;
   const long long nb = (n + {per} - 1) / {per};
   for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < nb; k += (long long)gridDim.x * blockDim.x) {{
@@ -251,7 +257,7 @@ fn stream_arg(s: &Stream) -> Str {
 
 /// Draw a distribution that rejects: one thread per value.
 fn by_values(
-    dev: &std::sync::Arc<crate::device::Dev>,
+    dev: &std::sync::Arc<crate::runtime::device::Dev>,
     n: usize,
     dtype: DType,
     dist: Distribution,
@@ -271,21 +277,20 @@ fn by_values(
         Distribution::Poisson => 7,
         _ => 8,
     };
-    let (f, _) = dev.kernel(Key::new(50).bits(4, kind).dtype(dtype), "xp_k", || src)?;
+    let key = Key::new(Family::Random).bits(4, kind).dtype(dtype);
+    let f = dev.kernel(key, "random", || Source::new(spec(kind, dtype), src))?;
     let stride = |p: &CudaStorage| i64::from(p.len > 1);
     let (p0, s0) = (params[0], stride(params[0]));
     let (p1, s1) = params.get(1).map_or((p0, 0), |p| (*p, stride(p)));
-    let stream = dev.current();
     let mut reads: Vec<&CudaStorage> = params.to_vec();
     reads.push(&out);
-    before(&stream, &reads)?;
+    let wk = dev.work(&reads)?;
     let (nn, st) = (n as i64, stream_arg(s));
-    let mut l = stream.launch_builder(&f);
-    l.arg(&out.buf.ptr).arg(&nn).arg(&st).arg(&p0.buf.ptr).arg(&s0).arg(&p1.buf.ptr).arg(&s1);
+    let args: [&dyn Param; 7] = [&out.buf.ptr, &nn, &st, &p0.buf.ptr, &s0, &p1.buf.ptr, &s1];
     // SAFETY: parameters match the kernel; parameter reads stay below their lengths (stride 0
     // or n values), writes below n.
-    unsafe { l.launch(cfg(nn)) }.map_err(driver_err)?;
-    after(&stream, &reads)?;
+    unsafe { wk.launch(&f, cfg(nn), &args) }?;
+    wk.done()?;
     Ok(out)
 }
 
@@ -316,14 +321,12 @@ impl RandomDevice for CudaDevice {
             }
             _ => unreachable!("parameterised distributions are drawn by value"),
         };
-        let key = Key::new(50).bits(4, kind).dtype(dtype);
-        let (f, _) = dev.kernel(key, "xp_k", || src(dist, dtype, per, &b))?;
+        let key = Key::new(Family::Random).bits(4, kind).dtype(dtype);
+        let f = dev.kernel(key, "random", || Source::new(spec(kind, dtype), src(dist, dtype, per, &b)))?;
         let st = stream_arg(&s);
-        let stream = dev.current();
-        before(&stream, &[&out])?;
+        let wk = dev.work(&[&out])?;
         let nn = n as i64;
-        let mut l = stream.launch_builder(&f);
-        l.arg(&out.buf.ptr).arg(&nn).arg(&st).arg(&lo).arg(&span);
+        let args: [&dyn Param; 5] = [&out.buf.ptr, &nn, &st, &lo, &span];
         // The kernels bound by their arithmetic (logarithms, sines) run faster as a grid-stride
         // loop over a few resident blocks per SM (float32 normals 2^26: 0.143 ms against 0.167 ms
         // for a thread per Philox block, benches/experiments/normal_variants.cu on an H100); the ones
@@ -338,8 +341,8 @@ impl RandomDevice for CudaDevice {
             _ => cfg(blocks),
         };
         // SAFETY: parameters match the kernel; it writes only positions below n of `out`.
-        unsafe { l.launch(launch) }.map_err(driver_err)?;
-        after(&stream, &[&out])?;
+        unsafe { wk.launch(&f, launch, &args) }?;
+        wk.done()?;
         Ok(out)
     }
 }

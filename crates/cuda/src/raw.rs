@@ -1,8 +1,9 @@
 //! Raw CUDA C modules: compiled by NVRTC for each device on first use (through the disk cache
 //! unless template name expressions are asked for), functions and globals looked up by name,
 //! kernels launched by hand on the current stream.
-use crate::device::{driver_err, get, Dev};
-use crate::storage::CudaStorage;
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::{driver_err, get, Dev};
+use crate::runtime::launch::Kernel;
 use crate::ukernel::params::Params;
 use cudarc::driver::{CudaFunction, CudaModule, LaunchConfig};
 use std::collections::HashMap;
@@ -57,9 +58,9 @@ impl RawModule {
             e => e,
         };
         let (bin, lowered) = if self.names.is_empty() {
-            (crate::nvrtc::cubin_with(&self.code, dev.arch, &self.options).map_err(named)?, Vec::new())
+            (crate::runtime::nvrtc::cubin_with(&self.code, dev.arch, &self.options).map_err(named)?, Vec::new())
         } else {
-            crate::nvrtc::cubin_named(&self.code, dev.arch, &self.options, &self.names).map_err(named)?
+            crate::runtime::nvrtc::cubin_named(&self.code, dev.arch, &self.options, &self.names).map_err(named)?
         };
         dev.bind()?;
         let module = dev.ctx.load_module(cudarc::nvrtc::Ptx::from_binary(bin)).map_err(driver_err)?;
@@ -109,14 +110,14 @@ impl RawModule {
             let msg = format!("global `{name}` has {size} bytes, the array {bytes}");
             return Err(Error::invalid("set_global", msg));
         }
-        let s = src.dev.current();
-        crate::storage::before(&s, &[src])?;
+        let wk = src.dev.work(&[src])?;
+        let s = wk.stream();
         src.dev.bind()?;
         // SAFETY: `dst` is a global of `bytes` bytes of this module on the device, and the source
         // holds `bytes` bytes from element `off` (a contiguous array, checked by the caller).
         unsafe { cudarc::driver::result::memcpy_dtod_async(dst, src.ptr(off), bytes, s.cu_stream()) }
             .map_err(driver_err)?;
-        crate::storage::after(&s, &[src])
+        wk.done()
     }
     /// Launch kernel `name` on the current stream of device `ordinal` with `grid` × `block`
     /// threads and `shared` bytes of dynamic shared memory. Buffers must live on that device.
@@ -157,9 +158,7 @@ impl RawModule {
                 msg: format!("{shared} bytes of shared memory: {e:?}"),
             })?;
         }
-        p.launch(&l.dev, &f, c, &bufs).map_err(|e| match e {
-            Error::Launch { msg, .. } => Error::Launch { kernel: name.to_string(), msg },
-            e => e,
-        })
+        let k = Kernel { f, fill: 0, name: name.into() };
+        p.launch(&l.dev, &k, c, &bufs)
     }
 }

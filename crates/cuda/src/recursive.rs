@@ -8,9 +8,10 @@
 //! length: up to [`MAX_STATE`] values (order 16, or 8 sections); longer states answer
 //! `Unsupported` and the front end filters on the host.
 use crate::codegen::PRELUDE;
-use crate::device::{driver_err, Key};
-use crate::storage::{after, before, CudaStorage};
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::driver_err;
+use crate::runtime::launch::{Family, Key, Param, Source};
+use cudarc::driver::LaunchConfig;
 use xp_core::{
     matrix_power, norm_inf, Complex32, Complex64, DType, Error, HostBuffer, Layout, Recursed, Recursion, RecursionKind,
     Result,
@@ -101,10 +102,11 @@ pub(crate) fn filter(
     let transition = r.transition();
     let big_l = chunk_len(lines, n, &transition, k);
     let chunks = n.div_ceil(big_l);
-    let key = Key::new(71).dtype(d).flag(r.kind == RecursionKind::Sos).bits(5, k as u64);
-    let [(local, _), (carry, _), (apply, _)] =
-        dev.kernels(key, ["xp_iir_local", "xp_iir_carry", "xp_iir_apply"], || source(d, r.kind, k))?;
-    let stream = dev.current();
+    let sos = r.kind == RecursionKind::Sos;
+    let key = Key::new(Family::Recursive).dtype(d).flag(sos).bits(5, k as u64);
+    let [local, carry, apply] = dev.kernels(key, ["iir_local", "iir_carry", "iir_apply"], || {
+        Source::new(format!("{}_{}{k}", d.name(), if sos { "sos" } else { "order" }), source(d, r.kind, k))
+    })?;
     let (nn, ln, cn, lc) = (n as i64, lines as i64, chunks as i64, big_l as i64);
     let (px, pc, pz, py, pf) = (xc.ptr(0), coef.ptr(0), zc.ptr(0), y.ptr(0), zf.ptr(0));
     // The true state at each chunk's start (chunk 0 starts from zi, read in place).
@@ -124,39 +126,35 @@ pub(crate) fn filter(
         let smem = ((1 + levels) * k * k + threads * k) * d.size();
         if smem > 48 * 1024 {
             use cudarc::driver::sys::CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as MAX;
-            carry.set_attribute(MAX, smem as i32).map_err(driver_err)?;
+            carry.f.set_attribute(MAX, smem as i32).map_err(driver_err)?;
         }
-        let bufs = [&xc, &coef, &zc, &loc, &pw, start];
-        before(&stream, &bufs)?;
+        let wk = dev.work(&[&xc, &coef, &zc, &loc, &pw, start])?;
         let (pl, pp, ps) = (loc.ptr(0), pw.ptr(0), start.ptr(0));
-        let mut b = stream.launch_builder(&local);
-        b.arg(&px).arg(&nn).arg(&ln).arg(&cn).arg(&lc).arg(&pc).arg(&pz).arg(&pl);
-        // SAFETY: the parameters match xp_iir_local; x holds lines × n samples, zi lines × k
+        let args: [&dyn Param; 8] = [&px, &nn, &ln, &cn, &lc, &pc, &pz, &pl];
+        // SAFETY: the parameters match iir_local; x holds lines × n samples, zi lines × k
         // values, loc lines × chunks × k.
-        unsafe { b.launch(grid(lines * chunks)) }.map_err(driver_err)?;
+        unsafe { wk.launch(&local, grid(lines * chunks), &args) }?;
         let (gn, lv) = (g as i64, levels as i32);
-        let mut b = stream.launch_builder(&carry);
-        b.arg(&pl).arg(&ln).arg(&cn).arg(&gn).arg(&pp).arg(&lv).arg(&ps);
+        let args: [&dyn Param; 7] = [&pl, &ln, &cn, &gn, &pp, &lv, &ps];
         let cfg = LaunchConfig {
             grid_dim: (lines.clamp(1, 1 << 20) as u32, 1, 1),
             block_dim: (threads as u32, 1, 1),
             shared_mem_bytes: smem as u32,
         };
-        // SAFETY: the parameters match xp_iir_carry; pw holds 1 + levels k × k matrices, the
+        // SAFETY: the parameters match iir_carry; pw holds 1 + levels k × k matrices, the
         // block is a power of two of threads, `smem` the matrices and one state per thread.
-        unsafe { b.launch(cfg) }.map_err(driver_err)?;
-        after(&stream, &bufs)?;
+        unsafe { wk.launch(&carry, cfg, &args) }?;
+        wk.done()?;
     }
     let ps = start.as_ref().map_or(pz, |s| s.ptr(0));
     let mut bufs = vec![&xc, &coef, &zc, &y, &zf];
     bufs.extend(start.iter());
-    before(&stream, &bufs)?;
-    let mut b = stream.launch_builder(&apply);
-    b.arg(&px).arg(&nn).arg(&ln).arg(&cn).arg(&lc).arg(&pc).arg(&pz).arg(&ps).arg(&py).arg(&pf);
-    // SAFETY: the parameters match xp_iir_apply; start holds lines × chunks × k values when
+    let wk = dev.work(&bufs)?;
+    let args: [&dyn Param; 10] = [&px, &nn, &ln, &cn, &lc, &pc, &pz, &ps, &py, &pf];
+    // SAFETY: the parameters match iir_apply; start holds lines × chunks × k values when
     // there is more than one chunk (it is not read otherwise), y lines × n, zf lines × k.
-    unsafe { b.launch(grid(lines * chunks)) }.map_err(driver_err)?;
-    after(&stream, &bufs)?;
+    unsafe { wk.launch(&apply, grid(lines * chunks), &args) }?;
+    wk.done()?;
     Ok(Recursed { y, zf })
 }
 

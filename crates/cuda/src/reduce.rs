@@ -2,10 +2,11 @@
 //! two-stage when few outputs; column mode: a coalesced thread per output), arg-reductions and
 //! scans.
 use crate::codegen;
-use crate::device::{driver_err, Key};
-use crate::storage::{after, before, blocks_cfg, cfg, idx, split, vector_width, CudaStorage, Idx};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::driver_err;
+use crate::runtime::launch::{blocks_cfg, cfg, Family, Key, Param, Source};
+use crate::space::{idx, split, vector_width, Idx};
 use crate::ukernel::reduction::{self, chunking, identity};
-use cudarc::driver::PushKernelArg;
 use xp_core::{ArgReduceOp, BackendStorage, BinaryOp, DType, Layout, Result};
 
 /// Elements per vector load (up to 16 bytes) along unit-stride runs starting at the offsets of
@@ -57,35 +58,30 @@ impl CudaStorage {
             ArgReduceOp::ArgMin => "lt",
         };
         let vec = vec_width(self.dtype, &kix, 0, l.strides()[axis] == 1);
-        let key = Key::new(5).dtype(self.dtype).flag(better == "gt").bits(5, vec as u64);
-        let (f, fill) = self.dev.kernel(key, "xp_k", || codegen::arg_reduce("xp_k", self.dtype, better, vec))?;
-        let (chunks, per) = if nk >= fill { (1, n.max(1)) } else { chunking(n, fill / nk, 2048) };
+        let key = Key::new(Family::ArgReduce).dtype(self.dtype).flag(better == "gt").bits(5, vec as u64);
+        let entry = if better == "gt" { "argmax" } else { "argmin" };
+        let k = self.dev.kernel(key, entry, || {
+            let name = format!("XP_NAME({entry})");
+            Source::new(format!("{}_v{vec}", self.dtype.name()), codegen::arg_reduce(&name, self.dtype, better, vec))
+        })?;
+        let (chunks, per) = if nk >= k.fill { (1, n.max(1)) } else { chunking(n, k.fill / nk, 2048) };
         let (nn, s) = (n as i64, l.strides()[axis] as i64);
-        let st = self.dev.current();
-        before(&st, &[self])?;
-        let launch = |out: &mut CudaStorage, chunks: i64, per: i64, cand: &u64, ncand: i64| -> Result<()> {
-            let mut b = st.launch_builder(&f);
-            b.arg(&out.buf.ptr)
-                .arg(&self.buf.ptr)
-                .arg(&kix)
-                .arg(&nn)
-                .arg(&s)
-                .arg(&chunks)
-                .arg(&per)
-                .arg(cand)
-                .arg(&ncand);
+        let launch = |out: &CudaStorage, chunks: i64, per: i64, cand: &CudaStorage, ncand: i64| -> Result<()> {
+            let wk = self.dev.work(&[self, cand, out])?;
+            let cp = cand.buf.ptr;
+            let args: [&dyn Param; 9] = [&out.buf.ptr, &self.buf.ptr, &kix, &nn, &s, &chunks, &per, &cp, &ncand];
             // SAFETY: parameters match the generated kernel; offsets and candidate indices stay
             // inside the input.
-            unsafe { b.launch(blocks_cfg(nk as i64 * chunks)) }.map_err(driver_err).map(|_| ())
+            unsafe { wk.launch(&k, blocks_cfg(nk as i64 * chunks), &args) }?;
+            wk.done()
         };
-        let mut first = CudaStorage::alloc(&self.dev, DType::I64, nk * chunks)?;
-        launch(&mut first, chunks as i64, per as i64, &self.buf.ptr, 0)?;
-        after(&st, &[self])?;
+        let first = CudaStorage::alloc(&self.dev, DType::I64, nk * chunks)?;
+        launch(&first, chunks as i64, per as i64, self, 0)?;
         if chunks == 1 {
             return Ok(first);
         }
-        let mut out = CudaStorage::alloc(&self.dev, DType::I64, nk)?;
-        launch(&mut out, 1, nn, &first.buf.ptr, chunks as i64)?;
+        let out = CudaStorage::alloc(&self.dev, DType::I64, nk)?;
+        launch(&out, 1, nn, &first, chunks as i64)?;
         Ok(out)
     }
     pub(crate) fn scan_impl(&self, l: &Layout, op: BinaryOp, axis: usize) -> Result<CudaStorage> {
@@ -101,16 +97,19 @@ impl CudaStorage {
         let (nk, len) = (kl.numel(), l.shape()[axis]);
         let (ln, sa, so) = (len as i64, l.strides()[axis] as i64, ol.strides()[axis] as i64);
         let opn = format!("b_{}", op.name());
-        let s = self.dev.current();
+        let spec = || format!("{}_{}", op.name(), self.dtype.name());
         // Lines longer than a tile, op with an identity: tile scans in shared memory, each tile
         // starting from the total before it: from the tiles' totals reduced and scanned by
         // earlier launches (reads the input twice), or with `XP_SCAN=lookback` found by decoupled
         // look-back in a single pass (reads it once; slower on the H100 so far: see RESULTS.md).
         if let Some(id) = identity(op, self.dtype).filter(|_| op.is_reorderable() && len > codegen::SCAN_TILE) {
             let lookback = lookback_scan();
-            let key = Key::new(6).dtype(self.dtype).bits(7, op as u64).flag(lookback);
-            let (f, _) =
-                self.dev.kernel(key, "xp_k", || codegen::scan_lookback("xp_k", self.dtype, &opn, &id, lookback))?;
+            let key = Key::new(Family::Scan).dtype(self.dtype).bits(7, op as u64).flag(lookback);
+            let entry = if lookback { "scan_lookback" } else { "scan_tiles" };
+            let f = self.dev.kernel(key, entry, || {
+                let name = format!("XP_NAME({entry})");
+                Source::new(spec(), codegen::scan_lookback(&name, self.dtype, &opn, &id, lookback))
+            })?;
             let tpl = len.div_ceil(codegen::SCAN_TILE);
             let tiles = nk * tpl;
             // Look-back: scratch for the tile counter, a status flag and two values per tile.
@@ -125,7 +124,7 @@ impl CudaStorage {
                 let base = scratch.ptr(0);
                 self.dev.bind()?;
                 // SAFETY: zeroes the counter and flags, inside the scratch buffer just allocated.
-                unsafe { cudarc::driver::result::memset_d8_async(base, 0, aggs_at, s.cu_stream()) }
+                unsafe { cudarc::driver::result::memset_d8_async(base, 0, aggs_at, self.dev.current().cu_stream()) }
                     .map_err(driver_err)?;
                 let at = |k: usize| base + k as u64;
                 (scratch, base, at(flags_at), at(aggs_at), at(incls_at))
@@ -136,10 +135,9 @@ impl CudaStorage {
                 (totals, 0, 0, 0, p)
             };
             let tp = tpl as i64;
-            before(&s, &[self])?;
-            let mut b = s.launch_builder(&f);
-            b.arg(&out.buf.ptr).arg(&self.buf.ptr).arg(&kix).arg(&ln).arg(&sa).arg(&so).arg(&tp);
-            b.arg(&counter).arg(&flags).arg(&aggs).arg(&incls);
+            let wk = self.dev.work(&[self, &out, &_buf])?;
+            let args: [&dyn Param; 11] =
+                [&out.buf.ptr, &self.buf.ptr, &kix, &ln, &sa, &so, &tp, &counter, &flags, &aggs, &incls];
             let grid = cudarc::driver::LaunchConfig {
                 grid_dim: (tiles as u32, 1, 1),
                 block_dim: (256, 1, 1),
@@ -148,8 +146,8 @@ impl CudaStorage {
             // SAFETY: parameters match the generated kernel; one block per tile; the scratch holds
             // `tiles` flags and values, zeroed flags and counter (look-back), or `incls` the tiles'
             // inclusive totals; offsets stay inside the buffers.
-            unsafe { b.launch(grid) }.map_err(driver_err)?;
-            after(&s, &[self])?;
+            unsafe { wk.launch(&f, grid, &args) }?;
+            wk.done()?;
             return Ok(out);
         }
         // Otherwise few long lines: chunk totals (stage one of the reduction), their running
@@ -167,23 +165,27 @@ impl CudaStorage {
         // Chunks (reorderable ops only) scan as blocks over coalesced tiles; otherwise one thread
         // per line walks it in order.
         let blocks = chunks > 1;
-        let key = Key::new(7).dtype(self.dtype).bits(7, op as u64).flag(blocks);
-        let (f, _) = self.dev.kernel(key, "xp_k", || {
-            if blocks {
-                codegen::scan_blocks("xp_k", self.dtype, &opn)
+        let key = Key::new(Family::ScanBlocks).dtype(self.dtype).bits(7, op as u64).flag(blocks);
+        let entry = if blocks { "scan_chunks" } else { "scan_lines" };
+        let f = self.dev.kernel(key, entry, || {
+            let name = format!("XP_NAME({entry})");
+            let code = if blocks {
+                codegen::scan_blocks(&name, self.dtype, &opn)
             } else {
-                codegen::scan("xp_k", self.dtype, &opn)
-            }
+                codegen::scan(&name, self.dtype, &opn)
+            };
+            Source::new(spec(), code)
         })?;
         let (c, p) = (chunks as i64, per as i64);
         let pre_buf = pre.as_ref().map_or(&self.buf.ptr, |p| &p.buf.ptr);
-        before(&s, &[self])?;
-        let mut b = s.launch_builder(&f);
-        b.arg(&out.buf.ptr).arg(&self.buf.ptr).arg(&kix).arg(&ln).arg(&sa).arg(&so).arg(&c).arg(&p).arg(pre_buf);
+        let mut used = vec![self, &out];
+        used.extend(pre.as_ref());
+        let wk = self.dev.work(&used)?;
+        let args: [&dyn Param; 9] = [&out.buf.ptr, &self.buf.ptr, &kix, &ln, &sa, &so, &c, &p, pre_buf];
         let launch = if blocks { blocks_cfg(nk as i64 * c) } else { cfg(nk as i64 * c) };
         // SAFETY: as for reduce; `pre` is read only when chunks > 1, where it holds nk * chunks totals.
-        unsafe { b.launch(launch) }.map_err(driver_err)?;
-        after(&s, &[self])?;
+        unsafe { wk.launch(&f, launch, &args) }?;
+        wk.done()?;
         Ok(out)
     }
 }

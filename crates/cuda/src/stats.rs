@@ -9,9 +9,10 @@
 //! A radix selection's pass counts the digits of the values' keys the same way, its 2^11 bins
 //! always in shared memory.
 use crate::codegen::{storage_ty, PRELUDE};
-use crate::device::{driver_err, Key};
-use crate::storage::{after, before, CudaStorage};
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::driver_err;
+use crate::runtime::launch::{Family, Key, Param, Source};
+use cudarc::driver::LaunchConfig;
 use xp_core::select::RadixPass;
 use xp_core::{BackendStorage, DType, Error, Layout, Result, StatsStorage};
 
@@ -50,7 +51,7 @@ __device__ __forceinline__ int find(const {t}* __restrict__ e, int nb, {t} x, do
   while (a < b) {{ const int m = (a + b) >> 1; if (e[m] <= x) a = m + 1; else b = m; }}
   return a - 1;
 }}
-extern \"C\" __global__ void xp_k(const {t}* __restrict__ x, i64 n, const {t}* __restrict__ e, int nb,
+extern \"C\" __global__ void XP_NAME(histogram)(const {t}* __restrict__ x, i64 n, const {t}* __restrict__ e, int nb,
                                  const double* __restrict__ w, {out_t}* __restrict__ out) {{
   (void)w;
   {decl}
@@ -87,7 +88,7 @@ __device__ __forceinline__ u64 key({t} x) {{
   if (x != x) return (u64)({u})~({u})0;
   return (u64)((u & {top}) ? ({u})~u : ({u})(u | {top}));
 }}
-extern \"C\" __global__ void xp_k(const {t}* __restrict__ x, i64 n, int shift, int bits, u64 mask, u64 prefix,
+extern \"C\" __global__ void XP_NAME(select_digits)(const {t}* __restrict__ x, i64 n, int shift, int bits, u64 mask, u64 prefix,
                                  u64* __restrict__ out) {{
   __shared__ u32 bins[1 << {digit}];
   const int nb = 1 << bits;
@@ -123,26 +124,25 @@ impl StatsStorage for CudaStorage {
         }
         let (n, nb) = (l.numel(), 1usize << p.bits);
         let out = CudaStorage::alloc(&self.dev, DType::I64, nb)?;
-        let stream = self.dev.current();
         let used = [self, &out];
-        before(&stream, &used)?;
+        let wk = self.dev.work(&used)?;
         self.dev.bind()?;
         // SAFETY: zeroes the counts just allocated, nb elements of 8 bytes.
-        unsafe { cudarc::driver::result::memset_d8_async(out.buf.ptr, 0, nb * 8, stream.cu_stream()) }
+        unsafe { cudarc::driver::result::memset_d8_async(out.buf.ptr, 0, nb * 8, wk.stream().cu_stream()) }
             .map_err(driver_err)?;
         if n > 0 {
-            let (f, _) = self.dev.kernel(Key::new(43).dtype(d), "xp_k", || radix_src(d))?;
+            let key = Key::new(Family::RadixSelect).dtype(d);
+            let f = self.dev.kernel(key, "select_digits", || Source::new(d.name(), radix_src(d)))?;
             let blocks = (n.div_ceil(4 * THREADS as usize)).min(4 * self.dev.sms).max(1) as u32;
             let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
             let (nn, shift, bits) = (n as i64, p.shift as i32, p.bits as i32);
             let x = self.buf.ptr + (l.offset() * d.size()) as u64;
-            let mut b = stream.launch_builder(&f);
-            b.arg(&x).arg(&nn).arg(&shift).arg(&bits).arg(&p.mask).arg(&p.prefix).arg(&out.buf.ptr);
+            let args: [&dyn Param; 7] = [&x, &nn, &shift, &bits, &p.mask, &p.prefix, &out.buf.ptr];
             // SAFETY: the arguments match the kernel; it reads n values and adds into the nb
             // counts of `out` (nb at most the shared array's 2^DIGIT).
-            unsafe { b.launch(cfg) }.map_err(driver_err)?;
+            unsafe { wk.launch(&f, cfg, &args) }?;
         }
-        after(&stream, &used)?;
+        wk.done()?;
         let counts = out.to_host(&Layout::contiguous(&[nb]))?;
         match counts {
             xp_core::HostBuffer::I64(v) => Ok(v.into_iter().map(|c| c as u64).collect()),
@@ -162,19 +162,26 @@ impl StatsStorage for CudaStorage {
         let (n, nb) = (l.numel(), edges.len - 1);
         let weighted = weights.is_some();
         let out = CudaStorage::alloc(&self.dev, if weighted { DType::F64 } else { DType::I64 }, nb)?;
-        let stream = self.dev.current();
         let mut used = vec![self, edges, &out];
         used.extend(weights);
-        before(&stream, &used)?;
+        let wk = self.dev.work(&used)?;
         self.dev.bind()?;
         // SAFETY: zeroes the result just allocated, nb elements of 8 bytes.
-        unsafe { cudarc::driver::result::memset_d8_async(out.buf.ptr, 0, nb * 8, stream.cu_stream()) }
+        unsafe { cudarc::driver::result::memset_d8_async(out.buf.ptr, 0, nb * 8, wk.stream().cu_stream()) }
             .map_err(driver_err)?;
         if n > 0 {
             let smem = 8 * (nb + 1).div_ceil(2) * 2 + (nb + 1) * d.size();
             let shared = smem <= SMEM;
-            let key = Key::new(42).bits(1, u64::from(weighted)).bits(1, u64::from(shared)).dtype(d);
-            let (f, _) = self.dev.kernel(key, "xp_k", || src(d, weighted, shared))?;
+            let key = Key::new(Family::Histogram).bits(1, u64::from(weighted)).bits(1, u64::from(shared)).dtype(d);
+            let f = self.dev.kernel(key, "histogram", || {
+                let spec = format!(
+                    "{}{}{}",
+                    d.name(),
+                    if weighted { "_weighted" } else { "" },
+                    if shared { "_shared" } else { "" }
+                );
+                Source::new(spec, src(d, weighted, shared))
+            })?;
             // Enough blocks for every SM several times over, each with its own bins.
             let blocks = (n.div_ceil(4 * THREADS as usize)).min(4 * self.dev.sms).max(1) as u32;
             let cfg = LaunchConfig {
@@ -185,13 +192,12 @@ impl StatsStorage for CudaStorage {
             let (nn, nbi) = (n as i64, nb as i32);
             let x = self.buf.ptr + (l.offset() * d.size()) as u64;
             let wp = weights.map_or(out.buf.ptr, |w| w.buf.ptr);
-            let mut b = stream.launch_builder(&f);
-            b.arg(&x).arg(&nn).arg(&edges.buf.ptr).arg(&nbi).arg(&wp).arg(&out.buf.ptr);
+            let args: [&dyn Param; 6] = [&x, &nn, &edges.buf.ptr, &nbi, &wp, &out.buf.ptr];
             // SAFETY: the arguments match the kernel; it reads n values (and weights), nb + 1
             // edges, and adds into the nb bins of `out`.
-            unsafe { b.launch(cfg) }.map_err(driver_err)?;
+            unsafe { wk.launch(&f, cfg, &args) }?;
         }
-        after(&stream, &used)?;
+        wk.done()?;
         Ok(out)
     }
 }

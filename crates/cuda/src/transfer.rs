@@ -1,8 +1,8 @@
 //! Transfers: device→device on one GPU (the driver's copy engine for contiguous data), between
 //! GPUs (peer copies, no host round trip), and host↔device through page-locked host memory
 //! ([`Pinned`]), asynchronous on the current stream.
-use crate::device::driver_err;
-use crate::storage::{after, before, CudaStorage};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::driver_err;
 use cudarc::driver::{result, CudaEvent, PinnedHostSlice};
 use std::marker::PhantomData;
 use xp_core::{BackendStorage, Element, Error, Layout, Result};
@@ -57,8 +57,8 @@ impl CudaStorage {
         if self.dtype != dst.dtype || l.shape() != dl.shape() {
             return Ok(false);
         }
-        let s = self.dev.current();
-        before(&s, &[self, &*dst])?;
+        let wk = self.dev.work(&[self, &*dst])?;
+        let s = wk.stream();
         self.dev.bind()?;
         // SAFETY: both ranges lie inside their blocks (contiguous runs of validated layouts); the
         // copy is ordered on `s` after both buffers' earlier work.
@@ -71,7 +71,7 @@ impl CudaStorage {
             )
         }
         .map_err(driver_err)?;
-        after(&s, &[self, &*dst])?;
+        wk.done()?;
         Ok(true)
     }
 
@@ -89,8 +89,8 @@ impl CudaStorage {
         if bytes == 0 {
             return Ok(out);
         }
-        let (ss, ds) = (self.dev.current(), target.current());
-        before(&ss, &[&src])?;
+        let wk = self.dev.work(&[&src])?;
+        let (ss, ds) = (wk.stream().clone(), target.current());
         ds.join(&ss).map_err(driver_err)?;
         target.bind()?;
         // SAFETY: both pointers are live allocations of at least `bytes` bytes in their contexts;
@@ -108,6 +108,7 @@ impl CudaStorage {
         }
         .map_err(driver_err)?;
         ss.join(&ds).map_err(driver_err)?;
+        wk.done()?;
         Ok(out)
     }
 
@@ -124,8 +125,8 @@ impl CudaStorage {
             return Ok(());
         }
         let src = self.dense(l)?;
-        let s = self.dev.current();
-        before(&s, &[&src])?;
+        let wk = self.dev.work(&[&src])?;
+        let s = wk.stream();
         let bytes = l.numel() * self.dtype.size();
         s.wait(&dst.done).map_err(driver_err)?;
         let p = dst.buf.as_mut_ptr().map_err(driver_err)?;
@@ -134,8 +135,8 @@ impl CudaStorage {
         // completed (its drop and host access wait for it).
         unsafe { result::memcpy_dtoh_async(std::slice::from_raw_parts_mut(p, bytes), src.buf.ptr, s.cu_stream()) }
             .map_err(driver_err)?;
-        dst.done.record(&s).map_err(driver_err)?;
-        after(&s, &[&src])
+        dst.done.record(s).map_err(driver_err)?;
+        wk.done()
     }
 }
 

@@ -84,3 +84,40 @@ fn device_properties_are_what_the_driver_reports() {
     assert!(free <= total && free > 0);
     assert!(xp::cuda::properties(999).is_err());
 }
+
+/// Every built-in kernel is named after what it does and what specialises it (readable in Nsight),
+/// and one name never stands for two kernels (the loader refuses that, failing the op). Runs one
+/// op of each family, then checks every name the process has loaded so far (the other tests' too).
+#[test]
+fn kernel_names_say_what_they_do_and_never_repeat() {
+    let Some((dev, i)) = gpu() else { return };
+    let m = xp::on(dev);
+    let a = m.arange(0, 64, 1, Some(DType::F32)).unwrap().reshape([8, 8]).unwrap();
+    let t = a.matrix_transpose().unwrap();
+    let ints = a.astype(DType::I32).unwrap();
+    let idx = m.arange(0, 8, 2, Some(DType::I64)).unwrap();
+    a.exp().unwrap().add(&t).unwrap().sum(..).unwrap();
+    a.argmax(..).unwrap();
+    ints.cumsum(..).unwrap();
+    t.sort(-1).unwrap();
+    a.take(&idx, 0).unwrap();
+    ints.copy().unwrap().put(&idx, 1.0, xp::IndexMode::Raise).unwrap();
+    xp::nonzero(&ints).unwrap();
+    xp::matmul(&ints, &ints).unwrap();
+    xp::linalg::inv(&a.add(&m.eye(8, None, 0, DType::F32).unwrap().mul(100.0).unwrap()).unwrap()).unwrap();
+    xp::default_rng(1).to_device(dev).standard_normal([16], None).unwrap();
+    let names = xp::cuda::kernels_loaded();
+    eprintln!("{} kernels loaded on cuda:{i}:\n{}", names.len(), names.join("\n"));
+    assert!(names.len() >= 10, "{names:?}");
+    for n in &names {
+        let words: Vec<&str> = n.split('_').collect();
+        let descriptive = words.len() >= 2
+            && words[0] == "xp"
+            && words[1].len() >= 2
+            && words.iter().all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()));
+        assert!(descriptive, "kernel name {n:?} does not say what it does");
+    }
+    for expected in ["xp_sum_", "xp_argmax_", "xp_radix_pass_", "xp_gemm_tiled_"] {
+        assert!(names.iter().any(|n| n.starts_with(expected)), "no {expected}* among {names:?}");
+    }
+}

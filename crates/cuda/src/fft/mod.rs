@@ -19,7 +19,7 @@
 mod kernels;
 pub mod plan;
 
-use crate::storage::{after, before, CudaStorage};
+use crate::runtime::buffer::CudaStorage;
 use plan::{Shape, Ty};
 use xp_core::{DType, Error, FftKind, FftSpec, FftStorage, Layout, Result};
 
@@ -190,15 +190,14 @@ impl CudaStorage {
                 Some(CudaStorage::alloc(&self.dev, p.ty.dtypes().1, next_shape.iter().product())?)
             };
             let dst_ptr = dst.as_ref().map_or(src_ptr, |o| o.ptr(0));
-            let s = self.dev.current();
             let mut used: Vec<&CudaStorage> = vec![owned.as_ref().unwrap_or(self)];
             used.extend(dst.as_ref());
-            before(&s, &used)?;
+            let wk = self.dev.work(&used)?;
             let (shape_p, runs) = layout(p, &shape, &next_shape);
             let (si, so) = (esize(p.ty.dtypes().0), esize(p.ty.dtypes().1));
             let runs: Vec<(u64, u64)> = runs.iter().map(|&(i, o)| (src_ptr + i * si, dst_ptr + o * so)).collect();
             plan::exec(&self.dev, &shape_p, &runs, p.inverse)?;
-            after(&s, &used)?;
+            wk.done()?;
             if let Some(dst) = dst {
                 owned = Some(dst);
             }

@@ -3,8 +3,8 @@
 //! kept per device in an LRU cache that `xp::fft::plan_cache` reports (CuPy's `PlanCache`).
 //! A plan is taken out of the cache while it runs, so that two threads never share one (a cuFFT
 //! plan holds its stream and work area).
-use crate::device::Dev;
-use crate::storage::CudaStorage;
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::Dev;
 use cudarc::cufft::{result as cf, sys};
 use std::collections::HashMap;
 use std::ffi::c_void;
@@ -172,7 +172,7 @@ pub(crate) fn exec(dev: &Arc<Dev>, s: &Shape, runs: &[(u64, u64)], inverse: bool
         Some(p) => p,
         None => {
             // making a plan allocates device memory, which a graph capture cannot record
-            crate::graph::capturable(
+            crate::runtime::graph::capturable(
                 dev.ordinal,
                 "fft",
                 "it makes a cuFFT plan: run the transform once before the capture",
@@ -229,7 +229,7 @@ pub fn info(ordinal: usize) -> PlanCacheInfo {
 
 /// Keep at most `capacity` plans on device `ordinal`, dropping the least recently used.
 pub fn set_capacity(ordinal: usize, capacity: usize) -> Result<()> {
-    let dev = crate::device::get(ordinal)?;
+    let dev = crate::runtime::device::get(ordinal)?;
     dev.bind()?;
     with_cache(ordinal, |c| {
         c.capacity = capacity;
@@ -242,7 +242,7 @@ pub fn set_capacity(ordinal: usize, capacity: usize) -> Result<()> {
 
 /// Drop every plan of device `ordinal` and reset its counts.
 pub fn clear(ordinal: usize) -> Result<()> {
-    let dev = crate::device::get(ordinal)?;
+    let dev = crate::runtime::device::get(ordinal)?;
     dev.bind()?;
     with_cache(ordinal, |c| {
         for (_, p) in c.plans.drain(..) {

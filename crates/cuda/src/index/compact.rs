@@ -9,12 +9,13 @@
 //! `compress` with a mask over every non-trivial axis (`a[a > 0.5]`) writes the kept values
 //! directly; with axes before or after the mask it writes the kept coordinates (one int64 array
 //! per mask axis) and gathers `P × [count] × Q` through them.
-use super::compact_src::{count_src, scan_src, write_src, Access, Out, IPT};
+use super::compact_src::{access_spec, count_src, scan_src, write_src, Access, Out, IPT};
 use super::gather::gather_into;
 use super::{read_i64, Addr, Fix};
-use crate::device::{driver_err, Key};
-use crate::storage::{after, before, idx, vector_width, CudaStorage, Idx};
-use cudarc::driver::{DeviceRepr, LaunchConfig, PushKernelArg};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::launch::{Family, Key, Param, Source};
+use crate::space::{idx, vector_width, Idx};
+use cudarc::driver::{DeviceRepr, LaunchConfig};
 use xp_core::{DType, Device, Error, IndexMode, IndexSet, Layout, Result};
 
 const THREADS: u32 = 256;
@@ -88,24 +89,19 @@ impl<'a> Compaction<'a> {
         let t = tiles(self.n);
         let cnt = CudaStorage::alloc(dev, DType::I32, t)?;
         let offs = CudaStorage::alloc(dev, DType::I64, t + 1)?;
-        let key = Key::new(37).dtype(self.fa.dtype).flag(self.fa.dense).bits(5, self.fa.vec as u64);
-        let (fc, _) = dev.kernel(key, "xp_k", || count_src(self.fa))?;
-        let (fs, _) = dev.kernel(Key::new(38), "xp_k", scan_src)?;
-        let s = dev.current();
-        before(&s, &[self.f])?;
+        let key = Key::new(Family::CompactCount).dtype(self.fa.dtype).flag(self.fa.dense).bits(5, self.fa.vec as u64);
+        let kc = dev.kernel(key, "compact_count", || Source::new(access_spec(self.fa), count_src(self.fa)))?;
+        let ks = dev.kernel(Key::new(Family::CompactScan), "compact_scan", || Source::new("", scan_src()))?;
+        let w = dev.work(&[self.f, &cnt, &offs])?;
         let (n, nt) = (self.n as i64, t as i64);
-        let mut b = s.launch_builder(&fc);
-        b.arg(&self.fp).arg(&self.ix).arg(&n).arg(&cnt.buf.ptr);
         // SAFETY: parameters match the kernel; flags are read only below `n` (dense: from the
         // pre-offset pointer, else at indexer offsets of the validated layout); `cnt` has a slot
         // per tile.
-        unsafe { b.launch(grid(t)) }.map_err(driver_err)?;
-        after(&s, &[self.f])?;
-        let mut b = s.launch_builder(&fs);
-        b.arg(&cnt.buf.ptr).arg(&offs.buf.ptr).arg(&nt);
+        unsafe { w.launch(&kc, grid(t), &[&self.fp, &self.ix, &n, &cnt.buf.ptr]) }?;
         let one = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (1024, 1, 1), shared_mem_bytes: 0 };
         // SAFETY: one block reads `t` counts and writes `t + 1` offsets.
-        unsafe { b.launch(one) }.map_err(driver_err)?;
+        unsafe { w.launch(&ks, one, &[&cnt.buf.ptr, &offs.buf.ptr, &nt]) }?;
+        w.done()?;
         Ok(offs)
     }
     /// Count, scan and read the total back (the wait): the offsets and the number kept.
@@ -121,29 +117,32 @@ impl<'a> Compaction<'a> {
             Extra::Values { .. } => Out::Values(self.vals.expect("a value compaction").1),
             Extra::Coords { .. } => Out::Coords,
         };
-        let key = Key::new(39).dtype(self.fa.dtype).flag(self.fa.dense).bits(5, self.fa.vec as u64);
+        let key = Key::new(Family::CompactWrite).dtype(self.fa.dtype).flag(self.fa.dense).bits(5, self.fa.vec as u64);
         let key = match out {
             Out::Values(v) => key.bits(2, 0).dtype(v.dtype).flag(v.dense),
             Out::Coords => key.bits(2, 1),
         };
-        let (f, _) = dev.kernel(key, "xp_k", || write_src(self.fa, out))?;
-        let s = dev.current();
-        let mut ins = vec![self.f];
+        let k = dev.kernel(key, "compact_write", || {
+            let what = match out {
+                Out::Values(v) => format!("values_{}", access_spec(v)),
+                Out::Coords => "coords".into(),
+            };
+            Source::new(format!("{}_{what}", access_spec(self.fa)), write_src(self.fa, out))
+        })?;
+        let mut ins = vec![self.f, offs];
         ins.extend(self.vals.map(|v| v.0));
-        before(&s, &ins)?;
-        before(&s, outs)?;
+        ins.extend(outs);
+        let w = dev.work(&ins)?;
         let n = self.n as i64;
-        let mut b = s.launch_builder(&f);
-        b.arg(&self.fp).arg(&self.ix).arg(&n).arg(&offs.buf.ptr);
+        let mut args: Vec<&dyn Param> = vec![&self.fp, &self.ix, &n, &offs.buf.ptr];
         match &extra {
-            Extra::Values { vp, o } => b.arg(vp).arg(o),
-            Extra::Coords { o, dm, rs, js } => b.arg(o).arg(dm).arg(rs).arg(js),
+            Extra::Values { vp, o } => args.extend([vp as &dyn Param, o]),
+            Extra::Coords { o, dm, rs, js } => args.extend([o as &dyn Param, dm, rs, js]),
         };
         // SAFETY: parameters match the kernel (the common ones, then the output's); reads as for
         // the count; each kept position's rank is below the total the output was sized by.
-        unsafe { b.launch(grid(tiles(self.n))) }.map_err(driver_err)?;
-        after(&s, &ins)?;
-        after(&s, outs)
+        unsafe { w.launch(&k, grid(tiles(self.n)), &args) }?;
+        w.done()
     }
     /// Write the kept values into `out` (at least the counted number of elements).
     pub(crate) fn write_values(&self, offs: &CudaStorage, out: &CudaStorage) -> Result<()> {

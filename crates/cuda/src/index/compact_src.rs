@@ -29,6 +29,15 @@ pub(crate) struct Access {
     pub(crate) vec: usize,
 }
 
+/// An access in a kernel's name: `f32_v4` (dense, packs of 4) or `f32_strided`.
+pub(crate) fn access_spec(a: Access) -> String {
+    if a.dense {
+        format!("{}_v{}", a.dtype.name(), a.vec)
+    } else {
+        format!("{}_strided", a.dtype.name())
+    }
+}
+
 /// What the write pass produces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Out {
@@ -88,7 +97,7 @@ pub(crate) fn count_src(f: Access) -> String {
     let ft = storage_ty(f.dtype);
     format!(
         "{}
-extern \"C\" __global__ void xp_k(const {ft}* __restrict__ f, Idx ix, i64 n, int* __restrict__ cnt) {{
+extern \"C\" __global__ void XP_NAME(compact_count)(const {ft}* __restrict__ f, Idx ix, i64 n, int* __restrict__ cnt) {{
   __shared__ int ws[32];
   const i64 ts = 16 * (i64)blockDim.x, tiles = (n + ts - 1) / ts;
   for (i64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {{
@@ -106,7 +115,7 @@ extern \"C\" __global__ void xp_k(const {ft}* __restrict__ f, Idx ix, i64 n, int
 pub(crate) fn scan_src() -> String {
     format!(
         "{}
-extern \"C\" __global__ void __launch_bounds__(1024) xp_k(const int* __restrict__ cnt, i64* __restrict__ offs, i64 tiles) {{
+extern \"C\" __global__ void __launch_bounds__(1024) XP_NAME(compact_scan)(const int* __restrict__ cnt, i64* __restrict__ offs, i64 tiles) {{
   __shared__ i64 ws[32];
   const i64 round = 4 * (i64)blockDim.x;
   i64 carry = 0;
@@ -154,7 +163,7 @@ pub(crate) fn write_src(f: Access, out: Out) -> String {
     format!(
         "{}
 struct Dims {{ i64 nd; i64 d[32]; }};
-extern \"C\" __global__ void xp_k(const {ft}* __restrict__ f, Idx ix, i64 n, const i64* __restrict__ offs, {params}) {{
+extern \"C\" __global__ void XP_NAME(compact_write)(const {ft}* __restrict__ f, Idx ix, i64 n, const i64* __restrict__ offs, {params}) {{
   __shared__ unsigned sb[1024]; __shared__ int wc[16 * 32]; __shared__ int ws[32];
   const int t = threadIdx.x, bd = blockDim.x, lane = t & 31, w = t >> 5, nw = (bd + 31) >> 5;
   const unsigned lt = (1u << lane) - 1u;

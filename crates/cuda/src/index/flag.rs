@@ -6,9 +6,9 @@
 //! clean serves the next call on its stream without a fill.
 use super::{read_i64, Addr, COMMON};
 use crate::codegen::PRELUDE;
-use crate::device::{driver_err, Key};
-use crate::storage::{after, before, cfg, CudaStorage};
-use cudarc::driver::PushKernelArg;
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::driver_err;
+use crate::runtime::launch::{cfg, Family, Key, Source};
 use std::cell::Cell;
 use std::sync::Mutex;
 use xp_core::{DType, Error, Result};
@@ -101,7 +101,7 @@ pub(crate) fn validate_src(k: usize) -> String {
     let ok = check_code("c", "j", "b");
     format!(
         "{PRELUDE}{COMMON}
-extern \"C\" __global__ void xp_k(Ks ks, i64 nb, u64* flag) {{
+extern \"C\" __global__ void XP_NAME(check_indices)(Ks ks, i64 nb, u64* flag) {{
   const i64 step = (i64)gridDim.x * blockDim.x;
   for (i64 b = (i64)blockIdx.x * blockDim.x + threadIdx.x; b < nb; b += step) {{
 #pragma unroll
@@ -117,15 +117,13 @@ pub(crate) fn validate(dst: &CudaStorage, a: &Addr<'_>) -> Result<()> {
         return Ok(());
     }
     let flag = Flag::new(dst)?;
-    let (f, _) = dst.dev.kernel(Key::new(32).bits(4, a.k as u64), "xp_k", || validate_src(a.k))?;
-    let s = dst.dev.current();
+    let key = Key::new(Family::IndexCheck).bits(4, a.k as u64);
+    let k = dst.dev.kernel(key, "check_indices", || Source::new(format!("k{}", a.k), validate_src(a.k)))?;
     let arrays = a.storages();
-    before(&s, &arrays)?;
+    let w = dst.dev.work(&arrays)?;
     let (nb, fp) = (a.nb as i64, flag.ptr());
-    let mut b = s.launch_builder(&f);
-    b.arg(&a.ks).arg(&nb).arg(&fp);
     // SAFETY: parameters match the kernel; each array holds `nb` indices from its pointer.
-    unsafe { b.launch(cfg(nb)) }.map_err(driver_err)?;
-    after(&s, &arrays)?;
+    unsafe { w.launch(&k, cfg(nb), &[&a.ks, &nb, &fp]) }?;
+    w.done()?;
     flag.check(a)
 }

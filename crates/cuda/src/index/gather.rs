@@ -13,9 +13,9 @@
 use super::flag::{check_code, validate, Flag};
 use super::{offsets, word_ty, Addr, Fix, Ks, COMMON};
 use crate::codegen::PRELUDE;
-use crate::device::{driver_err, Key};
-use crate::storage::{after, before, cfg, idx, vector_width, CudaStorage, Idx};
-use cudarc::driver::PushKernelArg;
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::launch::{cfg, Family, Key, Source};
+use crate::space::{idx, vector_width, Idx};
 use xp_core::{numel, IndexSet, Layout, Result};
 
 /// The gather of the trait (see `IndexStorage::gather`).
@@ -101,34 +101,30 @@ pub(crate) fn plan(l: &Layout, a: &Addr<'_>, size: usize) -> Result<Plan> {
 pub(crate) fn gather_into(src: &CudaStorage, l: &Layout, a: &Addr<'_>, out: &mut CudaStorage, flag: u64) -> Result<()> {
     let size = src.dtype.size();
     let (k, fix) = (a.k, a.fix);
-    let s = src.dev.current();
     let mut ins = a.storages();
     ins.push(src);
-    before(&s, &ins)?;
-    before(&s, &[&*out])?;
+    ins.push(&*out);
+    let w = src.dev.work(&ins)?;
     let nb = a.nb as i64;
     match plan(l, a, size)? {
         Plan::Take { base, iv } => {
-            let key = Key::new(30).bits(3, log2(size)).bits(4, k as u64).bits(2, fix as u64).flag(iv);
-            let (f, _) = src.dev.kernel(key, "xp_k", || take_src(size, k, fix, iv))?;
-            let mut b = s.launch_builder(&f);
-            b.arg(&out.buf.ptr).arg(&src.buf.ptr).arg(&a.ks).arg(&nb).arg(&base).arg(&flag);
+            let key = Key::new(Family::Take).bits(3, log2(size)).bits(4, k as u64).bits(2, fix as u64).flag(iv);
+            let spec = || format!("b{size}_k{k}_{}{}", fix.name(), if iv { "_runs" } else { "" });
+            let kr = src.dev.kernel(key, "take", || Source::new(spec(), take_src(size, k, fix, iv)))?;
             // SAFETY: parameters match the kernel; every index is brought into its axis (or
             // reported and not used), so each source offset lies inside the validated layout.
-            unsafe { b.launch(cfg((nb + 3) / 4)) }.map_err(driver_err)?;
+            unsafe { w.launch(&kr, cfg((nb + 3) / 4), &[&out.buf.ptr, &src.buf.ptr, &a.ks, &nb, &base, &flag]) }?;
         }
         Plan::General { ix, ks, word, small } => {
-            let key = Key::new(31).bits(3, log2(word)).bits(4, k as u64).bits(2, fix as u64).flag(small);
-            let (f, _) = src.dev.kernel(key, "xp_k", || gather_src(word, k, fix, small))?;
-            let mut b = s.launch_builder(&f);
-            b.arg(&out.buf.ptr).arg(&src.buf.ptr).arg(&ks).arg(&ix).arg(&nb).arg(&flag);
+            let key = Key::new(Family::Gather).bits(3, log2(word)).bits(4, k as u64).bits(2, fix as u64).flag(small);
+            let spec = || format!("b{word}_k{k}_{}{}", fix.name(), if small { "_i32" } else { "" });
+            let kr = src.dev.kernel(key, "gather", || Source::new(spec(), gather_src(word, k, fix, small)))?;
             // SAFETY: as for the take kernel; words of `v` elements only where every run start
             // and stride is a multiple of `v` (so every word access is aligned and in bounds).
-            unsafe { b.launch(cfg(ix.n)) }.map_err(driver_err)?;
+            unsafe { w.launch(&kr, cfg(ix.n), &[&out.buf.ptr, &src.buf.ptr, &ks, &ix, &nb, &flag]) }?;
         }
     }
-    after(&s, &ins)?;
-    after(&s, &[&*out])
+    w.done()
 }
 
 /// The per-array statement of a gather: fix index `x` of array `j` at position `b`, check it in
@@ -155,7 +151,7 @@ pub(crate) fn take_src(size: usize, k: usize, fix: Fix, iv: bool) -> String {
     let one = fix_stmt(fix, "ks.p[j][b]", "b", "p", "ok");
     format!(
         "{PRELUDE}{COMMON}
-extern \"C\" __global__ void xp_k({w}* __restrict__ o, const {w}* __restrict__ a, Ks ks, i64 nb, i64 base, u64* flag) {{
+extern \"C\" __global__ void XP_NAME(take)({w}* __restrict__ o, const {w}* __restrict__ a, Ks ks, i64 nb, i64 base, u64* flag) {{
   const i64 step = 4 * (i64)gridDim.x * blockDim.x;
   for (i64 b0 = 4 * ((i64)blockIdx.x * blockDim.x + threadIdx.x); b0 < nb; b0 += step) {{
     if (b0 + 4 <= nb) {{
@@ -194,7 +190,7 @@ pub(crate) fn gather_src(word: usize, k: usize, fix: Fix, small: bool) -> String
     let one = fix_stmt(fix, "ks.p[j][p2]", "p2", "p1", "ok");
     format!(
         "{PRELUDE}{COMMON}
-extern \"C\" __global__ void xp_k({w}* __restrict__ o, const {w}* __restrict__ a, Ks ks, Idx ix, i64 nb, u64* flag) {{
+extern \"C\" __global__ void XP_NAME(gather)({w}* __restrict__ o, const {w}* __restrict__ a, Ks ks, Idx ix, i64 nb, u64* flag) {{
   const i64 step = (i64)gridDim.x * blockDim.x;
   for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < ix.n; i += step) {{
     {offs}

@@ -23,7 +23,7 @@ mod scatter;
 #[cfg(test)]
 mod tests;
 
-use crate::storage::{before, CudaStorage};
+use crate::runtime::buffer::CudaStorage;
 use cudarc::driver::DeviceRepr;
 use xp_core::{Combine, DType, Error, IndexMode, IndexSet, IndexStorage, Layout, Result};
 
@@ -70,6 +70,13 @@ pub(crate) enum Fix {
     Wrap = 1,
     Clip = 2,
     Unchecked = 3,
+}
+
+impl Fix {
+    /// The mode in a kernel's name.
+    pub(crate) fn name(self) -> &'static str {
+        ["raise", "wrap", "clip", "unchecked"][self as usize]
+    }
 }
 
 impl From<IndexMode> for Fix {
@@ -174,11 +181,11 @@ impl<'a> Addr<'a> {
 
 /// Read one 8-byte element of `s` back to the host (waits for the current stream).
 pub(crate) fn read_i64(s: &CudaStorage, off: usize) -> Result<i64> {
-    let st = s.dev.current();
-    before(&st, &[s])?;
+    let w = s.dev.work(&[s])?;
     let mut v = [0u8; 8];
     debug_assert!(off < s.len && s.dtype.size() == 8);
-    s.dev.read_small(&st, s.buf.ptr + off as u64 * 8, &mut v)?;
+    s.dev.read_small(w.stream(), s.buf.ptr + off as u64 * 8, &mut v)?;
+    w.done()?;
     Ok(i64::from_ne_bytes(v))
 }
 

@@ -19,9 +19,11 @@
 use super::flag::Flag;
 use super::{offsets, Addr, COMMON};
 use crate::codegen::{storage_ty, PRELUDE};
-use crate::device::{driver_err, knob, Key};
-use crate::storage::{after, before, CudaStorage, Idx};
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::{driver_err, knob};
+use crate::runtime::launch::{Family, Key, Param, Source};
+use crate::space::Idx;
+use cudarc::driver::LaunchConfig;
 use xp_core::{BinaryOp, DType, Result};
 
 /// Threads per block of the accumulating kernel.
@@ -91,20 +93,23 @@ impl Plan {
                 .map_err(driver_err)?;
         }
         let small = ix.n < 1 << 31;
-        let key = Key::new(40).dtype(d).flag(self.op == BinaryOp::Sub).bits(4, a.k as u64).flag(small);
-        let (f, _) = dev.kernel(key, "xp_k", || accumulate_src(d, self.op, a.k, small))?;
+        let key =
+            Key::new(Family::PrivatizedScatter).dtype(d).flag(self.op == BinaryOp::Sub).bits(4, a.k as u64).flag(small);
+        let k = dev.kernel(key, "scatter_privatized", || {
+            let spec = format!("{}_{}_k{}{}", d.name(), self.op.name(), a.k, if small { "_i32" } else { "" });
+            Source::new(spec, accumulate_src(d, self.op, a.k, small))
+        })?;
         let smem = self.shared * d.size();
         if smem > 48 * 1024 {
             use cudarc::driver::sys::CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as MAX;
-            f.set_attribute(MAX, smem as i32).map_err(driver_err)?;
+            k.f.set_attribute(MAX, smem as i32).map_err(driver_err)?;
         }
         let mut ins = a.storages();
         ins.extend([v, dst, &part]);
-        before(&s, &ins)?;
+        let w = dev.work(&ins)?;
         let (m, sh) = (self.m as i64, self.shared as i64);
         let (flag_ptr, nb, tail_ptr) = (flag.ptr(), a.nb as i64, part.ptr(rows));
-        let mut b = s.launch_builder(&f);
-        b.arg(&v.buf.ptr).arg(&a.ks).arg(ix).arg(&flag_ptr).arg(&nb).arg(&part.buf.ptr).arg(&tail_ptr).arg(&m).arg(&sh);
+        let args: [&dyn Param; 9] = [&v.buf.ptr, &a.ks, ix, &flag_ptr, &nb, &part.buf.ptr, &tail_ptr, &m, &sh];
         let cfg = LaunchConfig {
             grid_dim: (self.chunks as u32, 1, 1),
             block_dim: (THREADS, 1, 1),
@@ -114,14 +119,14 @@ impl Plan {
         // targets are checked against the destination's `m` elements before use, the partial
         // buffer holds chunks × S elements and the m − S of the tail, and the dynamic shared
         // memory S (allowed above 48 KB by the attribute).
-        unsafe { b.launch(cfg) }.map_err(driver_err)?;
-        let (f, _) = dev.kernel(Key::new(41).dtype(d), "xp_k", || reduce_src(d))?;
+        unsafe { w.launch(&k, cfg, &args) }?;
+        let key = Key::new(Family::PrivatizedReduce).dtype(d);
+        let k = dev.kernel(key, "scatter_privatized_sum", || Source::new(d.name(), reduce_src(d)))?;
         let c = self.chunks as i64;
-        let mut b = s.launch_builder(&f);
-        b.arg(&dst.buf.ptr).arg(&part.buf.ptr).arg(&tail_ptr).arg(&m).arg(&sh).arg(&c).arg(&flag_ptr);
+        let args: [&dyn Param; 7] = [&dst.buf.ptr, &part.buf.ptr, &tail_ptr, &m, &sh, &c, &flag_ptr];
         // SAFETY: `dst` holds m elements, `part` chunks × S and then the tail; the flag is one word.
-        unsafe { b.launch(crate::storage::cfg(m)) }.map_err(driver_err)?;
-        after(&s, &ins)
+        unsafe { w.launch(&k, crate::runtime::launch::cfg(m), &args) }?;
+        w.done()
     }
 }
 
@@ -146,7 +151,7 @@ fn accumulate_src(d: DType, op: BinaryOp, k: usize, small: bool) -> String {
     let ok = super::flag::check_code("c", "j", "b[u]");
     format!(
         "{PRELUDE}{COMMON}
-extern \"C\" __global__ void __launch_bounds__({THREADS}) xp_k(const {st}* __restrict__ v, Ks ks, Idx ix, u64* flag, i64 nb,
+extern \"C\" __global__ void __launch_bounds__({THREADS}) XP_NAME(scatter_privatized)(const {st}* __restrict__ v, Ks ks, Idx ix, u64* flag, i64 nb,
                                                     {at}* __restrict__ part, {at}* tail, i64 m, i64 S) {{
   extern __shared__ cd acc_raw[];
   {at}* acc = ({at}*)acc_raw;
@@ -193,7 +198,7 @@ fn reduce_src(d: DType) -> String {
     let (st, at) = (storage_ty(d), acc_ty(d));
     format!(
         "{PRELUDE}
-extern \"C\" __global__ void xp_k({st}* __restrict__ dst, const {at}* __restrict__ part, const {at}* __restrict__ tail,
+extern \"C\" __global__ void XP_NAME(scatter_privatized_sum)({st}* __restrict__ dst, const {at}* __restrict__ part, const {at}* __restrict__ tail,
                                    i64 m, i64 S, i64 C, const u64* __restrict__ flag) {{
   if (*flag != ~0ull) return;
   const i64 step = (i64)gridDim.x * blockDim.x;

@@ -24,9 +24,10 @@ use super::atomic::{strategy, update_fn, Strategy};
 use super::flag::validate;
 use super::{offsets, store_expr, word_ty, Addr, Fix, COMMON};
 use crate::codegen::{compute_ty, storage_ty, PRELUDE};
-use crate::device::{driver_err, Key};
-use crate::storage::{after, before, cfg, idx, CudaStorage};
-use cudarc::driver::PushKernelArg;
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::driver_err;
+use crate::runtime::launch::{cfg, Family, Kernel, Key, Param, Source};
+use crate::space::idx;
 use xp_core::{numel, BackendStorage, BinaryOp, Combine, DType, Device, Error, IndexSet, Layout, Result};
 
 /// Targets up to this many always get a winner array.
@@ -126,10 +127,17 @@ fn staged(
     if let Some(plan) = plan {
         plan.run(t, &a, v, &ix, &flag)?;
     } else {
-        let key =
-            Key::new(35).dtype(d).bits(7, op as u64).bits(4, a.k as u64).bits(2, a.fix as u64).flag(small).flag(true);
-        let (f, _) = t.dev.kernel(key, "xp_k", || atomic_src(d, op, a.k, a.fix, small, true))?;
-        launch_write(t, &a, v, &f, &ix, &[flag.ptr(), a.nb as u64])?;
+        let key = Key::new(Family::ScatterCombine)
+            .dtype(d)
+            .bits(7, op as u64)
+            .bits(4, a.k as u64)
+            .bits(2, a.fix as u64)
+            .flag(small)
+            .flag(true);
+        let k = t.dev.kernel(key, "scatter_combine", || {
+            Source::new(combine_spec(d, op, &a, small, "_checked"), atomic_src(d, op, a.k, a.fix, small, true))
+        })?;
+        launch_write(t, &a, v, &k, &ix, &[flag.ptr(), a.nb as u64])?;
     }
     flag.check(&a)?;
     match tmp {
@@ -137,6 +145,14 @@ fn staged(
         None => Ok(()),
     }
 }
+
+/// What specialises a combining scatter's kernel: the op, the dtype, the index arrays and mode.
+fn combine_spec(d: DType, op: BinaryOp, a: &Addr<'_>, small: bool, more: &str) -> String {
+    format!("{}_{}_k{}_{}{}{more}", op.name(), d.name(), a.k, a.fix.name(), if small { "_i32" } else { "" })
+}
+
+/// The entry names of [`per_b_src`]'s kernels.
+const PER_B: [&str; 3] = ["scatter_winners", "scatter_pairs", "scatter_keep"];
 
 fn log2(bytes: usize) -> u64 {
     bytes.trailing_zeros() as u64
@@ -159,6 +175,7 @@ fn target(fix: Fix, k: usize, b: &str, p: Option<&str>) -> String {
 /// position in sorted order.
 pub(crate) fn per_b_src(which: u8, k: usize, fix: Fix, wide: bool) -> String {
     let (wt, kt) = if wide { ("i64", "u64") } else { ("i32", "u32") };
+    let entry = PER_B[which as usize];
     let t = target(fix, k, "b", None);
     let (params, body) = match which {
         0 => (format!("Ks ks, i64 nb, {wt}* __restrict__ win"), format!("{t}\n    atomicMax(win + t, ({wt})b);")),
@@ -173,7 +190,7 @@ pub(crate) fn per_b_src(which: u8, k: usize, fix: Fix, wide: bool) -> String {
     };
     format!(
         "{PRELUDE}{COMMON}
-extern \"C\" __global__ void xp_k({params}) {{
+extern \"C\" __global__ void XP_NAME({entry})({params}) {{
   const i64 step = (i64)gridDim.x * blockDim.x;
   for (i64 b = (i64)blockIdx.x * blockDim.x + threadIdx.x; b < nb; b += step) {{
     {body}
@@ -194,7 +211,7 @@ pub(crate) fn assign_src(size: usize, k: usize, fix: Fix, dd: Dedupe, small: boo
     };
     format!(
         "{PRELUDE}{COMMON}
-extern \"C\" __global__ void xp_k({w}* __restrict__ d, const {w}* __restrict__ v, Ks ks, Idx ix, const void* __restrict__ sel) {{
+extern \"C\" __global__ void XP_NAME(scatter_assign)({w}* __restrict__ d, const {w}* __restrict__ v, Ks ks, Idx ix, const void* __restrict__ sel) {{
   const i64 step = (i64)gridDim.x * blockDim.x;
   for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < ix.n; i += step) {{
     {offs}
@@ -228,7 +245,7 @@ pub(crate) fn atomic_src(d: DType, op: BinaryOp, k: usize, fix: Fix, small: bool
         if checked { (checked_target(k), ", u64* flag, i64 nb") } else { (target(fix, k, "p2", Some("p0")), "") };
     format!(
         "{PRELUDE}{COMMON}{upd}
-extern \"C\" __global__ void xp_k({st}* d, const {st}* __restrict__ v, Ks ks, Idx ix{extra}) {{
+extern \"C\" __global__ void XP_NAME(scatter_combine)({st}* d, const {st}* __restrict__ v, Ks ks, Idx ix{extra}) {{
   const i64 step = (i64)gridDim.x * blockDim.x;
   for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < ix.n; i += step) {{
     {offs}
@@ -248,7 +265,7 @@ pub(crate) fn ordered_src(d: DType, op: BinaryOp, k: usize, fix: Fix, key64: boo
     let out = store_expr(d, "acc");
     format!(
         "{PRELUDE}{COMMON}
-extern \"C\" __global__ void xp_k({st}* __restrict__ d, const {st}* __restrict__ v, Ks ks, Idx ix, const {kt}* __restrict__ sk, const i64* __restrict__ sv, i64 nb, i64 nq) {{
+extern \"C\" __global__ void XP_NAME(scatter_ordered)({st}* __restrict__ d, const {st}* __restrict__ v, Ks ks, Idx ix, const {kt}* __restrict__ sk, const i64* __restrict__ sv, i64 nb, i64 nq) {{
   const i64 step = (i64)gridDim.x * blockDim.x;
   for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < ix.n; i += step) {{
     {offs}
@@ -268,25 +285,26 @@ extern \"C\" __global__ void xp_k({st}* __restrict__ d, const {st}* __restrict__
 
 /// Launch a kernel over the index positions (`per_b_src`) with the given pointer arguments.
 fn launch_per_b(dst: &CudaStorage, a: &Addr<'_>, which: u8, wide: bool, ptrs: &[u64]) -> Result<()> {
-    let key = Key::new(33).bits(2, which as u64).bits(4, a.k as u64).bits(2, a.fix as u64).flag(wide);
-    let (f, _) = dst.dev.kernel(key, "xp_k", || per_b_src(which, a.k, a.fix, wide))?;
-    let s = dst.dev.current();
+    let key =
+        Key::new(Family::ScatterTargets).bits(2, which as u64).bits(4, a.k as u64).bits(2, a.fix as u64).flag(wide);
+    let k = dst.dev.kernel(key, PER_B[which as usize], || {
+        let spec = format!("k{}_{}{}", a.k, a.fix.name(), if wide { "_i64" } else { "" });
+        Source::new(spec, per_b_src(which, a.k, a.fix, wide))
+    })?;
     let arrays = a.storages();
-    before(&s, &arrays)?;
+    let w = dst.dev.work(&arrays)?;
     let nb = a.nb as i64;
-    let mut b = s.launch_builder(&f);
+    let mut args: Vec<&dyn Param> = Vec::with_capacity(5);
     if which == 2 {
-        b.arg(&ptrs[0]).arg(&ptrs[1]).arg(&nb).arg(&ptrs[2]);
+        args.extend([&ptrs[0] as &dyn Param, &ptrs[1], &nb, &ptrs[2]]);
     } else {
-        b.arg(&a.ks).arg(&nb);
-        for p in ptrs {
-            b.arg(p);
-        }
+        args.extend([&a.ks as &dyn Param, &nb]);
+        args.extend(ptrs.iter().map(|p| p as &dyn Param));
     }
     // SAFETY: parameters match the kernel; every buffer holds `nb` entries, the winner array one
     // per target, and every index is in range (checked, wrapped or clipped).
-    unsafe { b.launch(cfg(nb)) }.map_err(driver_err)?;
-    after(&s, &arrays)
+    unsafe { w.launch(&k, cfg(nb), &args) }?;
+    w.done()
 }
 
 /// The (target, b) pairs sorted stably by target, and whether the keys are 64-bit.
@@ -326,10 +344,14 @@ fn assign(dst: &mut CudaStorage, l: &Layout, a: &Addr<'_>, v: &CudaStorage, vl: 
     };
     let small = ix.n < 1 << 31;
     let size = dst.dtype.size();
-    let key = Key::new(34).bits(3, log2(size)).bits(4, a.k as u64).bits(2, a.fix as u64).bits(2, dd as u64);
-    let (f, _) = dst.dev.kernel(key.flag(small), "xp_k", || assign_src(size, a.k, a.fix, dd, small))?;
+    let key = Key::new(Family::ScatterAssign).bits(3, log2(size)).bits(4, a.k as u64).bits(2, a.fix as u64);
+    let k = dst.dev.kernel(key.bits(2, dd as u64).flag(small), "scatter_assign", || {
+        let dds = ["all", "win32", "win64", "keep"][dd as usize];
+        let spec = format!("b{size}_k{}_{}_{dds}{}", a.k, a.fix.name(), if small { "_i32" } else { "" });
+        Source::new(spec, assign_src(size, a.k, a.fix, dd, small))
+    })?;
     let sp = sel.as_ref().map_or(0, |s| s.buf.ptr);
-    launch_write(dst, a, v, &f, &ix, &[sp])
+    launch_write(dst, a, v, &k, &ix, &[sp])
 }
 
 /// Launch a write pass (`d`, `v`, `ks`, `ix`, then `extra`) and order its buffers.
@@ -337,32 +359,30 @@ fn launch_write(
     dst: &CudaStorage,
     a: &Addr<'_>,
     v: &CudaStorage,
-    f: &cudarc::driver::CudaFunction,
-    ix: &crate::storage::Idx,
+    k: &Kernel,
+    ix: &crate::space::Idx,
     extra: &[u64],
 ) -> Result<()> {
-    let s = dst.dev.current();
     let mut ins = a.storages();
     ins.extend([v, dst]);
-    before(&s, &ins)?;
-    let mut b = s.launch_builder(f);
-    b.arg(&dst.buf.ptr).arg(&v.buf.ptr).arg(&a.ks).arg(ix);
-    for p in extra {
-        b.arg(p);
-    }
+    let w = dst.dev.work(&ins)?;
+    let mut args: Vec<&dyn Param> = vec![&dst.buf.ptr, &v.buf.ptr, &a.ks, ix];
+    args.extend(extra.iter().map(|p| p as &dyn Param));
     // SAFETY: parameters match the kernel; offsets stay inside the validated layouts of `dst`
     // and `v`, every index being in range (checked, wrapped or clipped).
-    unsafe { b.launch(cfg(ix.n)) }.map_err(driver_err)?;
-    after(&s, &ins)
+    unsafe { w.launch(k, cfg(ix.n), &args) }?;
+    w.done()
 }
 
 fn atomic(dst: &mut CudaStorage, l: &Layout, a: &Addr<'_>, v: &CudaStorage, vl: &Layout, op: BinaryOp) -> Result<()> {
     let (_, base, bpos) = a.pbq(l);
     let ix = idx(&[&base, vl, &bpos])?;
     let (d, small) = (dst.dtype, ix.n < 1 << 31);
-    let key = Key::new(35).dtype(d).bits(7, op as u64).bits(4, a.k as u64).bits(2, a.fix as u64).flag(small);
-    let (f, _) = dst.dev.kernel(key, "xp_k", || atomic_src(d, op, a.k, a.fix, small, false))?;
-    launch_write(dst, a, v, &f, &ix, &[])
+    let key = Key::new(Family::ScatterCombine).dtype(d).bits(7, op as u64).bits(4, a.k as u64).bits(2, a.fix as u64);
+    let k = dst.dev.kernel(key.flag(small), "scatter_combine", || {
+        Source::new(combine_spec(d, op, a, small, ""), atomic_src(d, op, a.k, a.fix, small, false))
+    })?;
+    launch_write(dst, a, v, &k, &ix, &[])
 }
 
 fn ordered(dst: &mut CudaStorage, l: &Layout, a: &Addr<'_>, v: &CudaStorage, vl: &Layout, op: BinaryOp) -> Result<()> {
@@ -377,9 +397,12 @@ fn ordered(dst: &mut CudaStorage, l: &Layout, a: &Addr<'_>, v: &CudaStorage, vl:
     let (_, base, bpos) = a.pbq(l);
     let ix = idx(&[&base, &vl, &bpos])?;
     let (d, small) = (dst.dtype, ix.n < 1 << 31);
-    let key = Key::new(36).dtype(d).bits(7, op as u64).bits(4, a.k as u64).bits(2, a.fix as u64).flag(key64);
-    let (f, _) = dst.dev.kernel(key.flag(small), "xp_k", || ordered_src(d, op, a.k, a.fix, key64, small))?;
+    let key = Key::new(Family::ScatterOrdered).dtype(d).bits(7, op as u64).bits(4, a.k as u64).bits(2, a.fix as u64);
+    let k = dst.dev.kernel(key.flag(key64).flag(small), "scatter_ordered", || {
+        let more = if key64 { "_key64" } else { "" };
+        Source::new(combine_spec(d, op, a, small, more), ordered_src(d, op, a.k, a.fix, key64, small))
+    })?;
     let nq: usize = l.shape()[a.axis + a.k..].iter().product();
     let (nb, nq) = (a.nb as u64, nq as u64);
-    launch_write(dst, a, v, &f, &ix, &[sk.buf.ptr, sv.buf.ptr, nb, nq])
+    launch_write(dst, a, v, &k, &ix, &[sk.buf.ptr, sv.buf.ptr, nb, nq])
 }

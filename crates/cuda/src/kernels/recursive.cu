@@ -4,13 +4,13 @@
 // form II transposed, coefficients b[0..K] then a[0..K]; 1: K/2 second-order sections of six
 // coefficients each) and `NCOEF` defined by the host.
 //
-//   xp_iir_local  a thread per chunk: the chunk filtered from a zero state (the first chunk of a
+//   iir_local  a thread per chunk: the chunk filtered from a zero state (the first chunk of a
 //                 line from its zi), keeping only its final state
-//   xp_iir_carry  a block per line: the true state at each chunk's start, by a scan over the
+//   iir_carry  a block per line: the true state at each chunk's start, by a scan over the
 //                 chunks with the zero-input state map P = M^L (E_c = P E_{c-1} + local_c);
 //                 threads fold groups of G chunks, then combine their groups in log2(threads)
 //                 steps with the powers P^(G 2^d)
-//   xp_iir_apply  a thread per chunk again: the chunk filtered from its true start state,
+//   iir_apply  a thread per chunk again: the chunk filtered from its true start state,
 //                 writing the output (and, for a line's last chunk, the final state)
 //
 // Within a chunk the operations are SciPy's, in its order; the chunks' joins differ from a
@@ -46,7 +46,7 @@ __device__ __forceinline__ void load_coef(T (&c)[NCOEF], const T* __restrict__ c
 }
 
 // Chunk `g` of `lines * chunks`: filtered from zero (chunk 0: from zi), final state to loc.
-extern "C" __global__ void xp_iir_local(const T* __restrict__ x, i64 n, i64 lines, i64 chunks, i64 L,
+extern "C" __global__ void XP_NAME(iir_local)(const T* __restrict__ x, i64 n, i64 lines, i64 chunks, i64 L,
     const T* __restrict__ coef, const T* __restrict__ zi, T* __restrict__ loc) {
   T c[NCOEF];
   load_coef(c, coef);
@@ -76,7 +76,7 @@ __device__ __forceinline__ void matvec(T (&y)[K], const T* __restrict__ M, const
 
 // A block per line; `pw` holds P = M^L then P^(G 2^d) for d = 0 .. log2(blockDim) - 1, each K × K.
 // start[line * chunks + c] (K values) receives the true state at chunk c's start (c >= 1).
-extern "C" __global__ void xp_iir_carry(const T* __restrict__ loc, i64 lines, i64 chunks, i64 G,
+extern "C" __global__ void XP_NAME(iir_carry)(const T* __restrict__ loc, i64 lines, i64 chunks, i64 G,
     const T* __restrict__ pw, int levels, T* __restrict__ start) {
   extern __shared__ cd smem_[];
   T* mats = (T*)smem_;              // (1 + levels) K × K matrices
@@ -130,7 +130,7 @@ extern "C" __global__ void xp_iir_carry(const T* __restrict__ loc, i64 lines, i6
 }
 
 // Chunk `g` filtered from its true start state, writing y; a line's last chunk writes zf.
-extern "C" __global__ void xp_iir_apply(const T* __restrict__ x, i64 n, i64 lines, i64 chunks, i64 L,
+extern "C" __global__ void XP_NAME(iir_apply)(const T* __restrict__ x, i64 n, i64 lines, i64 chunks, i64 L,
     const T* __restrict__ coef, const T* __restrict__ zi, const T* __restrict__ start, T* __restrict__ y,
     T* __restrict__ zf) {
   T c[NCOEF];

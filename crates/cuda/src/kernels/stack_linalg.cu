@@ -150,7 +150,7 @@ __device__ __forceinline__ void rotate(T* x, T* y, const Rot& r, T phase) {
 // M's factors, and the outputs are written exchanged). W (r × uc, column-major) starts as M and
 // ends as M V = U Σ; its columns c .. uc - 1 (full_matrices of a tall M) and those of zero
 // singular values are completed to an orthonormal basis at the end.
-extern "C" __global__ void __launch_bounds__(1024) xp_svd_jacobi(
+extern "C" __global__ void __launch_bounds__(1024) XP_NAME(svd_jacobi)(
     const T* __restrict__ a, i64 ars, i64 acs, i64 abs_, int m, int n, T* __restrict__ uo,
     R* __restrict__ so, T* __restrict__ vho, int* __restrict__ info, i64 count, int vectors, int full,
     int gsz) {
@@ -351,7 +351,7 @@ extern "C" __global__ void __launch_bounds__(1024) xp_svd_jacobi(
 // mirrored); every step rotates the step's disjoint pairs: all columns, then all rows, the rows
 // pass writing the pairs' own 2 × 2 blocks exactly. The diagonal ends as the eigenvalues, V as
 // the eigenvectors.
-extern "C" __global__ void __launch_bounds__(1024) xp_eigh_jacobi(
+extern "C" __global__ void __launch_bounds__(1024) XP_NAME(eigh_jacobi)(
     const T* __restrict__ a, i64 ars, i64 acs, i64 abs_, int n, int lower, R* __restrict__ wo,
     T* __restrict__ vo, int* __restrict__ info, i64 count, int vectors) {
   const int cp = (n + (n & 1)) < 2 ? 2 : n + (n & 1), np = cp / 2, ld = n + 1;
@@ -465,7 +465,7 @@ extern "C" __global__ void __launch_bounds__(1024) xp_eigh_jacobi(
 // kept, as a diagonal unitary similarity makes them real), then bisection on Sturm counts, a
 // thread per eigenvalue: O(n³) parallel work and O(n) serial steps per bisection, against
 // Jacobi's O(n³) per sweep. H is n × n column-major with an odd leading dimension.
-extern "C" __global__ void __launch_bounds__(1024) xp_eigvalsh_tridiag(
+extern "C" __global__ void __launch_bounds__(1024) XP_NAME(eigvalsh_tridiag)(
     const T* __restrict__ a, i64 ars, i64 acs, i64 abs_, int n, int lower, R* __restrict__ wo,
     int* __restrict__ info, i64 count) {
   const int tid = threadIdx.x, nt = blockDim.x, lane = tid & 31, warp = tid >> 5, nw = nt >> 5;
@@ -594,7 +594,7 @@ extern "C" __global__ void __launch_bounds__(1024) xp_eigvalsh_tridiag(
 // ---------------------------------------------------------------------------------------------
 // Cholesky: L (n × n, column-major) from the triangle `lower` names; a pivot that is not
 // positive (NaN passes through, as LAPACK's does not stop on it) fails the matrix with its order.
-extern "C" __global__ void __launch_bounds__(1024) xp_cholesky(
+extern "C" __global__ void __launch_bounds__(1024) XP_NAME(cholesky)(
     const T* __restrict__ a, i64 ars, i64 acs, i64 abs_, int n, int lower, T* __restrict__ out,
     int* __restrict__ info, i64 count) {
   const int tid = threadIdx.x, nt = blockDim.x;
@@ -646,7 +646,7 @@ extern "C" __global__ void __launch_bounds__(1024) xp_cholesky(
 // Cholesky of matrices up to 64 × 64 (taken up to 32), a warp per matrix and `blockDim.x / 32`
 // matrices per block: lane l owns rows l and l + 32 of L (column-major, odd leading dimension so
 // that both rows and columns meet every bank), no barrier but the warp's.
-extern "C" __global__ void __launch_bounds__(256) xp_cholesky_warp(
+extern "C" __global__ void __launch_bounds__(256) XP_NAME(cholesky_warp)(
     const T* __restrict__ a, i64 ars, i64 acs, i64 abs_, int n, int lower, T* __restrict__ out,
     int* __restrict__ info, i64 count) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, wpb = blockDim.x >> 5, ld = n | 1;
@@ -698,7 +698,7 @@ extern "C" __global__ void __launch_bounds__(256) xp_cholesky_warp(
 // cancellation) and orgqr (Q = H_1 ⋯ H_k applied to the first `qc` columns of the identity).
 // mode: 0 reduced, 1 complete, 2 R only. F (m × n, column-major) ends as R above its diagonal and
 // the reflectors below it.
-extern "C" __global__ void __launch_bounds__(1024) xp_qr_house(
+extern "C" __global__ void __launch_bounds__(1024) XP_NAME(qr_house)(
     const T* __restrict__ a, i64 ars, i64 acs, i64 abs_, int m, int n, int mode,
     T* __restrict__ qo, T* __restrict__ ro, i64 count) {
   const int k = min(m, n);

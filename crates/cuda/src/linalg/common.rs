@@ -1,10 +1,11 @@
 //! What the cuSOLVER paths share: column-major copies of stacks and back, workspaces from xp's
 //! pool, the helper kernels, and reading the solver's status into typed errors.
 use super::kernels::helpers_src;
-use crate::device::{driver_err, Key};
-use crate::storage::{after, before, CudaStorage, Expr};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::launch::{Family, Kernel, Key, Source};
+use crate::storage::Expr;
 use cudarc::cusolver::sys::cudaDataType as Ty;
-use cudarc::driver::{CudaFunction, LaunchConfig, PushKernelArg};
+use cudarc::driver::LaunchConfig;
 use xp_core::{BackendStorage, DType, Error, Layout, LinAlgKind, Result, UnaryOp};
 
 /// cuSOLVER's element type of a float or complex dtype.
@@ -87,27 +88,28 @@ pub(crate) fn check(
 
 /// Grid-stride launch configuration over `n` items.
 fn spread(n: usize) -> LaunchConfig {
-    crate::storage::cfg(n as i64)
+    crate::runtime::launch::cfg(n as i64)
 }
 
-/// Helper kernel `name` (number `id`) of `x`'s dtype.
-fn helper(x: &CudaStorage, name: &'static str, id: u64) -> Result<CudaFunction> {
-    let key = Key::new(17).dtype(x.dtype).bits(3, id);
-    Ok(x.dev.kernel(key, name, || helpers_src(x.dtype))?.0)
+/// The helper kernels of [`helpers_src`], in its order.
+const HELPERS: [&str; 4] = ["eye", "tri", "lu_det", "unit_cols"];
+
+/// Helper kernel `HELPERS[id]` of `x`'s dtype (one module holds all four).
+fn helper(x: &CudaStorage, id: usize) -> Result<Kernel> {
+    let key = Key::new(Family::LinalgAux).dtype(x.dtype);
+    let ks = x.dev.kernels(key, HELPERS, || Source::new(x.dtype.name(), helpers_src(x.dtype)))?;
+    Ok(ks[id].clone())
 }
 
 /// `count` identity matrices of order n (the same in row and column order).
 pub(crate) fn eye(like: &CudaStorage, n: usize, count: usize) -> Result<CudaStorage> {
     let out = CudaStorage::alloc(&like.dev, like.dtype, n * n * count)?;
-    let s = out.dev.current();
-    before(&s, &[&out])?;
     let (p, n64, c64) = (out.ptr(0), n as i64, count as i64);
-    let f = helper(&out, "xp_eye", 0)?;
-    let mut b = s.launch_builder(&f);
-    b.arg(&p).arg(&n64).arg(&c64);
+    let k = helper(&out, 0)?;
+    let w = out.dev.work(&[&out])?;
     // SAFETY: the kernel's parameters; the output holds n * n * count elements.
-    unsafe { b.launch(spread(n * n * count)) }.map_err(driver_err)?;
-    after(&s, &[&out])?;
+    unsafe { w.launch(&k, spread(n * n * count), &[&p, &n64, &c64]) }?;
+    w.done()?;
     Ok(out)
 }
 
@@ -128,19 +130,16 @@ pub(crate) fn triangle(
     if rows * cols * count == 0 {
         return Ok(out);
     }
-    let s = out.dev.current();
-    before(&s, &[src, &out])?;
     let (ps, pd) = (src.ptr(0), out.ptr(0));
     let v = [ld as i64, stride as i64];
-    let w = [rows as i64, cols as i64, k as i64];
+    let e = [rows as i64, cols as i64, k as i64];
     let (up, c64) = (upper as i32, count as i64);
-    let f = helper(src, "xp_tri", 1)?;
-    let mut b = s.launch_builder(&f);
-    b.arg(&ps).arg(&v[0]).arg(&v[1]).arg(&pd).arg(&w[0]).arg(&w[1]).arg(&w[2]).arg(&up).arg(&c64);
+    let kr = helper(src, 1)?;
+    let w = out.dev.work(&[src, &out])?;
     // SAFETY: the kernel's parameters; the source holds `count` factors `stride` apart with
     // leading dimension `ld` covering rows.min(k) × cols, the output rows * cols * count.
-    unsafe { b.launch(spread(rows * cols * count)) }.map_err(driver_err)?;
-    after(&s, &[src, &out])?;
+    unsafe { w.launch(&kr, spread(rows * cols * count), &[&ps, &v[0], &v[1], &pd, &e[0], &e[1], &e[2], &up, &c64]) }?;
+    w.done()?;
     Ok(out)
 }
 
@@ -150,31 +149,40 @@ pub(crate) fn lu_det(lu: &CudaStorage, ipiv: &CudaStorage, n: usize, count: usiz
     let det = CudaStorage::alloc(&lu.dev, lu.dtype, count)?;
     let sign = CudaStorage::alloc(&lu.dev, lu.dtype, count)?;
     let log = CudaStorage::alloc(&lu.dev, lu.dtype.to_real(), count)?;
-    let s = lu.dev.current();
-    before(&s, &[lu, ipiv, &det, &sign, &log])?;
     let p = [lu.ptr(0), ipiv.ptr(0), det.ptr(0), sign.ptr(0), log.ptr(0)];
     let (n64, c64) = (n as i64, count as i64);
-    let f = helper(lu, "xp_lu_det", 2)?;
-    let mut b = s.launch_builder(&f);
-    b.arg(&p[0]).arg(&p[1]).arg(&n64).arg(&c64).arg(&p[2]).arg(&p[3]).arg(&p[4]);
+    let k = helper(lu, 2)?;
+    let w = lu.dev.work(&[lu, ipiv, &det, &sign, &log])?;
     // SAFETY: the kernel's parameters; `count` n × n factors with n pivots each, `count` outputs.
-    unsafe { b.launch(spread(count)) }.map_err(driver_err)?;
-    after(&s, &[lu, ipiv, &det, &sign, &log])?;
+    unsafe { w.launch(&k, spread(count), &[&p[0], &p[1], &n64, &c64, &p[2], &p[3], &p[4]]) }?;
+    w.done()?;
     Ok([det, sign, log])
 }
 
 /// Scale every column of `count` column-major n × n matrices to unit norm with its largest
 /// component real and positive (in place).
 pub(crate) fn unit_columns(v: &mut CudaStorage, n: usize, count: usize) -> Result<()> {
-    let s = v.dev.current();
-    before(&s, &[&*v])?;
     let (p, n64, c64) = (v.ptr(0), n as i64, count as i64);
-    let f = helper(v, "xp_unit_cols", 3)?;
-    let mut b = s.launch_builder(&f);
-    b.arg(&p).arg(&n64).arg(&c64);
+    let k = helper(v, 3)?;
+    let w = v.dev.work(&[&*v])?;
     // SAFETY: the kernel's parameters; `count` n × n matrices.
-    unsafe { b.launch(spread(n * count)) }.map_err(driver_err)?;
-    after(&s, &[&*v])
+    unsafe { w.launch(&k, spread(n * count), &[&p, &n64, &c64]) }?;
+    w.done()
+}
+
+/// Run `f(z)` for each matrix `z < count` of a stack (a library call per matrix on the handles'
+/// stream, the current one), in one [`crate::runtime::launch::Work`] over `bufs`.
+pub(crate) fn per_matrix(
+    x: &CudaStorage,
+    bufs: &[&CudaStorage],
+    count: usize,
+    mut f: impl FnMut(usize) -> Result<()>,
+) -> Result<()> {
+    let w = x.dev.work(bufs)?;
+    for z in 0..count {
+        f(z)?;
+    }
+    w.done()
 }
 
 /// The leading batch count and matrix size of a stack layout.

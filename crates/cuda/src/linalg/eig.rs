@@ -2,10 +2,10 @@
 //! column-major copy (real input is promoted, so that eigenvalues and eigenvectors come back in
 //! one complex layout), right eigenvectors scaled to unit norm with their largest component real
 //! (LAPACK's convention, which makes the vectors of real eigenvalues of real matrices real).
-use super::common::{check, col_major_as, dims, infos, row_major, ty, unit_columns, workspace};
+use super::common::{check, col_major_as, dims, infos, per_matrix, row_major, ty, unit_columns, workspace};
 use super::handles::cusolver;
 use super::lu::call;
-use crate::storage::{after, before, CudaStorage};
+use crate::runtime::buffer::CudaStorage;
 use cudarc::cusolver::sys as sol;
 use std::ffi::c_void;
 use xp_core::{Layout, LinAlgKind, Result};
@@ -52,11 +52,9 @@ pub(crate) fn eig(a: &CudaStorage, al: &Layout, vectors: bool) -> Result<(CudaSt
     );
     let work = workspace(a, dbytes)?;
     let mut hwork = vec![0u8; hbytes.max(1)];
-    let s = a.dev.current();
     let mut bufs: Vec<&CudaStorage> = vec![&c, &w, &info, &work];
     bufs.extend(vr.iter());
-    before(&s, &bufs)?;
-    for z in 0..count {
+    per_matrix(a, &bufs, count, |z| {
         let vz = if vectors { pv + (z * n * n * cd.size()) as u64 } else { 0 };
         // SAFETY: matrix z of the copy (overwritten), its n eigenvalues, n × n vectors and status
         // word; workspaces of the queried sizes; on the handle's stream.
@@ -87,8 +85,8 @@ pub(crate) fn eig(a: &CudaStorage, al: &Layout, vectors: bool) -> Result<(CudaSt
                 info.ptr(z) as *mut i32
             )
         );
-    }
-    after(&s, &bufs)?;
+        Ok(())
+    })?;
     // The status read waits for the solver, so the host workspace is no longer in use after it.
     check("eig", &info, count, |b, _| LinAlgKind::NoConvergence { index: b })?;
     drop(hwork);

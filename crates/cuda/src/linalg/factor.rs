@@ -3,10 +3,10 @@
 //! kernels in `stack.rs`, tried first): one
 //! cuSOLVER call sequence per matrix of a stack on a column-major copy, outputs turned back to C
 //! order by xp's kernels.
-use super::common::{check, col_major, dims, infos, row_major, triangle, ty, workspace};
+use super::common::{check, col_major, dims, infos, per_matrix, row_major, triangle, ty, workspace};
 use super::handles::{cusolver, solver_err};
 use super::lu::call;
-use crate::storage::{after, before, CudaStorage};
+use crate::runtime::buffer::CudaStorage;
 use cudarc::cusolver::sys as sol;
 use std::ffi::{c_int, c_void};
 use xp_core::linalg::{EighSpec, QrMode, Uplo};
@@ -38,9 +38,7 @@ pub(crate) fn cholesky(a: &CudaStorage, al: &Layout, uplo: Uplo) -> Result<CudaS
     );
     let work = workspace(a, dbytes)?;
     let mut hwork = vec![0u8; hbytes.max(1)];
-    let s = a.dev.current();
-    before(&s, &[&c, &info, &work])?;
-    for z in 0..count {
+    per_matrix(a, &[&c, &info, &work], count, |z| {
         // SAFETY: matrix z of the copy, its status word, workspaces of the queried sizes.
         call!(
             "cholesky",
@@ -60,8 +58,8 @@ pub(crate) fn cholesky(a: &CudaStorage, al: &Layout, uplo: Uplo) -> Result<CudaS
                 info.ptr(z) as *mut i32
             )
         );
-    }
-    after(&s, &[&c, &info, &work])?;
+        Ok(())
+    })?;
     check("cholesky", &info, count, |b, order| LinAlgKind::NotPositiveDefinite { index: b, order: order as usize })?;
     // The other triangle still holds the input: keep only the factor's.
     triangle(&c, n, n * n, n, n, n, uplo == Uplo::Upper, count)
@@ -151,8 +149,7 @@ pub(crate) fn qr(a: &CudaStorage, al: &Layout, mode: QrMode) -> Result<(Option<C
     );
     let work = workspace(a, dbytes)?;
     let mut hwork = vec![0u8; hbytes.max(1)];
-    let s = a.dev.current();
-    before(&s, &[&c, &tau, &info, &work])?;
+    let w = a.dev.work(&[&c, &tau, &info, &work])?;
     for z in 0..count {
         // SAFETY: matrix z (leading dimension m), its k reflector scalars and status word.
         call!(
@@ -201,7 +198,7 @@ pub(crate) fn qr(a: &CudaStorage, al: &Layout, mode: QrMode) -> Result<(Option<C
         }
         Some(c_q(&c, m, qcols, per, count)?)
     };
-    after(&s, &[&c, &tau, &info, &work])?;
+    w.done()?;
     check("qr", &info, count, |b, _| LinAlgKind::NoConvergence { index: b })?;
     Ok((q, r))
 }
@@ -253,9 +250,7 @@ pub(crate) fn eigh(a: &CudaStorage, al: &Layout, spec: EighSpec) -> Result<(Cuda
     );
     let work = workspace(a, dbytes)?;
     let mut hwork = vec![0u8; hbytes.max(1)];
-    let s = a.dev.current();
-    before(&s, &[&c, &w, &info, &work])?;
-    for z in 0..count {
+    per_matrix(a, &[&c, &w, &info, &work], count, |z| {
         // SAFETY: matrix z of the copy (overwritten by its eigenvectors), its n eigenvalues and
         // status word; workspaces of the queried sizes.
         call!(
@@ -279,8 +274,8 @@ pub(crate) fn eigh(a: &CudaStorage, al: &Layout, spec: EighSpec) -> Result<(Cuda
                 info.ptr(z) as *mut i32
             )
         );
-    }
-    after(&s, &[&c, &w, &info, &work])?;
+        Ok(())
+    })?;
     check("eigh", &info, count, |b, _| LinAlgKind::NoConvergence { index: b })?;
     let v = if spec.vectors { Some(row_major(&c, count, n, n, false)?) } else { None };
     Ok((w, v))

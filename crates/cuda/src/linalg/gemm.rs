@@ -7,7 +7,7 @@
 //! and so do small float32/float64 products ([`kernels::tiled_float`]).
 use super::handles::{allow_tf32, blas_err, cublas};
 use super::kernels;
-use crate::storage::{after, before, CudaStorage};
+use crate::runtime::buffer::CudaStorage;
 use cudarc::cublas::sys::{
     cublasComputeType_t as Compute, cublasGemmAlgo_t, cublasOperation_t as Op, cudaDataType as Ty,
 };
@@ -167,8 +167,7 @@ fn blas_gemm(
         (b, ob)
     };
     let h = cublas(&a.dev)?;
-    let s = a.dev.current();
-    before(&s, &[a, b, &out])?;
+    let w = a.dev.work(&[a, b, &out])?;
     let zero = [0u8; 16];
     let op = |t: bool| if t { Op::CUBLAS_OP_T } else { Op::CUBLAS_OP_N };
     let dim = |x: usize| x as c_int;
@@ -235,7 +234,7 @@ fn blas_gemm(
         }
     }
     .map_err(|e| blas_err("gemm", e))?;
-    after(&s, &[a, b, &out])?;
+    w.done()?;
     Ok(out)
 }
 

@@ -4,9 +4,9 @@
 //! float32 matrix at about 2.1 TB/s on an H100 where a copy moves 2.7; this kernel is the GEMV
 //! the bandwidth allows. `x A` stays with cuBLAS (its non-transposed GEMV already streams).
 use crate::codegen::PRELUDE;
-use crate::device::{driver_err, Key};
-use crate::storage::{after, before, CudaStorage};
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::launch::{Family, Key, Source};
+use cudarc::driver::LaunchConfig;
 use xp_core::{DType, Layout, Result};
 
 /// Threads per block (a row each).
@@ -38,7 +38,7 @@ fn source(d: DType) -> String {
     };
     format!(
         "{PRELUDE}
-extern \"C\" __global__ void xp_gemv(const {t}* __restrict__ a, i64 rs, const {t}* __restrict__ x, i64 xs,
+extern \"C\" __global__ void XP_NAME(gemv)(const {t}* __restrict__ a, i64 rs, const {t}* __restrict__ x, i64 xs,
     {t}* __restrict__ y, i64 m, i64 k, int vec) {{
   __shared__ {t} part[32];
   const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
@@ -84,20 +84,17 @@ pub(crate) fn gemv(
     let nd = al.ndim();
     let (rs, xs) = (al.strides()[nd - 2] as i64, bl.strides()[nd - 2] as i64);
     let d = a.dtype;
-    let (f, _) = a.dev.kernel(Key::new(72).dtype(d), "xp_gemv", || source(d))?;
+    let kr = a.dev.kernel(Key::new(Family::Gemv).dtype(d), "gemv", || Source::new(d.name(), source(d)))?;
     let (pa, px, py) = (a.ptr(al.offset()), b.ptr(bl.offset()), out.ptr(0));
     let w = (16 / d.size()) as i64;
     let vec = (xs == 1 && k as i64 % w == 0 && rs % w == 0 && pa % 16 == 0 && px % 16 == 0) as i32;
     let dims = [m as i64, k as i64];
-    let s = a.dev.current();
-    before(&s, &[a, b, &out])?;
-    let mut l = s.launch_builder(&f);
-    l.arg(&pa).arg(&rs).arg(&px).arg(&xs).arg(&py).arg(&dims[0]).arg(&dims[1]).arg(&vec);
+    let wk = a.dev.work(&[a, b, &out])?;
     let cfg = LaunchConfig { grid_dim: (m.min(1 << 20) as u32, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
     // SAFETY: the parameters match the kernel; row i of A is k contiguous elements at pa + i·rs
     // and x k elements at px + j·xs (validated layouts); 16-byte loads only where the row
     // starts, the row stride, k and x are 16-byte aligned (`vec`); it writes m outputs.
-    unsafe { l.launch(cfg) }.map_err(driver_err)?;
-    after(&s, &[a, b, &out])?;
+    unsafe { wk.launch(&kr, cfg, &[&pa, &rs, &px, &xs, &py, &dims[0], &dims[1], &vec]) }?;
+    wk.done()?;
     Ok(out)
 }

@@ -1,8 +1,8 @@
 //! cuBLAS and cuSOLVER handles: one of each per (thread, device), created on first use, bound to
 //! the calling thread's current stream before each call (the stream is only re-set when it
 //! changed), destroyed when the thread ends. And the TF32 switch for float32 GEMM.
-use crate::device::Dev;
-use crate::storage::CudaStorage;
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::Dev;
 use cudarc::cublas::sys as blas;
 use cudarc::cusolver::sys as solver;
 use std::cell::RefCell;
@@ -102,7 +102,7 @@ pub(crate) fn cublas(dev: &Arc<Dev>) -> Result<blas::cublasHandle_t> {
             // Setting the stream resets the workspace: give the handle this stream's own, and
             // let go of the workspaces of streams nothing else holds (each kept its stream, and
             // 32 MiB, alive: a loop making a stream per GEMM grew without bound)
-            h.workspaces.retain(|&k, ws| k == stream || !crate::memory::unheld(dev, &ws.buf.stream));
+            h.workspaces.retain(|&k, ws| k == stream || !crate::runtime::memory::unheld(dev, &ws.buf.stream));
             let ws = match h.workspaces.entry(stream) {
                 std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                 std::collections::hash_map::Entry::Vacant(e) => {

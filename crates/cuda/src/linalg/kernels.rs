@@ -4,20 +4,21 @@
 //! one-block-per-matrix LU / Gauss–Jordan for stacks of small matrices (solve, inverse,
 //! determinant in one launch, where cuSOLVER would take several per matrix).
 use crate::codegen::{storage_ty, PRELUDE};
-use crate::device::{driver_err, Key};
-use crate::storage::{after, before, CudaStorage};
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::driver_err;
+use crate::runtime::launch::{Family, Key, Param, Source};
+use cudarc::driver::LaunchConfig;
 use xp_core::{DType, Layout, Result};
 
 /// Fill `out` with zero bytes (the product of an empty sum).
 pub(crate) fn zero(out: CudaStorage) -> Result<CudaStorage> {
-    let s = out.dev.current();
-    before(&s, &[&out])?;
+    let w = out.dev.work(&[&out])?;
     out.dev.bind()?;
     // SAFETY: the block holds len * size bytes; the fill is ordered on the current stream.
-    unsafe { cudarc::driver::result::memset_d8_async(out.ptr(0), 0, out.len * out.dtype.size(), s.cu_stream()) }
+    let s = w.stream().cu_stream();
+    unsafe { cudarc::driver::result::memset_d8_async(out.ptr(0), 0, out.len * out.dtype.size(), s) }
         .map_err(driver_err)?;
-    after(&s, &[&out])?;
+    w.done()?;
     Ok(out)
 }
 
@@ -37,7 +38,7 @@ pub(crate) fn tiled_gemm_src(d: DType) -> String {
     format!(
         "{PRELUDE}
 #define TS {TILE}
-extern \"C\" __global__ void xp_k({t}* __restrict__ c, const {t}* __restrict__ a, const {t}* __restrict__ b,
+extern \"C\" __global__ void XP_NAME(gemm_tiled)({t}* __restrict__ c, const {t}* __restrict__ a, const {t}* __restrict__ b,
     i64 m, i64 k, i64 n, i64 count, i64 ars, i64 acs, i64 abs_, i64 brs, i64 bcs, i64 bbs) {{
   __shared__ {acc} sa[TS][TS + 1];
   __shared__ {acc} sb[TS][TS + 1];
@@ -94,25 +95,18 @@ pub(crate) fn tiled_gemm(
     let (a, b) = (ca.as_ref().unwrap_or(a), cb.as_ref().unwrap_or(b));
     let nd = al.ndim();
     let st = |l: &Layout, i: usize| l.strides()[nd - 2 + i] as i64;
-    let key = Key::new(16).dtype(a.dtype);
-    let (f, _) = a.dev.kernel(key, "xp_k", || tiled_gemm_src(a.dtype))?;
-    let s = a.dev.current();
-    before(&s, &[a, b, &out])?;
+    let key = Key::new(Family::StackGemm).dtype(a.dtype);
+    let kr = a.dev.kernel(key, "gemm_tiled", || Source::new(a.dtype.name(), tiled_gemm_src(a.dtype)))?;
+    let w = a.dev.work(&[a, b, &out])?;
     let (pc, pa, pb) = (out.ptr(0), a.ptr(al.offset()), b.ptr(bl.offset()));
     let dims = [m as i64, k as i64, n as i64, count as i64];
     let strides = [st(&al, 0), st(&al, 1), abs_, st(&bl, 0), st(&bl, 1), bbs];
-    let mut l = s.launch_builder(&f);
-    l.arg(&pc).arg(&pa).arg(&pb);
-    for x in &dims {
-        l.arg(x);
-    }
-    for x in &strides {
-        l.arg(x);
-    }
+    let mut args: Vec<&dyn Param> = vec![&pc, &pa, &pb];
+    args.extend(dims.iter().chain(&strides).map(|x| x as &dyn Param));
     // SAFETY: the parameters match the generated kernel; every element it reads lies inside the
     // operands (validated layouts, batch strides from them), it writes count * m * n outputs.
-    unsafe { l.launch(super::gemm::tiles(m, n, count, TILE)) }.map_err(driver_err)?;
-    after(&s, &[a, b, &out])?;
+    unsafe { w.launch(&kr, super::gemm::tiles(m, n, count, TILE), &args) }?;
+    w.done()?;
     Ok(out)
 }
 
@@ -228,7 +222,7 @@ typedef {t} T;
 typedef {r} R;
 #define CUDART_INF_XP __longlong_as_double(0x7ff0000000000000ULL)
 {helpers}
-extern \"C\" __global__ void xp_k(const T* __restrict__ a, i64 ars, i64 acs, i64 abs_,
+extern \"C\" __global__ void XP_NAME(small)(const T* __restrict__ a, i64 ars, i64 acs, i64 abs_,
     const T* __restrict__ b, i64 brs, i64 bcs, i64 bbs, T* __restrict__ x, T* __restrict__ sgn,
     R* __restrict__ logdet, int* __restrict__ info, i64 n_, i64 kk_, i64 count) {{
   const int n = (int)n_, kk = (int)kk_;
@@ -292,9 +286,9 @@ pub(crate) fn small_cfg(count: usize, smem: usize) -> LaunchConfig {
 }
 
 /// CUDA source of the helper kernels of the cuSOLVER paths over stacks of column-major
-/// matrices of `T`: `xp_eye` writes identities; `xp_tri` copies a triangle (or trapezoid) of a
-/// column-major factor into a row-major output, zeros elsewhere; `xp_lu_det` turns LU factors and
-/// pivots into det, sign and log|det|; `xp_unit_cols` scales each eigenvector column to unit norm
+/// matrices of `T`: `eye` writes identities; `tri` copies a triangle (or trapezoid) of a
+/// column-major factor into a row-major output, zeros elsewhere; `lu_det` turns LU factors and
+/// pivots into det, sign and log|det|; `unit_cols` scales each eigenvector column to unit norm
 /// with its largest component real (LAPACK's convention, which NumPy's `eig` returns).
 pub(crate) fn helpers_src(d: DType) -> String {
     let (t, r) = field(d);
@@ -310,14 +304,14 @@ typedef {t} T;
 typedef {r} R;
 #define CUDART_INF_XP __longlong_as_double(0x7ff0000000000000ULL)
 {scalar}
-extern \"C\" __global__ void xp_eye(T* __restrict__ out, i64 n, i64 count) {{
+extern \"C\" __global__ void XP_NAME(eye)(T* __restrict__ out, i64 n, i64 count) {{
   const i64 total = n * n * count;
   for (i64 q = (i64)blockIdx.x * blockDim.x + threadIdx.x; q < total; q += (i64)gridDim.x * blockDim.x) {{
     const i64 e = q % (n * n);
     out[q] = (e / n == e % n) ? unit() : nil();
   }}
 }}
-extern \"C\" __global__ void xp_tri(const T* __restrict__ src, i64 ld, i64 src_stride, T* __restrict__ dst,
+extern \"C\" __global__ void XP_NAME(tri)(const T* __restrict__ src, i64 ld, i64 src_stride, T* __restrict__ dst,
     i64 rows, i64 cols, i64 k, int upper, i64 count) {{
   const i64 total = rows * cols * count;
   for (i64 q = (i64)blockIdx.x * blockDim.x + threadIdx.x; q < total; q += (i64)gridDim.x * blockDim.x) {{
@@ -326,7 +320,7 @@ extern \"C\" __global__ void xp_tri(const T* __restrict__ src, i64 ld, i64 src_s
     dst[q] = keep ? src[z * src_stride + i + j * ld] : nil();
   }}
 }}
-extern \"C\" __global__ void xp_lu_det(const T* __restrict__ lu, const i64* __restrict__ ipiv, i64 n, i64 count,
+extern \"C\" __global__ void XP_NAME(lu_det)(const T* __restrict__ lu, const i64* __restrict__ ipiv, i64 n, i64 count,
     T* __restrict__ det_out, T* __restrict__ sign_out, R* __restrict__ log_out) {{
   for (i64 z = (i64)blockIdx.x * blockDim.x + threadIdx.x; z < count; z += (i64)gridDim.x * blockDim.x) {{
     const T* a = lu + z * n * n;
@@ -342,7 +336,7 @@ extern \"C\" __global__ void xp_lu_det(const T* __restrict__ lu, const i64* __re
     det_out[z] = det; sign_out[z] = sign; log_out[z] = lg;
   }}
 }}
-extern \"C\" __global__ void xp_unit_cols(T* __restrict__ v, i64 n, i64 count) {{
+extern \"C\" __global__ void XP_NAME(unit_cols)(T* __restrict__ v, i64 n, i64 count) {{
   for (i64 q = (i64)blockIdx.x * blockDim.x + threadIdx.x; q < n * count; q += (i64)gridDim.x * blockDim.x) {{
     T* col = v + (q / n) * n * n + (q % n) * n;
     double nrm2 = 0.0, best = -1.0;

@@ -2,13 +2,13 @@
 //! right-hand sides fit one block's shared memory) run xp's one-launch kernel; larger ones
 //! cuSOLVER's `getrf` + `getrs` per matrix. Singular matrices (an exact zero pivot) are found in
 //! the status words read back at the end.
-use super::common::{check, col_major, dims, eye, infos, lu_det, row_major, ty, uniform_batch, workspace};
+use super::common::{check, col_major, dims, eye, infos, lu_det, per_matrix, row_major, ty, uniform_batch, workspace};
 use super::handles::cusolver;
 use super::kernels::{small_cfg, small_smem, small_src, Small, SMALL_SMEM_LIMIT};
-use crate::device::{driver_err, Key};
-use crate::storage::{after, before, CudaStorage};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::driver_err;
+use crate::runtime::launch::{Family, Key, Param, Source};
 use cudarc::cusolver::sys as sol;
-use cudarc::driver::PushKernelArg;
 use std::ffi::c_void;
 use xp_core::{DType, Layout, LinAlgKind, Result};
 
@@ -66,35 +66,33 @@ pub(crate) fn small(op: Small, a: &CudaStorage, al: &Layout, b: Option<(&CudaSto
     } else {
         (CudaStorage::alloc(&a.dev, d, count * n * kk)?, None, None)
     };
-    let key = Key::new(18).dtype(d).bits(2, op as u64);
-    let (f, _) = a.dev.kernel(key, "xp_k", || small_src(d, op))?;
-    let smem = small_smem(d, n, kk);
-    if smem > 48 * 1024 {
-        use cudarc::driver::sys::CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as MAX;
-        f.set_attribute(MAX, smem as i32).map_err(driver_err)?;
-    }
-    let s = a.dev.current();
-    let mut bufs: Vec<&CudaStorage> = vec![a, bref, &x, &info];
-    bufs.extend(sign.iter().chain(logdet.iter()));
-    before(&s, &bufs)?;
-    let (pa, pb, px, pi) = (a.ptr(aoff), bref.ptr(boff), x.ptr(0), info.ptr(0));
-    let (ps, pl) = (sign.as_ref().map_or(0, |v| v.ptr(0)), logdet.as_ref().map_or(0, |v| v.ptr(0)));
-    let dimsv = [n as i64, kk as i64, count as i64];
-    let mut l = s.launch_builder(&f);
-    l.arg(&pa).arg(&ast[0]).arg(&ast[1]).arg(&ast[2]);
-    l.arg(&pb).arg(&bst[0]).arg(&bst[1]).arg(&bst[2]);
-    l.arg(&px).arg(&ps).arg(&pl).arg(&pi);
-    l.arg(&dimsv[0]).arg(&dimsv[1]).arg(&dimsv[2]);
-    // SAFETY: the parameters match the generated kernel; the stacks hold `count` matrices at the
-    // given strides (validated layouts), the outputs `count` results each; the dynamic shared
-    // memory is what the kernel indexes for this n and kk.
-    unsafe { l.launch(small_cfg(count, smem)) }.map_err(driver_err)?;
-    after(&s, &bufs)?;
     let name = match op {
         Small::Solve => "solve",
         Small::Inverse => "inv",
         Small::Det => "det",
     };
+    let key = Key::new(Family::StackSmall).dtype(d).bits(2, op as u64);
+    let k = a.dev.kernel(key, "small", || Source::new(format!("{name}_{}", d.name()), small_src(d, op)))?;
+    let smem = small_smem(d, n, kk);
+    if smem > 48 * 1024 {
+        use cudarc::driver::sys::CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as MAX;
+        k.f.set_attribute(MAX, smem as i32).map_err(driver_err)?;
+    }
+    let mut bufs: Vec<&CudaStorage> = vec![a, bref, &x, &info];
+    bufs.extend(sign.iter().chain(logdet.iter()));
+    let w = a.dev.work(&bufs)?;
+    let (pa, pb, px, pi) = (a.ptr(aoff), bref.ptr(boff), x.ptr(0), info.ptr(0));
+    let (ps, pl) = (sign.as_ref().map_or(0, |v| v.ptr(0)), logdet.as_ref().map_or(0, |v| v.ptr(0)));
+    let dimsv = [n as i64, kk as i64, count as i64];
+    let args: [&dyn Param; 15] = [
+        &pa, &ast[0], &ast[1], &ast[2], &pb, &bst[0], &bst[1], &bst[2], &px, &ps, &pl, &pi, &dimsv[0], &dimsv[1],
+        &dimsv[2],
+    ];
+    // SAFETY: the parameters match the generated kernel; the stacks hold `count` matrices at the
+    // given strides (validated layouts), the outputs `count` results each; the dynamic shared
+    // memory is what the kernel indexes for this n and kk.
+    unsafe { w.launch(&k, small_cfg(count, smem), &args) }?;
+    w.done()?;
     if op == Small::Det {
         // A zero pivot only makes the determinant 0; nothing to report.
         return Ok(SmallOut::Det([x, sign.expect("det"), logdet.expect("det")]));
@@ -120,9 +118,7 @@ fn getrf(op: &'static str, a: &CudaStorage, al: &Layout) -> Result<(CudaStorage,
     );
     let work = workspace(a, dbytes)?;
     let mut hwork = vec![0u8; hbytes.max(1)];
-    let s = a.dev.current();
-    before(&s, &[&lu, &ipiv, &info, &work])?;
-    for z in 0..count {
+    per_matrix(a, &[&lu, &ipiv, &info, &work], count, |z| {
         // SAFETY: matrix z of the copy, its n pivots and status word; workspaces of the queried
         // sizes; everything on the handle's stream (the current one).
         call!(
@@ -144,8 +140,8 @@ fn getrf(op: &'static str, a: &CudaStorage, al: &Layout) -> Result<(CudaStorage,
                 info.ptr(z) as *mut i32
             )
         );
-    }
-    after(&s, &[&lu, &ipiv, &info, &work])?;
+        Ok(())
+    })?;
     Ok((lu, ipiv, info))
 }
 
@@ -179,9 +175,7 @@ fn getrs(
     let (h, p) = cusolver(&lu.dev)?;
     let t = ty(lu.dtype);
     let scratch = infos(lu, 1)?;
-    let s = lu.dev.current();
-    before(&s, &[lu, ipiv, x, &scratch])?;
-    for z in 0..count {
+    per_matrix(lu, &[lu, ipiv, x, &scratch], count, |z| {
         // SAFETY: matrix z's factors and pivots from getrf, its right-hand sides (n × k,
         // leading dimension n) and a status word; on the handle's stream.
         call!(
@@ -202,8 +196,8 @@ fn getrs(
                 scratch.ptr(0) as *mut i32
             )
         );
-    }
-    after(&s, &[lu, ipiv, x, &scratch])
+        Ok(())
+    })
 }
 
 /// The inverse of every matrix of the stack.

@@ -10,9 +10,10 @@
 use super::common::{check, dims};
 use super::lu::uniform;
 use crate::codegen::PRELUDE;
-use crate::device::{driver_err, Key};
-use crate::storage::{after, before, CudaStorage};
-use cudarc::driver::{CudaFunction, LaunchConfig, PushKernelArg};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::driver_err;
+use crate::runtime::launch::{Family, Kernel, Key, Param, Source};
+use cudarc::driver::LaunchConfig;
 use xp_core::linalg::{EighSpec, QrMode, SvdSpec, Uplo};
 use xp_core::{DType, Layout, LinAlgKind, Result};
 
@@ -22,14 +23,13 @@ const SRC: &str = include_str!("../kernels/stack_linalg.cu");
 /// leave room for the static part).
 pub(crate) const SMEM_LIMIT: usize = 200 * 1024;
 
-const NAMES: [&str; 6] =
-    ["xp_svd_jacobi", "xp_eigh_jacobi", "xp_cholesky", "xp_qr_house", "xp_cholesky_warp", "xp_eigvalsh_tridiag"];
+const NAMES: [&str; 6] = ["svd_jacobi", "eigh_jacobi", "cholesky", "qr_house", "cholesky_warp", "eigvalsh_tridiag"];
 
-/// The largest order whose eigenvalues alone go through `xp_eigvalsh_tridiag` (its QL step runs
+/// The largest order whose eigenvalues alone go through `eigvalsh_tridiag` (its QL step runs
 /// on one thread, O(n²); Jacobi above).
 const TRIDIAG_MAX: usize = 64;
 
-/// Matrices per block of `xp_cholesky_warp` (a warp each), and the largest order it takes.
+/// Matrices per block of `cholesky_warp` (a warp each), and the largest order it takes.
 const CHOL_WARPS: usize = 4;
 const CHOL_WARP_MAX: usize = 32;
 
@@ -55,15 +55,15 @@ pub(crate) fn source(d: DType) -> String {
 
 /// Kernel `which` (an index into [`NAMES`]) of dtype `d`, opted into `smem` bytes of dynamic
 /// shared memory.
-fn kernel(x: &CudaStorage, which: usize, smem: usize) -> Result<CudaFunction> {
+fn kernel(x: &CudaStorage, which: usize, smem: usize) -> Result<Kernel> {
     let d = x.dtype;
-    let ks = x.dev.kernels(Key::new(70).dtype(d), NAMES, || source(d))?;
-    let f = ks[which].0.clone();
+    let ks = x.dev.kernels(Key::new(Family::StackLinalg).dtype(d), NAMES, || Source::new(d.name(), source(d)))?;
+    let k = ks[which].clone();
     if smem > 48 * 1024 {
         use cudarc::driver::sys::CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as MAX;
-        f.set_attribute(MAX, smem as i32).map_err(driver_err)?;
+        k.f.set_attribute(MAX, smem as i32).map_err(driver_err)?;
     }
-    Ok(f)
+    Ok(k)
 }
 
 /// One block of `threads` (a multiple of 32, at most 1024) per matrix, grid-strided.
@@ -131,10 +131,9 @@ pub(crate) fn svd(
     let inp = Input::of(a, al)?;
     let x = inp.buf(a);
     let f = kernel(a, 0, smem)?;
-    let stream = a.dev.current();
     let mut bufs: Vec<&CudaStorage> = vec![x, &s, &info];
     bufs.extend(u.iter().chain(vh.iter()));
-    before(&stream, &bufs)?;
+    let wk = a.dev.work(&bufs)?;
     let (pa, ps, pi) = (x.ptr(inp.off), s.ptr(0), info.ptr(0));
     let (pu, pv) = (u.as_ref().map_or(0, |b| b.ptr(0)), vh.as_ref().map_or(0, |b| b.ptr(0)));
     // a group of lanes per column pair, about 8 rows per lane (fewer lanes: fewer shuffles per
@@ -142,15 +141,16 @@ pub(crate) fn svd(
     let gsz = r.div_ceil(8).next_power_of_two().clamp(1, 32);
     let ints = [m as i32, n as i32, vectors as i32, spec.full_matrices as i32, gsz as i32];
     let cnt = count as i64;
-    let mut b = stream.launch_builder(&f);
-    b.arg(&pa).arg(&inp.st[0]).arg(&inp.st[1]).arg(&inp.st[2]).arg(&ints[0]).arg(&ints[1]);
-    b.arg(&pu).arg(&ps).arg(&pv).arg(&pi).arg(&cnt).arg(&ints[2]).arg(&ints[3]).arg(&ints[4]);
+    let args: [&dyn Param; 14] = [
+        &pa, &inp.st[0], &inp.st[1], &inp.st[2], &ints[0], &ints[1], &pu, &ps, &pv, &pi, &cnt, &ints[2], &ints[3],
+        &ints[4],
+    ];
     let pairs = (c + (c & 1)).max(2) / 2;
-    // SAFETY: the parameters match xp_svd_jacobi; the input holds `count` m × n matrices at the
+    // SAFETY: the parameters match svd_jacobi; the input holds `count` m × n matrices at the
     // given strides, the outputs the sizes allocated above; the dynamic shared memory is what
     // the kernel lays out for these sizes.
-    unsafe { b.launch(cfg(count, gsz * pairs, smem)) }.map_err(driver_err)?;
-    after(&stream, &bufs)?;
+    unsafe { wk.launch(&f, cfg(count, gsz * pairs, smem), &args) }?;
+    wk.done()?;
     check("svd", &info, count, |z, _| LinAlgKind::NoConvergence { index: z })?;
     Ok(Some((u, s, vh)))
 }
@@ -175,19 +175,17 @@ pub(crate) fn eigh(a: &CudaStorage, al: &Layout, spec: EighSpec) -> Result<Optio
     let inp = Input::of(a, al)?;
     let x = inp.buf(a);
     let f = kernel(a, 1, smem)?;
-    let stream = a.dev.current();
     let mut bufs: Vec<&CudaStorage> = vec![x, &w, &info];
     bufs.extend(v.iter());
-    before(&stream, &bufs)?;
+    let wk = a.dev.work(&bufs)?;
     let (pa, pw, pi, pv) = (x.ptr(inp.off), w.ptr(0), info.ptr(0), v.as_ref().map_or(0, |b| b.ptr(0)));
     let ints = [n as i32, (spec.uplo == Uplo::Lower) as i32, spec.vectors as i32];
     let cnt = count as i64;
-    let mut b = stream.launch_builder(&f);
-    b.arg(&pa).arg(&inp.st[0]).arg(&inp.st[1]).arg(&inp.st[2]).arg(&ints[0]).arg(&ints[1]);
-    b.arg(&pw).arg(&pv).arg(&pi).arg(&cnt).arg(&ints[2]);
-    // SAFETY: as for the SVD, with xp_eigh_jacobi's parameters and layout.
-    unsafe { b.launch(cfg(count, n * np, smem)) }.map_err(driver_err)?;
-    after(&stream, &bufs)?;
+    let args: [&dyn Param; 11] =
+        [&pa, &inp.st[0], &inp.st[1], &inp.st[2], &ints[0], &ints[1], &pw, &pv, &pi, &cnt, &ints[2]];
+    // SAFETY: as for the SVD, with eigh_jacobi's parameters and layout.
+    unsafe { wk.launch(&f, cfg(count, n * np, smem), &args) }?;
+    wk.done()?;
     check("eigh", &info, count, |z, _| LinAlgKind::NoConvergence { index: z })?;
     Ok(Some((w, v)))
 }
@@ -206,18 +204,15 @@ fn eigvalsh_tridiag(a: &CudaStorage, al: &Layout, uplo: Uplo) -> Result<Option<(
     let inp = Input::of(a, al)?;
     let x = inp.buf(a);
     let f = kernel(a, 5, smem)?;
-    let stream = a.dev.current();
     let bufs = [x, &w, &info];
-    before(&stream, &bufs)?;
+    let wk = a.dev.work(&bufs)?;
     let (pa, pw, pi) = (x.ptr(inp.off), w.ptr(0), info.ptr(0));
     let ints = [n as i32, (uplo == Uplo::Lower) as i32];
     let cnt = count as i64;
-    let mut b = stream.launch_builder(&f);
-    b.arg(&pa).arg(&inp.st[0]).arg(&inp.st[1]).arg(&inp.st[2]).arg(&ints[0]).arg(&ints[1]);
-    b.arg(&pw).arg(&pi).arg(&cnt);
-    // SAFETY: as for the SVD, with xp_eigvalsh_tridiag's parameters and layout.
-    unsafe { b.launch(cfg(count, 32 * (n / 4).clamp(1, 8), smem)) }.map_err(driver_err)?;
-    after(&stream, &bufs)?;
+    let args: [&dyn Param; 9] = [&pa, &inp.st[0], &inp.st[1], &inp.st[2], &ints[0], &ints[1], &pw, &pi, &cnt];
+    // SAFETY: as for the SVD, with eigvalsh_tridiag's parameters and layout.
+    unsafe { wk.launch(&f, cfg(count, 32 * (n / 4).clamp(1, 8), smem), &args) }?;
+    wk.done()?;
     check("eigh", &info, count, |z, _| LinAlgKind::NoConvergence { index: z })?;
     Ok(Some((w, None)))
 }
@@ -237,20 +232,17 @@ pub(crate) fn cholesky(a: &CudaStorage, al: &Layout, uplo: Uplo) -> Result<Optio
     let inp = Input::of(a, al)?;
     let x = inp.buf(a);
     let f = kernel(a, if warp { 4 } else { 2 }, smem)?;
-    let stream = a.dev.current();
     let bufs = [x, &out, &info];
-    before(&stream, &bufs)?;
+    let wk = a.dev.work(&bufs)?;
     let (pa, po, pi) = (x.ptr(inp.off), out.ptr(0), info.ptr(0));
     let ints = [n as i32, (uplo == Uplo::Lower) as i32];
     let cnt = count as i64;
-    let mut b = stream.launch_builder(&f);
-    b.arg(&pa).arg(&inp.st[0]).arg(&inp.st[1]).arg(&inp.st[2]).arg(&ints[0]).arg(&ints[1]);
-    b.arg(&po).arg(&pi).arg(&cnt);
+    let args: [&dyn Param; 9] = [&pa, &inp.st[0], &inp.st[1], &inp.st[2], &ints[0], &ints[1], &po, &pi, &cnt];
     let lc =
         if warp { cfg(count.div_ceil(CHOL_WARPS), 32 * CHOL_WARPS, smem) } else { cfg(count, (n * n).min(256), smem) };
-    // SAFETY: as for the SVD, with xp_cholesky's (and xp_cholesky_warp's) parameters and layout.
-    unsafe { b.launch(lc) }.map_err(driver_err)?;
-    after(&stream, &bufs)?;
+    // SAFETY: as for the SVD, with cholesky's (and cholesky_warp's) parameters and layout.
+    unsafe { wk.launch(&f, lc, &args) }?;
+    wk.done()?;
     check("cholesky", &info, count, |z, order| LinAlgKind::NotPositiveDefinite { index: z, order: order as usize })?;
     Ok(Some(out))
 }
@@ -272,10 +264,9 @@ pub(crate) fn qr(a: &CudaStorage, al: &Layout, mode: QrMode) -> Result<Option<(O
     let inp = Input::of(a, al)?;
     let x = inp.buf(a);
     let f = kernel(a, 3, smem)?;
-    let stream = a.dev.current();
     let mut bufs: Vec<&CudaStorage> = vec![x, &r];
     bufs.extend(q.iter());
-    before(&stream, &bufs)?;
+    let wk = a.dev.work(&bufs)?;
     let (pa, pr, pq) = (x.ptr(inp.off), r.ptr(0), q.as_ref().map_or(0, |b| b.ptr(0)));
     let code = match mode {
         QrMode::Reduced => 0i32,
@@ -284,12 +275,11 @@ pub(crate) fn qr(a: &CudaStorage, al: &Layout, mode: QrMode) -> Result<Option<(O
     };
     let ints = [m as i32, n as i32, code];
     let cnt = count as i64;
-    let mut b = stream.launch_builder(&f);
-    b.arg(&pa).arg(&inp.st[0]).arg(&inp.st[1]).arg(&inp.st[2]).arg(&ints[0]).arg(&ints[1]).arg(&ints[2]);
-    b.arg(&pq).arg(&pr).arg(&cnt);
-    // SAFETY: as for the SVD, with xp_qr_house's parameters and layout.
-    unsafe { b.launch(cfg(count, 32 * n.clamp(1, 16), smem)) }.map_err(driver_err)?;
-    after(&stream, &bufs)?;
+    let args: [&dyn Param; 10] =
+        [&pa, &inp.st[0], &inp.st[1], &inp.st[2], &ints[0], &ints[1], &ints[2], &pq, &pr, &cnt];
+    // SAFETY: as for the SVD, with qr_house's parameters and layout.
+    unsafe { wk.launch(&f, cfg(count, 32 * n.clamp(1, 16), smem), &args) }?;
+    wk.done()?;
     Ok(Some((q, r)))
 }
 

@@ -7,7 +7,7 @@
 use super::common::{check, col_major, dims, infos, row_major, transposed, ty, workspace};
 use super::handles::{cusolver, solver_err};
 use super::lu::call;
-use crate::storage::{after, before, CudaStorage};
+use crate::runtime::buffer::CudaStorage;
 use cudarc::cusolver::sys as sol;
 use std::ffi::{c_int, c_void};
 use xp_core::linalg::SvdSpec;
@@ -149,10 +149,9 @@ fn factor(m: &CudaStorage, (r, c): (usize, usize), count: usize, spec: SvdSpec, 
     let info = infos(m, count)?;
     let (h, p) = cusolver(dev)?;
     let (pu, pv) = (u.as_ref().map_or(0, |x| x.ptr(0)), v.as_ref().map_or(0, |x| x.ptr(0)));
-    let stream = dev.current();
     let mut bufs: Vec<&CudaStorage> = vec![m, &s, &info];
     bufs.extend(u.iter().chain(v.iter()));
-    before(&stream, &bufs)?;
+    let scope = dev.work(&bufs)?;
     let (t, tr) = (ty(d), ty(d.to_real()));
     let (ri, ci) = (r as i64, c as i64);
     let (ld_u, ld_v) = (ri, ci);
@@ -302,7 +301,7 @@ fn factor(m: &CudaStorage, (r, c): (usize, usize), count: usize, spec: SvdSpec, 
             }
         }
     }
-    after(&stream, &bufs)?;
+    scope.done()?;
     check("svd", &info, count, |b, _| LinAlgKind::NoConvergence { index: b })?;
     let (u, v) = if vectors { (u, v) } else { (None, None) };
     Ok(Factors { u, s, v, v_is_vh: alg == Algorithm::Qr })

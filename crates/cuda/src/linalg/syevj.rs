@@ -8,7 +8,7 @@ use super::common::{check, col_major, dims, infos, row_major};
 use super::factor::fill;
 use super::handles::cusolver;
 use super::lu::call;
-use crate::storage::{after, before, CudaStorage};
+use crate::runtime::buffer::CudaStorage;
 use cudarc::cusolver::sys as sol;
 use std::ffi::c_int;
 use xp_core::linalg::EighSpec;
@@ -80,9 +80,7 @@ pub(crate) fn eigh(a: &CudaStorage, al: &Layout, spec: EighSpec) -> Result<Optio
         ),
     }
     let work = CudaStorage::alloc(&a.dev, d, (lwork.max(1)) as usize)?;
-    let s = a.dev.current();
-    let bufs = [&c, &w, &info, &work];
-    before(&s, &bufs)?;
+    let wk = a.dev.work(&[&c, &w, &info, &work])?;
     let (pk, pi) = (work.ptr(0), info.ptr(0) as *mut c_int);
     // SAFETY: as above, with a workspace of `lwork` elements of the matrices' type and one status
     // word per matrix; the matrices are overwritten by their eigenvectors, on the handle's stream.
@@ -100,7 +98,7 @@ pub(crate) fn eigh(a: &CudaStorage, al: &Layout, spec: EighSpec) -> Result<Optio
             call!("eigh", sol::cusolverDnZheevjBatched(h, jobz, f, nn, pa as _, nn, pw as _, pk as _, lwork, pi, p, bc))
         }
     }
-    after(&s, &bufs)?;
+    wk.done()?;
     check("eigh", &info, count, |z, _| LinAlgKind::NoConvergence { index: z })?;
     Ok(Some((w, Some(row_major(&c, count, n, n, false)?))))
 }

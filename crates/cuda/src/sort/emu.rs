@@ -12,7 +12,7 @@ use super::{keys, radix, search, segmented};
 use crate::codegen::PRELUDE;
 use xp_core::DType;
 
-const EMU: &str = include_str!("emu/emu.h");
+const EMU: &str = concat!(include_str!("emu/emu.h"), include_str!("../kernels/special_stub.h"));
 const DRIVER: &str = include_str!("emu/driver.cpp");
 
 /// Block tiers the driver's segmented tests use (warps, items).
@@ -130,7 +130,10 @@ fn dtype_block(d: DType, ns: &str) -> String {
     let segb: String = (0..TIERS.len())
         .flat_map(|t| (0..2).map(move |i| (t, i)))
         .map(|(t, i)| {
-            format!("if (t == {t} && idx == {i}) {{ {} return; }}\n", slots(&format!("k_segb_{t}_{i}::xp_k")))
+            format!(
+                "if (t == {t} && idx == {i}) {{ {} return; }}\n",
+                slots(&format!("k_segb_{t}_{i}::xp_segsort_block"))
+            )
         })
         .collect();
     let caps: Vec<String> = TIERS.iter().map(|(w, i)| (w * 32 * i).to_string()).collect();
@@ -138,7 +141,7 @@ fn dtype_block(d: DType, ns: &str) -> String {
     let pass = |n: &str| {
         format!(
             "{{ typedef {n}::VT VT; auto f = [&](auto... a) {{ {} }}; f(src0, sst, ka, kb, kout, (const VT*)v0, (VT*)va, (VT*)vb, vout, plan, p, st, ctr, bi, bo, n, t0, nt, ll); }}",
-            slots(&format!("{n}::xp_k"))
+            slots(&format!("{n}::xp_radix_pass"))
         )
     };
     s += &format!(
@@ -168,17 +171,17 @@ const K::RAW K::specials[{nsp}] = {{{spl}}};
         pk = keys::key_passes(d),
         nsp = sp.len(),
         spl = sp.join(", "),
-        hist = slots("k_hist::xp_k"),
-        plan = slots("k_plan::xp_k"),
+        hist = slots("k_hist::xp_radix_hist"),
+        plan = slots("k_plan::xp_radix_plan"),
         p00 = pass("k_pass_0_0"),
         p10 = pass("k_pass_1_0"),
         p11 = pass("k_pass_1_1"),
         p20 = pass("k_pass_2_0"),
         caps = caps.join(", "),
         warps = warps.join(", "),
-        w0 = slots("k_segw_0::xp_k"),
-        w1 = slots("k_segw_1::xp_k"),
-        search = slots("k_search::xp_k"),
+        w0 = slots("k_segw_0::xp_segsort_warp"),
+        w1 = slots("k_segw_1::xp_segsort_warp"),
+        search = slots("k_search::xp_searchsorted"),
     );
     format!("namespace {ns} {{\n{s}}}\n")
 }

@@ -12,20 +12,20 @@ pub(crate) mod radix;
 mod search;
 mod segmented;
 
-use crate::device::driver_err;
-use crate::storage::{after, before, CudaStorage};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::driver_err;
 use xp_core::{DType, Error, Layout, Result, Side, SortOutput, SortStorage};
 
 impl CudaStorage {
     /// `n` int64 zeros.
     fn zeros_i64(&self, n: usize) -> Result<CudaStorage> {
         let out = CudaStorage::alloc(&self.dev, DType::I64, n)?;
-        let s = self.dev.current();
-        before(&s, &[&out])?;
+        let w = self.dev.work(&[&out])?;
         self.dev.bind()?;
         // SAFETY: the block holds n int64; the fill is ordered on the current stream.
-        unsafe { cudarc::driver::result::memset_d8_async(out.ptr(0), 0, n * 8, s.cu_stream()) }.map_err(driver_err)?;
-        after(&s, &[&out])?;
+        unsafe { cudarc::driver::result::memset_d8_async(out.ptr(0), 0, n * 8, w.stream().cu_stream()) }
+            .map_err(driver_err)?;
+        w.done()?;
         Ok(out)
     }
 }

@@ -28,7 +28,7 @@ __device__ __forceinline__ void count_digits(RAW r, u32* h) {
 
 // hist[p * 256 + d] += count of digit d in pass p (hist zeroed before). Key passes from the items
 // src[i * stride], i < n; line passes (lp of them) from the line numbers 0..lines, linelen each.
-extern "C" __global__ void __launch_bounds__(256) xp_k(const RAW* __restrict__ src, i64 stride, u64 n,
+extern "C" __global__ void __launch_bounds__(256) XP_NAME(radix_hist)(const RAW* __restrict__ src, i64 stride, u64 n,
                                                        u32* __restrict__ hist, u64 lines, u32 linelen, int lp) {
   __shared__ u32 h[HPARTS * PK * 256];
   __shared__ u32 hl[4 * 256];
@@ -68,7 +68,7 @@ extern "C" __global__ void __launch_bounds__(256) xp_k(const RAW* __restrict__ s
 // plan[3 * p ..]: (active, j = index among active passes, k = number of active passes). Pass p is
 // skipped when one digit holds all n items; when every pass would be skipped the last one runs
 // (it then copies the items in order).
-extern "C" __global__ void __launch_bounds__(256) xp_k(const u32* __restrict__ hist, u64* __restrict__ bins,
+extern "C" __global__ void __launch_bounds__(256) XP_NAME(radix_plan)(const u32* __restrict__ hist, u64* __restrict__ bins,
                                                        int* __restrict__ plan, int np, u64 n) {
   __shared__ u32 wsum[8];
   __shared__ int act[32];
@@ -128,7 +128,7 @@ typedef u32 VT;
 // given). `ctr` is this launch's tile counter, `status` the look-back words of every tile of the
 // sort (tile0 is this portion's first), bins_in the digits' first positions for this portion, and
 // the portion's last tile writes those of the next one to bins_out.
-extern "C" __global__ void __launch_bounds__(256, XP_MINB) xp_k(const RAW* __restrict__ src0, i64 sstride, RAW* ka, RAW* kb,
+extern "C" __global__ void __launch_bounds__(256, XP_MINB) XP_NAME(radix_pass)(const RAW* __restrict__ src0, i64 sstride, RAW* ka, RAW* kb,
                                                        RAW* kout, const VT* __restrict__ v0, VT* va, VT* vb,
                                                        i64* vout, const int* __restrict__ plan, int pass,
                                                        u32* status, u32* ctr, const u64* __restrict__ bins_in,

@@ -16,9 +16,10 @@
 //! Look-back adds 1 KB per 4096-item tile per pass, mostly in L2.
 use super::keys;
 use crate::codegen::PRELUDE;
-use crate::device::{driver_err, knob, Dev, Key};
-use crate::storage::{after, before, CudaStorage};
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::{driver_err, knob, Dev};
+use crate::runtime::launch::{Family, Key, Param, Source};
+use cudarc::driver::LaunchConfig;
 use std::sync::{Arc, OnceLock};
 use xp_core::{DType, Error, Result};
 
@@ -196,11 +197,11 @@ pub(crate) fn run(
     };
     let vout = if job.vals_out && job.vals != Vals::None { Some(alloc(DType::I64)?) } else { None };
     let scratch = CudaStorage::alloc(dev, DType::U8, sc.total)?;
-    let s = dev.current();
     let mut bufs: Vec<&CudaStorage> = inputs.to_vec();
     bufs.extend([&ka, &scratch].into_iter().chain(kout.iter()).chain(kb.iter()));
     bufs.extend(va.iter().chain(vb.iter()).chain(vout.iter()));
-    before(&s, &bufs)?;
+    let w = dev.work(&bufs)?;
+    let s = w.stream();
     let at = |off: usize| scratch.ptr(0) + off as u64;
     dev.bind()?;
     // SAFETY: zeroes the histograms, tile counters and look-back words, inside the scratch block
@@ -210,20 +211,17 @@ pub(crate) fn run(
 
     let (hist, bins, plan) = (at(sc.zero), at(0), at(sc.plan));
     let (n64, linelen, lines64, lp32) = (n as u64, job.linelen as u32, lines as u64, lp as i32);
-    let (f, _) = dev.kernel(Key::new(20).dtype(d), "xp_k", || hist_src(d))?;
+    let k = dev.kernel(Key::new(Family::RadixHist).dtype(d), "radix_hist", || Source::new(d.name(), hist_src(d)))?;
     let blocks = n.div_ceil(1024).min(8 * dev.sms).max(1);
-    let mut b = s.launch_builder(&f);
-    b.arg(&job.src).arg(&job.stride).arg(&n64).arg(&hist).arg(&lines64).arg(&linelen).arg(&lp32);
+    let args: [&dyn Param; 7] = [&job.src, &job.stride, &n64, &hist, &lines64, &linelen, &lp32];
     // SAFETY: parameters match the kernel; it reads n items at the job's stride (inside `inputs`)
     // and adds into the zeroed histograms of `passes` passes.
-    unsafe { b.launch(launch_1d(blocks)) }.map_err(driver_err)?;
+    unsafe { w.launch(&k, launch_1d(blocks), &args) }?;
 
-    let (f, _) = dev.kernel(Key::new(21), "xp_k", plan_src)?;
+    let k = dev.kernel(Key::new(Family::RadixPlan), "radix_plan", || Source::new("", plan_src()))?;
     let np = passes as i32;
-    let mut b = s.launch_builder(&f);
-    b.arg(&hist).arg(&bins).arg(&plan).arg(&np).arg(&n64);
     // SAFETY: one block reads `passes` histograms and writes as many bins and plan entries.
-    unsafe { b.launch(launch_1d(1)) }.map_err(driver_err)?;
+    unsafe { w.launch(&k, launch_1d(1), &[&hist, &bins, &plan, &np, &n64]) }?;
 
     let ptr = |x: Option<&CudaStorage>| x.map_or(0u64, |x| x.ptr(0));
     let (pka, pkb, pkout) = (ka.ptr(0), ptr(kb.as_ref()), ptr(kout.as_ref()));
@@ -232,8 +230,16 @@ pub(crate) fn run(
     let vmode = job.vals.mode();
     for p in 0..passes {
         let line = p >= pk;
-        let key = Key::new(22).dtype(d).bits(2, vmode).flag(line);
-        let (f, _) = dev.kernel(key, "xp_k", || pass_src(d, vmode, line))?;
+        let key = Key::new(Family::RadixPass).dtype(d).bits(2, vmode).flag(line);
+        let k = dev.kernel(key, "radix_pass", || {
+            let spec = format!(
+                "{}_{}{}",
+                d.name(),
+                ["keys", "positions", "pairs"][vmode as usize],
+                if line { "_lines" } else { "" }
+            );
+            Source::new(spec, pass_src(d, vmode, line))
+        })?;
         let pass = p as i32;
         for q in 0..portions {
             let tile0 = (q * per_portion) as u64;
@@ -243,18 +249,34 @@ pub(crate) fn run(
             let bins_out = bins + ((((q + 1) & 1) * passes + p) * 256 * 8) as u64;
             let ctr = at(sc.ctr + (p * portions + q) * 4);
             let status = at(sc.status);
-            let mut b = s.launch_builder(&f);
-            b.arg(&job.src).arg(&job.stride).arg(&pka).arg(&pkb).arg(&pkout);
-            b.arg(&v0).arg(&pva).arg(&pvb).arg(&pvout);
-            b.arg(&plan).arg(&pass).arg(&status).arg(&ctr).arg(&bins_in).arg(&bins_out);
-            b.arg(&n64).arg(&tile0).arg(&nt32).arg(&linelen);
+            let args: [&dyn Param; 19] = [
+                &job.src,
+                &job.stride,
+                &pka,
+                &pkb,
+                &pkout,
+                &v0,
+                &pva,
+                &pvb,
+                &pvout,
+                &plan,
+                &pass,
+                &status,
+                &ctr,
+                &bins_in,
+                &bins_out,
+                &n64,
+                &tile0,
+                &nt32,
+                &linelen,
+            ];
             // SAFETY: parameters match the kernel. One block per tile of this portion; every
             // buffer holds n items (values) of its type; the plan, bins and zeroed look-back
             // words were written by the launches above on this stream.
-            unsafe { b.launch(launch_1d(nt)) }.map_err(driver_err)?;
+            unsafe { w.launch(&k, launch_1d(nt), &args) }?;
         }
     }
-    after(&s, &bufs)?;
+    w.done()?;
     Ok((kout, vout))
 }
 

@@ -2,7 +2,7 @@
 // of ix; the output, operand 0, is C-contiguous), a binary search over the sorted line
 // a[0], a[sa], ..., a[(n - 1) * sa] in NumPy's order (key_lt: NaNs last, -0.0 == +0.0).
 // right == 0: the first i with !(a[i] < x); right == 1: the first i with x < a[i].
-extern "C" __global__ void __launch_bounds__(256) xp_k(i64* __restrict__ o, const RAW* __restrict__ a, i64 n, i64 sa,
+extern "C" __global__ void __launch_bounds__(256) XP_NAME(searchsorted)(i64* __restrict__ o, const RAW* __restrict__ a, i64 n, i64 sa,
                                                        const RAW* __restrict__ v, Idx ix, int right) {
   const i64 step = (i64)gridDim.x * blockDim.x;
   for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < ix.n; i += step) {

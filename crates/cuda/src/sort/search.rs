@@ -3,9 +3,9 @@
 //! (`key_lt`), so NaNs sort last and `-0.0` equals `+0.0` here as there.
 use super::{keys, radix};
 use crate::codegen::PRELUDE;
-use crate::device::{driver_err, Key};
-use crate::storage::{after, before, cfg, idx, CudaStorage};
-use cudarc::driver::PushKernelArg;
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::launch::{cfg, Family, Key, Source};
+use crate::space::idx;
 use xp_core::{DType, Device, Error, Layout, Result, Side};
 
 const SEARCH: &str = include_str!("search.cu");
@@ -49,15 +49,13 @@ impl CudaStorage {
         // An empty line is never read: every position is 0.
         let a = if n > 0 { self.ptr(l.offset()) } else { self.ptr(0) };
         let right = (side == Side::Right) as i32;
-        let (f, _) = self.dev.kernel(Key::new(25).dtype(d), "xp_k", || search_src(d))?;
-        let s = self.dev.current();
-        before(&s, &[self, v, &out])?;
-        let mut b = s.launch_builder(&f);
-        b.arg(&out.buf.ptr).arg(&a).arg(&n).arg(&sa).arg(&v.buf.ptr).arg(&ix).arg(&right);
+        let key = Key::new(Family::SearchSorted).dtype(d);
+        let k = self.dev.kernel(key, "searchsorted", || Source::new(d.name(), search_src(d)))?;
+        let w = self.dev.work(&[self, v, &out])?;
         // SAFETY: parameters match the kernel; the searched positions 0..n at stride sa lie inside
         // `self` (a validated 1-D layout), ix addresses `v` at vl and the contiguous output.
-        unsafe { b.launch(cfg(ix.n)) }.map_err(driver_err)?;
-        after(&s, &[self, v, &out])?;
+        unsafe { w.launch(&k, cfg(ix.n), &[&out.buf.ptr, &a, &n, &sa, &v.buf.ptr, &ix, &right]) }?;
+        w.done()?;
         Ok(out)
     }
 }

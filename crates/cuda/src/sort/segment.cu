@@ -11,7 +11,7 @@
 // Dynamic shared memory: CAP items, CAP u16 positions (OUTIDX), WARPS * 256 u32 counters.
 // (The bound is at least 256: Dev::kernel asks the occupancy of 256-thread blocks of every kernel,
 // which the driver refuses beyond a kernel's bound.)
-extern "C" __global__ void __launch_bounds__(WARPS * 32 > 256 ? WARPS * 32 : 256) xp_k(const RAW* __restrict__ a, Idx k, i64 n, i64 sa,
+extern "C" __global__ void __launch_bounds__(WARPS * 32 > 256 ? WARPS * 32 : 256) XP_NAME(segsort_block)(const RAW* __restrict__ a, Idx k, i64 n, i64 sa,
                                                               i64 so, RAW* __restrict__ ov, i64* __restrict__ oi) {
   constexpr int T = WARPS * 32, CAP = T * ITEMS;
   extern __shared__ cd dyn_[];  // cd: 16-byte aligned for every item type
@@ -76,7 +76,7 @@ extern "C" __global__ void __launch_bounds__(WARPS * 32 > 256 ? WARPS * 32 : 256
 // Lines of n <= 32: a bitonic sort across the lanes of a warp, S = 2^lgs >= n lanes per line
 // (32 / S lines per warp), in the strict order (valid first, NumPy's order, then position), so
 // equal keys keep their order and the lanes past n never move before a real item.
-extern "C" __global__ void __launch_bounds__(256) xp_k(const RAW* __restrict__ a, Idx k, i64 n, i64 sa, i64 so,
+extern "C" __global__ void __launch_bounds__(256) XP_NAME(segsort_warp)(const RAW* __restrict__ a, Idx k, i64 n, i64 sa, i64 so,
                                                        int lgs, RAW* __restrict__ ov, i64* __restrict__ oi) {
   const int t = threadIdx.x, S = 1 << lgs, jl = t & (S - 1);
   const i64 per_block = 256 >> lgs;

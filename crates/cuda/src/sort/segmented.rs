@@ -12,9 +12,11 @@
 //!   position), which a contiguous copy with the axis last precedes when the layout needs it.
 use super::{keys, radix};
 use crate::codegen::PRELUDE;
-use crate::device::{driver_err, Key};
-use crate::storage::{after, before, idx, split, CudaStorage};
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::driver_err;
+use crate::runtime::launch::{Family, Key, Source};
+use crate::space::{idx, split};
+use cudarc::driver::LaunchConfig;
 use xp_core::{DType, Layout, Result, SortOutput};
 
 const SEGMENT: &str = include_str!("segment.cu");
@@ -95,43 +97,45 @@ impl CudaStorage {
         let lines = kix.n as usize;
         let indices = out == SortOutput::Indices;
         let (ov, oi) = if indices { (0u64, res.ptr(0)) } else { (res.ptr(0), 0u64) };
-        let s = self.dev.current();
-        before(&s, &[self, &res])?;
+        let w = self.dev.work(&[self, &res])?;
+        let what = if indices { "indices" } else { "values" };
         if let Some(tier) = tier {
-            let key = Key::new(23).dtype(d).flag(indices).bits(5, tier.0 as u64).bits(6, tier.1 as u64);
-            let (f, _) = self.dev.kernel(key, "xp_k", || block_src(d, tier, indices))?;
+            let key =
+                Key::new(Family::SegmentSortBlock).dtype(d).flag(indices).bits(5, tier.0 as u64).bits(6, tier.1 as u64);
+            let k = self.dev.kernel(key, "segsort_block", || {
+                Source::new(format!("{}_{what}_w{}_i{}", d.name(), tier.0, tier.1), block_src(d, tier, indices))
+            })?;
             let smem = block_smem(d, tier, indices);
             if smem > 48 * 1024 {
                 use cudarc::driver::sys::CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as MAX;
-                f.set_attribute(MAX, smem as i32).map_err(driver_err)?;
+                k.f.set_attribute(MAX, smem as i32).map_err(driver_err)?;
             }
             let cfg = LaunchConfig {
                 grid_dim: (lines.min(1 << 20) as u32, 1, 1),
                 block_dim: (tier.0 as u32 * 32, 1, 1),
                 shared_mem_bytes: smem as u32,
             };
-            let mut b = s.launch_builder(&f);
-            b.arg(&self.buf.ptr).arg(&kix).arg(&n).arg(&sa).arg(&so).arg(&ov).arg(&oi);
             // SAFETY: parameters match the kernel; each line's offsets (kix, sa, so) lie inside the
             // input and the C-contiguous output of numel elements; n fits the block's tier and the
             // dynamic shared memory is the tier's (allowed above 48 KB by the attribute).
-            unsafe { b.launch(cfg) }.map_err(driver_err)?;
+            unsafe { w.launch(&k, cfg, &[&self.buf.ptr, &kix, &n, &sa, &so, &ov, &oi]) }?;
         } else {
             debug_assert!((2..=32).contains(&n));
             let lgs = (usize::BITS - (n as usize - 1).leading_zeros()) as i32;
             let per_block = 256usize >> lgs;
-            let (f, _) = self.dev.kernel(Key::new(24).dtype(d).flag(indices), "xp_k", || warp_src(d, indices))?;
+            let key = Key::new(Family::SegmentSortWarp).dtype(d).flag(indices);
+            let k = self
+                .dev
+                .kernel(key, "segsort_warp", || Source::new(format!("{}_{what}", d.name()), warp_src(d, indices)))?;
             let cfg = LaunchConfig {
                 grid_dim: (lines.div_ceil(per_block).min(1 << 20) as u32, 1, 1),
                 block_dim: (256, 1, 1),
                 shared_mem_bytes: 0,
             };
-            let mut b = s.launch_builder(&f);
-            b.arg(&self.buf.ptr).arg(&kix).arg(&n).arg(&sa).arg(&so).arg(&lgs).arg(&ov).arg(&oi);
             // SAFETY: as above; 2^lgs >= n lanes per line, lanes past n load and store nothing.
-            unsafe { b.launch(cfg) }.map_err(driver_err)?;
+            unsafe { w.launch(&k, cfg, &[&self.buf.ptr, &kix, &n, &sa, &so, &lgs, &ov, &oi]) }?;
         }
-        after(&s, &[self, &res])?;
+        w.done()?;
         Ok(res)
     }
 

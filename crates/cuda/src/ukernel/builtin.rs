@@ -4,10 +4,12 @@
 //! per access) and strided (collapsed dimensions, 32-bit index arithmetic where it fits) modes.
 use super::gen::{self, Arg, Mode, Role};
 use super::params::Params;
-use super::{mode_name, user_kernel};
+use super::{generated, mode_name};
 use crate::codegen::compute_ty;
-use crate::device::Dev;
-use crate::storage::{cfg, vector_width, CudaStorage};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::Dev;
+use crate::runtime::launch::{cfg, Source};
+use crate::space::vector_width;
 use std::sync::Arc;
 use xp_core::kernel::hash_str;
 use xp_core::{BinaryOp, DType, Layout, Result, UnaryOp};
@@ -34,6 +36,22 @@ impl Expr {
         };
         format!("o = ({})({e});", compute_ty(out))
     }
+    /// The kernel's entry name: the op's.
+    fn entry(self) -> &'static str {
+        match self {
+            Expr::Unary(op) => op.name(),
+            Expr::Binary(op) => op.name(),
+            Expr::Cast => "cast",
+            Expr::Where => "where",
+        }
+    }
+    /// What specialises the kernel: the output's and inputs' dtypes and the addressing mode.
+    fn spec(out: DType, ins: &[DType], mode: Mode) -> String {
+        let mut v: Vec<&str> = vec![out.name()];
+        v.extend(ins.iter().map(|d| d.name()));
+        v.push(mode_name(mode));
+        v.join("_")
+    }
     /// A hash of what determines the body: the kind and the op's name (no formatting: this runs
     /// on every call).
     fn hash(self) -> u64 {
@@ -53,7 +71,7 @@ pub(crate) fn source(expr: Expr, out: DType, ins: &[DType], mode: Mode) -> Strin
     let mut args: Vec<Arg> =
         ins.iter().zip(IN_NAMES).map(|(&dtype, name)| Arg { name, role: Role::In, dtype }).collect();
     args.push(Arg { name: "o", role: Role::Out(false), dtype: out });
-    gen::elementwise("xp_k", &[], "", &args, &expr.body(out), mode)
+    gen::elementwise(&format!("XP_NAME({})", expr.entry()), &[], "", &args, &expr.body(out), mode)
 }
 
 /// `o = expr(ins)` elementwise over the inputs' shape (every input laid out over the same
@@ -102,9 +120,9 @@ pub(crate) fn run(
     let mix = |h: u64, x: u64| (h ^ x).wrapping_mul(0x100_0000_01b3).rotate_left(29);
     let key = ins.iter().fold(mix(expr.hash(), out.dtype as u64), |h, (s, _)| mix(h, s.dtype as u64));
     let key = hash_str(key, mode_name(mode));
-    let f = user_kernel(dev, key, "xp_k", || {
+    let [f] = generated(dev, key, false, [expr.entry()], || {
         let dts: Vec<DType> = ins.iter().map(|(s, _)| s.dtype).collect();
-        source(expr, out.dtype, &dts, mode)
+        Source::new(Expr::spec(out.dtype, &dts, mode), source(expr, out.dtype, &dts, mode))
     })?;
     let mut bufs: [&CudaStorage; 4] = [out; 4];
     for (k, (s, _)) in ins.iter().enumerate() {
@@ -133,7 +151,9 @@ mod tests {
                     (Expr::Cast, DType::F16, vec![d]),
                 ] {
                     // each kernel in its own namespace, under its own name: one translation unit
-                    let one = source(expr, out, &ins, mode).replace(prelude, "").replace("xp_k(", &format!("xp_k{k}("));
+                    let one = source(expr, out, &ins, mode)
+                        .replace(prelude, "")
+                        .replace("XP_NAME(", &format!("XP_NAME(k{k}_"));
                     src += &format!("namespace n{k} {{\n{one}\n}}\n");
                     k += 1;
                 }

@@ -7,9 +7,10 @@ pub(crate) mod params;
 mod reduce_src;
 pub(crate) mod reduction;
 
-use crate::device::{Dev, Key};
-use crate::storage::{cfg, vector_width, CudaStorage};
-use crate::CudaDevice;
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::{CudaDevice, Dev};
+use crate::runtime::launch::{cfg, Kernel, Key, Source};
+use crate::space::vector_width;
 use gen::{Arg, Mode, Role};
 use params::Params;
 use smallvec::SmallVec;
@@ -17,28 +18,18 @@ use std::sync::Arc;
 use xp_core::kernel::{hash_str, ElementwiseDef};
 use xp_core::{numel, Error, KernelArg, KernelDevice, KernelTypes, Layout, Result};
 
-/// The kernel of `key`, compiled from `src()` on a miss; NVRTC's log is reported under the
-/// kernel's name.
-pub(crate) fn user_kernel(
+/// The generated kernels `entries` of one source, under the identity hash `h`, compiled from
+/// `src()` on a miss. `user`: a user's kernel, loaded under the user's own name (built-in entries
+/// are `XP_NAME(entry)` in the source); NVRTC's log is reported under the first entry's name.
+pub(crate) fn generated<const N: usize>(
     dev: &Dev,
-    key: u64,
-    name: &str,
-    src: impl FnOnce() -> String,
-) -> Result<cudarc::driver::CudaFunction> {
-    user_kernels(dev, key, [name], src).map(|[(f, _)]| f)
-}
-
-/// The kernels `names` of one source (with how many of their blocks fill the device), under
-/// the identity `key`.
-pub(crate) fn user_kernels<const N: usize>(
-    dev: &Dev,
-    key: u64,
-    names: [&str; N],
-    src: impl FnOnce() -> String,
-) -> Result<[(cudarc::driver::CudaFunction, usize); N]> {
-    let k = Key::new(20).bits(32, key & 0xffff_ffff).bits(32, key >> 32);
-    dev.kernels(k, names, src).map_err(|e| match e {
-        Error::KernelCompile { log, .. } => Error::KernelCompile { kernel: names[0].to_string(), log },
+    h: u64,
+    user: bool,
+    entries: [&str; N],
+    src: impl FnOnce() -> Source,
+) -> Result<[Kernel; N]> {
+    dev.kernels(Key::generated(h, user), entries, src).map_err(|e| match e {
+        Error::KernelCompile { log, .. } => Error::KernelCompile { kernel: entries[0].to_string(), log },
         e => e,
     })
 }
@@ -172,8 +163,8 @@ impl KernelDevice for CudaDevice {
             (Mode::Strided(n < (1 << 31)), n)
         };
         let key = spec_hash(def.id, types, &gargs, mode_name(mode));
-        let f = user_kernel(dev, key, &def.name, || {
-            gen::elementwise(&def.name, &types.typedefs, &def.preamble, &gargs, &def.body, mode)
+        let [f] = generated(dev, key, true, [&def.name], || {
+            Source::new("", gen::elementwise(&def.name, &types.typedefs, &def.preamble, &gargs, &def.body, mode))
         })?;
         used.extend(outs.iter());
         used.extend(keep.iter());
@@ -209,7 +200,7 @@ impl InKernel for Error {
 
 /// `n` copies of `value` as `dtype`: a dense kernel with the value as its parameter.
 pub(crate) fn fill(dev: &Arc<Dev>, n: usize, value: xp_core::Scalar, dtype: xp_core::DType) -> Result<CudaStorage> {
-    dense_from_scalars(dev, n, dtype, "xp_fill", &[("v", value, dtype)], "o = v")
+    dense_from_scalars(dev, n, dtype, "fill", &[("v", value, dtype)], "o = v")
 }
 
 /// `start + i * step` for `i < n` as `dtype` (arange, linspace), made on the device with the host's
@@ -236,7 +227,7 @@ pub(crate) fn affine(
     } else {
         return Ok(None);
     };
-    dense_from_scalars(dev, n, dtype, "xp_affine", &[("s", start, t), ("d", step, t)], body).map(Some)
+    dense_from_scalars(dev, n, dtype, "affine", &[("s", start, t), ("d", step, t)], body).map(Some)
 }
 
 /// [`affine`]'s bodies: wrapping integers, float64 rounded step by step.
@@ -264,7 +255,11 @@ fn dense_from_scalars(
     for &(_, _, t) in scalars {
         key = hash_str(key, t.name());
     }
-    let f = user_kernel(dev, key, name, || gen::elementwise(name, &[], "", &args, body, mode))?;
+    let [f] = generated(dev, key, false, [name], || {
+        let spec: Vec<&str> =
+            std::iter::once(dtype.name()).chain(scalars.iter().map(|s| s.2.name())).chain([mode_name(mode)]).collect();
+        Source::new(spec.join("_"), gen::elementwise(&format!("XP_NAME({name})"), &[], "", &args, body, mode))
+    })?;
     let mut p = Params::default();
     for &(_, value, t) in scalars {
         p.scalar(value, t);

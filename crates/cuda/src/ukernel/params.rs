@@ -1,8 +1,9 @@
 //! Kernel parameters built at run time: each value in its own 8-byte-aligned slot, launched
 //! through `cuLaunchKernel`'s array of parameter pointers.
-use crate::device::{driver_err, Dev};
-use crate::storage::{after, before, CudaStorage};
-use cudarc::driver::{result, CudaFunction, LaunchConfig};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::Dev;
+use crate::runtime::launch::Kernel;
+use cudarc::driver::LaunchConfig;
 use xp_core::{collapse, DType, Error, Layout, Result, Scalar};
 
 /// The values of a launch's parameters, in order: one buffer of 8-byte words and where each
@@ -114,11 +115,10 @@ impl Params {
         w.extend(magic.iter().map(|m| m.1));
         Ok(())
     }
-    /// Launch `f` on the current stream of `dev` with these parameters, after the uses of
+    /// Launch `k` on the current stream of `dev` with these parameters, after the uses of
     /// `bufs` on other streams.
-    pub(crate) fn launch(&self, dev: &Dev, f: &CudaFunction, c: LaunchConfig, bufs: &[&CudaStorage]) -> Result<()> {
-        let s = dev.current();
-        before(&s, bufs)?;
+    pub(crate) fn launch(&self, dev: &Dev, k: &Kernel, c: LaunchConfig, bufs: &[&CudaStorage]) -> Result<()> {
+        let w = dev.work(bufs)?;
         let base = self.words.as_ptr();
         // SAFETY: every start lies inside `words`.
         let at = |k: u32| unsafe { base.add(k as usize) } as *mut std::ffi::c_void;
@@ -133,24 +133,10 @@ impl Params {
             heap.extend(self.starts.iter().map(|&k| at(k)));
             &mut heap
         };
-        dev.bind()?;
         // SAFETY: the generated kernel's parameters are exactly these slots, in order and of
         // these sizes (the source and the slots are built from the same argument list); every
         // pointer addresses memory of a live storage (or a copy kept until after the launch).
-        unsafe {
-            result::launch_kernel(f.cu_function(), c.grid_dim, c.block_dim, c.shared_mem_bytes, s.cu_stream(), ptrs)
-        }
-        .map_err(|e| match e.0 {
-            cudarc::driver::sys::CUresult::CUDA_ERROR_INVALID_VALUE
-            | cudarc::driver::sys::CUresult::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES => Error::Launch {
-                kernel: String::new(),
-                msg: format!(
-                    "{e:?} for grid {:?}, block {:?}, {} bytes of shared memory",
-                    c.grid_dim, c.block_dim, c.shared_mem_bytes
-                ),
-            },
-            _ => driver_err(e),
-        })?;
-        after(&s, bufs)
+        unsafe { w.launch_raw(k, c, ptrs) }?;
+        w.done()
     }
 }

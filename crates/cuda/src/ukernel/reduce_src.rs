@@ -9,7 +9,7 @@
 //!   adjacent outputs (coalesced), `vec` adjacent outputs per thread with one pack per row.
 //!
 //! With several chunks per output the kernel writes partials of the reduce type, and the module's
-//! second kernel (`{name}_fin`) folds them and runs the post-map.
+//! second kernel (`fin`) folds them and runs the post-map.
 use super::gen::{header, param_decls, prefixed_offsets, Arg, Role, MAXD};
 use crate::codegen::{compute_ty, storage_ty, store};
 use xp_core::kernel::Typedef;
@@ -27,6 +27,15 @@ pub(crate) enum Plan {
 }
 
 impl Plan {
+    /// The plan in a kernel's name: `rows`/`cols`, `o` ordered, `r` one run, `v<n>` packs.
+    pub(crate) fn label(self) -> String {
+        match self {
+            Plan::Rows { ordered, run, vec } => {
+                format!("rows{}{}_v{vec}", if ordered { "_o" } else { "" }, if run { "_r" } else { "" })
+            }
+            Plan::Cols { run, vec } => format!("cols{}_v{vec}", if run { "_r" } else { "" }),
+        }
+    }
     /// A number naming the plan in a kernel's identity.
     pub(crate) fn code(self) -> u64 {
         match self {
@@ -38,8 +47,10 @@ impl Plan {
 
 /// A reduction's parts, as CUDA C over the arguments' names.
 pub(crate) struct Fold<'a> {
-    /// the kernel's name (the finishing kernel is `{name}_fin`)
+    /// the kernel's name
     pub(crate) name: &'a str,
+    /// the finishing kernel's name
+    pub(crate) fin: &'a str,
     /// placeholder bindings
     pub(crate) typedefs: &'a [Typedef],
     /// code before the kernels
@@ -148,7 +159,7 @@ impl Fold<'_> {
         };
         s += "}\n";
         // The finishing kernel: fold the partials of each output, then the post-map.
-        s += &format!("extern \"C\" __global__ void {}_fin({params}) {{\n{raws}", self.name);
+        s += &format!("extern \"C\" __global__ void {}({params}) {{\n{raws}", self.fin);
         s += &match plan {
             Plan::Rows { .. } => format!(
                 "  __shared__ _RT _wv[32]; __shared__ bool _wh[32];
@@ -342,6 +353,7 @@ mod tests {
             for (j, map) in ["x * w + (T)v[0] + y", fused].into_iter().enumerate() {
                 let f = Fold {
                     name: "wsum",
+                    fin: "wsum_fin",
                     typedefs: &td,
                     preamble: "",
                     args: &user,
@@ -358,7 +370,8 @@ mod tests {
             let one = [arg("x0", Role::In, d), arg("o", Role::Out(false), d)];
             let op = if d == DType::Bool { "b_logical_or(a, b)" } else { "b_maximum(a, b)" };
             let f = Fold {
-                name: "xp_k",
+                name: "XP_NAME(reduce)",
+                fin: "XP_NAME(reduce_fin)",
                 typedefs: &[],
                 preamble: "",
                 args: &one,

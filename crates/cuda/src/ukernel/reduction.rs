@@ -3,9 +3,11 @@
 //! one launch, and a second that folds the partials where outputs were split into chunks.
 use super::params::Params;
 use super::reduce_src::{Fold, Plan};
-use super::{raw_ptr, spec_hash, user_kernels, Arg, InKernel, Role};
-use crate::device::Dev;
-use crate::storage::{blocks_cfg, cfg, split, vector_width, CudaStorage};
+use super::{generated, raw_ptr, spec_hash, Arg, InKernel, Role};
+use crate::runtime::buffer::CudaStorage;
+use crate::runtime::device::Dev;
+use crate::runtime::launch::{blocks_cfg, cfg, Source};
+use crate::space::{split, vector_width};
 use std::sync::Arc;
 use xp_core::kernel::{hash_str, ReductionDef};
 use xp_core::{collapse, numel, BinaryOp, DType, KernelArg, KernelTypes, Layout, Result, Scalar};
@@ -102,6 +104,8 @@ struct Job<'a> {
     dev: &'a Arc<Dev>,
     /// the kernel's name and its finishing kernel's
     names: [&'a str; 2],
+    /// a user's kernel (named by the user) or a built-in one (specialised by the plan)
+    user: bool,
     /// the reduce type
     rt: DType,
     /// the module's source for a plan (only called on a cache miss)
@@ -140,7 +144,10 @@ impl Job<'_> {
             (_, p) => p,
         };
         let key = self.key ^ plan.code().wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let [(f, fill), (g, _)] = user_kernels(self.dev, key, self.names, || (self.source)(plan))?;
+        let spec = |plan: Plan| if self.user { String::new() } else { format!("{}_{}", self.rt.name(), plan.label()) };
+        let [k, kfin] =
+            generated(self.dev, key, self.user, self.names, || Source::new(spec(plan), (self.source)(plan)))?;
+        let fill = k.fill;
         let (chunks, per) = match plan {
             _ if let Some(f) = fixed => f,
             Plan::Cols { vec, .. } => {
@@ -176,12 +183,12 @@ impl Job<'_> {
             Plan::Cols { vec, .. } => (cfg((nk / vec * chunks) as i64), cols_finish(nk, chunks)),
             Plan::Rows { .. } => (blocks_cfg((nk * chunks) as i64), blocks_cfg(nk as i64)),
         };
-        self.p.launch(self.dev, &f, work, bufs).map_err(|e| e.in_kernel(name))?;
+        self.p.launch(self.dev, &k, work, bufs).map_err(|e| e.in_kernel(name))?;
         if fixed.is_some() {
             return Ok(part);
         }
         if chunks > 1 {
-            self.p.launch(self.dev, &g, finish, bufs).map_err(|e| e.in_kernel(name))?;
+            self.p.launch(self.dev, &kfin, finish, bufs).map_err(|e| e.in_kernel(name))?;
         }
         Ok(None)
     }
@@ -254,8 +261,10 @@ pub(crate) fn run(
     bufs.extend(outs.iter());
     bufs.extend(keep.iter());
     let key = spec_hash(def.id, types, &gargs, "reduce");
+    let fin = format!("{}_fin", def.name);
     let fold = Fold {
         name: &def.name,
+        fin: &fin,
         typedefs: &types.typedefs,
         preamble: &def.preamble,
         args: &gargs,
@@ -265,11 +274,11 @@ pub(crate) fn run(
         post: &def.post_map_expr,
         identity: &def.identity,
     };
-    let fin = format!("{}_fin", def.name);
     let source = |plan| fold.source(plan);
     let job = Job {
         dev,
         names: [&def.name, &fin],
+        user: true,
         rt,
         source: &source,
         key,
@@ -282,6 +291,19 @@ pub(crate) fn run(
     };
     job.run(axes, None)?;
     Ok(outs)
+}
+
+/// The entry name of xp's reduction with `op`: `sum`, `prod`, `max`, ... as NumPy names them.
+fn reduce_entry(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Add => "sum",
+        BinaryOp::Mul => "prod",
+        BinaryOp::Max => "max",
+        BinaryOp::Min => "min",
+        BinaryOp::LogicalAnd => "all",
+        BinaryOp::LogicalOr => "any",
+        _ => op.name(),
+    }
 }
 
 /// A CUDA expression of `op`'s identity in `d`'s compute type, if it has one.
@@ -298,7 +320,7 @@ pub(crate) fn identity(op: BinaryOp, d: DType) -> Option<String> {
 /// `b_op(a, b)`, the post-map `o = a`.
 pub(crate) fn builtin(x: &CudaStorage, l: &Layout, op: BinaryOp, axes: &[usize]) -> Result<CudaStorage> {
     let out = CudaStorage::alloc(&x.dev, x.dtype, split(l, axes).0.numel())?;
-    builtin_job(&[(x, l)], "x0", op, axes, &out, None)?;
+    builtin_job(reduce_entry(op), &[(x, l)], "x0", op, axes, &out, None)?;
     Ok(out)
 }
 
@@ -313,7 +335,7 @@ pub(crate) fn builtin_parts(
     per: usize,
 ) -> Result<CudaStorage> {
     let out = CudaStorage::alloc(&x.dev, x.dtype, 0)?;
-    let parts = builtin_job(&[(x, l)], "x0", op, &[axis], &out, Some((chunks, per)))?;
+    let parts = builtin_job(reduce_entry(op), &[(x, l)], "x0", op, &[axis], &out, Some((chunks, per)))?;
     match parts {
         Some(p) => Ok(p),
         None => CudaStorage::alloc(&x.dev, compute_dtype(x.dtype), 0),
@@ -326,12 +348,13 @@ pub(crate) fn builtin_parts(
 /// blocks).
 pub(crate) fn builtin_dot(x: &CudaStorage, xl: &Layout, y: &CudaStorage, yl: &Layout, out: &CudaStorage) -> Result<()> {
     let axis = [xl.ndim() - 1];
-    builtin_job(&[(x, xl), (y, yl)], "b_multiply(x0, x1)", BinaryOp::Add, &axis, out, None).map(|_| ())
+    builtin_job("dot", &[(x, xl), (y, yl)], "b_multiply(x0, x1)", BinaryOp::Add, &axis, out, None).map(|_| ())
 }
 
 /// A reduction with `op` over `axes` of `map` (an expression of `x0`, `x1`, … in the compute
 /// type of the first input's dtype, which every input and `out` share).
 fn builtin_job(
+    entry: &str,
     ins: &[(&CudaStorage, &Layout)],
     map: &str,
     op: BinaryOp,
@@ -356,12 +379,16 @@ fn builtin_job(
     p.ptr(out.ptr(0));
     kls.push(Layout::contiguous(split(l, axes).0.shape()));
     bufs.push(out);
+    // `reduce_add`, `dot`: the entry names (for the profile), and in the source
+    let entry_fin = format!("{entry}_fin");
+    let (main, fin) = (format!("XP_NAME({entry})"), format!("XP_NAME({entry_fin})"));
     // the parts as text only when the kernel is compiled
     let source = |plan| {
         let reduce = format!("b_{}(a, b)", op.name());
         let id = identity(op, d).unwrap_or_default();
         let fold = Fold {
-            name: "xp_k",
+            name: &main,
+            fin: &fin,
             typedefs: &[],
             preamble: "",
             args: &args,
@@ -376,7 +403,8 @@ fn builtin_job(
     let key = hash_str(hash_str(hash_str(0x7ed, op.name()), d.name()), map);
     let job = Job {
         dev: &x.dev,
-        names: ["xp_k", "xp_k_fin"],
+        names: [entry, &entry_fin],
+        user: false,
         rt: d,
         source: &source,
         key,

@@ -1,7 +1,7 @@
 //! Compaction: values and coordinates, on one thread and with blocks of real threads.
 use super::{arr, idx_cpp, print_floats, print_ints, run, run_threaded, unravel};
 use crate::index::compact_src::{count_src, scan_src, write_src, Access, Out};
-use crate::storage::{idx, Idx};
+use crate::space::{idx, Idx};
 use xp_core::{DType, Layout};
 
 /// Run count, scan and write over `n` positions; `setup` declares the arrays, `write` calls the

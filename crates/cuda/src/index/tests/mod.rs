@@ -10,15 +10,29 @@ mod scatter;
 
 use super::{Addr, Fix, Ks, COMMON};
 use crate::codegen::PRELUDE;
-use crate::storage::Idx;
+use crate::space::Idx;
 use xp_core::Layout;
 
-const STUB: &str = include_str!("../../kernels/host_stub.h");
+const STUB: &str =
+    concat!(include_str!("../../kernels/host_stub.h"), include_str!("../../kernels/special_stub.h"));
 
 /// Kernel source `src` in namespace `n{i}` (helpers included), callable as `n{i}::xp_k`.
 fn ns(i: usize, src: &str) -> String {
     let body = src.strip_prefix(PRELUDE).and_then(|s| s.strip_prefix(COMMON)).expect("a kernel of the family");
-    format!("namespace n{i} {{\n{}\n}}\n", body.replace("extern \"C\" ", ""))
+    format!("namespace n{i} {{\n{}\n}}\n", plain_name(&body.replace("extern \"C\" ", "")))
+}
+
+/// `src` with its entry point `XP_NAME(entry)` named `xp_k` (the tests call it so).
+fn plain_name(src: &str) -> String {
+    let mut out = String::new();
+    let mut rest = src;
+    while let Some(i) = rest.find("XP_NAME(") {
+        out += &rest[..i];
+        out += "xp_k";
+        let r = &rest[i + "XP_NAME(".len()..];
+        rest = &r[r.find(')').expect("a closed XP_NAME") + 1..];
+    }
+    out + rest
 }
 
 fn program(srcs: &[String]) -> String {
@@ -210,7 +224,7 @@ impl Case {
     fn scatter_space(&self) -> (Idx, usize) {
         let (_, base, bpos) = self.addr().pbq(&self.l);
         let vl = Layout::contiguous(&self.out_shape());
-        (crate::storage::idx(&[&base, &vl, &bpos]).unwrap(), vl.numel())
+        (crate::space::idx(&[&base, &vl, &bpos]).unwrap(), vl.numel())
     }
     fn out_shape(&self) -> Vec<usize> {
         let k = self.idx.len();

@@ -20,6 +20,7 @@ using namespace std;
 #define __restrict__
 #define __align__(n) __attribute__((aligned(n)))
 #define __launch_bounds__(...)
+#define XP_NAME(e) xp_##e
 #define asm(...)
 struct XpDim { unsigned x, y, z; };
 static XpDim threadIdx, blockIdx, blockDim, gridDim;

@@ -23,7 +23,7 @@
 //! println!("{} ms", start.elapsed_ms(&end)?);
 //! # Ok(()) }
 //! ```
-use crate::device::{driver_err, Dev};
+use crate::runtime::device::{driver_err, Dev};
 use cudarc::driver::{sys, CudaEvent, CudaStream};
 use std::cell::RefCell;
 use std::marker::PhantomData;
@@ -73,7 +73,7 @@ impl PartialEq for Stream {
 /// `memory::stream_dropped`), so that the stream itself can go.
 impl Drop for Stream {
     fn drop(&mut self) {
-        crate::memory::stream_dropped(&self.dev, &self.inner);
+        crate::runtime::memory::stream_dropped(&self.dev, &self.inner);
     }
 }
 
@@ -109,7 +109,7 @@ impl Stream {
     }
     /// Wait until all work queued on this stream has finished.
     pub fn synchronize(&self) -> Result<()> {
-        crate::graph::capturable(self.dev.ordinal, "Stream::synchronize", "it waits for the device")?;
+        crate::runtime::graph::capturable(self.dev.ordinal, "Stream::synchronize", "it waits for the device")?;
         self.inner.synchronize().map_err(driver_err)
     }
     /// Capture the xp operations `f` queues (this stream is current for the call) into a CUDA
@@ -130,7 +130,7 @@ impl Stream {
     /// ```
     pub fn capture<R>(&self, f: impl FnOnce() -> Result<R>) -> Result<(crate::Graph, R)> {
         let _current = self.enter();
-        crate::graph::capture(&self.dev, &self.inner, f)
+        crate::runtime::graph::capture(&self.dev, &self.inner, f)
     }
     /// Record an event (with timing) after the work queued so far.
     pub fn record(&self) -> Result<Event> {
@@ -226,7 +226,7 @@ impl Uses {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::CudaStorage;
+    use crate::runtime::buffer::CudaStorage;
     use xp_core::{DType, Layout};
 
     /// A stream made, used and dropped is destroyed: its freed small blocks sat in the memory

@@ -3,7 +3,8 @@
 //! an op on small arrays then makes no allocation call to the driver). A request over the limit
 //! fails with `Error::OutOfMemory`; a driver out-of-memory first returns the cached blocks to the
 //! driver and retries once.
-use crate::device::{driver_err, Dev, KeyHasher};
+use super::device::{driver_err, Dev};
+use super::launch::KeyHasher;
 use cudarc::driver::{result, sys, CudaStream};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -46,7 +47,7 @@ fn class(bytes: usize) -> usize {
 /// A block of at least `bytes` on `d`'s current stream: from the cache, else from the driver.
 pub(crate) fn alloc(d: &Dev, bytes: usize) -> Result<Block> {
     let bytes = class(bytes);
-    if crate::graph::capturing(d.ordinal) {
+    if crate::runtime::graph::capturing(d.ordinal) {
         // During a capture: from the pool on the default stream, outside the graph, so that the
         // memory stays valid between replays (see `graph`).
         let stream = d.stream.clone();
@@ -76,7 +77,7 @@ pub(crate) fn alloc(d: &Dev, bytes: usize) -> Result<Block> {
 /// Give a block back: small ones to the cache of their stream (later uses on that stream are
 /// ordered after everything queued before), large ones to the driver, on their stream.
 pub(crate) fn release(d: &Dev, b: &Block) {
-    if crate::graph::adopt(d, b) {
+    if crate::runtime::graph::adopt(d, b) {
         return; // a graph uses it: freed when the graph goes
     }
     d.used.fetch_sub(b.bytes, Ordering::Relaxed);
@@ -165,12 +166,12 @@ fn drain(d: &Dev) -> Result<()> {
 
 /// Bytes held by xp arrays on device `ordinal` now.
 pub fn used_bytes(ordinal: usize) -> Result<usize> {
-    Ok(crate::device::get(ordinal)?.used.load(Ordering::Relaxed))
+    Ok(crate::runtime::device::get(ordinal)?.used.load(Ordering::Relaxed))
 }
 
 /// Bytes the driver's pool has reserved from the device (held by arrays or cached for reuse).
 pub fn total_bytes(ordinal: usize) -> Result<usize> {
-    let d = crate::device::get(ordinal)?;
+    let d = crate::runtime::device::get(ordinal)?;
     let mut v: u64 = 0;
     let pool = default_pool(&d)?;
     // SAFETY: reads one u64 attribute of a valid pool.
@@ -203,18 +204,18 @@ pub(crate) fn keep_freed_memory(d: &Dev) -> Result<()> {
 
 /// Set the most bytes xp arrays may hold on device `ordinal` (`usize::MAX`: no limit).
 pub fn set_limit(ordinal: usize, bytes: usize) -> Result<()> {
-    crate::device::get(ordinal)?.limit.store(bytes, Ordering::Relaxed);
+    crate::runtime::device::get(ordinal)?.limit.store(bytes, Ordering::Relaxed);
     Ok(())
 }
 
 /// The limit set by [`set_limit`].
 pub fn limit(ordinal: usize) -> Result<usize> {
-    Ok(crate::device::get(ordinal)?.limit.load(Ordering::Relaxed))
+    Ok(crate::runtime::device::get(ordinal)?.limit.load(Ordering::Relaxed))
 }
 
 /// Return xp's and the driver pool's cached (unused) blocks of device `ordinal` to the driver.
 pub fn free_all_blocks(ordinal: usize) -> Result<()> {
-    trim(&*crate::device::get(ordinal)?)
+    trim(&*crate::runtime::device::get(ordinal)?)
 }
 
 fn default_pool(d: &Dev) -> Result<sys::CUmemoryPool> {

@@ -5,8 +5,8 @@
 //! freed when the graph is); and calls that wait for the device or read data on the host
 //! (`to_host`, `synchronize`, uploads) answer [`Error::NotCapturable`] instead of breaking the
 //! capture.
-use crate::device::{driver_err, Dev};
-use crate::memory::Block;
+use crate::runtime::device::{driver_err, Dev};
+use crate::runtime::memory::Block;
 use cudarc::driver::{sys, CudaGraph, CudaStream};
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -130,7 +130,7 @@ impl Drop for Graph {
             .retain(|g| g.upgrade().is_some_and(|g| !Arc::ptr_eq(&g, &self.mem)));
         let blocks = std::mem::take(&mut *self.mem.deferred.lock().unwrap_or_else(|e| e.into_inner()));
         for b in blocks {
-            crate::memory::release(&self.dev, &b);
+            crate::runtime::memory::release(&self.dev, &b);
         }
     }
 }

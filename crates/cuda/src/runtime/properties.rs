@@ -1,6 +1,6 @@
 //! What the driver reports about a device: CuPy's `runtime.getDeviceProperties`,
 //! `Device.compute_capability`, `Device.mem_info` and `Device.attributes`.
-use crate::device::{driver_err, get};
+use crate::runtime::device::{driver_err, get};
 use cudarc::driver::sys::CUdevice_attribute as A;
 use xp_core::{DeviceProperties, Result};
 
