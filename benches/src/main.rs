@@ -8,10 +8,13 @@
 //! reported. `small_*` workloads report microseconds per op over 10^4 back-to-back ops; the others
 //! milliseconds per run. The ratio is reference time / xp time: above 1 means xp is faster.
 //!
+//! `--cold` instead measures a first run from empty kernel caches (see the `cold` module).
+//!
 //! `--sweep` instead times one row for every public function of xp's linalg, fft, signal, ndimage,
 //! statistics, indexing, sorting and set routines that CuPy also has, and prints a Markdown table
 //! (see the `sweep` module: `--sweep [--device D] [--compare] [--filter S] [--reps N] [--json]
 //! [--check]`).
+mod cold;
 mod elementwise;
 mod fft;
 mod filters;
@@ -229,6 +232,7 @@ fn parse() -> std::result::Result<Args, String> {
                 println!(
                     "xp-bench --sweep [--device cpu|cuda:N] [--filter S] [--json] [--compare] [--reps N] [--check]"
                 );
+                println!("xp-bench --cold [--compare] [--tour BIN]   (first-run cost from empty kernel caches)");
                 std::process::exit(0);
             }
             other => return Err(format!("unknown argument {other}")),
@@ -313,6 +317,14 @@ fn launch_costs(i: usize) -> Result<()> {
 }
 
 fn main() {
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    if raw.first().is_some_and(|a| a == "--cold" || a == "--cold-child") {
+        if let Err(e) = cold::main(&raw) {
+            eprintln!("xp-bench: {e}");
+            std::process::exit(2);
+        }
+        return;
+    }
     let args = match parse() {
         Ok(a) => a,
         Err(e) => {

@@ -198,6 +198,15 @@ pub mod cuda {
     pub mod pinned {
         pub use xp_cuda::Pinned;
     }
+    /// The wall-clock seconds of each NVRTC compilation this process ran, in order (kernels found
+    /// in the in-memory or on-disk cache take none): what a first run waits for. Setting
+    /// `XP_KERNEL_SOURCES=DIR` also writes each compiled source there. Empty without CUDA.
+    pub fn compile_seconds() -> Vec<f64> {
+        #[cfg(xp_cuda)]
+        return xp_cuda::compile_seconds();
+        #[cfg(not(xp_cuda))]
+        Vec::new()
+    }
     /// The names of the built-in kernels this process has loaded on any GPU, sorted: what Nsight
     /// Systems and Nsight Compute show, `xp_<what>_<dtypes and variant>` (`xp_sum_f32_rows_v4`,
     /// `xp_gather_b8_k1_wrap`). A user's own kernels are not listed. Empty without CUDA.

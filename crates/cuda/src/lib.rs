@@ -40,7 +40,7 @@ pub use runtime::device::{device_count, is_available, launch_floor_us, CudaDevic
 pub use runtime::graph::Graph;
 pub use runtime::launch::kernels_loaded;
 pub use runtime::memory;
-pub use runtime::nvrtc::{kernels_compiled, kernels_compiled_on_this_thread};
+pub use runtime::nvrtc::{compile_seconds, kernels_compiled, kernels_compiled_on_this_thread};
 pub use runtime::properties::{mem_info, properties};
 pub use runtime::stream::{Event, Stream, StreamGuard};
 pub use transfer::Pinned;

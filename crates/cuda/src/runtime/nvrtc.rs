@@ -19,6 +19,30 @@ thread_local! {
     static COMPILED_HERE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
+/// How long each NVRTC compilation of this process took, in nanoseconds, in order.
+static COMPILE_NS: std::sync::Mutex<Vec<u64>> = std::sync::Mutex::new(Vec::new());
+
+/// The wall-clock seconds of each NVRTC compilation this process ran, in order (cache hits take
+/// none): what a first run waits for.
+pub fn compile_seconds() -> Vec<f64> {
+    COMPILE_NS.lock().unwrap_or_else(|e| e.into_inner()).iter().map(|&n| n as f64 * 1e-9).collect()
+}
+
+/// Count a compilation that took `t`, and write its source under `XP_KERNEL_SOURCES` when that is
+/// set (for reading or profiling the generated CUDA).
+fn compiled(t: std::time::Duration, src: &str) {
+    COMPILED.fetch_add(1, Ordering::Relaxed);
+    COMPILED_HERE.with(|c| c.set(c.get() + 1));
+    COMPILE_NS.lock().unwrap_or_else(|e| e.into_inner()).push(t.as_nanos() as u64);
+    if let Some(dir) = std::env::var_os("XP_KERNEL_SOURCES") {
+        let dir = PathBuf::from(dir);
+        let h = format!("{:016x}", fnv(6, src.as_bytes()));
+        if std::fs::create_dir_all(&dir).is_ok() {
+            let _ = std::fs::write(dir.join(format!("{h}.cu")), src);
+        }
+    }
+}
+
 /// Number of kernels the calling thread compiled with NVRTC (unaffected by other threads).
 pub fn kernels_compiled_on_this_thread() -> usize {
     COMPILED_HERE.with(|c| c.get())
@@ -87,9 +111,9 @@ pub(crate) fn cubin_with(src: &str, arch: &str, extra: &[String]) -> Result<Vec<
     if let Some(bin) = path.as_ref().and_then(read_entry) {
         return Ok(bin);
     }
+    let t = std::time::Instant::now();
     let (bin, _) = compile(src, &opts, &[])?;
-    COMPILED.fetch_add(1, Ordering::Relaxed);
-    COMPILED_HERE.with(|c| c.set(c.get() + 1));
+    compiled(t.elapsed(), src);
     if let Some(p) = path {
         write_entry(&p, &bin);
     }
@@ -128,9 +152,9 @@ fn write_entry(p: &PathBuf, bin: &[u8]) {
 /// expressions), without the disk cache: the cubin and each name's lowered (mangled) name.
 pub(crate) fn cubin_named(src: &str, arch: &str, extra: &[String], names: &[String]) -> Result<(Vec<u8>, Vec<String>)> {
     let opts = options(arch, extra);
+    let t = std::time::Instant::now();
     let r = compile(src, &opts, names)?;
-    COMPILED.fetch_add(1, Ordering::Relaxed);
-    COMPILED_HERE.with(|c| c.set(c.get() + 1));
+    compiled(t.elapsed(), src);
     Ok(r)
 }
 

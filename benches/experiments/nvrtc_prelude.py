@@ -1,0 +1,73 @@
+# Where NVRTC's time goes on xp's generated kernels, and what cuts it. Usage:
+#   XP_KERNEL_SOURCES=DIR <run something with an empty XP_CACHE_DIR>
+#   python3 nvrtc_prelude.py DIR [N]
+# Takes N (default 24) of the dumped sources, splits off the prefix they share (the prelude),
+# and times, per kernel (median over the sources):
+#   as-is         the source as xp compiles it
+#   include       the prelude as an included header (-I), no precompiled header
+#   pch           the same with NVRTC's automatic precompiled header (-pch) after a first build
+#   fast          as-is with -Ofast-compile=max
+#   trivial       an empty kernel (NVRTC's floor)
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+from cupy_backends.cuda.libs import nvrtc
+
+def arch():
+    import cupy as cp
+
+    return f"-arch=sm_{cp.cuda.Device().compute_capability}"
+
+
+def compile_time(src, opts):
+    t = time.perf_counter()
+    prog = nvrtc.createProgram(src, "xp.cu", [], [])
+    try:
+        nvrtc.compileProgram(prog, opts)
+        nvrtc.getCUBIN(prog)
+    except Exception as e:  # noqa: BLE001
+        log = nvrtc.getProgramLog(prog)
+        raise RuntimeError(f"{e}\n{log[:2000]}") from None
+    finally:
+        nvrtc.destroyProgram(prog)
+    return time.perf_counter() - t
+
+
+def main():
+    d = sys.argv[1]
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 24
+    files = sorted(os.listdir(d))[:n]
+    srcs = [open(os.path.join(d, f)).read() for f in files]
+    heads = [s.split("\n", 1) for s in srcs]
+    bodies = [h[1] for h in heads]
+    prefix = os.path.commonprefix(bodies)
+    prefix = prefix[: prefix.rfind("\n") + 1]
+    print(f"{len(srcs)} sources, shared prefix {len(prefix)} bytes, mean source {statistics.mean(map(len, srcs)):.0f} bytes")
+    base = [arch(), "-std=c++17", "-default-device"]
+    inc = tempfile.mkdtemp()
+    open(os.path.join(inc, "xp_prelude.h"), "w").write(prefix)
+    pch_dir = tempfile.mkdtemp()
+    split = [f'#include "xp_prelude.h"\n{h[0]}\n{h[1][len(prefix):]}' for h in heads]
+    rows = {}
+    rows["as-is"] = [compile_time(s, base) for s in srcs]
+    rows["include"] = [compile_time(s, base + [f"-I{inc}"]) for s in split]
+    try:
+        pch = base + [f"-I{inc}", "-pch", f"--pch-dir={pch_dir}"]
+        compile_time(split[0], pch)
+        rows["pch"] = [compile_time(s, pch) for s in split]
+    except RuntimeError as e:
+        print("pch failed:", str(e)[:500])
+    try:
+        rows["fast"] = [compile_time(s, base + ["-Ofast-compile=max"]) for s in srcs]
+    except RuntimeError as e:
+        print("fast failed:", str(e)[:500])
+    rows["trivial"] = [compile_time('extern "C" __global__ void k() {}\n', base) for _ in range(5)]
+    for k, v in rows.items():
+        print(f"{k:10s} median {statistics.median(v) * 1e3:7.1f} ms  min {min(v) * 1e3:7.1f}  max {max(v) * 1e3:7.1f}")
+    print("nvrtc", nvrtc.getVersion())
+
+
+main()
