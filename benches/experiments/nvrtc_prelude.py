@@ -22,9 +22,9 @@ def arch():
     return f"-arch=sm_{cp.cuda.Device().compute_capability}"
 
 
-def compile_time(src, opts):
+def compile_time(src, opts, headers=(), names=()):
     t = time.perf_counter()
-    prog = nvrtc.createProgram(src, "xp.cu", [], [])
+    prog = nvrtc.createProgram(src, "xp.cu", list(headers), list(names))
     try:
         nvrtc.compileProgram(prog, opts)
         nvrtc.getCUBIN(prog)
@@ -53,13 +53,40 @@ def main():
     split = [f'#include "xp_prelude.h"\n{h[0]}\n{h[1][len(prefix):]}' for h in heads]
     rows = {}
     rows["as-is"] = [compile_time(s, base) for s in srcs]
+    rows["as-is again"] = [compile_time(s, base) for s in srcs]
     rows["include"] = [compile_time(s, base + [f"-I{inc}"]) for s in split]
     try:
         pch = base + [f"-I{inc}", "-pch", f"--pch-dir={pch_dir}"]
-        compile_time(split[0], pch)
+        rows["pch first"] = [compile_time(split[0], pch)]
         rows["pch"] = [compile_time(s, pch) for s in split]
+        print("pch dir holds", os.listdir(pch_dir))
     except RuntimeError as e:
         print("pch failed:", str(e)[:500])
+    try:
+        mem = base + ["-pch", f"--pch-dir={tempfile.mkdtemp()}"]
+        hdr = ([prefix], ["xp_prelude.h"])
+        rows["pch in-memory header first"] = [compile_time(split[0], mem, *hdr)]
+        rows["pch in-memory header"] = [compile_time(s, mem, *hdr) for s in split]
+    except RuntimeError as e:
+        print("pch in-memory failed:", str(e)[:500])
+    # threads: a fresh PCH directory, 8 threads over the sources three times, errors counted
+    import concurrent.futures
+
+    tdir = tempfile.mkdtemp()
+    tpch = base + [f"-I{inc}", "-pch", f"--pch-dir={tdir}"]
+    errors = []
+
+    def one(s):
+        try:
+            return compile_time(s, tpch)
+        except RuntimeError as e:  # noqa: PERF203
+            errors.append(str(e)[:200])
+            return 0.0
+
+    t = time.perf_counter()
+    with concurrent.futures.ThreadPoolExecutor(8) as ex:
+        rows["pch 8 threads"] = list(ex.map(one, split * 3))
+    print(f"8 threads: {len(split) * 3} compiles in {time.perf_counter() - t:.2f} s, {len(errors)} errors {errors[:2]}")
     try:
         rows["fast"] = [compile_time(s, base + ["-Ofast-compile=max"]) for s in srcs]
     except RuntimeError as e:

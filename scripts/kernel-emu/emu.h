@@ -17,6 +17,7 @@ using namespace std;
 #define __device__
 #define __forceinline__ inline
 #define __global__
+#define XP_NAME(e) xp_##e
 #define __shared__ static
 #define __restrict__
 #define __grid_constant__

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run xp's recursive-filter (kernels/recursive.cu) CUDA kernels on the host, under the block emulator in emu.h (a std::thread per
+"""Run xp's recursive-filter (recursive.cu) CUDA kernels on the host, under the block emulator in emu.h (a std::thread per
 CUDA thread, barriers for __syncthreads and the warp shuffles), against NumPy/SciPy: a check of
 the kernels' logic that needs no GPU. Slow (every barrier is a futex): small sizes by default.
 
@@ -9,9 +9,9 @@ import os, subprocess, sys, tempfile
 HERE=os.path.dirname(os.path.abspath(__file__))
 OUT=os.path.join(tempfile.gettempdir(),'xp-kernel-emu')
 os.makedirs(OUT,exist_ok=True)
-root=os.path.join(HERE,'..','..','crates','cuda','src','kernels')+'/'
-prelude=open(root+'prelude.cu').read()
-src=open(root+'recursive.cu').read().replace('extern __shared__ cd smem_[];','')
+src_dir=os.path.join(HERE,'..','..','crates','cuda','src')+'/'
+prelude=open(src_dir+'runtime/prelude.cu').read()
+src=open(src_dir+'recursive.cu').read().replace('extern __shared__ cd smem_[];','')
 W='''
 extern "C" void run_local(const T* x, i64 n, i64 lines, i64 chunks, i64 L, const T* coef, const T* zi, T* loc, int threads, int grid) {
   launch(grid, threads, [=] { xp_iir_local(x, n, lines, chunks, L, coef, zi, loc); }); }

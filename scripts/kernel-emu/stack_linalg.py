@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run xp's stack linear-algebra (kernels/stack_linalg.cu) CUDA kernels on the host, under the block emulator in emu.h (a std::thread per
+"""Run xp's stack linear-algebra (linalg/stack.cu) CUDA kernels on the host, under the block emulator in emu.h (a std::thread per
 CUDA thread, barriers for __syncthreads and the warp shuffles), against NumPy/SciPy: a check of
 the kernels' logic that needs no GPU. Slow (every barrier is a futex): small sizes by default.
 
@@ -9,10 +9,10 @@ import os, subprocess, sys, tempfile
 HERE=os.path.dirname(os.path.abspath(__file__))
 OUT=os.path.join(tempfile.gettempdir(),'xp-kernel-emu')
 os.makedirs(OUT,exist_ok=True)
-root=os.path.join(HERE,'..','..','crates','cuda','src','kernels')+'/'
-prelude=open(root+'prelude.cu').read()
+src_dir=os.path.join(HERE,'..','..','crates','cuda','src')+'/'
+prelude=open(src_dir+'runtime/prelude.cu').read()
 def build(src_file, wrappers, tag):
-    src=open(root+src_file).read()
+    src=open(src_dir+src_file).read()
     src=src.replace('extern __shared__ cd smem_[];','')
     for d,(t,r,eps,rmin,cplx) in {'f32':('float','float','1.1920929e-07f','1.17549435e-38f',0),'f64':('double','double','2.220446049250313e-16','2.2250738585072014e-308',0),
                        'c64':('cf','float','1.1920929e-07f','1.17549435e-38f',1),'c128':('cd','double','2.220446049250313e-16','2.2250738585072014e-308',1)}.items():
@@ -36,7 +36,7 @@ extern "C" void run_evt(const T* a, i64 ars, i64 acs, i64 abs_, int n, int lower
 extern "C" void run_qr(const T* a, i64 ars, i64 acs, i64 abs_, int m, int n, int mode, T* q, T* r, i64 count, int threads, int grid) {
   launch(grid, threads, [=] { xp_qr_house(a, ars, acs, abs_, m, n, mode, q, r, count); }); }
 '''
-build('stack_linalg.cu', W, 'la')
+build('linalg/stack.cu', W, 'la')
 
 # ---- the checks
 import ctypes as C

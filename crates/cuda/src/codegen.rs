@@ -3,8 +3,7 @@
 //! arithmetic) and, through the op's device function, on the op.
 use xp_core::DType;
 
-/// The prelude compiled in front of every kernel (types, conversions, op functions, indexer).
-pub(crate) const PRELUDE: &str = concat!(include_str!("kernels/prelude.cu"), include_str!("kernels/special.cu"));
+pub(crate) use crate::runtime::nvrtc::PRELUDE;
 
 /// How elements of a dtype are stored in device memory.
 pub(crate) fn storage_ty(d: DType) -> &'static str {
@@ -299,7 +298,7 @@ pub(crate) mod tests_support {
     use std::process::Command;
     use std::sync::OnceLock;
 
-    const STUB: &str = concat!(include_str!("kernels/host_stub.h"), include_str!("kernels/special_stub.h"));
+    const STUB: &str = concat!(include_str!("runtime/host_stub.h"), include_str!("runtime/special_stub.h"));
     const FLAGS: [&str; 3] = ["-std=c++17", "-fsyntax-only", "-w"];
 
     /// The stub and the prelude as g++'s precompiled header, made once per content (parsing them

@@ -29,7 +29,7 @@ __device__ __forceinline__ void block(const Str& s, unsigned long long b, unsign
 "#;
 
 /// Device code: the float32 normal's functions (see the file).
-const BOX_MULLER_F32: &str = include_str!("kernels/box_muller_f32.cu");
+const BOX_MULLER_F32: &str = include_str!("box_muller_f32.cu");
 
 /// Device code: the per-value samplers of `xp_core::random::sample`, line for line.
 const SAMPLERS: &str = r#"

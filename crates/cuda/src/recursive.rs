@@ -1,5 +1,5 @@
 //! The recursive filters (SciPy's `lfilter`, `sosfilt`) on the GPU: every line cut into chunks of
-//! `L` samples, three launches (`kernels/recursive.cu`): the chunks filtered in parallel from a
+//! `L` samples, three launches (`recursive.cu`): the chunks filtered in parallel from a
 //! zero state, a scan per line that joins them through the recursion's zero-input state map
 //! (`P = M^L`, computed here in double-double and rounded once; `L` long enough that `P` has
 //! shrunk, so that a join rounds no worse than a step), and the chunks filtered again from
@@ -17,7 +17,7 @@ use xp_core::{
     Result,
 };
 
-const SRC: &str = include_str!("kernels/recursive.cu");
+const SRC: &str = include_str!("recursive.cu");
 
 /// The longest state the kernels hold in registers.
 pub(crate) const MAX_STATE: usize = 16;

@@ -1,5 +1,5 @@
 //! Stacks of small matrices in one launch: xp's one-block-per-matrix kernels
-//! (`kernels/stack_linalg.cu`) for the SVD (one-sided Jacobi, a group of about r/8 lanes per
+//! (`stack.cu`) for the SVD (one-sided Jacobi, a group of about r/8 lanes per
 //! column pair), the Hermitian eigensolver (two-sided Jacobi; eigenvalues alone up to 64 × 64 by
 //! tridiagonalisation and QL), Cholesky (a warp per matrix up to 32 × 32) and Householder QR. A matrix and its factors live in one block's
 //! shared memory, so the size rule is that memory: each function here answers `None` when a
@@ -17,7 +17,7 @@ use cudarc::driver::LaunchConfig;
 use xp_core::linalg::{EighSpec, QrMode, SvdSpec, Uplo};
 use xp_core::{DType, Layout, LinAlgKind, Result};
 
-const SRC: &str = include_str!("../kernels/stack_linalg.cu");
+const SRC: &str = include_str!("stack.cu");
 
 /// The most dynamic shared memory a block of these kernels asks for (Hopper allows 227 KiB;
 /// leave room for the static part).

@@ -220,15 +220,14 @@ impl Dev {
         }
         let src = src();
         let user = key.is_user();
-        let (names, code): (Vec<String>, String) = if user {
-            (entries.iter().map(|e| e.to_string()).collect(), src.code)
+        let (names, head): (Vec<String>, String) = if user {
+            (entries.iter().map(|e| e.to_string()).collect(), String::new())
         } else {
-            let names = entries.iter().map(|e| full_name(e, &src.spec)).collect();
-            (names, format!("{}{}", name_macro(&src.spec), src.code))
+            (entries.iter().map(|e| full_name(e, &src.spec)).collect(), name_macro(&src.spec))
         };
-        let bin = nvrtc::cubin(&code, self.arch)?;
+        let bin = nvrtc::cubin_parts(&head, &src.code, self.arch)?;
         if !user {
-            let h = nvrtc::fnv(5, code.as_bytes());
+            let h = nvrtc::fnv(5, head.as_bytes()) ^ nvrtc::fnv(8, src.code.as_bytes());
             for n in &names {
                 register(n, h)?;
             }

@@ -12,7 +12,7 @@ use super::{keys, radix, search, segmented};
 use crate::codegen::PRELUDE;
 use xp_core::DType;
 
-const EMU: &str = concat!(include_str!("emu/emu.h"), include_str!("../kernels/special_stub.h"));
+const EMU: &str = concat!(include_str!("emu/emu.h"), include_str!("../runtime/special_stub.h"));
 const DRIVER: &str = include_str!("emu/driver.cpp");
 
 /// Block tiers the driver's segmented tests use (warps, items).

@@ -13,8 +13,7 @@ use crate::codegen::PRELUDE;
 use crate::space::Idx;
 use xp_core::Layout;
 
-const STUB: &str =
-    concat!(include_str!("../../kernels/host_stub.h"), include_str!("../../kernels/special_stub.h"));
+const STUB: &str = concat!(include_str!("../../runtime/host_stub.h"), include_str!("../../runtime/special_stub.h"));
 
 /// Kernel source `src` in namespace `n{i}` (helpers included), callable as `n{i}::xp_k`.
 fn ns(i: usize, src: &str) -> String {
