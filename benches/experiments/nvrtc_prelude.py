@@ -22,12 +22,17 @@ def arch():
     return f"-arch=sm_{cp.cuda.Device().compute_capability}"
 
 
-def compile_time(src, opts, headers=(), names=()):
+LOGS = []
+
+
+def compile_time(src, opts, headers=(), names=(), log=False):
     t = time.perf_counter()
-    prog = nvrtc.createProgram(src, "xp.cu", list(headers), list(names))
+    prog = nvrtc.createProgram(src, "xp.cu", [h.encode() for h in headers], [n.encode() for n in names])
     try:
         nvrtc.compileProgram(prog, opts)
         nvrtc.getCUBIN(prog)
+        if log:
+            LOGS.append(nvrtc.getProgramLog(prog))
     except Exception as e:  # noqa: BLE001
         log = nvrtc.getProgramLog(prog)
         raise RuntimeError(f"{e}\n{log[:2000]}") from None
@@ -37,6 +42,15 @@ def compile_time(src, opts, headers=(), names=()):
 
 
 def main():
+    if len(sys.argv) > 3:
+        # sources as xp compiles them with its precompiled prelude: time them with xp's options
+        inc_dir, srcs = sys.argv[3], [open(os.path.join(sys.argv[1], f)).read() for f in sorted(os.listdir(sys.argv[1]))[:24]]
+        pch = [arch(), "-std=c++17", "-default-device", f"-I{inc_dir}", "-pch", f"--pch-dir={tempfile.mkdtemp()}", "--pch-messages=true", "--pch-verbose=true"]
+        ts = [compile_time(s, pch, log=True) for s in srcs]
+        print("xp-form pch times ms", [round(x * 1e3) for x in ts])
+        for lg in LOGS[:3]:
+            print("log:", lg[:600])
+        return
     d = sys.argv[1]
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 24
     files = sorted(os.listdir(d))[:n]
@@ -57,9 +71,12 @@ def main():
     rows["include"] = [compile_time(s, base + [f"-I{inc}"]) for s in split]
     try:
         pch = base + [f"-I{inc}", "-pch", f"--pch-dir={pch_dir}"]
-        rows["pch first"] = [compile_time(split[0], pch)]
-        rows["pch"] = [compile_time(s, pch) for s in split]
-        print("pch dir holds", os.listdir(pch_dir))
+        rows["pch first"] = [compile_time(split[0], pch + ["--pch-messages=true", "--pch-verbose=true"], log=True)]
+        rows["pch"] = [compile_time(s, pch + ["--pch-messages=true", "--pch-verbose=true"], log=True) for s in split]
+        print("pch times ms", [round(x * 1e3) for x in rows["pch"]])
+        print("pch dir holds", sorted(os.listdir(pch_dir)))
+        for lg in LOGS[:3]:
+            print("log:", lg[:600])
     except RuntimeError as e:
         print("pch failed:", str(e)[:500])
     try:

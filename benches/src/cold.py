@@ -14,9 +14,17 @@ times = []
 _orig = compiler.nvrtc.compileProgram
 
 
-def _timed(*a, **k):
+_major, _minor = compiler.nvrtc.getVersion()
+_no_cache = (_major, _minor) >= (12, 9)
+
+
+def _timed(prog, options, *a, **k):
+    # NVRTC 12.9+ keeps a cache of its own across processes: off, so that every run is cold (xp
+    # turns it off too; its own cache holds its cubins)
+    if _no_cache:
+        options = tuple(options) + ("--no-cache",)
     t = time.perf_counter()
-    r = _orig(*a, **k)
+    r = _orig(prog, options, *a, **k)
     times.append(time.perf_counter() - t)
     return r
 

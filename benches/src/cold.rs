@@ -112,6 +112,10 @@ pub(crate) fn child(what: &str, dev: Device) -> std::result::Result<(), String> 
     }
     let seconds = t.elapsed().as_secs_f64();
     let times = xp::cuda::compile_seconds();
+    if std::env::var_os("XP_COLD_VERBOSE").is_some() {
+        let ms: Vec<String> = times.iter().map(|t| format!("{:.0}", t * 1e3)).collect();
+        eprintln!("compile ms: {}", ms.join(" "));
+    }
     println!("{}", Cold { seconds, kernels: times.len(), median: median(times) }.line());
     Ok(())
 }

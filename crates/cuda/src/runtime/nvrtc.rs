@@ -2,10 +2,13 @@
 //! prelude every generated kernel begins with ([`PRELUDE`]: storage types, conversions, the device
 //! function of every op, the indexer).
 //!
-//! A source that begins with the prelude is compiled with the prelude as an included header
-//! (written once into the cache directory, named by its hash) and NVRTC's automatic precompiled
-//! header (`-pch`, NVRTC 12.8 and later): the prelude is parsed once per process instead of once
-//! per kernel, which was most of a compilation's time. `XP_NVRTC_PCH=0` turns it off.
+//! With `XP_NVRTC_PCH=1`, a source that begins with the prelude is compiled with the prelude as an
+//! included header (written once into the cache directory, named by its hash) and NVRTC's
+//! automatic precompiled header (`-pch`, NVRTC 12.8 and later), so that the prelude is parsed once
+//! per process. Off by default: NVRTC's front end is only 40–50 ms of a generated kernel's
+//! 300–450 ms on an H100 host (the optimizer and PTX translation take the rest; see
+//! `benches/experiments/nvrtc_phases.py`), the header saves about 30 ms of it, and inside xp's
+//! processes NVRTC has not yet been seen to create the header.
 //!
 //! Entries live under `XP_CACHE_DIR` (default `$XDG_CACHE_HOME/xp/kernels` or
 //! `~/.cache/xp/kernels`), named by a hash of the source, options, architecture and NVRTC version.
@@ -112,7 +115,7 @@ fn prelude_header() -> Option<&'static (String, Vec<String>)> {
     static HEADER: std::sync::OnceLock<Option<(String, Vec<String>)>> = std::sync::OnceLock::new();
     HEADER
         .get_or_init(|| {
-            if std::env::var("XP_NVRTC_PCH").is_ok_and(|v| v == "0") || nvrtc_version() < (12, 8) {
+            if !std::env::var("XP_NVRTC_PCH").is_ok_and(|v| v == "1") || nvrtc_version() < (12, 8) {
                 return None;
             }
             let base = cache_dir()?;
@@ -137,9 +140,13 @@ fn prelude_header() -> Option<&'static (String, Vec<String>)> {
 /// docs), else the two are compiled as one text.
 pub(crate) fn cubin_parts(head: &str, body: &str, arch: &str) -> Result<Vec<u8>> {
     if let (Some(rest), Some((include, opts))) = (body.strip_prefix(PRELUDE), prelude_header()) {
-        // The header first, so that every kernel shares the precompiled prefix.
-        if let Ok(bin) = cubin_with(&format!("{include}{head}{rest}"), arch, opts) {
-            return Ok(bin);
+        // The header first, then a declaration: NVRTC's precompiled prefix is the initial run of
+        // preprocessing directives, which must end before the kernel's own `#define`s (with them
+        // in it, no two kernels shared a prefix and every compile parsed the prelude again).
+        match cubin_with(&format!("{include}struct xp_pch_boundary;\n{head}{rest}"), arch, opts) {
+            Ok(bin) => return Ok(bin),
+            Err(e) if std::env::var_os("XP_NVRTC_VERBOSE").is_some() => eprintln!("xp: precompiled prelude: {e}"),
+            Err(_) => {}
         }
         // A precompiled header that fails (an old or odd NVRTC) costs a second compile, not a
         // failure: a source error fails the same way below.
@@ -147,9 +154,13 @@ pub(crate) fn cubin_parts(head: &str, body: &str, arch: &str) -> Result<Vec<u8>>
     cubin(&format!("{head}{body}"), arch)
 }
 
-/// NVRTC's options: the device's architecture, C++17, device code by default, then `extra`.
+/// NVRTC's options: the device's architecture, C++17, device code by default, NVRTC's own cache
+/// off (12.9 and later: xp's cache above holds the cubins already), then `extra`.
 fn options(arch: &str, extra: &[String]) -> Vec<String> {
     let mut opts = vec![format!("-arch={arch}"), "-std=c++17".to_string(), "-default-device".to_string()];
+    if nvrtc_version() >= (12, 9) {
+        opts.push("--no-cache".into());
+    }
     opts.extend(extra.iter().cloned());
     opts
 }
