@@ -117,7 +117,7 @@ fn kernel_names_say_what_they_do_and_never_repeat() {
             && words.iter().all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()));
         assert!(descriptive, "kernel name {n:?} does not say what it does");
     }
-    for expected in ["xp_sum_", "xp_argmax_", "xp_radix_pass_", "xp_gemm_tiled_"] {
+    for expected in ["xp_sum_", "xp_argmax_", "xp_segsort_", "xp_gemm_tiled_", "xp_take_"] {
         assert!(names.iter().any(|n| n.starts_with(expected)), "no {expected}* among {names:?}");
     }
 }
