@@ -7,6 +7,7 @@ float64 grids (broadcast a column of `a`, a row of `b` and a plane of `x`), floa
 arguments, and the domain edges (a or b zero or infinite, x at 0 and 1, outside [0, 1], NaN).
 """
 import json
+import sys
 import os
 import warnings
 
@@ -41,7 +42,7 @@ def main():
     cases.append(case(edge_a, edge_b, edge_x, [1e-14, 0]))
     meta = {"numpy": np.__version__, "scipy": scipy.__version__}
     with open(os.path.join(ROOT, "tests", "data", "betainc.json"), "w") as fh:
-        json.dump({**meta, "cases": cases}, fh, separators=(",", ":"))
+        json.dump({"generator": "scripts/" + os.path.basename(sys.argv[0]), **meta, "cases": cases}, fh, separators=(",", ":"))
 
 
 if __name__ == "__main__":

@@ -102,7 +102,7 @@ def main():
                     cases.append(case)
     path = os.path.join(OUT, "iir.json")
     with open(path, "w") as f:
-        json.dump({"scipy_version": signal.__name__ and __import__("scipy").__version__, "cases": cases}, f, separators=(",", ":"))
+        json.dump({"generator": "scripts/" + os.path.basename(sys.argv[0]), "scipy_version": signal.__name__ and __import__("scipy").__version__, "cases": cases}, f, separators=(",", ":"))
     print("iir", len(cases), os.path.getsize(path))
 
 

@@ -354,7 +354,7 @@ def set_cases():
 def main():
     cases = getitem_cases() + routine_cases() + at_cases() + sort_cases() + set_cases()
     with open(os.path.join(OUT, "indexing.json"), "w") as f:
-        json.dump({"numpy_version": np.__version__, "cases": cases}, f, separators=(",", ":"))
+        json.dump({"generator": "scripts/" + os.path.basename(sys.argv[0]), "numpy_version": np.__version__, "cases": cases}, f, separators=(",", ":"))
     print("indexing", len(cases))
 
 

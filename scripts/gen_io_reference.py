@@ -130,6 +130,7 @@ def generate():
     for name, a in unsupported_files().items():
         np.save(os.path.join(OUT, name), a, allow_pickle=True)
     with open(EXPECTED, "w") as f:  # one line per file
+        expected = {"generator": "scripts/gen_io_reference.py", **expected}
         f.write("{\n" + ",\n".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in expected.items()) + "\n}\n")
     total = sum(os.path.getsize(os.path.join(OUT, n)) for n in os.listdir(OUT))
     print(f"wrote {len(os.listdir(OUT))} files, {total} bytes, to {os.path.normpath(OUT)}")

@@ -88,5 +88,5 @@ cases.append({"op": "monte_carlo", "args": [arr(s), arr(x), arr(t)], "params": p
 
 path = os.path.join(OUT, "kernels.json")
 with open(path, "w") as f:
-    json.dump({"numpy": np.__version__, "cases": cases}, f, indent=0)
+    json.dump({"generator": "scripts/" + os.path.basename(sys.argv[0]), "numpy": np.__version__, "cases": cases}, f, indent=0)
 print(f"wrote {len(cases)} cases to {path}")

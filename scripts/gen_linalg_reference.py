@@ -378,7 +378,7 @@ def main():
     for name, cases in [("products", product_cases()), ("linalg", linalg_cases())]:
         cases = [c for c in cases if "op" in c]
         with open(os.path.join(OUT, f"{name}.json"), "w") as f:
-            json.dump({"numpy_version": np.__version__, "cases": cases}, f, separators=(",", ":"))
+            json.dump({"generator": "scripts/" + os.path.basename(sys.argv[0]), "numpy_version": np.__version__, "cases": cases}, f, separators=(",", ":"))
         print(name, len(cases), os.path.getsize(os.path.join(OUT, f"{name}.json")))
 
 

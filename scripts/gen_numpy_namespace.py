@@ -15,6 +15,7 @@ Namespaces:
 Each list is sorted, so that regenerating with the same NumPy gives the same file.
 """
 import json
+import sys
 import os
 import types
 
@@ -50,7 +51,7 @@ def main():
         },
     }
     with open(OUT, "w") as f:
-        json.dump(data, f, indent=1, sort_keys=True)
+        json.dump({"generator": "scripts/gen_numpy_namespace.py", **data}, f, indent=1, sort_keys=True)
         f.write("\n")
     counts = {k: len(v) for k, v in data["namespaces"].items()}
     print(f"wrote {os.path.normpath(OUT)}: numpy {np.__version__}, {counts}")

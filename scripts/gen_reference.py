@@ -6,6 +6,7 @@ Needs numpy (2.x) and ml_dtypes (for bfloat16). Writes tests/data/*.json; the te
 need no Python. Floats are written as strings (repr) so that nan and inf survive JSON.
 """
 import json
+import sys
 import os
 import warnings
 
@@ -53,7 +54,7 @@ def arr(a):
 def write_cases(name, cases):
     """tests/data/{name}.json: the cases, compact, with the NumPy version that made them."""
     with open(os.path.join(OUT, f"{name}.json"), "w") as fh:
-        json.dump({"numpy": np.__version__, "cases": cases}, fh, separators=(",", ":"))
+        json.dump({"generator": "scripts/" + os.path.basename(sys.argv[0]), "numpy": np.__version__, "cases": cases}, fh, separators=(",", ":"))
     print(f"{name}: {len(cases)} cases")
 
 
@@ -414,7 +415,7 @@ def main():
         if k == "numpy_version":
             continue
         with open(os.path.join(OUT, f"{k}.json"), "w") as f:
-            json.dump({"numpy_version": np.__version__, "cases": v}, f, separators=(",", ":"))
+            json.dump({"generator": "scripts/" + os.path.basename(sys.argv[0]), "numpy_version": np.__version__, "cases": v}, f, separators=(",", ":"))
         print(k, len(v))
 
 

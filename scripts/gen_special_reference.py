@@ -14,6 +14,7 @@ Needs numpy 2.x, scipy and mpmath. Writes
                              digits instead, and says so.
 """
 import json
+import sys
 import os
 import warnings
 
@@ -347,7 +348,7 @@ def main():
     for name, cases in [("special", special_cases()), ("everyday", everyday_cases()), ("label", label_cases()), ("measure", measure_cases()),
                         ("morphology", morphology_cases())]:
         with open(os.path.join(ROOT, "tests", "data", f"{name}.json"), "w") as fh:
-            json.dump({**meta, "cases": cases}, fh, separators=(",", ":"))
+            json.dump({"generator": "scripts/" + os.path.basename(sys.argv[0]), **meta, "cases": cases}, fh, separators=(",", ":"))
         print(name, len(cases))
     spot_rs()
 

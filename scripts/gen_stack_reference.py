@@ -85,7 +85,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     path = os.path.join(OUT, "stacks.json")
     with open(path, "w") as f:
-        json.dump({"numpy_version": np.__version__, "inputs": inputs, "cases": cases}, f, separators=(",", ":"))
+        json.dump({"generator": "scripts/" + os.path.basename(sys.argv[0]), "numpy_version": np.__version__, "inputs": inputs, "cases": cases}, f, separators=(",", ":"))
     print("stacks", len(cases), os.path.getsize(path))
 
 

@@ -203,5 +203,5 @@ wi = R2.integers(-50, 50, 101).astype("int32")
 case("nanquantile", [wi], {"q": 0.35, "axis": None, "method": "hazen"}, lambda: np.nanquantile(wi, 0.35, method="hazen"))
 
 with open(os.path.join(OUT, "stats.json"), "w") as fh:
-    json.dump({"numpy": np.__version__, "cases": cases}, fh, separators=(",", ":"))
+    json.dump({"generator": "scripts/" + os.path.basename(sys.argv[0]), "numpy": np.__version__, "cases": cases}, fh, separators=(",", ":"))
 print(len(cases), "cases")

@@ -1,8 +1,8 @@
 //! Op markers. An elementwise op is a value of [`UnaryOp`] or [`BinaryOp`]: it carries its NumPy
 //! name, its loop table (the dtypes it has kernels for, in NumPy's resolution order), the rule for
-//! its output dtype, its reduction identity, and its CUDA expression template (`a`, `b` are the
-//! operands) for the generated GPU kernels. A new elementwise op adds a variant here and a scalar
-//! function in each backend, not a trait method.
+//! its output dtype and its reduction identity. A new elementwise op adds a variant here, a scalar
+//! function in the CPU backend (`xp_cpu::scalar`) and a device function `u_<name>`/`b_<name>` in
+//! the CUDA prelude (`crates/cuda/src/runtime/prelude.cu`), not a trait method.
 //!
 //! ```
 //! use xp_core::{BinaryOp, DType, UnaryOp};
@@ -95,7 +95,7 @@ pub enum OutRule {
 }
 
 macro_rules! ops {
-    ($(#[$m:meta])* $name:ident { $($v:ident = $np:literal, $loops:expr, $rule:ident, $cuda:literal;)* }) => {
+    ($(#[$m:meta])* $name:ident { $($v:ident = $np:literal, $loops:expr, $rule:ident;)* }) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[allow(missing_docs)]
@@ -109,8 +109,6 @@ macro_rules! ops {
             pub const fn loops(self) -> Loops { match self { $($name::$v => $loops),* } }
             /// How the output dtype follows from the loop dtype.
             pub const fn out_rule(self) -> OutRule { match self { $($name::$v => OutRule::$rule),* } }
-            /// CUDA C expression template over the operands `a` (and `b`).
-            pub const fn cuda_expr(self) -> &'static str { match self { $($name::$v => $cuda),* } }
         }
     };
 }
@@ -118,115 +116,115 @@ macro_rules! ops {
 ops! {
     /// Elementwise ops of one operand.
     UnaryOp {
-        Neg = "negative", NUM, Same, "(-a)";
-        Pos = "positive", NUM, Same, "(a)";
-        Abs = "absolute", ALL, Real, "abs(a)";
-        Sign = "sign", NUM, Same, "sign(a)";
-        Reciprocal = "reciprocal", NUM, Same, "(1 / a)";
-        Exp = "exp", INEXACT, Same, "exp(a)";
-        Exp2 = "exp2", INEXACT, Same, "exp2(a)";
-        Expm1 = "expm1", INEXACT, Same, "expm1(a)";
-        Log = "log", INEXACT, Same, "log(a)";
-        Log2 = "log2", INEXACT, Same, "log2(a)";
-        Log10 = "log10", INEXACT, Same, "log10(a)";
-        Log1p = "log1p", INEXACT, Same, "log1p(a)";
-        Sqrt = "sqrt", INEXACT, Same, "sqrt(a)";
-        Cbrt = "cbrt", Loops::FLOATS, Same, "cbrt(a)";
-        Square = "square", NUM, Same, "(a * a)";
-        Sin = "sin", INEXACT, Same, "sin(a)";
-        Cos = "cos", INEXACT, Same, "cos(a)";
-        Tan = "tan", INEXACT, Same, "tan(a)";
-        Arcsin = "arcsin", INEXACT, Same, "asin(a)";
-        Arccos = "arccos", INEXACT, Same, "acos(a)";
-        Arctan = "arctan", INEXACT, Same, "atan(a)";
-        Sinh = "sinh", INEXACT, Same, "sinh(a)";
-        Cosh = "cosh", INEXACT, Same, "cosh(a)";
-        Tanh = "tanh", INEXACT, Same, "tanh(a)";
-        Arcsinh = "arcsinh", INEXACT, Same, "asinh(a)";
-        Arccosh = "arccosh", INEXACT, Same, "acosh(a)";
-        Arctanh = "arctanh", INEXACT, Same, "atanh(a)";
-        Floor = "floor", REAL.or(Loops::BOOL), Same, "floor(a)";
-        Ceil = "ceil", REAL.or(Loops::BOOL), Same, "ceil(a)";
-        Trunc = "trunc", REAL.or(Loops::BOOL), Same, "trunc(a)";
-        Rint = "rint", INEXACT, Same, "rint(a)";
-        IsNan = "isnan", ALL, Bool, "isnan(a)";
-        IsInf = "isinf", ALL, Bool, "isinf(a)";
-        IsFinite = "isfinite", ALL, Bool, "isfinite(a)";
-        LogicalNot = "logical_not", ALL, Bool, "(!a)";
-        Invert = "invert", BITS, Same, "(~a)";
-        Conj = "conjugate", NUM, Same, "conj(a)";
-        Real = "real", ALL, Real, "real(a)";
-        Imag = "imag", ALL, Real, "imag(a)";
-        Angle = "angle", INEXACT, Real, "arg(a)";
-        Erf = "erf", SPECIAL, Same, "erf(a)";
-        Erfc = "erfc", SPECIAL, Same, "erfc(a)";
-        Erfcx = "erfcx", SPECIAL, Same, "erfcx(a)";
-        Erfinv = "erfinv", SPECIAL, Same, "erfinv(a)";
-        Erfcinv = "erfcinv", SPECIAL, Same, "erfcinv(a)";
-        Ndtr = "ndtr", SPECIAL, Same, "ndtr(a)";
-        Ndtri = "ndtri", SPECIAL, Same, "ndtri(a)";
-        LogNdtr = "log_ndtr", SPECIAL, Same, "log_ndtr(a)";
-        Gamma = "gamma", SPECIAL, Same, "gamma(a)";
-        Gammaln = "gammaln", SPECIAL, Same, "gammaln(a)";
-        Digamma = "digamma", SPECIAL, Same, "digamma(a)";
-        Expit = "expit", SPECIAL, Same, "expit(a)";
-        Logit = "logit", SPECIAL, Same, "logit(a)";
-        LogExpit = "log_expit", SPECIAL, Same, "log_expit(a)";
-        I0 = "i0", SPECIAL, Same, "i0(a)";
-        I0e = "i0e", SPECIAL, Same, "i0e(a)";
-        I1 = "i1", SPECIAL, Same, "i1(a)";
-        I1e = "i1e", SPECIAL, Same, "i1e(a)";
-        J0 = "j0", SPECIAL, Same, "j0(a)";
-        J1 = "j1", SPECIAL, Same, "j1(a)";
-        Y0 = "y0", SPECIAL, Same, "y0(a)";
-        Y1 = "y1", SPECIAL, Same, "y1(a)";
-        Entr = "entr", SPECIAL, Same, "entr(a)";
-        RiemannZeta = "riemann_zeta", SPECIAL, Same, "riemann_zeta(a)";
+        Neg = "negative", NUM, Same;
+        Pos = "positive", NUM, Same;
+        Abs = "absolute", ALL, Real;
+        Sign = "sign", NUM, Same;
+        Reciprocal = "reciprocal", NUM, Same;
+        Exp = "exp", INEXACT, Same;
+        Exp2 = "exp2", INEXACT, Same;
+        Expm1 = "expm1", INEXACT, Same;
+        Log = "log", INEXACT, Same;
+        Log2 = "log2", INEXACT, Same;
+        Log10 = "log10", INEXACT, Same;
+        Log1p = "log1p", INEXACT, Same;
+        Sqrt = "sqrt", INEXACT, Same;
+        Cbrt = "cbrt", Loops::FLOATS, Same;
+        Square = "square", NUM, Same;
+        Sin = "sin", INEXACT, Same;
+        Cos = "cos", INEXACT, Same;
+        Tan = "tan", INEXACT, Same;
+        Arcsin = "arcsin", INEXACT, Same;
+        Arccos = "arccos", INEXACT, Same;
+        Arctan = "arctan", INEXACT, Same;
+        Sinh = "sinh", INEXACT, Same;
+        Cosh = "cosh", INEXACT, Same;
+        Tanh = "tanh", INEXACT, Same;
+        Arcsinh = "arcsinh", INEXACT, Same;
+        Arccosh = "arccosh", INEXACT, Same;
+        Arctanh = "arctanh", INEXACT, Same;
+        Floor = "floor", REAL.or(Loops::BOOL), Same;
+        Ceil = "ceil", REAL.or(Loops::BOOL), Same;
+        Trunc = "trunc", REAL.or(Loops::BOOL), Same;
+        Rint = "rint", INEXACT, Same;
+        IsNan = "isnan", ALL, Bool;
+        IsInf = "isinf", ALL, Bool;
+        IsFinite = "isfinite", ALL, Bool;
+        LogicalNot = "logical_not", ALL, Bool;
+        Invert = "invert", BITS, Same;
+        Conj = "conjugate", NUM, Same;
+        Real = "real", ALL, Real;
+        Imag = "imag", ALL, Real;
+        Angle = "angle", INEXACT, Real;
+        Erf = "erf", SPECIAL, Same;
+        Erfc = "erfc", SPECIAL, Same;
+        Erfcx = "erfcx", SPECIAL, Same;
+        Erfinv = "erfinv", SPECIAL, Same;
+        Erfcinv = "erfcinv", SPECIAL, Same;
+        Ndtr = "ndtr", SPECIAL, Same;
+        Ndtri = "ndtri", SPECIAL, Same;
+        LogNdtr = "log_ndtr", SPECIAL, Same;
+        Gamma = "gamma", SPECIAL, Same;
+        Gammaln = "gammaln", SPECIAL, Same;
+        Digamma = "digamma", SPECIAL, Same;
+        Expit = "expit", SPECIAL, Same;
+        Logit = "logit", SPECIAL, Same;
+        LogExpit = "log_expit", SPECIAL, Same;
+        I0 = "i0", SPECIAL, Same;
+        I0e = "i0e", SPECIAL, Same;
+        I1 = "i1", SPECIAL, Same;
+        I1e = "i1e", SPECIAL, Same;
+        J0 = "j0", SPECIAL, Same;
+        J1 = "j1", SPECIAL, Same;
+        Y0 = "y0", SPECIAL, Same;
+        Y1 = "y1", SPECIAL, Same;
+        Entr = "entr", SPECIAL, Same;
+        RiemannZeta = "riemann_zeta", SPECIAL, Same;
     }
 }
 
 ops! {
     /// Elementwise ops of two operands (also the ops of reduce, accumulate and outer).
     BinaryOp {
-        Add = "add", ALL, Same, "(a + b)";
-        Sub = "subtract", NUM, Same, "(a - b)";
-        Mul = "multiply", ALL, Same, "(a * b)";
-        Div = "divide", INEXACT, Same, "(a / b)";
-        FloorDiv = "floor_divide", REAL, Same, "floor_div(a, b)";
-        Rem = "remainder", REAL, Same, "py_mod(a, b)";
-        Pow = "power", NUM, Same, "pow(a, b)";
-        Max = "maximum", ALL, Same, "maximum(a, b)";
-        Min = "minimum", ALL, Same, "minimum(a, b)";
-        Fmax = "fmax", ALL, Same, "fmax(a, b)";
-        Fmin = "fmin", ALL, Same, "fmin(a, b)";
-        Arctan2 = "arctan2", Loops::FLOATS, Same, "atan2(a, b)";
-        Hypot = "hypot", Loops::FLOATS, Same, "hypot(a, b)";
-        LogAddExp = "logaddexp", Loops::FLOATS, Same, "logaddexp(a, b)";
-        CopySign = "copysign", Loops::FLOATS, Same, "copysign(a, b)";
-        Eq = "equal", ALL, Bool, "(a == b)";
-        Ne = "not_equal", ALL, Bool, "(a != b)";
-        Lt = "less", ALL, Bool, "(a < b)";
-        Le = "less_equal", ALL, Bool, "(a <= b)";
-        Gt = "greater", ALL, Bool, "(a > b)";
-        Ge = "greater_equal", ALL, Bool, "(a >= b)";
-        LogicalAnd = "logical_and", ALL, Bool, "(a && b)";
-        LogicalOr = "logical_or", ALL, Bool, "(a || b)";
-        LogicalXor = "logical_xor", ALL, Bool, "((bool)a != (bool)b)";
-        BitAnd = "bitwise_and", BITS, Same, "(a & b)";
-        BitOr = "bitwise_or", BITS, Same, "(a | b)";
-        BitXor = "bitwise_xor", BITS, Same, "(a ^ b)";
-        Shl = "left_shift", Loops::INTS, Same, "shl(a, b)";
-        Shr = "right_shift", Loops::INTS, Same, "shr(a, b)";
-        Xlogy = "xlogy", SPECIAL, Same, "xlogy(a, b)";
-        Xlog1py = "xlog1py", SPECIAL, Same, "xlog1py(a, b)";
-        Beta = "beta", SPECIAL, Same, "beta(a, b)";
-        Betaln = "betaln", SPECIAL, Same, "betaln(a, b)";
-        Gammainc = "gammainc", SPECIAL, Same, "gammainc(a, b)";
-        Gammaincc = "gammaincc", SPECIAL, Same, "gammaincc(a, b)";
-        Zeta = "zeta", SPECIAL, Same, "zeta(a, b)";
-        RelEntr = "rel_entr", SPECIAL, Same, "rel_entr(a, b)";
-        KlDiv = "kl_div", SPECIAL, Same, "kl_div(a, b)";
-        Binom = "binom", SPECIAL, Same, "binom(a, b)";
+        Add = "add", ALL, Same;
+        Sub = "subtract", NUM, Same;
+        Mul = "multiply", ALL, Same;
+        Div = "divide", INEXACT, Same;
+        FloorDiv = "floor_divide", REAL, Same;
+        Rem = "remainder", REAL, Same;
+        Pow = "power", NUM, Same;
+        Max = "maximum", ALL, Same;
+        Min = "minimum", ALL, Same;
+        Fmax = "fmax", ALL, Same;
+        Fmin = "fmin", ALL, Same;
+        Arctan2 = "arctan2", Loops::FLOATS, Same;
+        Hypot = "hypot", Loops::FLOATS, Same;
+        LogAddExp = "logaddexp", Loops::FLOATS, Same;
+        CopySign = "copysign", Loops::FLOATS, Same;
+        Eq = "equal", ALL, Bool;
+        Ne = "not_equal", ALL, Bool;
+        Lt = "less", ALL, Bool;
+        Le = "less_equal", ALL, Bool;
+        Gt = "greater", ALL, Bool;
+        Ge = "greater_equal", ALL, Bool;
+        LogicalAnd = "logical_and", ALL, Bool;
+        LogicalOr = "logical_or", ALL, Bool;
+        LogicalXor = "logical_xor", ALL, Bool;
+        BitAnd = "bitwise_and", BITS, Same;
+        BitOr = "bitwise_or", BITS, Same;
+        BitXor = "bitwise_xor", BITS, Same;
+        Shl = "left_shift", Loops::INTS, Same;
+        Shr = "right_shift", Loops::INTS, Same;
+        Xlogy = "xlogy", SPECIAL, Same;
+        Xlog1py = "xlog1py", SPECIAL, Same;
+        Beta = "beta", SPECIAL, Same;
+        Betaln = "betaln", SPECIAL, Same;
+        Gammainc = "gammainc", SPECIAL, Same;
+        Gammaincc = "gammaincc", SPECIAL, Same;
+        Zeta = "zeta", SPECIAL, Same;
+        RelEntr = "rel_entr", SPECIAL, Same;
+        KlDiv = "kl_div", SPECIAL, Same;
+        Binom = "binom", SPECIAL, Same;
     }
 }
 

@@ -3,8 +3,8 @@
 //! processor's vector width (`linalg::small::wide`), chunks over the cores. The general
 //! reduction folds through one function of two values, whose NaN rule (a select that the
 //! compiler does not widen) held `max` of 2^22 float32 to a third of NumPy's speed.
-use crate::kernel::Kernel;
 use crate::linalg::wide;
+use crate::scalar::ScalarOps;
 use rayon::prelude::*;
 use xp_core::Scalar;
 
@@ -17,7 +17,7 @@ struct Part<T> {
 }
 
 #[inline(always)]
-fn better<T: Kernel, const MAX: bool>(v: T, than: T) -> bool {
+fn better<T: ScalarOps, const MAX: bool>(v: T, than: T) -> bool {
     if MAX {
         T::gt(v, than)
     } else {
@@ -26,7 +26,7 @@ fn better<T: Kernel, const MAX: bool>(v: T, than: T) -> bool {
 }
 
 #[inline(always)]
-fn lanes<T: Kernel, const MAX: bool>(x: &[T], start: T) -> Part<T> {
+fn lanes<T: ScalarOps, const MAX: bool>(x: &[T], start: T) -> Part<T> {
     const L: usize = 16;
     let (mut acc, mut nan, mut num) = ([start; L], [false; L], [false; L]);
     let mut it = x.chunks_exact(L);
@@ -55,7 +55,7 @@ fn lanes<T: Kernel, const MAX: bool>(x: &[T], start: T) -> Part<T> {
 
 /// NumPy's `max` (`MAX`; else `min`) of the non-empty `x`: NaN if any value is NaN, or with
 /// `skip_nan` (`nanmax`/`fmax`), the extreme of the numbers (NaN when there are none).
-pub(crate) fn extreme<T: Kernel, const MAX: bool>(x: &[T], skip_nan: bool) -> T {
+pub(crate) fn extreme<T: ScalarOps, const MAX: bool>(x: &[T], skip_nan: bool) -> T {
     // floats start from the infinity every number beats; integers from their first value
     let start = if T::DTYPE.is_float() {
         T::from_scalar(Scalar::Float(if MAX { f64::NEG_INFINITY } else { f64::INFINITY }))

@@ -21,19 +21,19 @@ pub mod fft;
 mod filter;
 mod index;
 pub mod iter;
-pub mod kernel;
 mod label;
 mod linalg;
 pub mod pool;
 mod random;
 mod recursive;
 mod reduce;
+pub mod scalar;
 mod sort;
 pub mod special;
 mod stats;
 
 use iter::{map1, map2, map3, Walk};
-use kernel::Kernel;
+use scalar::ScalarOps;
 use xp_core::{
     with_buffer, ArgReduceOp, BackendDevice, BackendStorage, BinaryOp, DType, Device, Element, Error, HostBuffer,
     Layout, OutRule, Result, Scalar, UnaryOp,
@@ -82,7 +82,7 @@ macro_rules! with_pair {
     }};
 }
 
-fn unary_t<T: Kernel>(x: &[T], l: &Layout, op: UnaryOp) -> Result<HostBuffer> {
+fn unary_t<T: ScalarOps>(x: &[T], l: &Layout, op: UnaryOp) -> Result<HostBuffer> {
     let d = T::DTYPE;
     Ok(match op.out_rule() {
         OutRule::Bool => HostBuffer::from(map1(x, l, T::pred_fn(op).map_or_else(|| no_loop(op.name(), d), Ok)?)),
@@ -101,7 +101,7 @@ fn unary_t<T: Kernel>(x: &[T], l: &Layout, op: UnaryOp) -> Result<HostBuffer> {
     })
 }
 
-fn binary_t<T: Kernel>(a: &[T], la: &Layout, b: &[T], lb: &Layout, op: BinaryOp) -> Result<HostBuffer> {
+fn binary_t<T: ScalarOps>(a: &[T], la: &Layout, b: &[T], lb: &Layout, op: BinaryOp) -> Result<HostBuffer> {
     let d = T::DTYPE;
     if op.out_rule() == OutRule::Bool {
         let f = T::cmp_fn(op).map_or_else(|| no_loop(op.name(), d), Ok)?;
@@ -118,7 +118,7 @@ fn binary_t<T: Kernel>(a: &[T], la: &Layout, b: &[T], lb: &Layout, op: BinaryOp)
     }))
 }
 
-fn reduce_t<T: Kernel>(x: &[T], l: &Layout, op: BinaryOp, axes: &[usize]) -> Result<HostBuffer> {
+fn reduce_t<T: ScalarOps>(x: &[T], l: &Layout, op: BinaryOp, axes: &[usize]) -> Result<HostBuffer> {
     let f = T::binary_fn(op).map_or_else(|| no_loop(op.name(), T::DTYPE), Ok)?;
     // Extremes of float32/float64 and integers as selects the compiler inlines and vectorises
     // (through the function pointer they ran at a sixteenth of NumPy's speed).
@@ -165,7 +165,7 @@ fn reduce_t<T: Kernel>(x: &[T], l: &Layout, op: BinaryOp, axes: &[usize]) -> Res
     }))
 }
 
-fn scan_t<T: Kernel>(x: &[T], l: &Layout, op: BinaryOp, axis: usize) -> Result<HostBuffer> {
+fn scan_t<T: ScalarOps>(x: &[T], l: &Layout, op: BinaryOp, axis: usize) -> Result<HostBuffer> {
     let f = T::binary_fn(op).map_or_else(|| no_loop(op.name(), T::DTYPE), Ok)?;
     Ok(T::into_buffer(match op {
         BinaryOp::Add => reduce::scan(x, l, axis, T::add),

@@ -8,7 +8,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::iter::{chunk_len, fill_chunks_work, Walk, PAR_THRESHOLD};
-use crate::kernel::Kernel;
+use crate::scalar::ScalarOps;
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
 use xp_core::{ArgReduceOp, Layout};
@@ -91,7 +91,7 @@ fn pairwise_slice<T: Copy>(x: &[T], f: &impl Fn(T, T) -> T) -> T {
 
 /// Fold one strided run: pairwise when `pw`, else left to right (non-associative ops).
 #[inline]
-fn fold_run<T: Kernel>(x: &[T], off: isize, len: usize, stride: isize, pw: bool, f: &impl Fn(T, T) -> T) -> T {
+fn fold_run<T: ScalarOps>(x: &[T], off: isize, len: usize, stride: isize, pw: bool, f: &impl Fn(T, T) -> T) -> T {
     if pw && stride == 1 {
         pairwise_slice(&x[off as usize..off as usize + len], f)
     } else if pw {
@@ -120,7 +120,13 @@ fn split(layout: &Layout, axes: &[usize]) -> (Layout, Layout) {
 
 /// Reduce `axes` of `x` with `f` (pairwise when `pw`: associative ops). At least one element is
 /// reduced per output; the output is C-contiguous over the kept axes.
-pub fn reduce<T: Kernel>(x: &[T], layout: &Layout, axes: &[usize], pw: bool, f: impl Fn(T, T) -> T + Sync) -> Vec<T> {
+pub fn reduce<T: ScalarOps>(
+    x: &[T],
+    layout: &Layout,
+    axes: &[usize],
+    pw: bool,
+    f: impl Fn(T, T) -> T + Sync,
+) -> Vec<T> {
     let (kl, rl) = split(layout, axes);
     let (nk, nr) = (kl.numel(), rl.numel());
     let rw = Walk::new(&[&rl]);
@@ -196,7 +202,7 @@ pub fn reduce<T: Kernel>(x: &[T], layout: &Layout, axes: &[usize], pw: bool, f: 
 /// Outer-mode reduction of the rows at offsets `roff` for every kept element (parallel over
 /// kept elements when there is enough work).
 #[allow(clippy::too_many_arguments)]
-fn outer_rows<T: Kernel>(
+fn outer_rows<T: ScalarOps>(
     x: &[T],
     kw: &Walk,
     ks: isize,
@@ -256,14 +262,14 @@ fn outer_rows<T: Kernel>(
 }
 
 /// Index of the first maximum/minimum (first NaN wins) along `axis`, as int64.
-pub fn arg_reduce<T: Kernel>(x: &[T], layout: &Layout, op: ArgReduceOp, axis: usize) -> Vec<i64> {
+pub fn arg_reduce<T: ScalarOps>(x: &[T], layout: &Layout, op: ArgReduceOp, axis: usize) -> Vec<i64> {
     match op {
         ArgReduceOp::ArgMax => arg_reduce_by(x, layout, axis, T::gt),
         ArgReduceOp::ArgMin => arg_reduce_by(x, layout, axis, T::lt),
     }
 }
 
-fn arg_reduce_by<T: Kernel>(
+fn arg_reduce_by<T: ScalarOps>(
     x: &[T],
     layout: &Layout,
     axis: usize,
@@ -325,7 +331,7 @@ fn arg_reduce_by<T: Kernel>(
 /// pass finds each block's extreme and whether it holds a NaN, and only a block that improves on
 /// the best so far is searched for the index.
 #[inline(always)]
-fn arg_extreme_contiguous<T: Kernel>(x: &[T], better: impl Fn(T, T) -> bool + Copy) -> (usize, T) {
+fn arg_extreme_contiguous<T: ScalarOps>(x: &[T], better: impl Fn(T, T) -> bool + Copy) -> (usize, T) {
     const B: usize = 2048;
     let mut best = (0usize, x[0]);
     for (bi, blk) in x.chunks(B).enumerate() {
@@ -360,7 +366,7 @@ fn arg_extreme_contiguous<T: Kernel>(x: &[T], better: impl Fn(T, T) -> bool + Co
 }
 
 /// Inclusive scan of `f` along `axis`; the output is C-contiguous with the input's shape.
-pub fn scan<T: Kernel>(x: &[T], layout: &Layout, axis: usize, f: impl Fn(T, T) -> T + Sync) -> Vec<T> {
+pub fn scan<T: ScalarOps>(x: &[T], layout: &Layout, axis: usize, f: impl Fn(T, T) -> T + Sync) -> Vec<T> {
     let n = layout.numel();
     let (len, s) = (layout.shape()[axis], layout.strides()[axis]);
     let out_l = Layout::contiguous(layout.shape());

@@ -6,9 +6,11 @@
 //! ([`cudarc::driver::sys::is_culib_present`]) and answers `false`, `0` or a typed error, never
 //! cudarc's panic.
 //!
-//! Kernels are CUDA C generated from templates per op family (see `codegen.rs` and the prelude in
-//! `kernels/prelude.cu`), compiled by NVRTC to a cubin for the device's own architecture and
-//! cached in memory per device and on disk (see [`kernels_compiled`]).
+//! Kernels are CUDA C generated per op family (the elementwise and reduction generator in
+//! `generator/`, the families' own templates beside their modules, the prelude in
+//! `runtime/prelude.cu`), compiled by NVRTC to a cubin for the device's own architecture, cached
+//! in memory per device and on disk (see [`kernels_compiled`]), and launched through one path
+//! (`runtime/launch.rs`) under names that say what they do (see [`kernels_loaded`]).
 //!
 //! ```
 //! // On a machine without a driver this prints 0 and never panics.
@@ -19,6 +21,7 @@
 mod codegen;
 pub mod fft;
 mod filter;
+mod generator;
 mod index;
 mod label;
 pub mod linalg;
@@ -32,7 +35,6 @@ mod space;
 mod stats;
 mod storage;
 mod transfer;
-mod ukernel;
 
 pub use raw::{RawArg, RawModule};
 pub use runtime::buffer::CudaStorage;

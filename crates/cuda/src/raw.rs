@@ -1,10 +1,10 @@
 //! Raw CUDA C modules: compiled by NVRTC for each device on first use (through the disk cache
 //! unless template name expressions are asked for), functions and globals looked up by name,
 //! kernels launched by hand on the current stream.
+use crate::generator::params::Params;
 use crate::runtime::buffer::CudaStorage;
 use crate::runtime::device::{driver_err, get, Dev};
 use crate::runtime::launch::Kernel;
-use crate::ukernel::params::Params;
 use cudarc::driver::{CudaFunction, CudaModule, LaunchConfig};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -2,11 +2,11 @@
 //! two-stage when few outputs; column mode: a coalesced thread per output), arg-reductions and
 //! scans.
 use crate::codegen;
+use crate::generator::reduction::{self, chunking, identity};
 use crate::runtime::buffer::CudaStorage;
 use crate::runtime::device::driver_err;
 use crate::runtime::launch::{blocks_cfg, cfg, Family, Key, Param, Source};
 use crate::space::{idx, split, vector_width, Idx};
-use crate::ukernel::reduction::{self, chunking, identity};
 use xp_core::{ArgReduceOp, BackendStorage, BinaryOp, DType, Layout, Result};
 
 /// Elements per vector load (up to 16 bytes) along unit-stride runs starting at the offsets of

@@ -2,9 +2,9 @@
 //! `runtime/buffer.rs`) and on [`CudaDevice`]: each method dispatches to its family's module.
 //! Launches are asynchronous on the calling thread's current stream (see [`crate::Stream`]);
 //! only `to_host` waits.
+pub(crate) use crate::generator::builtin::Expr;
 use crate::runtime::buffer::{bytes_of_mut, CudaStorage};
 use crate::runtime::device::{driver_err, CudaDevice};
-pub(crate) use crate::ukernel::builtin::Expr;
 use cudarc::driver::result;
 use xp_core::{
     with_buffer, ArgReduceOp, BackendDevice, BackendStorage, BinaryOp, DType, Device, Error, HostBuffer, Layout,
@@ -17,7 +17,7 @@ impl CudaStorage {
         let shape = ins[0].1.shape();
         let n: usize = shape.iter().product();
         let out = CudaStorage::alloc(&self.dev, out_dtype, n)?;
-        crate::ukernel::builtin::run(&self.dev, expr, &out, None, ins)?;
+        crate::generator::builtin::run(&self.dev, expr, &out, None, ins)?;
         Ok(out)
     }
 }
@@ -92,7 +92,7 @@ impl BackendStorage for CudaStorage {
         if self.copy_run(l, dst, dl)? {
             return Ok(());
         }
-        crate::ukernel::builtin::run(&self.dev, Expr::Cast, dst, Some(dl), &[(self, l)])
+        crate::generator::builtin::run(&self.dev, Expr::Cast, dst, Some(dl), &[(self, l)])
     }
     fn reduce(&self, l: &Layout, op: BinaryOp, axes: &[usize]) -> Result<Self> {
         self.reduce_impl(l, op, axes)
@@ -115,11 +115,11 @@ impl BackendDevice for CudaDevice {
     }
     fn full(&self, n: usize, value: Scalar, dtype: DType) -> Result<CudaStorage> {
         // A fill kernel with the value as a parameter: no host copy (so it can be captured).
-        crate::ukernel::fill(&self.dev, n, value, dtype)
+        crate::generator::fill(&self.dev, n, value, dtype)
     }
     fn affine(&self, n: usize, start: Scalar, step: Scalar, dtype: DType) -> Result<CudaStorage> {
         // On the device with the host's arithmetic; the rare mixed cases are made on the host.
-        match crate::ukernel::affine(&self.dev, n, start, step, dtype)? {
+        match crate::generator::affine(&self.dev, n, start, step, dtype)? {
             Some(s) => Ok(s),
             None => CudaStorage::upload(&self.dev, &HostBuffer::affine(n, start, step, dtype)),
         }

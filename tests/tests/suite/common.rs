@@ -58,9 +58,30 @@ impl Drop for OnPanic<'_> {
     }
 }
 
+/// The reference data folder (`tests/data`), found at run time so that a test binary runs from
+/// any folder: `$XP_TEST_DATA`; else `data/` in the folder the test starts in (cargo and the GPU
+/// bundle's runner start it in the package folder); else `tests/data` in a folder above the test
+/// binary (a bundle's `.gpu/bin/` sits in the checkout); else the package folder it was built in.
+pub fn data_dir() -> std::path::PathBuf {
+    use std::path::{Path, PathBuf};
+    let marker = |d: &Path| d.join("numpy_omissions.txt").is_file();
+    if let Some(d) = std::env::var_os("XP_TEST_DATA") {
+        return PathBuf::from(d);
+    }
+    if marker(Path::new("data")) {
+        return PathBuf::from("data");
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        if let Some(d) = exe.ancestors().map(|a| a.join("tests").join("data")).find(|d| marker(d)) {
+            return d;
+        }
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data")
+}
+
 pub fn load(name: &str) -> Vec<Value> {
-    let path = format!("{}/data/{name}.json", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
+    let path = data_dir().join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
     let v: Value = serde_json::from_str(&text).expect("reference data is JSON");
     v["cases"].as_array().expect("cases").clone()
 }

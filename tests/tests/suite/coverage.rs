@@ -538,8 +538,8 @@ implemented! {
 
 /// NumPy's names by namespace, from `tests/data/numpy_namespace.json`, and its NumPy version.
 fn numpy_names() -> (String, BTreeMap<String, BTreeSet<String>>) {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/numpy_namespace.json");
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
+    let path = super::common::data_dir().join("numpy_namespace.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
     let v: serde_json::Value = serde_json::from_str(&text).expect("numpy_namespace.json is JSON");
     let version = v["numpy_version"].as_str().expect("numpy_version").to_string();
     let spaces = v["namespaces"].as_object().expect("namespaces");
@@ -563,8 +563,8 @@ struct Omission {
 
 /// The omission list: `namespace.name: reason` lines; `#` comments and blank lines skipped.
 fn omissions(problems: &mut Vec<String>) -> Vec<Omission> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/numpy_omissions.txt");
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
+    let path = super::common::data_dir().join("numpy_omissions.txt");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -646,4 +646,29 @@ fn numpy_namespace_is_covered() {
     }
 
     assert!(problems.is_empty(), "{} coverage problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+/// Every reference data file names the script that made it (`"generator"`), and the script is in
+/// the repository, so that anyone can regenerate the data with the pinned versions of
+/// `scripts/requirements.txt`.
+#[test]
+fn every_reference_file_names_its_generator() {
+    let dir = super::common::data_dir();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/data")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.push(dir.join("io").join("expected.json"));
+    assert!(files.len() > 20, "{files:?}");
+    let scripts = dir.join("..").join("..").join("scripts");
+    for p in files {
+        let text = std::fs::read_to_string(&p).expect("readable");
+        let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        let g = v["generator"].as_str().unwrap_or_else(|| panic!("{} names no generator", p.display()));
+        let script = scripts.join(g.strip_prefix("scripts/").expect("a script under scripts/"));
+        assert!(script.is_file(), "{}: the generator {g} is not in the repository", p.display());
+    }
+    let req = std::fs::read_to_string(scripts.join("requirements.txt")).expect("scripts/requirements.txt");
+    assert!(req.lines().any(|l| l.starts_with("numpy==")) && req.lines().any(|l| l.starts_with("scipy==")));
 }

@@ -1,6 +1,7 @@
-//! Advanced indexing, scatters, sorting, searching and set operations against NumPy
-//! (`tests/data/indexing.json`, made by `scripts/gen_index_reference.py`), on every device, with
-//! every input (index arrays included) in every layout variant.
+//! Advanced indexing and scatters against NumPy (`tests/data/indexing.json`, made by
+//! `scripts/gen_index_reference.py`), on every device, with every input (index arrays included)
+//! in every layout variant. The same file's sort and set cases are checked by `sort.rs` and
+//! `sets.rs` through [`check_case`].
 use super::common;
 use serde_json::Value;
 use xp::{Array, BinaryUfunc, IndexItem, IndexMode, Result, Side, SliceElem, UniqueOptions};
@@ -42,7 +43,7 @@ fn index(v: &Value, x: &[Array]) -> Vec<IndexItem> {
 }
 
 /// Run `op`; in-place operations return their first argument afterwards.
-fn run(op: &str, x: &[Array], p: &Value, dev: xp::Device) -> Result<Vec<Array>> {
+pub(super) fn run(op: &str, x: &[Array], p: &Value, dev: xp::Device) -> Result<Vec<Array>> {
     let one = |r: Result<Array>| r.map(|v| vec![v]);
     let after = |r: Result<()>| r.map(|_| vec![x[0].clone()]);
     let axis = |v: &Value| v.as_i64().map(|a| a as isize);
@@ -94,13 +95,27 @@ fn run(op: &str, x: &[Array], p: &Value, dev: xp::Device) -> Result<Vec<Array>> 
     }
 }
 
-common::split_cases!(indexing_sorting_and_sets_match_numpy, "indexing");
+/// The ops of `tests/data/indexing.json` that `sort.rs` and `sets.rs` check.
+pub(super) const SORT_OPS: [&str; 4] = ["sort", "argsort", "lexsort", "searchsorted"];
+pub(super) const SET_OPS: [&str; 6] = ["unique", "isin", "intersect1d", "union1d", "setdiff1d", "setxor1d"];
 
-fn indexing_sorting_and_sets_match_numpy(f: &mut Failures, dev: xp::Device, case: &Value) {
+/// Check `case` of `tests/data/indexing.json` (made by `scripts/gen_index_reference.py`) when its
+/// op is one of `ops` (all but the sort and set ops when `ops` is empty).
+pub(super) fn check_case(f: &mut Failures, dev: xp::Device, case: &Value, ops: &[&str]) {
     let op = case["op"].as_str().unwrap();
+    let mine = if ops.is_empty() { !SORT_OPS.contains(&op) && !SET_OPS.contains(&op) } else { ops.contains(&op) };
+    if !mine {
+        return;
+    }
     let inputs: Vec<_> = case["args"].as_array().unwrap().iter().map(common::array).collect();
     let what = format!("{op} {}", case["params"]);
     common::check_layouts(f, dev, &inputs, &common::expected_all(case), &what, true, |x| {
         run(op, x, &case["params"], dev)
     });
+}
+
+common::split_cases!(indexing_matches_numpy, "indexing");
+
+fn indexing_matches_numpy(f: &mut Failures, dev: xp::Device, case: &Value) {
+    check_case(f, dev, case, &[]);
 }

@@ -21,8 +21,8 @@ use xp_testing::{devices, layouts, Failures};
 fn data() -> &'static Value {
     static DATA: OnceLock<Value> = OnceLock::new();
     DATA.get_or_init(|| {
-        let path = format!("{}/data/stacks.json", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
+        let path = super::common::data_dir().join("stacks.json");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
         serde_json::from_str(&text).expect("reference data is JSON")
     })
 }

@@ -1,7 +1,7 @@
 //! `ndimage`'s measurements over labelled regions against SciPy (`tests/data/measure.json`, made
 //! by `scripts/gen_special_reference.py`): float64, int32 and float32 inputs, 2-D and 3-D labels,
 //! `index` as None, one label, and lists with absent, negative and background labels, in every
-//! layout, on every device. `tests/data/measure2.json` (`scripts/gen_measure2_reference.py`):
+//! layout, on every device. `tests/data/measure_objects.json` (`scripts/gen_ndimage_transforms_reference.py`):
 //! `find_objects`, `median`, `extrema`, the positions, `histogram`, `labeled_comprehension`, and
 //! the older measurements over negative labels and without labels; all-background labels, empty
 //! and repeated indices, and SciPy's errors.
@@ -108,7 +108,7 @@ fn reference2(f: &mut Failures, dev: Device, case: &Value) {
     common::check_layouts(f, dev, &inputs, &want, &what, true, |x| run2(case, x));
 }
 
-split_cases!(reference2, "measure2");
+split_cases!(reference2, "measure_objects");
 
 /// Whether a label lies in a region.
 type Region<'a> = Box<dyn Fn(i64) -> bool + 'a>;

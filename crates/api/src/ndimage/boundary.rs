@@ -49,7 +49,7 @@ pub(super) fn window(x: &Array, axis: usize, start: usize, len: usize) -> Result
 
 /// The view `start[i] .. start[i] + len[i]` of `x` along every axis.
 pub(super) fn window_nd(x: &Array, start: &[usize], len: &[usize]) -> Result<Array> {
-    x.slice(crate::sliding::spans(start, len))
+    x.slice(crate::filter::spans(start, len))
 }
 
 /// The extension `(before, after)` of a window of `size` taps with `origin` (SciPy's

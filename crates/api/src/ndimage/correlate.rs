@@ -1,15 +1,15 @@
 //! Correlation and convolution with given weights, in 1-D along an axis and N-D (SciPy's
 //! `correlate1d`, `convolve1d`, `correlate`, `convolve`): the input is extended by the mode, then
 //! one valid correlation of the extended input with the weights runs through the filter family
-//! (`crate::sliding`: the CPU's row passes, the GPU's shared-memory tiles).
+//! (`crate::filter`: the CPU's row passes, the GPU's shared-memory tiles).
 use super::boundary::{extend, extend_axis, reach};
 use super::{axis_of, cast_out, check_origin, complex_parts, per_axis, work_dtype, Filter, Filter1d, Mode};
-use crate::sliding::correlate_valid;
+use crate::filter::correlate_valid;
 use crate::Array;
 use xp_core::{Error, Result, Scalar};
 
 /// `Σ_j weights[j] · x[i + j - size/2 - origin]` along `axis` of `x` (already in its work dtype):
-/// the input extended by the mode, then one valid correlation ([`crate::sliding`]: the
+/// the input extended by the mode, then one valid correlation ([`crate::filter`]: the
 /// backends' kernels).
 pub(crate) fn correlate1d_impl(x: &Array, weights: &[f64], axis: usize, mode: Mode, origin: isize) -> Result<Array> {
     let (before, after) = reach(weights.len(), origin);

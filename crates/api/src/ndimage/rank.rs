@@ -2,7 +2,7 @@
 //! and `rank_filter`), computed in the input's dtype, so integers stay exact. A box of `size` is
 //! separable for the minimum and maximum (one 1-D pass per axis, an elementwise `minimum` chain
 //! over the window's views); a box window of the median and other ranks goes to the filter
-//! family's selection (`crate::sliding::rank_valid`: the GPU's register selection, the CPU's
+//! family's selection (`crate::filter::rank_valid`: the GPU's register selection, the CPU's
 //! per-window select), and a footprint (or a box the backend does not take) stacks the views of
 //! its taps along a new axis and sorts it.
 use super::boundary::{extend, extend_axis, reach, window, window_nd};
@@ -44,7 +44,7 @@ pub(crate) fn rank_filter_impl(
     let ext = extend(x, &widths, mode, cval_in(mode, x.dtype()))?;
     // a box: the filter family's selection kernels, where the backend takes the window
     if footprint.iter().all(|&t| t) {
-        if let Some(r) = crate::sliding::rank_valid(&ext, fshape, rank)? {
+        if let Some(r) = crate::filter::rank_valid(&ext, fshape, rank)? {
             return Ok(r);
         }
     }

@@ -2,7 +2,7 @@
 //! length with only small prime factors, the product transformed back once and cut to the mode's
 //! shape (SciPy's `scipy.signal.fftconvolve`). float32 stays in single precision.
 use crate::fft::{self, FftNorm};
-use crate::sliding::spans;
+use crate::filter::spans;
 use crate::Array;
 use xp_core::{DType, Error, Result};
 

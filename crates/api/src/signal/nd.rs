@@ -1,13 +1,13 @@
 //! SciPy's N-D `convolve` / `correlate` (direct or by FFT) and the 2-D `convolve2d` /
 //! `correlate2d` with their boundaries. The direct method pads the first operand by the mode's
 //! (or the boundary's) border and runs one valid correlation with the reversed second
-//! ([`crate::sliding`]: the backends' tiled kernels for floats, exact multiply-add passes for
+//! ([`crate::filter`]: the backends' tiled kernels for floats, exact multiply-add passes for
 //! integers).
 use super::fftconv::{circular, fast_len, ordered, span};
 use super::options::Conv2d;
 use super::{choose, fftconvolve, Mode};
+use crate::filter::correlate_valid;
 use crate::manip::PadMode;
-use crate::sliding::correlate_valid;
 use crate::Array;
 use xp_core::{promote_types, Error, Result, Scalar};
 

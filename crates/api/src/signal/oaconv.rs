@@ -89,7 +89,7 @@ fn freq_conv(a: &Array, b: &Array, axes: &[isize], lens: &[usize], work: DType) 
 /// SciPy's `_centered`: the middle `shape` of `a` (start `(n - m) / 2` per axis), copied.
 fn centered(a: &Array, shape: &[usize]) -> Result<Array> {
     let start: Vec<usize> = a.shape().iter().zip(shape).map(|(&n, &m)| (n - m) / 2).collect();
-    a.slice(crate::sliding::spans(&start, shape))?.copy()
+    a.slice(crate::filter::spans(&start, shape))?.copy()
 }
 
 /// SciPy's `_apply_conv_mode` over the convolved `axes`.

@@ -1,6 +1,6 @@
 //! Math functions and NumPy ufuncs over register blocks.
 use super::col::{class, with_lane, with_num, Col, Lane, Reg};
-use crate::kernel::Kernel;
+use crate::scalar::ScalarOps;
 use crate::special::as241;
 use xp_core::kernel::MathFn;
 use xp_core::{BinaryOp, DType, Error, OutRule, Result, UnaryOp};

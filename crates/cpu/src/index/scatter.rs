@@ -4,7 +4,7 @@
 //! monomorphised loop (the hot ones inline), and a 1-D index with a value stride needs no
 //! offset tables.
 use super::{offsets, resolve};
-use crate::kernel::Kernel;
+use crate::scalar::ScalarOps;
 use crate::CpuStorage;
 use xp_core::{BinaryOp, Combine, Error, HostBuffer, IndexSet, Layout, Result};
 
@@ -29,7 +29,7 @@ pub(crate) fn scatter(
     go!(Bool, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128)
 }
 
-fn by_op<T: Kernel>(
+fn by_op<T: ScalarOps>(
     dst: &mut [T],
     l: &Layout,
     set: &IndexSet<'_, CpuStorage>,

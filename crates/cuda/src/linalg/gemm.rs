@@ -112,7 +112,7 @@ pub(crate) fn matmul(a: &CudaStorage, al: &Layout, b: &CudaStorage, bl: &Layout)
         Some(_) if m == 1 && n == 1 && k > 256 && !kernels::cublas_only() => {
             // (1, k) @ (k, 1): a sum of products over the whole device, as CuPy does
             let (xl, yl) = (al.remove_axes(&[nd - 2]), bl.remove_axes(&[nd - 1]));
-            crate::ukernel::reduction::builtin_dot(a, &xl, b, &yl, &out)?;
+            crate::generator::reduction::builtin_dot(a, &xl, b, &yl, &out)?;
             Ok(out)
         }
         Some(_) if kernels::tiled_float(a.dtype, dims) => kernels::tiled_gemm(a, al, b, bl, out, dims),

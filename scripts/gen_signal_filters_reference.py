@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Generate the SciPy reference data of xp's second set of signal tests (tests/data/signal2.json):
+"""Generate the SciPy reference data of xp's second set of signal tests (tests/data/signal_filters.json):
 oaconvolve, lfilter / lfilter_zi, sosfilt / sosfilt_zi, filtfilt, resample, resample_poly, stft,
 find_peaks, detrend with breakpoints and wiener.
 
-Run from the repository root:  python3 scripts/gen_signal2_reference.py
+Run from the repository root:  python3 scripts/gen_signal_filters_reference.py
 Needs numpy (2.x) and scipy. Uses the encoding of gen_reference.py. Each case:
 {"op", "args": [arrays], "params", "result" | "results" | "error", "tol": [rtol, atol]}.
 """
@@ -346,7 +346,7 @@ def wieners():
 
 
 def main():
-    write_cases("signal2", oaconvolves() + lfilters() + sosfilts() + filtfilts() + resamples() + resample_polys()
+    write_cases("signal_filters", oaconvolves() + lfilters() + sosfilts() + filtfilts() + resamples() + resample_polys()
                 + upfirdns() + stfts() + peaks() + detrend_bps() + wieners())
 
 

@@ -1,6 +1,7 @@
-//! Sliding-window filters over an input already extended by its boundary (the front ends of
-//! `xp::signal` and `xp::ndimage` pad first, by their mode), so that every window lies inside it:
-//! the "valid" correlation and rank filter of the [`xp_core::FilterStorage`] family.
+//! The filter family's front end: sliding-window filters over an input already extended by its
+//! boundary (the front ends of `xp::signal` and `xp::ndimage` pad first, by their mode), so that
+//! every window lies inside it: the "valid" correlation and rank filter of the
+//! [`xp_core::FilterStorage`] family.
 //!
 //! float32 and float64 go to the backend's kernels (the tiled GPU kernels, the CPU's row
 //! passes). Other dtypes, and windows a backend does not take (`Unsupported`), are computed

@@ -2,10 +2,10 @@
 //! op it has no loop for (the front end never asks for those: it resolves loops first).
 use xp_core::{bf16, f16, BinaryOp, Complex32, Complex64, Element, UnaryOp};
 
-/// Scalar kernels of one element type.
-pub trait Kernel: Element + Default {
+/// The scalar functions of one element type.
+pub trait ScalarOps: Element + Default {
     /// The real type of the element (itself for real types).
-    type Real: Kernel;
+    type Real: ScalarOps;
     /// `op` when its output has the element type.
     fn unary_fn(op: UnaryOp) -> Option<fn(Self) -> Self>;
     /// `op` when its output is the real type (abs, real, imag, angle of complex).
@@ -246,11 +246,11 @@ macro_rules! float_common {
     };
 }
 
-impl Kernel for f32 {
+impl ScalarOps for f32 {
     type Real = f32;
     float_common!(f32, f32_divmod);
 }
-impl Kernel for f64 {
+impl ScalarOps for f64 {
     type Real = f64;
     float_common!(f64, float_divmod);
 }
@@ -259,7 +259,7 @@ macro_rules! lift_unary {
     ($op:expr, $t:ty; $($v:ident),*) => {
         match $op {
             $(UnaryOp::$v => |x: $t| {
-                <$t>::from_f32(<f32 as Kernel>::unary_fn(UnaryOp::$v).unwrap()(x.to_f32()))
+                <$t>::from_f32(<f32 as ScalarOps>::unary_fn(UnaryOp::$v).unwrap()(x.to_f32()))
             },)*
             _ => return None,
         }
@@ -269,7 +269,7 @@ macro_rules! lift_binary {
     ($op:expr, $t:ty; $($v:ident),*) => {
         match $op {
             $(BinaryOp::$v => |a: $t, b: $t| {
-                <$t>::from_f32(<f32 as Kernel>::binary_fn(BinaryOp::$v).unwrap()(a.to_f32(), b.to_f32()))
+                <$t>::from_f32(<f32 as ScalarOps>::binary_fn(BinaryOp::$v).unwrap()(a.to_f32(), b.to_f32()))
             },)*
             _ => return None,
         }
@@ -278,7 +278,7 @@ macro_rules! lift_binary {
 macro_rules! lift_cmp {
     ($op:expr, $t:ty; $($v:ident),*) => {
         match $op {
-            $(BinaryOp::$v => |a: $t, b: $t| <f32 as Kernel>::cmp_fn(BinaryOp::$v).unwrap()(a.to_f32(), b.to_f32()),)*
+            $(BinaryOp::$v => |a: $t, b: $t| <f32 as ScalarOps>::cmp_fn(BinaryOp::$v).unwrap()(a.to_f32(), b.to_f32()),)*
             _ => return None,
         }
     };
@@ -287,7 +287,7 @@ macro_rules! lift_cmp {
 /// float16 and bfloat16 compute through float32, rounding each result once.
 macro_rules! half_kernel {
     ($t:ty) => {
-        impl Kernel for $t {
+        impl ScalarOps for $t {
             type Real = $t;
             fn unary_fn(op: UnaryOp) -> Option<fn($t) -> $t> {
                 Some(lift_unary!(op, $t; Neg, Pos, Conj, Real, Abs, Sign, Reciprocal, Exp, Exp2, Expm1, Log, Log2, Log10, Log1p,
@@ -347,7 +347,7 @@ half_kernel!(bf16);
 
 macro_rules! int_kernel {
     ($t:ty, $signed:expr) => {
-        impl Kernel for $t {
+        impl ScalarOps for $t {
             type Real = $t;
             fn unary_fn(op: UnaryOp) -> Option<fn($t) -> $t> {
                 use UnaryOp::*;
@@ -501,7 +501,7 @@ int_kernel!(u16, false);
 int_kernel!(u32, false);
 int_kernel!(u64, false);
 
-impl Kernel for bool {
+impl ScalarOps for bool {
     type Real = bool;
     fn unary_fn(op: UnaryOp) -> Option<fn(bool) -> bool> {
         use UnaryOp::*;
@@ -570,7 +570,7 @@ impl Kernel for bool {
 
 macro_rules! complex_kernel {
     ($t:ty, $r:ty) => {
-        impl Kernel for $t {
+        impl ScalarOps for $t {
             type Real = $r;
             fn unary_fn(op: UnaryOp) -> Option<fn($t) -> $t> {
                 use UnaryOp::*;

@@ -1,5 +1,5 @@
-//! The rest of `ndimage` that issue 27 asks for, against SciPy (`tests/data/ndimage2.json`, made
-//! by `scripts/gen_measure2_reference.py`), in every layout, on every device:
+//! The rest of `ndimage` that issue 27 asks for, against SciPy (`tests/data/ndimage_transforms.json`, made
+//! by `scripts/gen_ndimage_transforms_reference.py`), in every layout, on every device:
 //! - `distance_transform_edt`: 1-D to 3-D, sampling, bool/float64/int32 inputs, equidistant
 //!   features (SciPy's choice among them), lines without background, no background at all, all
 //!   background, 0-d and empty inputs, and SciPy's errors;
@@ -135,4 +135,4 @@ fn reference(f: &mut Failures, dev: Device, case: &Value) {
     });
 }
 
-split_cases!(reference, "ndimage2");
+split_cases!(reference, "ndimage_transforms");

@@ -1,6 +1,8 @@
-//! User kernels on the GPU: [`xp_core::KernelDevice`] for [`CudaDevice`]. The generated source
-//! (`gen.rs`, `reduction.rs`) is compiled through the NVRTC cache; a kernel's identity in the
-//! caches is a hash of its specification (definition, dtypes, argument roles, layout class).
+//! The generator of elementwise and reduction kernels: CUDA C written from a specification
+//! (`gen.rs` for elementwise maps, `reduce_src.rs` for reductions), for xp's own ops (`builtin.rs`,
+//! `reduction.rs`'s `builtin*`) and for users' `ElementwiseKernel`/`ReductionKernel`
+//! ([`xp_core::KernelDevice`] for [`CudaDevice`], below). A kernel's identity in the caches is a
+//! hash of its specification (definition or op, dtypes, argument roles, layout class or plan).
 pub(crate) mod builtin;
 mod gen;
 pub(crate) mod params;

@@ -1,5 +1,5 @@
 //! xp::signal's filters, resamplers, spectral and peak tools against SciPy
-//! (tests/data/signal2.json, made by scripts/gen_signal2_reference.py), on every device and in
+//! (tests/data/signal_filters.json, made by scripts/gen_signal_filters_reference.py), on every device and in
 //! every layout of their inputs: `oaconvolve` (several blocks, broadcast axes, `axes`, modes,
 //! dtypes, errors); `lfilter` with and without `zi` (broadcast too), FIR and IIR, along each
 //! axis, and `lfilter_zi`; `sosfilt`/`sosfilt_zi`; `filtfilt` with every padtype and padlen;
@@ -160,7 +160,7 @@ fn reference(f: &mut Failures, dev: Device, case: &Value) {
     common::check_layouts(f, dev, &inputs, &want, &what, true, |x| run(op, p, x));
 }
 
-split_cases!(reference, "signal2");
+split_cases!(reference, "signal_filters");
 
 /// The failures SciPy reports are typed: dtypes SciPy refuses are `InvalidDType`, bad
 /// coefficients, states and lengths `InvalidArgument`; the inputs are left as they were.

@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
 """Reference data for the rest of scipy.ndimage that issue 27 asks for.
 
-Run from the repository root:  python3 scripts/gen_measure2_reference.py
+Run from the repository root:  python3 scripts/gen_ndimage_transforms_reference.py
 Needs numpy 2.x and scipy (1.17). Writes
-  tests/data/measure2.json  find_objects, median, extrema, minimum/maximum_position, histogram,
+  tests/data/measure_objects.json  find_objects, median, extrema, minimum/maximum_position, histogram,
                             labeled_comprehension, and the older measurements with negative labels
                             and without labels
-  tests/data/ndimage2.json  distance_transform_edt, affine_transform, generic_filter
+  tests/data/ndimage_transforms.json  distance_transform_edt, affine_transform, generic_filter
 
 Where SciPy's answer for a region that is absent is an artefact of its implementation, the case
 holds xp's documented answer instead and says so (`median`: NaN where SciPy reads another region's
 value; `histogram`: a row of zeros where SciPy's object array holds None).
 """
 import json
+import sys
 import os
 import warnings
 
@@ -338,10 +339,10 @@ def generic_cases():
 
 def main():
     meta = {"numpy": np.__version__, "scipy": scipy.__version__}
-    for name, cases in [("measure2", measure_cases()),
-                        ("ndimage2", edt_cases() + affine_cases() + generic_cases())]:
+    for name, cases in [("measure_objects", measure_cases()),
+                        ("ndimage_transforms", edt_cases() + affine_cases() + generic_cases())]:
         with open(os.path.join(ROOT, "tests", "data", f"{name}.json"), "w") as fh:
-            json.dump({**meta, "cases": cases}, fh, separators=(",", ":"))
+            json.dump({"generator": "scripts/" + os.path.basename(sys.argv[0]), **meta, "cases": cases}, fh, separators=(",", ":"))
         print(name, len(cases))
 
 
