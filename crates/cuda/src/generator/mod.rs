@@ -170,7 +170,7 @@ impl KernelDevice for CudaDevice {
         })?;
         used.extend(outs.iter());
         used.extend(keep.iter());
-        p.launch(dev, &f, cfg(threads as i64), &used).map_err(|e| e.in_kernel(&def.name))?;
+        p.launch(dev, &f, cfg(threads as i64), &used)?;
         drop(used);
         Ok(outs)
     }
@@ -183,20 +183,6 @@ impl KernelDevice for CudaDevice {
         axes: &[usize],
     ) -> Result<xp_core::Outputs<CudaStorage>> {
         reduction::run(self.dev(), def, types, args, shape, axes)
-    }
-}
-
-/// A launch error under a kernel's name.
-pub(crate) trait InKernel {
-    fn in_kernel(self, name: &str) -> Error;
-}
-
-impl InKernel for Error {
-    fn in_kernel(self, name: &str) -> Error {
-        match self {
-            Error::Launch { msg, .. } => Error::Launch { kernel: name.to_string(), msg },
-            e => e,
-        }
     }
 }
 

@@ -2,7 +2,7 @@
 //! through `cuLaunchKernel`'s array of parameter pointers.
 use crate::runtime::buffer::CudaStorage;
 use crate::runtime::device::Dev;
-use crate::runtime::launch::Kernel;
+use crate::runtime::launch::{with_addresses, Kernel};
 use cudarc::driver::LaunchConfig;
 use xp_core::{collapse, DType, Error, Layout, Result, Scalar};
 
@@ -121,22 +121,11 @@ impl Params {
         let w = dev.work(bufs)?;
         let base = self.words.as_ptr();
         // SAFETY: every start lies inside `words`.
-        let at = |k: u32| unsafe { base.add(k as usize) } as *mut std::ffi::c_void;
-        let mut inline = [std::ptr::null_mut(); 32];
-        let mut heap = Vec::new();
-        let ptrs: &mut [*mut std::ffi::c_void] = if self.starts.len() <= inline.len() {
-            for (p, &k) in inline.iter_mut().zip(&self.starts) {
-                *p = at(k);
-            }
-            &mut inline[..self.starts.len()]
-        } else {
-            heap.extend(self.starts.iter().map(|&k| at(k)));
-            &mut heap
-        };
+        let at = |i: usize| unsafe { base.add(self.starts[i] as usize) } as *mut std::ffi::c_void;
         // SAFETY: the generated kernel's parameters are exactly these slots, in order and of
         // these sizes (the source and the slots are built from the same argument list); every
         // pointer addresses memory of a live storage (or a copy kept until after the launch).
-        unsafe { w.launch_raw(k, c, ptrs) }?;
+        with_addresses(self.starts.len(), at, |ptrs| unsafe { w.launch_raw(k, c, ptrs) })?;
         w.done()
     }
 }

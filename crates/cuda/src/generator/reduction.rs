@@ -3,7 +3,7 @@
 //! one launch, and a second that folds the partials where outputs were split into chunks.
 use super::params::Params;
 use super::reduce_src::{Fold, Plan};
-use super::{generated, raw_ptr, spec_hash, Arg, InKernel, Role};
+use super::{generated, raw_ptr, spec_hash, Arg, Role};
 use crate::runtime::buffer::CudaStorage;
 use crate::runtime::device::Dev;
 use crate::runtime::launch::{blocks_cfg, cfg, Source};
@@ -178,17 +178,16 @@ impl Job<'_> {
             }
             None => &self.bufs,
         };
-        let name = self.names[0];
         let (work, finish) = match plan {
             Plan::Cols { vec, .. } => (cfg((nk / vec * chunks) as i64), cols_finish(nk, chunks)),
             Plan::Rows { .. } => (blocks_cfg((nk * chunks) as i64), blocks_cfg(nk as i64)),
         };
-        self.p.launch(self.dev, &k, work, bufs).map_err(|e| e.in_kernel(name))?;
+        self.p.launch(self.dev, &k, work, bufs)?;
         if fixed.is_some() {
             return Ok(part);
         }
         if chunks > 1 {
-            self.p.launch(self.dev, &kfin, finish, bufs).map_err(|e| e.in_kernel(name))?;
+            self.p.launch(self.dev, &kfin, finish, bufs)?;
         }
         Ok(None)
     }
@@ -379,11 +378,11 @@ fn builtin_job(
     p.ptr(out.ptr(0));
     kls.push(Layout::contiguous(split(l, axes).0.shape()));
     bufs.push(out);
-    // `reduce_add`, `dot`: the entry names (for the profile), and in the source
+    // `sum`, `dot`: the entry names (for the profile)
     let entry_fin = format!("{entry}_fin");
-    let (main, fin) = (format!("XP_NAME({entry})"), format!("XP_NAME({entry_fin})"));
     // the parts as text only when the kernel is compiled
     let source = |plan| {
+        let (main, fin) = (format!("XP_NAME({entry})"), format!("XP_NAME({entry_fin})"));
         let reduce = format!("b_{}(a, b)", op.name());
         let id = identity(op, d).unwrap_or_default();
         let fold = Fold {

@@ -225,7 +225,7 @@ impl Dev {
         } else {
             (entries.iter().map(|e| full_name(e, &src.spec)).collect(), name_macro(&src.spec))
         };
-        let bin = nvrtc::cubin_parts(&head, &src.code, self.arch)?;
+        let bin = nvrtc::cubin(&format!("{head}{}", src.code), self.arch)?;
         if !user {
             let h = nvrtc::fnv(5, head.as_bytes()) ^ nvrtc::fnv(8, src.code.as_bytes());
             for n in &names {
@@ -262,6 +262,24 @@ impl<T: DeviceRepr> Param for T {
     }
 }
 
+/// Run `f` on the `n` parameter addresses `addr(0..n)`, laid out on the stack when they are few
+/// (no allocation per launch: small kernels are bound by host time).
+pub(crate) fn with_addresses<R>(
+    n: usize,
+    addr: impl Fn(usize) -> *mut std::ffi::c_void,
+    f: impl FnOnce(&mut [*mut std::ffi::c_void]) -> R,
+) -> R {
+    let mut inline = [std::ptr::null_mut(); 32];
+    if n <= inline.len() {
+        for (i, p) in inline[..n].iter_mut().enumerate() {
+            *p = addr(i);
+        }
+        f(&mut inline[..n])
+    } else {
+        f(&mut (0..n).map(addr).collect::<Vec<_>>())
+    }
+}
+
 /// Work on one stream that uses some buffers: made after their streams' pending work is ordered
 /// before it (a no-op while the device has only its default stream), and recording their uses
 /// for their frees when it ends ([`Work::done`], or on drop after an error).
@@ -287,19 +305,8 @@ impl<'a> Work<'a> {
     /// `args` match the kernel's parameters in number, order and size, and every address the
     /// kernel computes from them lies inside live buffers ordered on this work's stream.
     pub(crate) unsafe fn launch(&self, k: &Kernel, c: LaunchConfig, args: &[&dyn Param]) -> Result<()> {
-        let mut inline = [std::ptr::null_mut(); 32];
-        let mut heap = Vec::new();
-        let ptrs: &mut [*mut std::ffi::c_void] = if args.len() <= inline.len() {
-            for (p, a) in inline.iter_mut().zip(args) {
-                *p = a.addr();
-            }
-            &mut inline[..args.len()]
-        } else {
-            heap.extend(args.iter().map(|a| a.addr()));
-            &mut heap
-        };
         // SAFETY: as vouched for by the caller.
-        unsafe { self.launch_raw(k, c, ptrs) }
+        with_addresses(args.len(), |i| args[i].addr(), |ptrs| unsafe { self.launch_raw(k, c, ptrs) })
     }
     /// [`Work::launch`] with the parameters' addresses already laid out.
     ///

@@ -2,13 +2,9 @@
 //! prelude every generated kernel begins with ([`PRELUDE`]: storage types, conversions, the device
 //! function of every op, the indexer).
 //!
-//! With `XP_NVRTC_PCH=1`, a source that begins with the prelude is compiled with the prelude as an
-//! included header (written once into the cache directory, named by its hash) and NVRTC's
-//! automatic precompiled header (`-pch`, NVRTC 12.8 and later), so that the prelude is parsed once
-//! per process. Off by default: NVRTC's front end is only 40–50 ms of a generated kernel's
-//! 300–450 ms on an H100 host (the optimizer and PTX translation take the rest; see
-//! `benches/experiments/nvrtc_phases.py`), the header saves about 30 ms of it, and inside xp's
-//! processes NVRTC has not yet been seen to create the header.
+//! NVRTC's automatic precompiled header was tried for the prelude and left out: NVRTC's front end
+//! is only 40–50 ms of a generated kernel's 300–450 ms on an H100 host (the optimizer and PTX
+//! translation take the rest; `benches/experiments/nvrtc_phases.py`, `benches/RESULTS.md`).
 //!
 //! Entries live under `XP_CACHE_DIR` (default `$XDG_CACHE_HOME/xp/kernels` or
 //! `~/.cache/xp/kernels`), named by a hash of the source, options, architecture and NVRTC version.
@@ -106,52 +102,6 @@ fn check(r: sys::nvrtcResult, what: &str) -> Result<()> {
 /// Compile `src` for `arch` (e.g. "sm_90") to a cubin, through the disk cache.
 pub(crate) fn cubin(src: &str, arch: &str) -> Result<Vec<u8>> {
     cubin_with(src, arch, &[])
-}
-
-/// The prelude as a header in the cache directory, and the NVRTC options that include it with an
-/// automatic precompiled header; None when there is no cache directory, the NVRTC is older than
-/// 12.8 or `XP_NVRTC_PCH=0`.
-fn prelude_header() -> Option<&'static (String, Vec<String>)> {
-    static HEADER: std::sync::OnceLock<Option<(String, Vec<String>)>> = std::sync::OnceLock::new();
-    HEADER
-        .get_or_init(|| {
-            if !std::env::var("XP_NVRTC_PCH").is_ok_and(|v| v == "1") || nvrtc_version() < (12, 8) {
-                return None;
-            }
-            let base = cache_dir()?;
-            let (inc, pch) = (base.join("include"), base.join("pch"));
-            std::fs::create_dir_all(&inc).ok()?;
-            std::fs::create_dir_all(&pch).ok()?;
-            let name = format!("xp_prelude_{:016x}.h", fnv(7, PRELUDE.as_bytes()));
-            let path = inc.join(&name);
-            if std::fs::read(&path).ok().as_deref() != Some(PRELUDE.as_bytes()) {
-                let tmp = inc.join(format!(".{}.{name}.tmp", std::process::id()));
-                std::fs::write(&tmp, PRELUDE).ok()?;
-                std::fs::rename(&tmp, &path).ok()?;
-            }
-            let opts = vec![format!("-I{}", inc.display()), "-pch".into(), format!("--pch-dir={}", pch.display())];
-            Some((format!("#include \"{name}\"\n"), opts))
-        })
-        .as_ref()
-}
-
-/// Compile `head` (macro definitions) then `body` for `arch`, through the disk cache: when `body`
-/// begins with the [`PRELUDE`], the prelude is included as a precompiled header (see the module
-/// docs), else the two are compiled as one text.
-pub(crate) fn cubin_parts(head: &str, body: &str, arch: &str) -> Result<Vec<u8>> {
-    if let (Some(rest), Some((include, opts))) = (body.strip_prefix(PRELUDE), prelude_header()) {
-        // The header first, then a declaration: NVRTC's precompiled prefix is the initial run of
-        // preprocessing directives, which must end before the kernel's own `#define`s (with them
-        // in it, no two kernels shared a prefix and every compile parsed the prelude again).
-        match cubin_with(&format!("{include}struct xp_pch_boundary;\n{head}{rest}"), arch, opts) {
-            Ok(bin) => return Ok(bin),
-            Err(e) if std::env::var_os("XP_NVRTC_VERBOSE").is_some() => eprintln!("xp: precompiled prelude: {e}"),
-            Err(_) => {}
-        }
-        // A precompiled header that fails (an old or odd NVRTC) costs a second compile, not a
-        // failure: a source error fails the same way below.
-    }
-    cubin(&format!("{head}{body}"), arch)
 }
 
 /// NVRTC's options: the device's architecture, C++17, device code by default, NVRTC's own cache
