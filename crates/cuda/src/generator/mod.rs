@@ -8,6 +8,7 @@ mod gen;
 pub(crate) mod params;
 mod reduce_src;
 pub(crate) mod reduction;
+pub(crate) mod scan_src;
 
 use crate::runtime::buffer::CudaStorage;
 use crate::runtime::device::{CudaDevice, Dev};

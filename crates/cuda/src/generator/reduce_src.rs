@@ -11,9 +11,50 @@
 //! With several chunks per output the kernel writes partials of the reduce type, and the module's
 //! second kernel (`fin`) folds them and runs the post-map.
 use super::gen::{header, param_decls, prefixed_offsets, Arg, Role, MAXD};
-use crate::codegen::{compute_ty, storage_ty, store};
+use crate::codegen::{compute_size, compute_ty, storage_ty, store};
 use xp_core::kernel::Typedef;
 use xp_core::DType;
+
+/// The (value, index) pair type of the arg-reductions and their combines (`arg.cu`), the
+/// preamble of every arg-reduction kernel.
+pub(crate) const ARG_CU: &str = include_str!("arg.cu");
+
+/// What a reduction folds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Acc {
+    /// values of a dtype's compute type
+    Value(DType),
+    /// (value, index) pairs of a dtype's compute type (`XpArg<T>`, [`ARG_CU`]): the map sees the
+    /// reduced position as `_j`
+    Arg(DType),
+}
+
+impl Acc {
+    /// The dtype of the values.
+    pub(crate) fn dtype(self) -> DType {
+        match self {
+            Acc::Value(d) | Acc::Arg(d) => d,
+        }
+    }
+    /// The CUDA type folded.
+    pub(crate) fn c_type(self) -> String {
+        match self {
+            Acc::Value(d) => compute_ty(d).to_string(),
+            Acc::Arg(d) => format!("XpArg<{}>", compute_ty(d)),
+        }
+    }
+    /// Bytes of one folded value in device memory (a partial): a pair is the value padded to 8
+    /// bytes and the index, aligned as its value (complex128 to 16).
+    pub(crate) fn bytes(self) -> usize {
+        match self {
+            Acc::Value(d) => compute_size(d),
+            Acc::Arg(d) => {
+                let cs = compute_size(d);
+                (cs.next_multiple_of(8) + 8).next_multiple_of(if cs >= 16 { 16 } else { 8 })
+            }
+        }
+    }
+}
 
 /// How the work of a reduction is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,8 +98,8 @@ pub(crate) struct Fold<'a> {
     pub(crate) preamble: &'a str,
     /// inputs (arrays, scalars, raw arrays), then the outputs
     pub(crate) args: &'a [Arg<'a>],
-    /// the reduce type
-    pub(crate) rt: DType,
+    /// what is folded
+    pub(crate) acc: Acc,
     /// an expression over the inputs
     pub(crate) map: &'a str,
     /// an expression over `a` and `b`
@@ -70,15 +111,17 @@ pub(crate) struct Fold<'a> {
 }
 
 impl Fold<'_> {
-    fn ins(&self) -> impl Iterator<Item = &Arg<'_>> {
+    pub(super) fn ins(&self) -> impl Iterator<Item = &Arg<'_>> {
         self.args.iter().filter(|a| a.role == Role::In)
     }
-    fn outs(&self) -> impl Iterator<Item = &Arg<'_>> {
+    pub(super) fn outs(&self) -> impl Iterator<Item = &Arg<'_>> {
         self.args.iter().filter(|a| matches!(a.role, Role::Out(_)))
     }
-    /// The map as a function of the inputs' values (scalars and raw arrays are captured).
-    fn map_fn(&self) -> String {
-        let ps: Vec<String> = self.ins().map(|a| format!("const {} {}", compute_ty(a.dtype), a.name)).collect();
+    /// The map as a function of the inputs' values and the reduced position `_j` (scalars and
+    /// raw arrays are captured).
+    pub(crate) fn map_fn(&self) -> String {
+        let mut ps: Vec<String> = self.ins().map(|a| format!("const {} {}", compute_ty(a.dtype), a.name)).collect();
+        ps.push("const i64 _j".into());
         format!(
             "auto _mv = [&]({}) -> _RT {{ return (_RT)(\n#line 1 \"{}\"\n{}\n); }};\n",
             ps.join(", "),
@@ -99,7 +142,7 @@ impl Fold<'_> {
                 format!("ld(_p_{}[_k{s} + {o}])", a.name)
             })
             .collect();
-        format!("auto _m = [&](const i64 _j) -> _RT {{\n{offs}      return _mv({});\n    }};\n", vals.join(", "))
+        format!("auto _m = [&](const i64 _j) -> _RT {{\n{offs}      return _mv({}, _j);\n    }};\n", vals.join(", "))
     }
     /// The post-map of `acc` (the identity where `!has`), storing each output at its kept
     /// offset plus `plus`.
@@ -115,16 +158,21 @@ impl Fold<'_> {
         }
         s + "    }"
     }
+    /// The prelude, typedefs and preamble, then `_RT` (the folded type), `REDUCE(a, b)` and
+    /// `_ID` (the identity): what the reduction and scan kernels share.
+    pub(crate) fn defs(&self) -> String {
+        let mut s = header(self.typedefs, self.preamble);
+        let identity =
+            if self.identity.trim().is_empty() { "_RT()".into() } else { format!("(_RT)({})", self.identity) };
+        s += &format!("typedef {} _RT;\n#define REDUCE(a, b) ({})\n", self.acc.c_type(), self.reduce);
+        s + &format!("#define _ID {identity}\n")
+    }
     /// Both kernels' source.
     pub(crate) fn source(&self, plan: Plan) -> String {
         let nin = self.ins().count();
         let nk = nin + self.outs().count();
         let nr = nin.max(1);
-        let mut s = header(self.typedefs, self.preamble);
-        let identity =
-            if self.identity.trim().is_empty() { "_RT()".into() } else { format!("(_RT)({})", self.identity) };
-        s += &format!("typedef {} _RT;\n#define REDUCE(a, b) ({})\n", compute_ty(self.rt), self.reduce);
-        s += &format!("#define _ID {identity}\n");
+        let mut s = self.defs();
         s += &format!("struct KIdx {{ i64 n, nd; i64 shape[{MAXD}]; i64 st[{nk}][{MAXD}]; i64 off[{nk}]; }};\n");
         s += &format!("struct RIdx {{ i64 n, nd; i64 shape[{MAXD}]; i64 st[{nr}][{MAXD}]; i64 off[{nr}]; }};\n");
         // block fold of (_acc, _has) into thread 0 (lane order kept within a warp)
@@ -201,21 +249,21 @@ impl Fold<'_> {
         let fast = if vec > 1 {
             let a = self.ins().next().expect("packs need an input");
             let st = storage_ty(a.dtype);
-            let lanes = (1..vec).fold("_RT _r = _mv(ld(_pk.v[0]));".to_string(), |acc, u| {
-                format!("{acc} _r = (_RT)(REDUCE(_r, _mv(ld(_pk.v[{u}]))));")
+            let lanes = (1..vec).fold("_RT _r = _mv(ld(_pk.v[0]), _j0);".to_string(), |acc, u| {
+                format!("{acc} _r = (_RT)(REDUCE(_r, _mv(ld(_pk.v[{u}]), _j0 + {u})));")
             });
             format!(
                 "    {{
       const Pack<{vec}, {st}>* _ap = (const Pack<{vec}, {st}>*)(_p_{n} + _k0 + _lo);
-      auto _f = [&](const Pack<{vec}, {st}>& _pk) -> _RT {{ {lanes} return _r; }};
+      auto _f = [&](const Pack<{vec}, {st}>& _pk, const i64 _q) -> _RT {{ const i64 _j0 = _lo + _q * {vec}; {lanes} return _r; }};
       const i64 _nv = (_hi - _lo) / {vec}, _b = blockDim.x;
       i64 _q = _t;
-      if (_q < _nv) {{ _acc = _f(_ap[_q]); _has = true; _q += _b; }}
+      if (_q < _nv) {{ _acc = _f(_ap[_q], _q); _has = true; _q += _b; }}
       for (; _q + _b < _nv; _q += 2 * _b) {{
         const Pack<{vec}, {st}> _p0 = _ap[_q], _p1 = _ap[_q + _b];
-        _acc = (_RT)(REDUCE(_acc, REDUCE(_f(_p0), _f(_p1))));
+        _acc = (_RT)(REDUCE(_acc, REDUCE(_f(_p0, _q), _f(_p1, _q + _b))));
       }}
-      if (_q < _nv) _acc = (_RT)(REDUCE(_acc, _f(_ap[_q])));
+      if (_q < _nv) _acc = (_RT)(REDUCE(_acc, _f(_ap[_q], _q)));
       _j = _lo + _nv * {vec} + _t;
     }}
 ",
@@ -293,6 +341,7 @@ impl Fold<'_> {
             );
             vals.push(format!("ld(_q{s}.v[_u])"));
         }
+        vals.push("_j".into());
         let vals = vals.join(", ");
         format!(
             "{head}    _RT _acc[{vec}];
@@ -357,7 +406,7 @@ mod tests {
                     typedefs: &td,
                     preamble: "",
                     args: &user,
-                    rt: DType::F32,
+                    acc: Acc::Value(DType::F32),
                     map,
                     reduce: "a + b",
                     post: "s = a; c = (int)a",
@@ -375,7 +424,7 @@ mod tests {
                 typedefs: &[],
                 preamble: "",
                 args: &one,
-                rt: d,
+                acc: Acc::Value(d),
                 map: "x0",
                 reduce: op,
                 post: "o = a;",
@@ -386,6 +435,21 @@ mod tests {
                 .enumerate()
             {
                 syntax_check(&format!("reduction-{}-{i}", d.name()), &f.source(plan));
+            }
+            // the arg-reductions' (value, index) pairs, in every plan
+            let pair = [arg("x0", Role::In, d), arg("o", Role::Out(false), DType::I64)];
+            let f = Fold {
+                preamble: ARG_CU,
+                args: &pair,
+                acc: Acc::Arg(d),
+                map: "_RT{x0, _j}",
+                reduce: "xp_argmax(a, b)",
+                post: "o = a.i;",
+                ..f
+            };
+            let mine = if d == DType::F16 { &plans[..] } else { &plans[4..] };
+            for (i, &plan) in [Plan::Rows { ordered: false, run: true, vec: 4 }].iter().chain(mine).enumerate() {
+                syntax_check(&format!("argmax-{}-{i}", d.name()), &f.source(plan));
             }
         }
     }

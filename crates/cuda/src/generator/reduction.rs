@@ -2,7 +2,8 @@
 //! columns, packs, chunks per output) from the layouts, the source from [`super::reduce_src`],
 //! one launch, and a second that folds the partials where outputs were split into chunks.
 use super::params::Params;
-use super::reduce_src::{Fold, Plan};
+use super::reduce_src::{Acc, Fold, Plan, ARG_CU};
+use super::scan_src::ScanMode;
 use super::{generated, raw_ptr, spec_hash, Arg, Role};
 use crate::runtime::buffer::CudaStorage;
 use crate::runtime::device::Dev;
@@ -10,7 +11,7 @@ use crate::runtime::launch::{blocks_cfg, cfg, Source};
 use crate::space::{split, vector_width};
 use std::sync::Arc;
 use xp_core::kernel::{hash_str, ReductionDef};
-use xp_core::{collapse, numel, BinaryOp, DType, KernelArg, KernelTypes, Layout, Result, Scalar};
+use xp_core::{collapse, numel, ArgReduceOp, BinaryOp, DType, KernelArg, KernelTypes, Layout, Result, Scalar};
 
 /// Chunks of at least `min` positions splitting `n` into about `want` parts: (chunks, per), with
 /// `per` a multiple of 16 when there are several chunks (so that packs stay aligned) and no
@@ -106,8 +107,8 @@ struct Job<'a> {
     names: [&'a str; 2],
     /// a user's kernel (named by the user) or a built-in one (specialised by the plan)
     user: bool,
-    /// the reduce type
-    rt: DType,
+    /// what is folded
+    acc: Acc,
     /// the module's source for a plan (only called on a cache miss)
     source: &'a dyn Fn(Plan) -> String,
     /// the kernel's identity without the plan
@@ -133,7 +134,7 @@ fn compute_dtype(d: DType) -> DType {
 
 impl Job<'_> {
     /// Plan and launch. `fixed`: rows of exactly `(chunks, per)` (chunks > 1), whose partials
-    /// are returned (nk x chunks, in the reduce type's compute dtype) instead of finished.
+    /// are returned (nk x chunks, in the folded values' compute dtype) instead of finished.
     fn run(mut self, axes: &[usize], fixed: Option<(usize, usize)>) -> Result<Option<CudaStorage>> {
         let (nk, nr) = (numel(self.kls[0].shape()), numel(self.rls[0].shape()));
         if nk == 0 {
@@ -144,7 +145,13 @@ impl Job<'_> {
             (_, p) => p,
         };
         let key = self.key ^ plan.code().wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let spec = |plan: Plan| if self.user { String::new() } else { format!("{}_{}", self.rt.name(), plan.label()) };
+        let spec = |plan: Plan| {
+            if self.user {
+                String::new()
+            } else {
+                format!("{}_{}", self.acc.dtype().name(), plan.label())
+            }
+        };
         let [k, kfin] =
             generated(self.dev, key, self.user, self.names, || Source::new(spec(plan), (self.source)(plan)))?;
         let fill = k.fill;
@@ -161,8 +168,13 @@ impl Job<'_> {
             Plan::Rows { ordered, .. } if ordered || nk >= fill => (1, nr.max(1)),
             Plan::Rows { .. } => chunking(nr, fill / nk, 2048),
         };
-        let part =
-            if chunks > 1 { Some(CudaStorage::alloc(self.dev, compute_dtype(self.rt), nk * chunks)?) } else { None };
+        let part = if chunks == 1 {
+            None
+        } else if let Acc::Value(d) = self.acc {
+            Some(CudaStorage::alloc(self.dev, compute_dtype(d), nk * chunks)?)
+        } else {
+            Some(CudaStorage::alloc(self.dev, DType::U8, nk * chunks * self.acc.bytes())?)
+        };
         let kr: Vec<&Layout> = self.kls.iter().collect();
         let rr: Vec<&Layout> = self.rls.iter().collect();
         self.p.indexer(&kr)?;
@@ -267,7 +279,7 @@ pub(crate) fn run(
         typedefs: &types.typedefs,
         preamble: &def.preamble,
         args: &gargs,
-        rt,
+        acc: Acc::Value(rt),
         map: &def.map_expr,
         reduce: &def.reduce_expr,
         post: &def.post_map_expr,
@@ -278,7 +290,7 @@ pub(crate) fn run(
         dev,
         names: [&def.name, &fin],
         user: true,
-        rt,
+        acc: Acc::Value(rt),
         source: &source,
         key,
         p,
@@ -315,12 +327,105 @@ pub(crate) fn identity(op: BinaryOp, d: DType) -> Option<String> {
     })
 }
 
+/// A built-in reduction: what its kernels fold and how, as CUDA expressions over the input
+/// `x0` (in its compute type) and the reduced position `_j`.
+struct Builtin<'a> {
+    /// the entry name, as NumPy names the function (`sum`, `argmax`, `cumsum`, …)
+    entry: &'a str,
+    acc: Acc,
+    map: &'a str,
+    reduce: String,
+    /// empty: the folded type's zero (never written where every output reduces something)
+    identity: String,
+    post: &'a str,
+    preamble: &'a str,
+    /// the outputs' dtype
+    out: DType,
+    reorder: bool,
+}
+
+impl<'a> Builtin<'a> {
+    /// The fold of `op` over values of `d`: the map `x0` (or `map`), the reduce `b_op(a, b)`.
+    fn values(entry: &'a str, op: BinaryOp, d: DType, map: &'a str) -> Self {
+        Builtin {
+            entry,
+            acc: Acc::Value(d),
+            map,
+            reduce: format!("b_{}(a, b)", op.name()),
+            identity: identity(op, d).unwrap_or_default(),
+            post: "o = a;",
+            preamble: "",
+            out: d,
+            reorder: op.is_reorderable(),
+        }
+    }
+    /// The fold over `(x0, _j)` pairs of `d` that keeps the first extreme.
+    fn arg(op: ArgReduceOp, d: DType) -> Self {
+        let (entry, reduce) = match op {
+            ArgReduceOp::ArgMax => ("argmax", "xp_argmax(a, b)"),
+            ArgReduceOp::ArgMin => ("argmin", "xp_argmin(a, b)"),
+        };
+        Builtin {
+            entry,
+            acc: Acc::Arg(d),
+            map: "_RT{x0, _j}",
+            reduce: reduce.into(),
+            identity: String::new(),
+            post: "o = a.i;",
+            preamble: ARG_CU,
+            out: DType::I64,
+            reorder: true,
+        }
+    }
+    /// The kernel's identity in the caches (without the plan).
+    fn key(&self, nin: usize) -> u64 {
+        let h = hash_str(hash_str(hash_str(0x7ed, self.entry), &self.reduce), self.map);
+        hash_str(hash_str(h, self.acc.dtype().name()), &format!("{:?}{nin}", self.acc))
+    }
+    /// `f` of the fold over `nin` inputs named `x0`, `x1`, …, its kernels named `XP_NAME(entry)`
+    /// and `XP_NAME(fin)`.
+    fn with_fold<R>(&self, nin: usize, fin: &str, f: impl FnOnce(&Fold) -> R) -> R {
+        let d = self.acc.dtype();
+        let names = ["x0", "x1", "x2", "x3"];
+        let mut args: Vec<Arg> = names[..nin].iter().map(|&name| Arg { name, role: Role::In, dtype: d }).collect();
+        args.push(Arg { name: "o", role: Role::Out(false), dtype: self.out });
+        let (main, fin) = (format!("XP_NAME({})", self.entry), format!("XP_NAME({fin})"));
+        f(&Fold {
+            name: &main,
+            fin: &fin,
+            typedefs: &[],
+            preamble: self.preamble,
+            args: &args,
+            acc: self.acc,
+            map: self.map,
+            reduce: &self.reduce,
+            post: self.post,
+            identity: &self.identity,
+        })
+    }
+}
+
 /// xp's reduction of `x` (laid out by `l`) with `op` over `axes`: the map `x0`, the reduce
 /// `b_op(a, b)`, the post-map `o = a`.
 pub(crate) fn builtin(x: &CudaStorage, l: &Layout, op: BinaryOp, axes: &[usize]) -> Result<CudaStorage> {
     let out = CudaStorage::alloc(&x.dev, x.dtype, split(l, axes).0.numel())?;
-    builtin_job(reduce_entry(op), &[(x, l)], "x0", op, axes, &out, None)?;
+    let b = Builtin::values(reduce_entry(op), op, x.dtype, "x0");
+    builtin_job(&b, &[(x, l)], axes, &out, None)?;
     Ok(out)
+}
+
+/// The index (int64) of the first maximum or minimum of `x` along `axis` (a NaN counts as the
+/// extreme), for each kept position: a reduction of (value, index) pairs.
+pub(crate) fn builtin_arg(x: &CudaStorage, l: &Layout, op: ArgReduceOp, axis: usize) -> Result<CudaStorage> {
+    let out = CudaStorage::alloc(&x.dev, DType::I64, split(l, &[axis]).0.numel())?;
+    builtin_job(&Builtin::arg(op, x.dtype), &[(x, l)], &[axis], &out, None)?;
+    Ok(out)
+}
+
+/// The source of the scan kernel `entry` (`cumsum`, …) of `op` over `d` in `mode`: the
+/// reduction's fold, laid out as a scan.
+pub(crate) fn scan_source(entry: &str, op: BinaryOp, d: DType, mode: ScanMode) -> String {
+    Builtin::values(entry, op, d, "x0").with_fold(1, "", |f| f.scan_source(mode))
 }
 
 /// The partial results of [`builtin`] over one axis in `chunks` (> 1) consecutive ranges of
@@ -334,8 +439,8 @@ pub(crate) fn builtin_parts(
     per: usize,
 ) -> Result<CudaStorage> {
     let out = CudaStorage::alloc(&x.dev, x.dtype, 0)?;
-    let parts = builtin_job(reduce_entry(op), &[(x, l)], "x0", op, &[axis], &out, Some((chunks, per)))?;
-    match parts {
+    let b = Builtin::values(reduce_entry(op), op, x.dtype, "x0");
+    match builtin_job(&b, &[(x, l)], &[axis], &out, Some((chunks, per)))? {
         Some(p) => Ok(p),
         None => CudaStorage::alloc(&x.dev, compute_dtype(x.dtype), 0),
     }
@@ -347,25 +452,19 @@ pub(crate) fn builtin_parts(
 /// blocks).
 pub(crate) fn builtin_dot(x: &CudaStorage, xl: &Layout, y: &CudaStorage, yl: &Layout, out: &CudaStorage) -> Result<()> {
     let axis = [xl.ndim() - 1];
-    builtin_job("dot", &[(x, xl), (y, yl)], "b_multiply(x0, x1)", BinaryOp::Add, &axis, out, None).map(|_| ())
+    let b = Builtin::values("dot", BinaryOp::Add, x.dtype, "b_multiply(x0, x1)");
+    builtin_job(&b, &[(x, xl), (y, yl)], &axis, out, None).map(|_| ())
 }
 
-/// A reduction with `op` over `axes` of `map` (an expression of `x0`, `x1`, … in the compute
-/// type of the first input's dtype, which every input and `out` share).
+/// The reduction `b` over `axes` of the inputs `ins` (all of `b`'s value dtype) into `out`.
 fn builtin_job(
-    entry: &str,
+    b: &Builtin,
     ins: &[(&CudaStorage, &Layout)],
-    map: &str,
-    op: BinaryOp,
     axes: &[usize],
     out: &CudaStorage,
     fixed: Option<(usize, usize)>,
 ) -> Result<Option<CudaStorage>> {
-    let (x, l) = ins[0];
-    let d = x.dtype;
-    let names = ["x0", "x1", "x2", "x3"];
-    let mut args: Vec<Arg> = names[..ins.len()].iter().map(|&name| Arg { name, role: Role::In, dtype: d }).collect();
-    args.push(Arg { name: "o", role: Role::Out(false), dtype: d });
+    let l = ins[0].1;
     let mut p = Params::default();
     let (mut kls, mut rls, mut bufs) = (Vec::new(), Vec::new(), Vec::new());
     for &(s, sl) in ins {
@@ -379,39 +478,21 @@ fn builtin_job(
     kls.push(Layout::contiguous(split(l, axes).0.shape()));
     bufs.push(out);
     // `sum`, `dot`: the entry names (for the profile)
-    let entry_fin = format!("{entry}_fin");
+    let entry_fin = format!("{}_fin", b.entry);
     // the parts as text only when the kernel is compiled
-    let source = |plan| {
-        let (main, fin) = (format!("XP_NAME({entry})"), format!("XP_NAME({entry_fin})"));
-        let reduce = format!("b_{}(a, b)", op.name());
-        let id = identity(op, d).unwrap_or_default();
-        let fold = Fold {
-            name: &main,
-            fin: &fin,
-            typedefs: &[],
-            preamble: "",
-            args: &args,
-            rt: d,
-            map,
-            reduce: &reduce,
-            post: "o = a;",
-            identity: &id,
-        };
-        fold.source(plan)
-    };
-    let key = hash_str(hash_str(hash_str(0x7ed, op.name()), d.name()), map);
+    let source = |plan| b.with_fold(ins.len(), &entry_fin, |f| f.source(plan));
     let job = Job {
-        dev: &x.dev,
-        names: [entry, &entry_fin],
+        dev: &ins[0].0.dev,
+        names: [b.entry, &entry_fin],
         user: false,
-        rt: d,
+        acc: b.acc,
         source: &source,
-        key,
+        key: b.key(ins.len()),
         p,
         ops: Operands { ins: ins.to_vec() },
         kls,
         rls,
-        reorder: op.is_reorderable(),
+        reorder: b.reorder,
         bufs,
     };
     job.run(axes, fixed)

@@ -28,9 +28,7 @@ pub(crate) enum Family {
     User,
     /// the empty kernel of [`crate::launch_floor_us`]
     Empty,
-    ArgReduce,
     Scan,
-    ScanBlocks,
     StackGemm,
     LinalgAux,
     StackSmall,
