@@ -8,7 +8,8 @@
 //! xp-bench --cold [--compare] [--tour PATH-TO-TOUR-BINARY]
 //! ```
 //! Workloads: `grid`, the 7 reductions (sum, prod, mean, var, std, max, min) over 11 dtypes, 5
-//! axis forms and keepdims, then a softmax; `tour`, the main demonstration (`--tour`: its binary,
+//! axis forms and keepdims, then a softmax; `xp::cuda::warmup` of float32 and float64 on one
+//! thread and on its pool (xp alone); `tour`, the main demonstration (`--tour`: its binary,
 //! timed as a whole process).
 use std::process::Command;
 use std::time::Instant;
@@ -108,6 +109,10 @@ pub(crate) fn child(what: &str, dev: Device) -> std::result::Result<(), String> 
     let t = Instant::now();
     match what {
         "grid" => grid(dev).map_err(|e| e.to_string())?,
+        "warmup" => {
+            let Device::Cuda(i) = dev else { return Err("warmup needs a CUDA device".into()) };
+            xp::cuda::warmup(i, &[DType::F32, DType::F64]).map_err(|e| e.to_string())?;
+        }
         other => return Err(format!("unknown cold workload {other}")),
     }
     let seconds = t.elapsed().as_secs_f64();
@@ -197,6 +202,17 @@ pub(crate) fn main(args: &[String]) -> std::result::Result<(), String> {
         None
     };
     println!("{}", row("reductions grid + softmax", x, r));
+    // `xp::cuda::warmup` of float32 and float64, its compiles on one thread and on the pool
+    for (threads, name) in [("1", "warmup float32 + float64, 1 thread"), ("", "warmup float32 + float64, pool")] {
+        let dir = fresh_dir("warmup");
+        let mut cmd = Command::new(&exe);
+        cmd.args(["--cold-child", "warmup"]).env("XP_CACHE_DIR", &dir);
+        if !threads.is_empty() {
+            cmd.env("XP_WARMUP_THREADS", threads);
+        }
+        println!("{}", row(name, measure(cmd), None));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
     if let Some(bin) = tour_bin {
         println!("{}", row("tour (whole process)", tour(bin), None));
     }

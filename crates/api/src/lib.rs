@@ -226,7 +226,9 @@ pub mod cuda {
     /// Compile (or load from the disk cache) the common kernels for `dtypes` on CUDA device
     /// `ordinal` ahead of time: every unary and binary ufunc (not `xp::special`'s) that has a loop for each dtype, on
     /// contiguous and strided operands, the casts between the dtypes, and the reductions, arg-
-    /// reductions and scans. Returns how many kernels NVRTC compiled for it (0 with a warm disk cache).
+    /// reductions and scans. The dtypes and layouts are spread over a pool of threads (as many as
+    /// the host has, or `XP_WARMUP_THREADS`), so that NVRTC compiles several kernels at once.
+    /// Returns how many kernels NVRTC compiled for it (0 with a warm disk cache).
     pub fn warmup(ordinal: usize, dtypes: &[crate::DType]) -> crate::Result<usize> {
         crate::warmup::run(crate::Device::Cuda(ordinal), dtypes)
     }

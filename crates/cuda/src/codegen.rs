@@ -83,6 +83,8 @@ pub(crate) mod tests_support {
 
     /// Parse `src` (prelude included) with g++, CUDA keywords stubbed out; skipped without g++.
     pub(crate) fn syntax_check(name: &str, src: &str) {
+        // as NVRTC is given it: the special functions where the kernel calls one
+        let src = &*crate::runtime::nvrtc::with_special(src);
         let dir = std::env::temp_dir().join(format!("xp-codegen-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("k.cpp");

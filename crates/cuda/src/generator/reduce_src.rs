@@ -167,8 +167,9 @@ impl Fold<'_> {
         s += &format!("typedef {} _RT;\n#define REDUCE(a, b) ({})\n", self.acc.c_type(), self.reduce);
         s + &format!("#define _ID {identity}\n")
     }
-    /// Both kernels' source.
-    pub(crate) fn source(&self, plan: Plan) -> String {
+    /// The source up to a kernel's opening line (`name`'s), and the offsets of an output's
+    /// kept position `_ko` (as `_k0`, `_k1`, …).
+    fn open(&self, name: &str) -> (String, String) {
         let nin = self.ins().count();
         let nk = nin + self.outs().count();
         let nr = nin.max(1);
@@ -199,17 +200,26 @@ impl Fold<'_> {
             .filter(|a| a.role == Role::Raw)
             .map(|a| format!("  const XpRaw<{}> {n}{{_p_{n}, _n_{n}}};\n", storage_ty(a.dtype), n = a.name))
             .collect();
-        let kdecl = prefixed_offsets("_k", "_kx", "_ko", nk, "    ");
-        s += &format!("extern \"C\" __global__ void {}({params}) {{\n{raws}", self.name);
+        s += &format!("extern \"C\" __global__ void {name}({params}) {{\n{raws}");
+        (s, prefixed_offsets("_k", "_kx", "_ko", nk, "    "))
+    }
+    /// The source of the reduction kernel in `plan`: the outputs, or with several chunks per
+    /// output the partials for [`Fold::fin_source`].
+    pub(crate) fn source(&self, plan: Plan) -> String {
+        let (mut s, kdecl) = self.open(self.name);
         s += &match plan {
             Plan::Rows { ordered, run, vec } => self.rows(ordered, run, vec, &kdecl),
             Plan::Cols { run, vec } => self.cols(run, vec, &kdecl),
         };
-        s += "}\n";
-        // The finishing kernel: fold the partials of each output, then the post-map.
-        s += &format!("extern \"C\" __global__ void {}({params}) {{\n{raws}", self.fin);
-        s += &match plan {
-            Plan::Rows { .. } => format!(
+        s + "}\n"
+    }
+    /// The source of the finishing kernel of a rows (`rows`) or columns plan: it folds the
+    /// partials of each output, then runs the post-map. A module of its own, compiled only
+    /// where an output is split into chunks, and shared by every plan of its kind.
+    pub(crate) fn fin_source(&self, rows: bool) -> String {
+        let (mut s, kdecl) = self.open(self.fin);
+        s += &if rows {
+            format!(
                 "  __shared__ _RT _wv[32]; __shared__ bool _wh[32];
   for (i64 _ko = blockIdx.x; _ko < _kx.n; _ko += gridDim.x) {{
 {kdecl}    _RT _acc = _RT(); bool _has = false;
@@ -222,10 +232,11 @@ impl Fold<'_> {
   }}
 ",
                 post = self.post_block("_acc", "_has", "")
-            ),
+            )
+        } else {
             // `blockDim.x` lanes per output (32: a warp folds its partials; 1: a thread does),
             // `blockDim.y` outputs per block; the shuffles only where a warp is one output
-            Plan::Cols { .. } => format!(
+            format!(
                 "  const int _l = threadIdx.x, _nl = blockDim.x;
   for (i64 _ko = (i64)blockIdx.x * blockDim.y + threadIdx.y; _ko < _kx.n; _ko += (i64)gridDim.x * blockDim.y) {{
 {kdecl}    _RT _acc = _RT(); bool _has = false;
@@ -240,7 +251,7 @@ impl Fold<'_> {
   }}
 ",
                 post = self.post_block("_acc", "_has", "")
-            ),
+            )
         };
         s + "}\n"
     }
@@ -413,6 +424,9 @@ mod tests {
                     identity: "0",
                 };
                 syntax_check(&format!("reduction-user-{i}-{j}"), &f.source(plan));
+                if i < 2 {
+                    syntax_check(&format!("reduction-user-fin-{i}-{j}"), &f.fin_source(i == 0));
+                }
             }
         }
         for d in DType::ALL {
@@ -450,6 +464,9 @@ mod tests {
             let mine = if d == DType::F16 { &plans[..] } else { &plans[4..] };
             for (i, &plan) in [Plan::Rows { ordered: false, run: true, vec: 4 }].iter().chain(mine).enumerate() {
                 syntax_check(&format!("argmax-{}-{i}", d.name()), &f.source(plan));
+            }
+            for rows in [true, false] {
+                syntax_check(&format!("argmax-fin-{}-{rows}", d.name()), &f.fin_source(rows));
             }
         }
     }

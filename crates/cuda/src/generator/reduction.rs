@@ -100,6 +100,23 @@ fn plan(ops: &Operands, axes: &[usize], kls: &[Layout], rls: &[Layout], reorder:
     Plan::Rows { ordered, run, vec }
 }
 
+/// A module of a reduction: its kernel in a plan, or the finishing kernel of a rows or columns
+/// plan.
+#[derive(Clone, Copy, Debug)]
+enum Part {
+    Main(Plan),
+    Fin { rows: bool },
+}
+
+impl Fold<'_> {
+    fn part(&self, p: Part) -> String {
+        match p {
+            Part::Main(plan) => self.source(plan),
+            Part::Fin { rows } => self.fin_source(rows),
+        }
+    }
+}
+
 /// Everything a reduction launch needs.
 struct Job<'a> {
     dev: &'a Arc<Dev>,
@@ -109,8 +126,8 @@ struct Job<'a> {
     user: bool,
     /// what is folded
     acc: Acc,
-    /// the module's source for a plan (only called on a cache miss)
-    source: &'a dyn Fn(Plan) -> String,
+    /// a module's source (only called on a cache miss)
+    source: &'a dyn Fn(Part) -> String,
     /// the kernel's identity without the plan
     key: u64,
     /// the arguments' parameters
@@ -144,16 +161,17 @@ impl Job<'_> {
             (Some(_), Plan::Cols { .. }) => Plan::Rows { ordered: false, run: true, vec: 1 },
             (_, p) => p,
         };
-        let key = self.key ^ plan.code().wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let spec = |plan: Plan| {
+        let mix = |code: u64| self.key ^ code.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let spec = |label: &str| {
             if self.user {
                 String::new()
             } else {
-                format!("{}_{}", self.acc.dtype().name(), plan.label())
+                format!("{}_{label}", self.acc.dtype().name())
             }
         };
-        let [k, kfin] =
-            generated(self.dev, key, self.user, self.names, || Source::new(spec(plan), (self.source)(plan)))?;
+        let [k] = generated(self.dev, mix(plan.code()), self.user, [self.names[0]], || {
+            Source::new(spec(&plan.label()), (self.source)(Part::Main(plan)))
+        })?;
         let fill = k.fill;
         let (chunks, per) = match plan {
             _ if let Some(f) = fixed => f,
@@ -199,6 +217,11 @@ impl Job<'_> {
             return Ok(part);
         }
         if chunks > 1 {
+            // the finishing kernel of every plan of this kind (codes above any plan's)
+            let rows = matches!(plan, Plan::Rows { .. });
+            let [kfin] = generated(self.dev, mix(1 << (20 + rows as u64)), self.user, [self.names[1]], || {
+                Source::new(spec(if rows { "rows" } else { "cols" }), (self.source)(Part::Fin { rows }))
+            })?;
             self.p.launch(self.dev, &kfin, finish, bufs)?;
         }
         Ok(None)
@@ -285,7 +308,7 @@ pub(crate) fn run(
         post: &def.post_map_expr,
         identity: &def.identity,
     };
-    let source = |plan| fold.source(plan);
+    let source = |p| fold.part(p);
     let job = Job {
         dev,
         names: [&def.name, &fin],
@@ -480,7 +503,7 @@ fn builtin_job(
     // `sum`, `dot`: the entry names (for the profile)
     let entry_fin = format!("{}_fin", b.entry);
     // the parts as text only when the kernel is compiled
-    let source = |plan| b.with_fold(ins.len(), &entry_fin, |f| f.source(plan));
+    let source = |p| b.with_fold(ins.len(), &entry_fin, |f| f.part(p));
     let job = Job {
         dev: &ins[0].0.dev,
         names: [b.entry, &entry_fin],

@@ -15,13 +15,32 @@ use cudarc::nvrtc::sys;
 use std::ffi::{c_char, CString};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use xp_core::{Error, Result};
+use xp_core::{BinaryOp, Error, Result, UnaryOp};
 
 const MAGIC: &[u8; 8] = b"xpcubin1";
 
 /// The prelude compiled in front of every generated kernel (types, conversions, op functions,
 /// indexer; CUDA's special functions that the math library lacks).
-pub(crate) const PRELUDE: &str = concat!(include_str!("prelude.cu"), include_str!("special.cu"));
+pub(crate) const PRELUDE: &str = include_str!("prelude.cu");
+/// SciPy's special functions on the device (`u_erf`, `b_beta`, …), added after the [`PRELUDE`] of
+/// the kernels that call one ([`with_special`]), so that every other kernel's front end skips
+/// their ~300 lines.
+pub(crate) const SPECIAL: &str = include_str!("special.cu");
+
+/// `src` with [`SPECIAL`] after its prelude where, after the prelude, it calls the device
+/// function of one of `xp::special`'s ops (`u_<name>(` or `b_<name>(`); else `src` itself.
+pub(crate) fn with_special(src: &str) -> std::borrow::Cow<'_, str> {
+    static CALLS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let calls = CALLS.get_or_init(|| {
+        let u = UnaryOp::ALL.iter().filter(|o| o.is_special()).map(|o| format!("u_{}(", o.name()));
+        u.chain(BinaryOp::ALL.iter().filter(|o| o.is_special()).map(|o| format!("b_{}(", o.name()))).collect()
+    });
+    let Some(at) = src.find(PRELUDE).map(|i| i + PRELUDE.len()) else { return src.into() };
+    if !calls.iter().any(|c| src[at..].contains(c.as_str())) {
+        return src.into();
+    }
+    format!("{}{SPECIAL}{}", &src[..at], &src[at..]).into()
+}
 
 static COMPILED: AtomicUsize = AtomicUsize::new(0);
 
@@ -117,6 +136,7 @@ fn options(arch: &str, extra: &[String]) -> Vec<String> {
 
 /// [`cubin`] with further NVRTC options (a user's `-D...`, `--use_fast_math`, ...).
 pub(crate) fn cubin_with(src: &str, arch: &str, extra: &[String]) -> Result<Vec<u8>> {
+    let src = &*with_special(src);
     let opts = options(arch, extra);
     let (ma, mi) = nvrtc_version();
     let key_text = format!("{src}\u{0}{}\u{0}{arch}\u{0}{ma}.{mi}", opts.join(" "));
@@ -165,6 +185,7 @@ fn write_entry(p: &PathBuf, bin: &[u8]) {
 /// Compile `src` with `extra` options and the template instantiations `names` (NVRTC's name
 /// expressions), without the disk cache: the cubin and each name's lowered (mangled) name.
 pub(crate) fn cubin_named(src: &str, arch: &str, extra: &[String], names: &[String]) -> Result<(Vec<u8>, Vec<String>)> {
+    let src = &*with_special(src);
     let opts = options(arch, extra);
     let t = std::time::Instant::now();
     let r = compile(src, &opts, names)?;
@@ -237,6 +258,19 @@ fn compile(src: &str, opts: &[String], names: &[String]) -> Result<(Vec<u8>, Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn special_functions_come_only_with_kernels_that_call_one() {
+        let plain = format!("#define XP_NAME(e) e\n{PRELUDE}\n__global__ void k(float* o) {{ o[0] = u_exp(o[0]); }}\n");
+        assert_eq!(with_special(&plain), plain.as_str());
+        for call in ["u_erf(o[0])", "b_beta(o[0], o[1])", "u_log_ndtr(o[0])"] {
+            let s = format!("{PRELUDE}\n__global__ void k(float* o) {{ o[0] = {call}; }}\n");
+            let w = with_special(&s);
+            assert_eq!(w.len(), s.len() + SPECIAL.len(), "{call}");
+            assert!(w.starts_with(&format!("{PRELUDE}{SPECIAL}")), "{call}: after the prelude");
+        }
+        assert_eq!(with_special("no prelude: u_erf(x)"), "no prelude: u_erf(x)");
+    }
 
     #[test]
     fn corrupt_entries_are_rejected() {
