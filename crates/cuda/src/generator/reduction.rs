@@ -357,14 +357,20 @@ struct Builtin<'a> {
     entry: &'a str,
     acc: Acc,
     map: &'a str,
-    reduce: String,
-    /// empty: the folded type's zero (never written where every output reduces something)
-    identity: String,
+    /// values combine with `b_<op>(a, b)`; pairs with `xp_argmax`/`xp_argmin`
+    combine: Combine,
     post: &'a str,
     preamble: &'a str,
     /// the outputs' dtype
     out: DType,
     reorder: bool,
+}
+
+/// How a built-in fold combines two values.
+#[derive(Clone, Copy, Debug)]
+enum Combine {
+    Op(BinaryOp),
+    Arg(ArgReduceOp),
 }
 
 impl<'a> Builtin<'a> {
@@ -374,8 +380,7 @@ impl<'a> Builtin<'a> {
             entry,
             acc: Acc::Value(d),
             map,
-            reduce: format!("b_{}(a, b)", op.name()),
-            identity: identity(op, d).unwrap_or_default(),
+            combine: Combine::Op(op),
             post: "o = a;",
             preamble: "",
             out: d,
@@ -384,26 +389,27 @@ impl<'a> Builtin<'a> {
     }
     /// The fold over `(x0, _j)` pairs of `d` that keeps the first extreme.
     fn arg(op: ArgReduceOp, d: DType) -> Self {
-        let (entry, reduce) = match op {
-            ArgReduceOp::ArgMax => ("argmax", "xp_argmax(a, b)"),
-            ArgReduceOp::ArgMin => ("argmin", "xp_argmin(a, b)"),
-        };
         Builtin {
-            entry,
+            entry: op.name(),
             acc: Acc::Arg(d),
             map: "_RT{x0, _j}",
-            reduce: reduce.into(),
-            identity: String::new(),
+            combine: Combine::Arg(op),
             post: "o = a.i;",
             preamble: ARG_CU,
             out: DType::I64,
             reorder: true,
         }
     }
-    /// The kernel's identity in the caches (without the plan).
+    /// The kernel's identity in the caches (without the plan). Plain hashing, no formatting:
+    /// this runs on every call.
     fn key(&self, nin: usize) -> u64 {
-        let h = hash_str(hash_str(hash_str(0x7ed, self.entry), &self.reduce), self.map);
-        hash_str(hash_str(h, self.acc.dtype().name()), &format!("{:?}{nin}", self.acc))
+        let combine = match self.combine {
+            Combine::Op(op) => op.name(),
+            Combine::Arg(op) => op.name(),
+        };
+        let h = hash_str(hash_str(hash_str(0x7ed, self.entry), combine), self.map);
+        let pairs = matches!(self.acc, Acc::Arg(_)) as u64;
+        hash_str(h, self.acc.dtype().name()) ^ (pairs << 8 | nin as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
     }
     /// `f` of the fold over `nin` inputs named `x0`, `x1`, …, its kernels named `XP_NAME(entry)`
     /// and `XP_NAME(fin)`.
@@ -413,6 +419,10 @@ impl<'a> Builtin<'a> {
         let mut args: Vec<Arg> = names[..nin].iter().map(|&name| Arg { name, role: Role::In, dtype: d }).collect();
         args.push(Arg { name: "o", role: Role::Out(false), dtype: self.out });
         let (main, fin) = (format!("XP_NAME({})", self.entry), format!("XP_NAME({fin})"));
+        let (reduce, identity) = match self.combine {
+            Combine::Op(op) => (format!("b_{}(a, b)", op.name()), identity(op, d).unwrap_or_default()),
+            Combine::Arg(op) => (format!("xp_{}(a, b)", op.name()), String::new()),
+        };
         f(&Fold {
             name: &main,
             fin: &fin,
@@ -421,9 +431,9 @@ impl<'a> Builtin<'a> {
             args: &args,
             acc: self.acc,
             map: self.map,
-            reduce: &self.reduce,
+            reduce: &reduce,
             post: self.post,
-            identity: &self.identity,
+            identity: &identity,
         })
     }
 }
