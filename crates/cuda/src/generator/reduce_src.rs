@@ -268,16 +268,13 @@ impl Fold<'_> {
       const Pack<{vec}, {st}>* _ap = (const Pack<{vec}, {st}>*)(_p_{n} + _k0 + _lo);
       auto _f = [&](const Pack<{vec}, {st}>& _pk, const i64 _q) -> _RT {{ const i64 _j0 = _lo + _q * {vec}; {lanes} return _r; }};
       const i64 _nv = (_hi - _lo) / {vec}, _b = blockDim.x;
-      // two packs in flight; the map and combine written out twice, not four times (compile time)
-      for (i64 _q = _t; _q < _nv; _q += 2 * _b) {{
-        const bool _two = _q + _b < _nv;
-        Pack<{vec}, {st}> _p1;
-        const Pack<{vec}, {st}> _p0 = _ap[_q];
-        if (_two) _p1 = _ap[_q + _b];
-        _RT _v = _f(_p0, _q);
-        if (_two) _v = (_RT)(REDUCE(_v, _f(_p1, _q + _b)));
-        _acc = _has ? (_RT)(REDUCE(_acc, _v)) : _v; _has = true;
+      i64 _q = _t;
+      if (_q < _nv) {{ _acc = _f(_ap[_q], _q); _has = true; _q += _b; }}
+      for (; _q + _b < _nv; _q += 2 * _b) {{
+        const Pack<{vec}, {st}> _p0 = _ap[_q], _p1 = _ap[_q + _b];
+        _acc = (_RT)(REDUCE(_acc, REDUCE(_f(_p0, _q), _f(_p1, _q + _b))));
       }}
+      if (_q < _nv) _acc = (_RT)(REDUCE(_acc, _f(_ap[_q], _q)));
       _j = _lo + _nv * {vec} + _t;
     }}
 ",
@@ -285,10 +282,10 @@ impl Fold<'_> {
             )
         } else if run && !ordered {
             // four independent loads in flight per thread
-            "    for (const i64 _b = blockDim.x; _j + 3 * _b < _hi; _j += 4 * _b) {
+            "    if (_j < _hi) { _acc = _m(_j); _has = true; _j += blockDim.x; }
+    for (const i64 _b = blockDim.x; _j + 3 * _b < _hi; _j += 4 * _b) {
       const _RT _x0 = _m(_j), _x1 = _m(_j + _b), _x2 = _m(_j + 2 * _b), _x3 = _m(_j + 3 * _b);
-      const _RT _v = (_RT)(REDUCE(REDUCE(_x0, _x1), REDUCE(_x2, _x3)));
-      _acc = _has ? (_RT)(REDUCE(_acc, _v)) : _v; _has = true;
+      _acc = (_RT)(REDUCE(_acc, REDUCE(REDUCE(_x0, _x1), REDUCE(_x2, _x3))));
     }
 "
             .to_string()
@@ -331,8 +328,11 @@ impl Fold<'_> {
         if vec == 1 {
             return format!(
                 "{head}    {m}    _RT _acc = _RT();
+    if (_has) {{
+      _acc = _m(_lo);
 #pragma unroll 4
-    for (i64 _j = _lo; _j < _hi; ++_j) {{ const _RT _v = _m(_j); _acc = _j == _lo ? _v : (_RT)(REDUCE(_acc, _v)); }}
+      for (i64 _j = _lo + 1; _j < _hi; ++_j) _acc = (_RT)(REDUCE(_acc, _m(_j)));
+    }}
     if (_chunks == 1) {post}
     else _part[_c * _kx.n + _ko] = _acc;
   }}
@@ -356,10 +356,14 @@ impl Fold<'_> {
         let vals = vals.join(", ");
         format!(
             "{head}    _RT _acc[{vec}];
-#pragma unroll 4
-    for (i64 _j = _lo; _j < _hi; ++_j) {{ {loads}
+    if (_has) {{
+      {{ const i64 _j = _lo; {loads}
 #pragma unroll
-      for (int _u = 0; _u < {vec}; ++_u) {{ const _RT _v = _mv({vals}); _acc[_u] = _j == _lo ? _v : (_RT)(REDUCE(_acc[_u], _v)); }}
+        for (int _u = 0; _u < {vec}; ++_u) _acc[_u] = _mv({vals}); }}
+#pragma unroll 4
+      for (i64 _j = _lo + 1; _j < _hi; ++_j) {{ {loads}
+#pragma unroll
+        for (int _u = 0; _u < {vec}; ++_u) _acc[_u] = (_RT)(REDUCE(_acc[_u], _mv({vals}))); }}
     }}
 #pragma unroll
     for (int _u = 0; _u < {vec}; ++_u) {{
