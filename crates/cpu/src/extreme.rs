@@ -5,7 +5,6 @@
 //! compiler does not widen) held `max` of 2^22 float32 to a third of NumPy's speed.
 use crate::linalg::wide;
 use crate::scalar::ScalarOps;
-use rayon::prelude::*;
 use xp_core::Scalar;
 
 /// One chunk's best value, whether it held a NaN, and whether it held anything else.
@@ -69,7 +68,7 @@ pub(crate) fn extreme<T: ScalarOps, const MAX: bool>(x: &[T], skip_nan: bool) ->
         )
     };
     let parts: Vec<Part<T>> =
-        if x.len() >= 1 << 17 { x.par_chunks(1 << 16).map(part).collect() } else { vec![part(x)] };
+        if x.len() >= 1 << 17 { crate::par::chunks_map(x, 1 << 16, &part) } else { vec![part(x)] };
     let mut p = parts[0];
     for q in &parts[1..] {
         p.best = if better::<T, MAX>(q.best, p.best) { q.best } else { p.best };

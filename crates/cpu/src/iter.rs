@@ -3,7 +3,6 @@
 // Index loops here walk several operands' strides in step.
 #![allow(clippy::needless_range_loop)]
 
-use rayon::prelude::*;
 use std::mem::MaybeUninit;
 use xp_core::{collapse, Element, Layout};
 
@@ -116,7 +115,7 @@ pub fn fill_chunks_work<O: Element>(n: usize, work: usize, f: impl Fn(usize, &mu
         f(0, spare);
     } else {
         let c = (n / (rayon::current_num_threads() * 4)).max((PAR_THRESHOLD / work.max(1)).max(1)).min(n);
-        spare.par_chunks_mut(c).enumerate().for_each(|(i, ch)| f(i * c, ch));
+        crate::par::chunks_mut(spare, c, &|i, ch| f(i * c, ch));
     }
     // SAFETY: every caller's `f` writes each element of the chunk it is given (the chunks tile
     // 0..n), so all n elements are initialised.

@@ -23,6 +23,7 @@ mod index;
 pub mod iter;
 mod label;
 mod linalg;
+mod par;
 pub mod pool;
 mod random;
 mod recursive;

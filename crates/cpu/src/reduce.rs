@@ -9,7 +9,6 @@
 
 use crate::iter::{chunk_len, fill_chunks_work, Walk, PAR_THRESHOLD};
 use crate::scalar::ScalarOps;
-use rayon::prelude::*;
 use std::mem::MaybeUninit;
 use xp_core::{ArgReduceOp, Layout};
 
@@ -150,8 +149,7 @@ pub fn reduce<T: ScalarOps>(
         if nk == 1 && nr >= PAR_THRESHOLD && pw {
             let base = kl.offset() as isize;
             let c = chunk_len(nr);
-            let parts: Vec<T> =
-                (0..nr.div_ceil(c)).into_par_iter().map(|i| fold_from(base, i * c, ((i + 1) * c).min(nr))).collect();
+            let parts: Vec<T> = crate::par::map(nr.div_ceil(c), &|i| fold_from(base, i * c, ((i + 1) * c).min(nr)));
             return vec![parts.into_iter().reduce(&f).unwrap()];
         }
         let kw = Walk::new(&[&kl]);
@@ -186,7 +184,7 @@ pub fn reduce<T: ScalarOps>(
         // into a private partial row, and the partials are combined in order.
         let band = nr.div_ceil(threads);
         let parts: Vec<Vec<T>> =
-            roff.par_chunks(band).map(|rows| outer_rows(x, &kw, ks, nk, rows, true, false, &f)).collect();
+            crate::par::chunks_map(&roff, band, &|rows| outer_rows(x, &kw, ks, nk, rows, true, false, &f));
         let mut it = parts.into_iter();
         let mut acc = it.next().expect("at least one band");
         for p in it {
@@ -304,8 +302,7 @@ fn arg_reduce_by<T: ScalarOps>(
     if kl.numel() == 1 && n >= PAR_THRESHOLD {
         let c = chunk_len(n);
         let base = kl.offset() as isize;
-        let parts: Vec<(usize, T)> =
-            (0..n.div_ceil(c)).into_par_iter().map(|i| scan(base, i * c, ((i + 1) * c).min(n))).collect();
+        let parts: Vec<(usize, T)> = crate::par::map(n.div_ceil(c), &|i| scan(base, i * c, ((i + 1) * c).min(n)));
         let mut best = parts[0];
         for &p in &parts[1..] {
             if best.1.is_nan() {
@@ -394,10 +391,9 @@ pub fn scan<T: ScalarOps>(x: &[T], layout: &Layout, axis: usize, f: impl Fn(T, T
         // One long line: chunk totals first, then each chunk scans from the sum of those before it.
         let c = chunk_len(len);
         let base = kl.offset() as isize;
-        let totals: Vec<T> = (0..len.div_ceil(c))
-            .into_par_iter()
-            .map(|i| fold_run(x, base + (i * c) as isize * s, ((i + 1) * c).min(len) - i * c, s, false, &f))
-            .collect();
+        let totals: Vec<T> = crate::par::map(len.div_ceil(c), &|i| {
+            fold_run(x, base + (i * c) as isize * s, ((i + 1) * c).min(len) - i * c, s, false, &f)
+        });
         let mut starts = vec![None; totals.len()];
         for i in 1..totals.len() {
             starts[i] = Some(match starts[i - 1] {
@@ -405,7 +401,7 @@ pub fn scan<T: ScalarOps>(x: &[T], layout: &Layout, axis: usize, f: impl Fn(T, T
                 Some(a) => f(a, totals[i - 1]),
             });
         }
-        out.par_chunks_mut(c).enumerate().for_each(|(i, ch)| {
+        crate::par::chunks_mut(&mut out, c, &|i, ch| {
             let lo = i * c;
             line(ch, base, -(lo as isize), lo, lo + ch.len(), starts[i]);
         });

@@ -16,7 +16,7 @@ fn compact<U: Send>(m: &[bool], alloc: impl FnOnce(usize) -> Vec<U>, f: impl Fn(
     } else {
         (m.len() / (rayon::current_num_threads() * 4)).max(PAR_THRESHOLD)
     };
-    let counts: Vec<usize> = m.par_chunks(c).map(|ch| ch.iter().map(|&b| b as usize).sum()).collect();
+    let counts: Vec<usize> = crate::par::chunks_map(m, c, &|ch| ch.iter().map(|&b| b as usize).sum());
     let total: usize = counts.iter().sum();
     let mut out = alloc(total);
     let mut spare = &mut out.spare_capacity_mut()[..total];

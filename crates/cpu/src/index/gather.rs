@@ -4,7 +4,6 @@
 use super::{offsets, out_of_bounds, resolve};
 use crate::iter::PAR_THRESHOLD;
 use crate::CpuStorage;
-use rayon::prelude::*;
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use xp_core::{Element, HostBuffer, IndexSet, Layout, Result};
@@ -23,7 +22,7 @@ pub(crate) fn fill_rows<O: Element>(
         f(0, spare);
     } else {
         let per = (rows / (rayon::current_num_threads() * 8)).max(PAR_THRESHOLD / 4 / row_len).max(1);
-        spare.par_chunks_mut(per * row_len).enumerate().for_each(|(i, ch)| f(i * per, ch));
+        crate::par::chunks_mut(spare, per * row_len, &|i, ch| f(i * per, ch));
     }
     // SAFETY: every `f` writes each element of the chunk it is given and the chunks tile 0..n.
     unsafe { out.set_len(n) };

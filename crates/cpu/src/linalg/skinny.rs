@@ -5,7 +5,6 @@
 //! over the cores in fixed blocks whose partial sums are added in order (the same bits every run).
 use super::matmul::Job;
 use super::small::{wide, Small};
-use rayon::prelude::*;
 
 /// The largest output (m·n) taken here.
 const MAX_OUT: usize = 16;
@@ -67,8 +66,7 @@ unsafe fn product<T: Small, const M: usize, const N: usize>(j: &Job<T>) {
     };
     let total = if j.par && k >= 2 * BLOCK {
         let blocks = k.div_ceil(BLOCK);
-        let parts: Vec<[[T; N]; M]> =
-            (0..blocks).into_par_iter().map(|q| run(q * BLOCK..((q + 1) * BLOCK).min(k))).collect();
+        let parts: Vec<[[T; N]; M]> = crate::par::map(blocks, &|q| run(q * BLOCK..((q + 1) * BLOCK).min(k)));
         parts.into_iter().fold([[T::default(); N]; M], |mut s, part| {
             for (si, pi) in s.iter_mut().zip(part) {
                 for (x, y) in si.iter_mut().zip(pi) {

@@ -1,7 +1,6 @@
 //! A stack of matrices in a strided buffer: where each matrix starts, its size and its strides,
 //! and the parallel loop over the stack that every routine of the family shares.
 use faer::MatRef;
-use rayon::prelude::*;
 use xp_core::{Element, Error, Layout, LinAlgKind, Result};
 
 /// The matrices of a layout whose last two axes are the matrix and whose leading axes are the
@@ -77,7 +76,7 @@ pub(crate) fn per_matrix<R: Send>(
     count: usize,
     f: impl Fn(usize) -> std::result::Result<R, LinAlgKind> + Sync + Send,
 ) -> Result<Vec<R>> {
-    let results: Vec<std::result::Result<R, LinAlgKind>> = (0..count).into_par_iter().map(f).collect();
+    let results: Vec<std::result::Result<R, LinAlgKind>> = crate::par::map(count, &f);
     results.into_iter().map(|r| r.map_err(|kind| Error::LinAlg { op, kind })).collect()
 }
 
@@ -104,20 +103,16 @@ pub(crate) fn into_chunks<T: Element + Default>(
 ) -> Result<Vec<T>> {
     let mut out: Vec<T> = crate::pool::alloc(count * len);
     let status: Vec<std::result::Result<(), LinAlgKind>> = if len == 0 {
-        (0..count).into_par_iter().map(|b| f(b, &mut [])).collect()
+        crate::par::map(count, &|b| f(b, &mut []))
     } else {
-        out.spare_capacity_mut()[..count * len]
-            .par_chunks_mut(len)
-            .enumerate()
-            .map(|(b, chunk)| {
-                for x in chunk.iter_mut() {
-                    x.write(T::default());
-                }
-                // SAFETY: every element of the chunk was just written.
-                let chunk = unsafe { &mut *(chunk as *mut [std::mem::MaybeUninit<T>] as *mut [T]) };
-                f(b, chunk)
-            })
-            .collect()
+        crate::par::chunks_mut_map(&mut out.spare_capacity_mut()[..count * len], len, &|b, chunk| {
+            for x in chunk.iter_mut() {
+                x.write(T::default());
+            }
+            // SAFETY: every element of the chunk was just written.
+            let chunk = unsafe { &mut *(chunk as *mut [std::mem::MaybeUninit<T>] as *mut [T]) };
+            f(b, chunk)
+        })
     };
     // SAFETY: every one of the `count * len` elements was written above.
     unsafe { out.set_len(count * len) };

@@ -22,7 +22,6 @@ mod lanes;
 mod tests;
 
 use crate::CpuStorage;
-use rayon::prelude::*;
 use std::mem::MaybeUninit;
 use std::ops::{Add, Mul, Sub};
 use xp_core::{Complex32, Complex64, Element, Error, HostBuffer, Layout, Recursed, Recursion, RecursionKind, Result};
@@ -377,7 +376,7 @@ pub(crate) fn run_jobs<T: Sample, R: Step<T>, const W: usize>(r: &R, jobs: &mut 
         groups = groups.next_multiple_of(threads);
     }
     let size = jobs.len().div_ceil(groups).max(1);
-    jobs.par_chunks_mut(size).for_each(group);
+    crate::par::chunks_mut(jobs, size, &|_, g| group(g));
 }
 
 /// The offset of every line's first element (lines along the last axis, in C order).

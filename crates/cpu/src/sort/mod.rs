@@ -56,7 +56,7 @@ fn sort_lines<T: Element, O: Copy + Default + Send + Sync>(
     if alone {
         // One long line: read it in parallel pieces, then sort it (in parallel itself).
         let o = base + outer.first().copied().unwrap_or(0);
-        out.par_chunks_mut(PAR_THRESHOLD).enumerate().for_each(|(c, dst)| {
+        crate::par::chunks_mut(&mut out, PAR_THRESHOLD, &|c, dst| {
             for (k, d) in dst.iter_mut().enumerate() {
                 let i = c * PAR_THRESHOLD + k;
                 *d = read(x[(o + i as isize * s) as usize], i);
