@@ -355,7 +355,8 @@ pub(crate) fn identity(op: BinaryOp, d: DType) -> Option<String> {
 struct Builtin<'a> {
     /// the entry name, as NumPy names the function (`sum`, `argmax`, `cumsum`, …)
     entry: &'a str,
-    acc: Acc,
+    /// the inputs' dtype
+    d: DType,
     map: &'a str,
     /// values combine with `b_<op>(a, b)`; pairs with `xp_argmax`/`xp_argmin`
     combine: Combine,
@@ -378,7 +379,7 @@ impl<'a> Builtin<'a> {
     fn values(entry: &'a str, op: BinaryOp, d: DType, map: &'a str) -> Self {
         Builtin {
             entry,
-            acc: Acc::Value(d),
+            d,
             map,
             combine: Combine::Op(op),
             post: "o = a;",
@@ -391,13 +392,20 @@ impl<'a> Builtin<'a> {
     fn arg(op: ArgReduceOp, d: DType) -> Self {
         Builtin {
             entry: op.name(),
-            acc: Acc::Arg(d),
+            d,
             map: "_RT{x0, _j}",
             combine: Combine::Arg(op),
             post: "o = a.i;",
             preamble: ARG_CU,
             out: DType::I64,
             reorder: true,
+        }
+    }
+    /// What is folded: values of `d`, or (value, index) pairs.
+    fn acc(&self) -> Acc {
+        match self.combine {
+            Combine::Op(_) => Acc::Value(self.d),
+            Combine::Arg(_) => Acc::Arg(self.d),
         }
     }
     /// The kernel's identity in the caches (without the plan). Plain hashing, no formatting:
@@ -407,14 +415,13 @@ impl<'a> Builtin<'a> {
             Combine::Op(op) => op.name(),
             Combine::Arg(op) => op.name(),
         };
-        let h = hash_str(hash_str(hash_str(0x7ed, self.entry), combine), self.map);
-        let pairs = matches!(self.acc, Acc::Arg(_)) as u64;
-        hash_str(h, self.acc.dtype().name()) ^ (pairs << 8 | nin as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        let h = hash_str(hash_str(hash_str(hash_str(0x7ed, self.entry), combine), self.map), self.d.name());
+        h ^ (nin as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
     }
     /// `f` of the fold over `nin` inputs named `x0`, `x1`, …, its kernels named `XP_NAME(entry)`
     /// and `XP_NAME(fin)`.
     fn with_fold<R>(&self, nin: usize, fin: &str, f: impl FnOnce(&Fold) -> R) -> R {
-        let d = self.acc.dtype();
+        let d = self.d;
         let names = ["x0", "x1", "x2", "x3"];
         let mut args: Vec<Arg> = names[..nin].iter().map(|&name| Arg { name, role: Role::In, dtype: d }).collect();
         args.push(Arg { name: "o", role: Role::Out(false), dtype: self.out });
@@ -429,7 +436,7 @@ impl<'a> Builtin<'a> {
             typedefs: &[],
             preamble: self.preamble,
             args: &args,
-            acc: self.acc,
+            acc: self.acc(),
             map: self.map,
             reduce: &reduce,
             post: self.post,
@@ -518,7 +525,7 @@ fn builtin_job(
         dev: &ins[0].0.dev,
         names: [b.entry, &entry_fin],
         user: false,
-        acc: b.acc,
+        acc: b.acc(),
         source: &source,
         key: b.key(ins.len()),
         p,

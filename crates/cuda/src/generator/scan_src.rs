@@ -5,6 +5,7 @@
 //! `chunks` consecutive ranges of `per` positions, the range of chunk `c > 0` starting from
 //! `pre[line * chunks + c - 1]` (the inclusive total of the ranges before it, in the storage
 //! type, from earlier launches).
+use super::gen::prefixed_offsets;
 use super::reduce_src::Fold;
 use crate::codegen::{storage_ty, store};
 
@@ -35,20 +36,20 @@ impl Fold<'_> {
             self.name,
             self.map_fn()
         );
-        let line_start = "    i64 pa = k.off[1], po = k.off[0];
-    { i64 r = line; for (int d = (int)k.nd - 1; d >= 0; --d) { const i64 q = r % k.shape[d]; r /= k.shape[d]; pa += q * k.st[1][d]; po += q * k.st[0][d]; } }\n";
+        // the line's first output (`_l0`) and input (`_l1`)
+        let line_start = prefixed_offsets("_l", "k", "line", 2, "    ");
         let body = match mode {
             ScanMode::Lines => format!(
                 "  const i64 step = (i64)gridDim.x * blockDim.x;
   for (i64 bo = (i64)blockIdx.x * blockDim.x + threadIdx.x; bo < k.n * chunks; bo += step) {{
     const i64 line = bo / chunks, part = bo % chunks, lo = part * per, hi = lo + per < len ? lo + per : len;
     if (lo >= hi) continue;
-{line_start}    _RT acc = _mv(ld(a[pa + lo * sa]), lo);
+{line_start}    _RT acc = _mv(ld(a[_l1 + lo * sa]), lo);
     if (part > 0) acc = REDUCE((_RT)ld(pre[bo - 1]), acc);
-    o[po + lo * so] = {out};
+    o[_l0 + lo * so] = {out};
     for (i64 j = lo + 1; j < hi; ++j) {{
-      acc = REDUCE(acc, _mv(ld(a[pa + j * sa]), j));
-      o[po + j * so] = {out};
+      acc = REDUCE(acc, _mv(ld(a[_l1 + j * sa]), j));
+      o[_l0 + j * so] = {out};
     }}
   }}
 ",
@@ -63,7 +64,7 @@ impl Fold<'_> {
     if (has) carry = (_RT)ld(pre[bo - 1]);
     for (i64 base = lo; base < hi; base += 256) {{
       const i64 j = base + t; const bool act = j < hi;
-      sh[t] = act ? _mv(ld(a[pa + j * sa]), j) : _RT();
+      sh[t] = act ? _mv(ld(a[_l1 + j * sa]), j) : _RT();
       __syncthreads();
       for (int off = 1; off < 256; off <<= 1) {{
         const _RT w = t >= off ? sh[t - off] : _RT();
@@ -72,7 +73,7 @@ impl Fold<'_> {
         __syncthreads();
       }}
       const _RT v = has ? REDUCE(carry, sh[t]) : sh[t];
-      if (act) o[po + j * so] = {out};
+      if (act) o[_l0 + j * so] = {out};
       const _RT tile = sh[(hi - base < 256 ? hi - base : 256) - 1];
       __syncthreads();
       carry = has ? REDUCE(carry, tile) : tile; has = true;
@@ -86,7 +87,7 @@ impl Fold<'_> {
   const int t = threadIdx.x, lane = t & 31, w = t >> 5;
   const i64 line = blockIdx.x / chunks, part = blockIdx.x % chunks, lo = part * {SCAN_TILE};
   const i64 n = len - lo < {SCAN_TILE} ? len - lo : {SCAN_TILE};
-{line_start}  for (int u = 0; u < 8; ++u) {{ const int e = u * 256 + t; sh[e] = e < n ? _mv(ld(a[pa + (lo + e) * sa]), lo + e) : _ID; }}
+{line_start}  for (int u = 0; u < 8; ++u) {{ const int e = u * 256 + t; sh[e] = e < n ? _mv(ld(a[_l1 + (lo + e) * sa]), lo + e) : _ID; }}
   __syncthreads();
   _RT loc[8]; _RT run = _ID;
 #pragma unroll
@@ -104,7 +105,7 @@ impl Fold<'_> {
 #pragma unroll
   for (int u = 0; u < 8; ++u) sh[t * 8 + u] = REDUCE(p, loc[u]);
   __syncthreads();
-  for (int u = 0; u < 8; ++u) {{ const int e = u * 256 + t; if (e < n) o[po + (lo + e) * so] = {out}; }}
+  for (int u = 0; u < 8; ++u) {{ const int e = u * 256 + t; if (e < n) o[_l0 + (lo + e) * so] = {out}; }}
 ",
                 out = store(d, "sh[e]")
             ),
