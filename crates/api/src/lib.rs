@@ -35,6 +35,7 @@ pub mod fuse;
 mod grids;
 mod index;
 mod interop;
+#[cfg(feature = "io")]
 pub mod io;
 pub mod kernel;
 pub mod linalg;
@@ -78,6 +79,7 @@ pub use index::{
     ravel_multi_index, scatter_add, scatter_max, scatter_min, select, take_along_axis, tril_indices, triu_indices,
     unravel_index, where_nonzero, IndexItem, IntoIndex,
 };
+#[cfg(feature = "io")]
 pub use io::{fromfile, load, load_npz, save, savez, savez_compressed, Npz};
 pub use manip::{
     array_split, broadcast_arrays, concatenate, hstack, split, stack, vstack, PadMode, Sections, ELLIPSIS, NEW_AXIS,

@@ -196,6 +196,17 @@ pub enum Error {
         /// the backend
         backend: &'static str,
     },
+    /// This build of xp was made without the feature that holds the operation on this backend
+    /// (say `linalg` or `fft` on the CPU: see the `xp` crate's features).
+    #[error("{op} on the {backend} backend needs xp's `{feature}` feature, which this build was made without")]
+    FeatureDisabled {
+        /// the operation
+        op: &'static str,
+        /// the backend
+        backend: &'static str,
+        /// the Cargo feature that would enable it
+        feature: &'static str,
+    },
     /// This build of xp has no CUDA backend (feature `cuda` off).
     #[error("xp was built without the `cuda` feature; Device::Cuda is unavailable")]
     CudaNotCompiled,

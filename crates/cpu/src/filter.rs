@@ -162,8 +162,13 @@ impl FilterStorage for CpuStorage {
         };
         Ok(CpuStorage(out))
     }
+    #[cfg(feature = "signal")]
     fn recursive_filter(&self, l: &Layout, r: &Recursion, zi: &Self, zl: &Layout) -> Result<Recursed<Self>> {
         crate::recursive::recursive_filter(self, l, r, zi, zl)
+    }
+    #[cfg(not(feature = "signal"))]
+    fn recursive_filter(&self, _l: &Layout, _r: &Recursion, _zi: &Self, _zl: &Layout) -> Result<Recursed<Self>> {
+        Err(Error::FeatureDisabled { op: "recursive_filter", backend: "cpu", feature: "signal" })
     }
     fn label(&self, l: &Layout, offsets: &[Vec<i8>]) -> Result<(Self, usize)> {
         match &self.0 {

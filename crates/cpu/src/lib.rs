@@ -17,6 +17,10 @@
 pub mod eval;
 mod extreme;
 mod fastmath;
+#[cfg(feature = "fft")]
+pub mod fft;
+#[cfg(not(feature = "fft"))]
+#[path = "fft/off.rs"]
 pub mod fft;
 mod filter;
 mod index;
@@ -26,6 +30,7 @@ mod linalg;
 mod par;
 pub mod pool;
 mod random;
+#[cfg(feature = "signal")]
 mod recursive;
 mod reduce;
 pub mod scalar;

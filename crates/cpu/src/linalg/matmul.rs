@@ -84,11 +84,14 @@ unsafe fn dot_product<T: super::small::Small>(j: &Job<T>) -> bool {
 const DOT_SPLIT: usize = 1 << 18;
 
 /// Products of at least this many multiply-adds go through faer's GEMM.
+#[cfg(feature = "linalg")]
 const FAER_MIN: usize = 1 << 21;
 
 /// A large real product through faer's GEMM, whose AVX-512 kernels (runtime-dispatched) beat
 /// matrixmultiply's AVX2 ones (1024² on a 2-core AVX-512 VM: float64 25.4 -> 20.0 ms, float32
-/// 11.0 -> 9.8 ms). Not for broadcast operands (a zero stride). False: not taken.
+/// 11.0 -> 9.8 ms). Not for broadcast operands (a zero stride). False: not taken (always, in a
+/// build without the `linalg` feature, which leaves faer out).
+#[cfg(feature = "linalg")]
 unsafe fn faer_gemm<T: faer::traits::ComplexField + Copy + num_traits::One>(j: &Job<T>) -> bool {
     let strides = [j.sa.0, j.sa.1, j.sb.0, j.sb.1];
     if j.m * j.k * j.n < FAER_MIN || strides.contains(&0) {
@@ -100,6 +103,10 @@ unsafe fn faer_gemm<T: faer::traits::ComplexField + Copy + num_traits::One>(j: &
     let par = if j.par { faer::Par::rayon(0) } else { faer::Par::Seq };
     faer::linalg::matmul::matmul(c, faer::Accum::Replace, a, b, T::one(), par);
     true
+}
+#[cfg(not(feature = "linalg"))]
+unsafe fn faer_gemm<T>(_j: &Job<T>) -> bool {
+    false
 }
 // Complex32 / Complex64 are #[repr(C)] (re, im): the layout of matrixmultiply's [f32; 2] / [f64; 2].
 macro_rules! complex_gemm {

@@ -1,6 +1,8 @@
 //! The linear-algebra family on the CPU: GEMM through matrixmultiply (every float and complex
 //! kind; float16 and bfloat16 through float32; our own loop for integers and bool), the
-//! decompositions through faer, one matrix of a stack per rayon task. Strided operands are read
+//! decompositions through faer, one matrix of a stack per rayon task. Products are always built;
+//! the decompositions (and faer, the largest dependency) only with the `linalg` feature: without
+//! it they answer [`Error::FeatureDisabled`]. Strided operands are read
 //! in place (matrixmultiply and faer both take arbitrary strides); nothing is copied to make a
 //! layout contiguous.
 //!
@@ -13,26 +15,36 @@
 //! let want = [-2.0, 1.0, 1.5, -0.5];
 //! assert!((0..4).all(|i| (inv.get(i).unwrap().to_f64() - want[i]).abs() < 1e-12));
 //! ```
+#[cfg(feature = "linalg")]
 mod cholesky;
+#[cfg(feature = "linalg")]
 mod eigen;
 mod gemv;
+#[cfg(feature = "linalg")]
 mod lapack;
+#[cfg(feature = "linalg")]
 mod lu;
 mod matmul;
+#[cfg(feature = "linalg")]
 mod qr;
 mod skinny;
 mod small;
 mod stack;
+#[cfg(feature = "linalg")]
 mod svd;
 
 use crate::CpuStorage;
+#[cfg(feature = "linalg")]
 use faer::traits::{ComplexField, RealField};
 pub(crate) use small::wide;
 use xp_core::linalg::{Determinant, EigFactors, EighSpec, QrFactors, QrMode, SvdFactors, SvdSpec, Uplo};
-use xp_core::{Complex32, Complex64, Element, Error, HostBuffer, Layout, LinalgStorage, Result};
+#[cfg(feature = "linalg")]
+use xp_core::{Complex32, Complex64, Element, HostBuffer};
+use xp_core::{Error, Layout, LinalgStorage, Result};
 
 /// The element types the decompositions run on (float32, float64, complex64, complex128), with
 /// their real type and the complex type of the same precision.
+#[cfg(feature = "linalg")]
 pub(crate) trait Field:
     Element + ComplexField<Real: Element + RealField> + lapack::Lapack + small::Small<Re = <Self as ComplexField>::Real>
 {
@@ -42,6 +54,7 @@ pub(crate) trait Field:
     fn from_faer_cplx(x: num_complex::Complex<Self::Real>) -> Self::Cplx;
 }
 
+#[cfg(feature = "linalg")]
 macro_rules! field {
     ($($t:ty => $c:ty),*) => {$(
         impl Field for $t {
@@ -52,10 +65,12 @@ macro_rules! field {
         }
     )*};
 }
+#[cfg(feature = "linalg")]
 field!(f32 => Complex32, f64 => Complex64, Complex32 => Complex32, Complex64 => Complex64);
 
 /// Runs `$body` with `$v` bound to the typed vector of a float or complex buffer; other dtypes
 /// are refused (the front end converts them first).
+#[cfg(feature = "linalg")]
 macro_rules! on_field {
     ($op:expr, $buf:expr, $v:ident => $body:expr) => {
         match $buf {
@@ -68,54 +83,86 @@ macro_rules! on_field {
     };
 }
 
+#[cfg(feature = "linalg")]
 fn wrap<T: Element>(v: Vec<T>) -> CpuStorage {
     CpuStorage(T::into_buffer(v))
+}
+
+/// The decompositions of a build without the `linalg` feature: each answers
+/// [`Error::FeatureDisabled`].
+#[cfg(not(feature = "linalg"))]
+macro_rules! without_linalg {
+    ($($name:ident($($arg:ident: $t:ty),*) -> $r:ty;)*) => {$(
+        fn $name(&self, _l: &Layout, $($arg: $t),*) -> Result<$r> {
+            let _ = ($($arg,)*);
+            Err(Error::FeatureDisabled { op: stringify!($name), backend: "cpu", feature: "linalg" })
+        }
+    )*};
 }
 
 impl LinalgStorage for CpuStorage {
     fn matmul(&self, l: &Layout, rhs: &Self, rl: &Layout) -> Result<Self> {
         matmul::matmul(&self.0, l, &rhs.0, rl).map(CpuStorage)
     }
+    #[cfg(feature = "linalg")]
     fn solve(&self, l: &Layout, b: &Self, bl: &Layout) -> Result<Self> {
         on_field!("solve", &self.0, a => {
             let b = <_ as Element>::slice_of(&b.0).ok_or(Error::InvalidDType { op: "solve", dtype: b.0.dtype() })?;
             lu::solve(a, l, b, bl).map(wrap)
         })
     }
+    #[cfg(feature = "linalg")]
     fn inv(&self, l: &Layout) -> Result<Self> {
         on_field!("inv", &self.0, a => lu::inv(a, l).map(wrap))
     }
+    #[cfg(feature = "linalg")]
     fn det(&self, l: &Layout) -> Result<Determinant<Self>> {
         on_field!("det", &self.0, a => {
             let (det, sign, logabsdet) = lu::det(a, l)?;
             Ok(Determinant { det: wrap(det), sign: wrap(sign), logabsdet: wrap(logabsdet) })
         })
     }
+    #[cfg(feature = "linalg")]
     fn cholesky(&self, l: &Layout, uplo: Uplo) -> Result<Self> {
         on_field!("cholesky", &self.0, a => cholesky::cholesky(a, l, uplo).map(wrap))
     }
+    #[cfg(feature = "linalg")]
     fn qr(&self, l: &Layout, mode: QrMode) -> Result<QrFactors<Self>> {
         on_field!("qr", &self.0, a => {
             let (q, r) = qr::qr(a, l, mode)?;
             Ok(QrFactors { q: q.map(wrap), r: wrap(r) })
         })
     }
+    #[cfg(feature = "linalg")]
     fn svd(&self, l: &Layout, spec: SvdSpec) -> Result<SvdFactors<Self>> {
         on_field!("svd", &self.0, a => {
             let (u, s, vh) = svd::svd(a, l, spec)?;
             Ok(SvdFactors { u: u.map(wrap), s: wrap(s), vh: vh.map(wrap) })
         })
     }
+    #[cfg(feature = "linalg")]
     fn eigh(&self, l: &Layout, spec: EighSpec) -> Result<EigFactors<Self>> {
         on_field!("eigh", &self.0, a => {
             let (w, v) = eigen::eigh(a, l, spec)?;
             Ok(EigFactors { w: wrap(w), v: v.map(wrap) })
         })
     }
+    #[cfg(feature = "linalg")]
     fn eig(&self, l: &Layout, vectors: bool) -> Result<EigFactors<Self>> {
         on_field!("eig", &self.0, a => {
             let (w, v) = eigen::eig(a, l, vectors)?;
             Ok(EigFactors { w: wrap(w), v: v.map(wrap) })
         })
+    }
+    #[cfg(not(feature = "linalg"))]
+    without_linalg! {
+        solve(b: &Self, bl: &Layout) -> Self;
+        inv() -> Self;
+        det() -> Determinant<Self>;
+        cholesky(uplo: Uplo) -> Self;
+        qr(mode: QrMode) -> QrFactors<Self>;
+        svd(spec: SvdSpec) -> SvdFactors<Self>;
+        eigh(spec: EighSpec) -> EigFactors<Self>;
+        eig(vectors: bool) -> EigFactors<Self>;
     }
 }

@@ -1,5 +1,9 @@
 //! A stack of matrices in a strided buffer: where each matrix starts, its size and its strides,
 //! and the parallel loop over the stack that every routine of the family shares.
+// Without the `linalg` feature only the products use this module; the decompositions' helpers
+// stay (generic, so never instantiated) rather than each carrying a cfg.
+#![cfg_attr(not(feature = "linalg"), allow(dead_code))]
+#[cfg(feature = "linalg")]
 use faer::MatRef;
 use xp_core::{Element, Error, Layout, LinAlgKind, Result};
 
@@ -48,6 +52,7 @@ impl Stack {
         self.offsets.len()
     }
     /// Matrix `b` of the stack as a faer view into `data`.
+    #[cfg(feature = "linalg")]
     pub(crate) fn view<'a, T>(&self, data: &'a [T], b: usize) -> MatRef<'a, T> {
         assert!(b < self.len());
         // SAFETY: the layout the stack was made from was validated against `data` by the front
@@ -57,6 +62,7 @@ impl Stack {
     }
 }
 
+#[cfg(feature = "linalg")]
 /// A faer matrix as a C-order vector, each element converted by `f`.
 pub(crate) fn c_order<T: Copy, U>(m: MatRef<'_, T>, f: impl Fn(T) -> U) -> Vec<U> {
     let (r, c) = (m.nrows(), m.ncols());
@@ -80,6 +86,7 @@ pub(crate) fn per_matrix<R: Send>(
     results.into_iter().map(|r| r.map_err(|kind| Error::LinAlg { op, kind })).collect()
 }
 
+#[cfg(feature = "linalg")]
 /// faer's parallelism for one matrix of a stack of `count`: sequential when the stack's matrices
 /// already run in parallel (faer's own rayon dispatch cost a 64×64 SVD a third of its time even
 /// on one thread), the global setting for a single matrix.

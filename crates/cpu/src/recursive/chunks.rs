@@ -16,7 +16,6 @@
 //! filter whose zero-input response does not decay within a quarter of a piece (a pole on or
 //! near the unit circle, an unstable filter) keeps the sequential path.
 use super::{run_jobs, Job, Lines, Sample, Step};
-use rayon::prelude::*;
 use xp_core::{matrix_power, norm_inf, Complex64, Recursion};
 
 /// Pieces are at least this long.
@@ -151,8 +150,15 @@ pub(super) fn run_with<T: Sample, R: Step<T>, const W: usize>(
     }
 
     // 3. every later piece's response to its true starting state
-    y.par_chunks_mut(n).zip(starts.par_chunks(p * k)).for_each(|(yl, sl)| {
-        yl.par_chunks_mut(len).zip(sl.par_chunks(k)).skip(1).for_each(|(seg, s)| settle(r, seg, s));
+    // (through `par`'s `&dyn` loops: rayon's machinery is not instantiated per filter kind)
+    let starts = &starts;
+    crate::par::chunks_mut(&mut y, n, &|l, yl| {
+        let sl = &starts[l * p * k..(l + 1) * p * k];
+        crate::par::chunks_mut(yl, len, &|c, seg| {
+            if c > 0 {
+                settle(r, seg, &sl[c * k..(c + 1) * k]);
+            }
+        });
     });
     Some((y, zf))
 }

@@ -65,12 +65,18 @@ fn sort_lines<T: Element, O: Copy + Default + Send + Sync>(
         f(&mut out, true);
         return out;
     }
-    let per = (PAR_THRESHOLD / n.max(1)).max(1);
-    out.par_chunks_mut(n.max(1)).zip(outer.par_iter()).with_min_len(per).for_each(|(dst, &o)| {
-        for (i, d) in dst.iter_mut().enumerate() {
-            *d = read(x[(base + o + i as isize * s) as usize], i);
+    if n == 0 {
+        return out;
+    }
+    // `per` lines to a task (through `par`'s `&dyn` loop: rayon is not instantiated per dtype)
+    let per = (PAR_THRESHOLD / n).max(1);
+    crate::par::chunks_mut(&mut out, n * per, &|c, lines| {
+        for (dst, &o) in lines.chunks_mut(n).zip(&outer[c * per..]) {
+            for (i, d) in dst.iter_mut().enumerate() {
+                *d = read(x[(base + o + i as isize * s) as usize], i);
+            }
+            f(dst, false);
         }
-        f(dst, false);
     });
     out
 }
@@ -128,7 +134,7 @@ fn sort_t<T: Sortable>(x: &[T], l: &Layout, axis: usize, out: SortOutput) -> Hos
                 return b;
             }
             let k = sort_lines(x, l, axis, |line: &mut [T::K], alone| sort_keys(line, alone), |v, _| v.key());
-            T::into_buffer(axis_back(k.into_par_iter().map(T::from_key).collect(), l, axis))
+            T::into_buffer(axis_back(crate::par::map(k.len(), &|i| T::from_key(k[i])), l, axis))
         }
         SortOutput::Indices if l.shape()[axis] <= u32::MAX as usize => {
             let w = sort_lines(
@@ -138,7 +144,7 @@ fn sort_t<T: Sortable>(x: &[T], l: &Layout, axis: usize, out: SortOutput) -> Hos
                 |line: &mut [<T::K as Key>::Wide], alone| sort_keys(line, alone),
                 |v, i| v.key().wide(i as u32),
             );
-            HostBuffer::I64(axis_back(w.into_par_iter().map(|w| <T::K as Key>::position(w) as i64).collect(), l, axis))
+            HostBuffer::I64(axis_back(crate::par::map(w.len(), &|i| <T::K as Key>::position(w[i]) as i64), l, axis))
         }
         SortOutput::Indices => sort_cmp(x, l, axis, out, |a: &T, b: &T| a.key().cmp(&b.key())),
     }

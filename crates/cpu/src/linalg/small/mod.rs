@@ -7,15 +7,25 @@
 //! Every loop works on a row-major copy and is written so that its inner loop runs along a row
 //! (an `axpy`, no reduction), compiled for AVX-512 or AVX2 when the processor has them
 //! ([`wide`]): that is what lets them match LAPACK's speed on one core.
+// Without the `linalg` feature only the products use this module; the decompositions' helpers
+// stay (generic, so never instantiated) rather than each carrying a cfg.
+#![cfg_attr(not(feature = "linalg"), allow(dead_code))]
 use num_complex::Complex;
 use std::ops::{Add, Mul, Sub};
 
+// (the decompositions, built with the `linalg` feature; the rest serves the products too)
+#[cfg(feature = "linalg")]
 pub(crate) mod bisect;
+#[cfg(feature = "linalg")]
 pub(crate) mod factor;
+#[cfg(feature = "linalg")]
 pub(crate) mod reduce;
+#[cfg(feature = "linalg")]
 pub(crate) mod spectral;
 
+#[cfg(feature = "linalg")]
 pub(crate) use factor::{cholesky, qr};
+#[cfg(feature = "linalg")]
 pub(crate) use spectral::{eigvalsh, svdvals};
 
 /// The largest order Cholesky and QR take here.
