@@ -19,6 +19,12 @@
 //! assert!(row.iter().all(|s| (s - 1.0).abs() < 1e-6));
 //! println!("{p}");
 //! ```
+//!
+//! Cargo features, all on by default: `cuda` (the CUDA backend, loaded at run time), and one per
+//! family whose CPU side is heavy to build — `linalg` (decompositions through faer), `fft`
+//! (rustfft), `signal` (IIR filters), `io` (`.npy`/`.npz`, the `xp::io` module). Without a family's
+//! feature its CPU operations answer [`Error::FeatureDisabled`]; `default-features = false` is the
+//! smallest build (about a third of the default's time).
 #![warn(missing_docs)]
 
 mod array;
