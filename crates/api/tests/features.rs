@@ -50,3 +50,19 @@ fn iir_filters_follow_the_signal_feature() {
     check(r, cfg!(feature = "signal"), "signal", &[1.0, 0.5, 0.25, 0.125]);
     assert_eq!(x.to_vec::<f64>().unwrap(), vec![1.0, 0.0, 0.0, 0.0]);
 }
+
+#[test]
+fn automatic_convolution_works_with_or_without_fft() {
+    // long enough that the automatic method prefers the FFT where there is one; the full
+    // convolution of n ones with m ones is the ramp 1, 2, .., m, .., m, .., 2, 1
+    let (n, m) = (1usize << 14, 257usize);
+    let a = Array::from_vec(vec![1.0f64; n], [n]).unwrap();
+    let b = Array::from_vec(vec![1.0f64; m], [m]).unwrap();
+    let mode = xp::signal::Mode::Full;
+    let c = xp::signal::convolve(&a, &b, mode, xp::signal::Method::Auto).unwrap().to_vec::<f64>().unwrap();
+    assert_eq!(c.len(), n + m - 1);
+    for (i, &v) in c.iter().enumerate() {
+        let want = (i + 1).min(m).min(n + m - 1 - i) as f64;
+        assert!((v - want).abs() < 1e-9, "at {i}: {v} against {want}");
+    }
+}

@@ -300,6 +300,7 @@ impl Error {
         match self {
             Error::LinAlg { kind, .. } => Error::LinAlg { op, kind },
             Error::InvalidDType { dtype, .. } => Error::InvalidDType { op, dtype },
+            Error::FeatureDisabled { backend, feature, .. } => Error::FeatureDisabled { op, backend, feature },
             Error::ShapeMismatch { lhs, rhs, .. } => Error::ShapeMismatch { op, lhs, rhs },
             Error::NotAligned { lhs, rhs, lhs_axis, lhs_size, rhs_axis, rhs_size, .. } => {
                 Error::NotAligned { op, lhs, rhs, lhs_axis, lhs_size, rhs_axis, rhs_size }

@@ -16,6 +16,9 @@ const FFT_UNIT_GPU: f64 = 9.0;
 /// `outputs` results of `taps` weights each, whose transforms have `fft` points: the FFT
 /// method makes three transforms (two forward, one back).
 pub(crate) fn prefer_fft(dev: Device, outputs: usize, taps: usize, fft: usize) -> bool {
+    if dev == Device::Cpu && !cfg!(feature = "fft") {
+        return false; // a build without CPU FFTs: the direct method is the one there is
+    }
     let direct = outputs as f64 * taps as f64;
     let n = fft as f64;
     let unit = match dev {

@@ -55,7 +55,7 @@ pub(super) fn filter_lines(
     let out = match run(&x, &z) {
         Err(Error::Unsupported { .. }) if x.device() != Device::Cpu => {
             let dev = x.device();
-            let f = run(&x.to_device(Device::Cpu)?, &z.to_device(Device::Cpu)?)?;
+            let f = run(&x.to_device(Device::Cpu)?, &z.to_device(Device::Cpu)?).map_err(|e| e.in_op(op))?;
             Recursed { y: f.y.to_device(dev)?, zf: f.zf.to_device(dev)? }
         }
         r => r.map_err(|e| e.in_op(op))?,

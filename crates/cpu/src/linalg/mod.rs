@@ -7,13 +7,21 @@
 //! layout contiguous.
 //!
 //! ```
-//! use xp_core::{BackendDevice, BackendStorage, DType, Layout, LinalgStorage, Scalar};
+//! use xp_core::{BackendDevice, BackendStorage, DType, Error, Layout, LinalgStorage, Scalar};
 //! use xp_cpu::CpuDevice;
 //! let a = CpuDevice.affine(4, Scalar::Int(1), Scalar::Int(1), DType::F64).unwrap(); // [[1, 2], [3, 4]]
 //! let l = Layout::contiguous(&[2, 2]);
-//! let inv = a.inv(&l).unwrap().to_host(&l).unwrap();
-//! let want = [-2.0, 1.0, 1.5, -0.5];
-//! assert!((0..4).all(|i| (inv.get(i).unwrap().to_f64() - want[i]).abs() < 1e-12));
+//! let sq = a.matmul(&l, &a, &l).unwrap().to_host(&l).unwrap();
+//! assert_eq!(sq, vec![7.0, 10.0, 15.0, 22.0].into());
+//! match a.inv(&l) {
+//!     Ok(inv) => {
+//!         let inv = inv.to_host(&l).unwrap();
+//!         let want = [-2.0, 1.0, 1.5, -0.5];
+//!         assert!((0..4).all(|i| (inv.get(i).unwrap().to_f64() - want[i]).abs() < 1e-12));
+//!     }
+//!     // a build without the `linalg` feature
+//!     Err(e) => assert!(matches!(e, Error::FeatureDisabled { feature: "linalg", .. })),
+//! }
 //! ```
 #[cfg(feature = "linalg")]
 mod cholesky;
