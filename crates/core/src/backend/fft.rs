@@ -86,6 +86,11 @@ pub struct PlanCacheInfo {
     pub misses: u64,
 }
 
+impl PlanCacheInfo {
+    /// The capacity a cache starts with (CuPy's default), on every backend.
+    pub const DEFAULT_CAPACITY: usize = 16;
+}
+
 /// The FFT family of a backend's storage.
 pub trait FftStorage: BackendStorage {
     /// The transform `spec` of `self` at `l`: complex input (complex64 or complex128) for the

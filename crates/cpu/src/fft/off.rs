@@ -14,8 +14,8 @@ pub mod plan {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use xp_core::PlanCacheInfo;
 
-    /// the capacity the user set (CuPy's default until then)
-    static CAPACITY: AtomicUsize = AtomicUsize::new(16);
+    /// the capacity the user set (the default until then)
+    static CAPACITY: AtomicUsize = AtomicUsize::new(PlanCacheInfo::DEFAULT_CAPACITY);
 
     /// The cache's state: empty.
     pub fn info() -> PlanCacheInfo {

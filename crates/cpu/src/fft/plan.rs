@@ -9,9 +9,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use xp_core::PlanCacheInfo;
 
-/// CuPy's default capacity.
-const DEFAULT_CAPACITY: usize = 16;
-
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Which {
     Forward,
@@ -41,7 +38,7 @@ fn with<R>(f: impl FnOnce(&mut Cache) -> R) -> R {
     let c = g.get_or_insert_with(|| Cache {
         plans: HashMap::new(),
         tick: 0,
-        info: PlanCacheInfo { capacity: DEFAULT_CAPACITY, ..PlanCacheInfo::default() },
+        info: PlanCacheInfo { capacity: PlanCacheInfo::DEFAULT_CAPACITY, ..PlanCacheInfo::default() },
     });
     f(c)
 }

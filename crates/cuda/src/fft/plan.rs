@@ -97,8 +97,7 @@ struct Cache {
 
 impl Default for Cache {
     fn default() -> Self {
-        // CuPy's default size
-        Cache { capacity: 16, plans: Vec::new(), hits: 0, misses: 0 }
+        Cache { capacity: PlanCacheInfo::DEFAULT_CAPACITY, plans: Vec::new(), hits: 0, misses: 0 }
     }
 }
 
