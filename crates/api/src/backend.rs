@@ -356,6 +356,8 @@ mod stub {
 
     impl xp_core::StatsStorage for CudaStorage {}
     /// Never reached: no stub storage exists.
+    impl xp_core::SparseStorage for CudaStorage {}
+    /// Never reached: no stub storage exists.
     impl xp_core::FftStorage for CudaStorage {}
     /// Never reached: no stub storage exists.
     impl xp_core::FilterStorage for CudaStorage {}

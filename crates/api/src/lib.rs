@@ -58,6 +58,7 @@ mod sets;
 mod shape;
 pub mod signal;
 mod sorting;
+pub mod sparse;
 pub mod special;
 mod stats;
 mod stream;

@@ -35,6 +35,7 @@ mod recursive;
 mod reduce;
 pub mod scalar;
 mod sort;
+mod sparse;
 pub mod special;
 mod stats;
 

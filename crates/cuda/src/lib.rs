@@ -32,6 +32,7 @@ mod reduce;
 pub mod runtime;
 mod sort;
 mod space;
+mod sparse;
 mod stats;
 mod storage;
 mod transfer;

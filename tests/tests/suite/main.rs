@@ -36,6 +36,7 @@ mod sets;
 mod signal;
 mod signal_filters;
 mod sort;
+mod sparse;
 mod special;
 mod stats;
 mod streams;

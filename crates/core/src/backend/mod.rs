@@ -6,7 +6,7 @@
 //! copy, reduction and scan families of [`BackendStorage`], where an op is a marker value
 //! ([`UnaryOp`], [`BinaryOp`], [`ArgReduceOp`]), and one trait per later family
 //! ([`LinalgStorage`], [`IndexStorage`], [`SortStorage`], [`StatsStorage`], [`FftStorage`], [`FilterStorage`],
-//! [`RandomDevice`]) whose parameters are
+//! [`RandomDevice`], [`SparseStorage`]) whose parameters are
 //! typed values and whose results are named structs. A family's methods have default bodies that
 //! answer [`Error::Unsupported`], so a backend that lacks a family still compiles and says so.
 use crate::{ArgReduceOp, BinaryOp, DType, Device, Error, HostBuffer, Layout, Result, Scalar, UnaryOp};
@@ -18,6 +18,7 @@ mod kernel;
 mod linalg;
 mod random;
 mod sort;
+mod sparse;
 mod stats;
 
 pub use fft::{FftKind, FftNorm, FftSpec, FftStorage, PlanCacheInfo};
@@ -27,6 +28,7 @@ pub use kernel::{KernelArg, KernelDevice, KernelTypes, Outputs};
 pub use linalg::LinalgStorage;
 pub use random::{Distribution, RandomDevice};
 pub use sort::{Side, SortOutput, SortStorage};
+pub use sparse::{CsrParts, SparseStorage};
 pub use stats::StatsStorage;
 
 /// The answer of a family method that a backend does not implement.

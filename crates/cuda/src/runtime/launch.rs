@@ -60,6 +60,7 @@ pub(crate) enum Family {
     RankFilter,
     Recursive,
     Label,
+    SparseMatmul,
 }
 
 /// A kernel's identity: its family and everything that specialises it, packed field by field

@@ -1,0 +1,71 @@
+//! The device-side steps every format shares, written over xp's sorting, searching and scatter
+//! families so that they run wherever the arrays live: putting coordinates in (major, minor)
+//! order and summing duplicates, and turning sorted major coordinates into offsets and back.
+use crate::{get_array_module, Array};
+use xp_core::{DType, Error, Result, Side, SliceElem};
+
+/// Coordinates and values in one compressed order: `major` ascending, `minor` ascending within a
+/// major line.
+pub(crate) struct Sorted {
+    pub(crate) major: Array,
+    pub(crate) minor: Array,
+    pub(crate) data: Array,
+}
+
+/// `(major, minor, data)` put in (major, minor) order; with `sum`, entries at one position are
+/// added into one (SciPy's `sum_duplicates`: the sum keeps an explicit zero). Index arrays come
+/// back as int64.
+pub(crate) fn sort_coords(major: &Array, minor: &Array, data: &Array, minor_len: usize, sum: bool) -> Result<Sorted> {
+    let op = "sparse";
+    let n = data.size();
+    let (ma, mi) = (major.astype(DType::I64)?, minor.astype(DType::I64)?);
+    if n == 0 {
+        return Ok(Sorted { major: ma, minor: mi, data: data.copy()? });
+    }
+    // one int64 key per position: major · minor_len + minor
+    let span = i64::try_from(minor_len.max(1)).map_err(|_| Error::invalid(op, "dimension too large"))?;
+    let key = ma.mul(span)?.add(&mi)?;
+    let perm = key.argsort(0)?;
+    let (key, data) = (key.take(&perm, 0)?, data.take(&perm, 0)?);
+    if !sum {
+        return Ok(Sorted { major: key.floor_divide(span)?, minor: key.remainder(span)?, data });
+    }
+    // the first of each run of equal keys starts a group; values are added into their group
+    let first = if n == 1 {
+        get_array_module(&key).full([1], true, DType::Bool)?
+    } else {
+        let head = get_array_module(&key).full([1], true, DType::Bool)?;
+        let step = key.slice([SliceElem::from(1..)])?.ne(&key.slice([SliceElem::from(..n as isize - 1)])?)?;
+        crate::concatenate(&[&head, &step], 0)?
+    };
+    let group = first.astype(DType::I64)?.cumsum(0)?.sub(1)?;
+    let keys = crate::compress(&first, &key, 0)?;
+    let m = keys.size();
+    if m == n {
+        return Ok(Sorted { major: key.floor_divide(span)?, minor: key.remainder(span)?, data });
+    }
+    let sums = get_array_module(&data).zeros([m], data.dtype())?;
+    crate::scatter_add(&sums, &group, &data)?;
+    Ok(Sorted { major: keys.floor_divide(span)?, minor: keys.remainder(span)?, data: sums })
+}
+
+/// The offsets (`len + 1`, dtype `ix`) of the sorted major coordinates `major` (int64).
+pub(crate) fn offsets(major: &Array, len: usize, ix: DType) -> Result<Array> {
+    let mods = get_array_module(major);
+    let bounds = mods.arange(0i64, len as i64 + 1, 1i64, Some(DType::I64))?;
+    if major.size() == 0 {
+        return mods.zeros([len + 1], ix);
+    }
+    crate::searchsorted(major, &bounds, Side::Left, None)?.astype(ix)
+}
+
+/// The major coordinate (int64) of each of the `nnz` stored values of offsets `ptr`.
+pub(crate) fn expand(ptr: &Array, nnz: usize) -> Result<Array> {
+    let mods = get_array_module(ptr);
+    if nnz == 0 {
+        return mods.zeros([0], DType::I64);
+    }
+    let pos = mods.arange(0i64, nnz as i64, 1i64, Some(DType::I64))?;
+    let ends = ptr.slice([SliceElem::from(1..)])?.astype(DType::I64)?;
+    crate::searchsorted(&ends, &pos, Side::Right, None)
+}

@@ -1,0 +1,155 @@
+//! Sparse arrays with SciPy's sparse *array* semantics (`scipy.sparse.csr_array`, not
+//! `csr_matrix`): [`CsrArray`] (compressed rows: row access and products), [`CscArray`]
+//! (compressed columns) and [`CooArray`] (coordinates: construction). Their parts (`data`,
+//! `indices`, `indptr`, `row`, `col`) are xp arrays, so a sparse array lives on any device,
+//! holds any of xp's value dtypes, and its index arrays are int32 or int64, chosen as SciPy's
+//! `get_index_dtype` does ([`index_dtype`]).
+//!
+//! Most operations are written once here over xp's other families (sorting, scatters,
+//! searches); the product with a dense operand is the backend's ([`xp_core::SparseStorage`]).
+//!
+//! ```
+//! use xp::sparse::CsrArray;
+//! // the CuPy course's example: A = csr_matrix(A_dense); A @ b
+//! let dense = xp::Array::from_vec(vec![1.0f64, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0, 1.0, 5.0], &[3, 3]).unwrap();
+//! let a = CsrArray::from_dense(&dense).unwrap();
+//! assert_eq!(a.nnz(), 5);
+//! let b = xp::Array::from_vec(vec![2.0f64, 1.0, 2.0], &[3]).unwrap();
+//! assert_eq!(a.matmul(&b).unwrap().to_vec::<f64>().unwrap(), vec![6.0, 0.0, 17.0]);
+//! // SciPy's constructor from coordinates sums duplicates
+//! let row = xp::Array::from_vec(vec![0i64, 0, 2], &[3]).unwrap();
+//! let col = xp::Array::from_vec(vec![1i64, 1, 0], &[3]).unwrap();
+//! let data = xp::Array::from_vec(vec![1.0f32, 2.0, 5.0], &[3]).unwrap();
+//! let c = CsrArray::from_triplets(&data, &row, &col, [3, 2]).unwrap();
+//! assert_eq!(c.toarray().unwrap().to_vec::<f32>().unwrap(), vec![0.0, 3.0, 0.0, 0.0, 5.0, 0.0]);
+//! assert_eq!(c.transpose().shape(), [2, 3]);
+//! ```
+mod compressed;
+mod construct;
+mod coo;
+mod keys;
+
+pub use compressed::{CscArray, CsrArray};
+pub use construct::{eye, identity};
+pub use coo::CooArray;
+
+use xp_core::{DType, Error, Result};
+
+/// The index dtype SciPy's `get_index_dtype` picks for a largest value `maxval` (a dimension or
+/// the number of stored values): int32 where it fits, int64 beyond.
+pub fn index_dtype(maxval: usize) -> DType {
+    if maxval <= i32::MAX as usize {
+        DType::I32
+    } else {
+        DType::I64
+    }
+}
+
+/// SciPy's choice for parts given as arrays of `given` dtypes: int64 where a dimension or count
+/// (`maxval`) needs it or where a given array's dtype does not cast safely to int32 (int64,
+/// uint32, uint64: SciPy keeps such arrays' width), int32 otherwise.
+pub(crate) fn index_dtype_for(given: &[DType], maxval: usize) -> DType {
+    if given.iter().any(|d| matches!(d, DType::I64 | DType::U32 | DType::U64)) {
+        DType::I64
+    } else {
+        index_dtype(maxval)
+    }
+}
+
+/// A sparse array's storage format (SciPy's `format` attribute).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Format {
+    /// compressed sparse rows (`"csr"`)
+    #[default]
+    Csr,
+    /// compressed sparse columns (`"csc"`)
+    Csc,
+    /// coordinates (`"coo"`)
+    Coo,
+}
+
+impl Format {
+    /// SciPy's name of the format.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Csr => "csr",
+            Format::Csc => "csc",
+            Format::Coo => "coo",
+        }
+    }
+}
+
+/// A sparse array of any format: what a function with a `format` argument returns.
+#[derive(Clone, Debug)]
+pub enum SparseArray {
+    /// compressed rows
+    Csr(CsrArray),
+    /// compressed columns
+    Csc(CscArray),
+    /// coordinates
+    Coo(CooArray),
+}
+
+impl SparseArray {
+    /// The format.
+    pub fn format(&self) -> Format {
+        match self {
+            SparseArray::Csr(_) => Format::Csr,
+            SparseArray::Csc(_) => Format::Csc,
+            SparseArray::Coo(_) => Format::Coo,
+        }
+    }
+    /// The shape (rows, columns).
+    pub fn shape(&self) -> [usize; 2] {
+        match self {
+            SparseArray::Csr(a) => a.shape(),
+            SparseArray::Csc(a) => a.shape(),
+            SparseArray::Coo(a) => a.shape(),
+        }
+    }
+    /// Stored values, explicit zeros and duplicates included.
+    pub fn nnz(&self) -> usize {
+        match self {
+            SparseArray::Csr(a) => a.nnz(),
+            SparseArray::Csc(a) => a.nnz(),
+            SparseArray::Coo(a) => a.nnz(),
+        }
+    }
+    /// The dense array (duplicates summed).
+    pub fn toarray(&self) -> Result<crate::Array> {
+        match self {
+            SparseArray::Csr(a) => a.toarray(),
+            SparseArray::Csc(a) => a.toarray(),
+            SparseArray::Coo(a) => a.toarray(),
+        }
+    }
+    /// The same matrix as CSR (SciPy's `tocsr`).
+    pub fn tocsr(&self) -> Result<CsrArray> {
+        match self {
+            SparseArray::Csr(a) => Ok(a.clone()),
+            SparseArray::Csc(a) => a.tocsr(),
+            SparseArray::Coo(a) => a.tocsr(),
+        }
+    }
+    /// The same matrix in `format` (SciPy's `asformat`).
+    pub fn asformat(&self, format: Format) -> Result<SparseArray> {
+        Ok(match format {
+            Format::Csr => SparseArray::Csr(self.tocsr()?),
+            Format::Csc => SparseArray::Csc(match self {
+                SparseArray::Csc(a) => a.clone(),
+                SparseArray::Csr(a) => a.tocsc()?,
+                SparseArray::Coo(a) => a.tocsc()?,
+            }),
+            Format::Coo => SparseArray::Coo(match self {
+                SparseArray::Coo(a) => a.clone(),
+                SparseArray::Csr(a) => a.tocoo()?,
+                SparseArray::Csc(a) => a.tocoo()?,
+            }),
+        })
+    }
+}
+
+/// The error of an operand whose shape does not fit.
+pub(crate) fn shape_error(op: &'static str, lhs: &[usize], rhs: &[usize]) -> Error {
+    Error::ShapeMismatch { op, lhs: lhs.to_vec(), rhs: rhs.to_vec() }
+}

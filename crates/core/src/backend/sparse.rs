@@ -1,0 +1,36 @@
+//! The sparse family: products of a compressed sparse row (CSR) matrix with dense operands.
+//!
+//! The front end (`xp::sparse`) keeps every sparse format as xp arrays and writes what it can
+//! once over the other families (conversions by sorting, sums by scatters); a backend provides
+//! only the loops no composition makes fast. A compressed sparse column matrix is the CSR
+//! matrix of its transpose, so one product serves both.
+use super::unsupported;
+use crate::{BackendStorage, Layout, Result};
+
+/// A CSR matrix as a backend sees it: contiguous storages, indices of one dtype (int32 or
+/// int64), checked by the front end (`indptr` non-decreasing from 0 to `nnz`, every index in
+/// `0..cols`; duplicates and unsorted rows allowed: their products add up).
+#[derive(Clone, Copy, Debug)]
+pub struct CsrParts<'a, S> {
+    /// `rows + 1` offsets into `indices` and `data`
+    pub indptr: &'a S,
+    /// the column of each stored value
+    pub indices: &'a S,
+    /// the stored values
+    pub data: &'a S,
+    /// rows of the matrix
+    pub rows: usize,
+    /// columns of the matrix
+    pub cols: usize,
+}
+
+/// The sparse family of a backend's storage.
+pub trait SparseStorage: BackendStorage {
+    /// `A @ X` for the CSR matrix `a` (values of `X`'s dtype) and the dense `X` at `xl`, of shape
+    /// `(a.cols, k)` (any strides): a new C-contiguous `(a.rows, k)` storage. Sums run in the
+    /// dtype's arithmetic as NumPy's `matmul` does (integers wrap, bool is or-of-ands, float16
+    /// and bfloat16 accumulate in float32 and round once).
+    fn csr_matmul(_a: &CsrParts<'_, Self>, _x: &Self, _xl: &Layout) -> Result<Self> {
+        unsupported("csr_matmul", Self::NAME)
+    }
+}

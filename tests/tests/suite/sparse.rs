@@ -1,0 +1,205 @@
+//! Sparse arrays against SciPy (tests/data/sparse.json, made by scripts/gen_sparse_reference.py):
+//! every matrix (empty, duplicates, unsorted coordinates, explicit zeros, empty rows and columns)
+//! in every value dtype SciPy has, on every device: the CSR and CSC parts and their index dtype,
+//! the dense array, products from both sides with the dense operand in every layout, sums, zero
+//! elimination, transposes and round trips between the formats; typed errors for bad parts.
+use super::common::{array, case_tolerance, split_cases};
+use serde_json::Value;
+use xp::sparse::{CooArray, CscArray, CsrArray, Format};
+use xp::{Array, DType, Device};
+use xp_testing::{compare, devices, layouts, Expected, Failures, Tolerance};
+
+fn load(v: &Value, dev: Device) -> Array {
+    let (buf, shape) = array(v);
+    Array::from_buffer(buf, &shape, dev).unwrap()
+}
+
+fn expect(v: &Value, tol: Tolerance) -> Expected {
+    let (buf, shape) = array(v);
+    Expected::new(buf.dtype(), &shape, xp_testing::widen(&buf)).with_tol(tol)
+}
+
+fn exact(v: &Value) -> Expected {
+    expect(v, Tolerance { rtol: 0.0, atol: 0.0 })
+}
+
+fn check(f: &mut Failures, what: &str, name: &str, dev: Device, got: xp::Result<Array>, want: &Expected) {
+    f.add(match got {
+        Ok(a) => compare(&a, want).map_err(|m| format!("{name} on {dev}: {what}: {m}")),
+        Err(e) => Err(format!("{name} on {dev}: {what}: error {e}")),
+    });
+}
+
+/// The three parts of a compressed array against SciPy's `[data, indices, indptr]`.
+fn check_parts(
+    f: &mut Failures,
+    what: &str,
+    name: &str,
+    dev: Device,
+    parts: [&Array; 3],
+    want: &Value,
+    tol: Tolerance,
+) {
+    check(f, &format!("{what} data"), name, dev, Ok(parts[0].clone()), &expect(&want[0], tol));
+    check(f, &format!("{what} indices"), name, dev, Ok(parts[1].clone()), &exact(&want[1]));
+    check(f, &format!("{what} indptr"), name, dev, Ok(parts[2].clone()), &exact(&want[2]));
+}
+
+fn reference(f: &mut Failures, dev: Device, c: &Value) {
+    let name = c["name"].as_str().unwrap();
+    let shape = [c["shape"][0].as_u64().unwrap() as usize, c["shape"][1].as_u64().unwrap() as usize];
+    let tol = case_tolerance(c);
+    let (data, row, col) = (load(&c["data"], dev), load(&c["row"], dev), load(&c["col"], dev));
+    let coo = CooArray::new(&data, &row, &col, shape).unwrap();
+    let csr = coo.tocsr().unwrap();
+    let csc = coo.tocsc().unwrap();
+    check_parts(f, "tocsr", name, dev, [csr.data(), csr.indices(), csr.indptr()], &c["csr"], tol);
+    check_parts(f, "tocsc", name, dev, [csc.data(), csc.indices(), csc.indptr()], &c["csc"], tol);
+    f.add(if csr.has_canonical_format() { Ok(()) } else { Err(format!("{name}: tocsr is not canonical")) });
+    let direct = CsrArray::from_triplets(&data, &row, &col, shape).unwrap();
+    check_parts(f, "from_triplets", name, dev, [direct.data(), direct.indices(), direct.indptr()], &c["csr"], tol);
+    // the parts handed back to the constructor; the CSC parts through the CSR of the transpose
+    let again = CsrArray::new(csr.data(), csr.indices(), csr.indptr(), shape).unwrap();
+    check_parts(f, "new", name, dev, [again.data(), again.indices(), again.indptr()], &c["csr"], tol);
+    let dense = exact(&c["dense"]).with_tol(tol);
+    for (what, d) in [
+        ("coo.toarray", coo.toarray()),
+        ("csr.toarray", csr.toarray()),
+        ("csc.toarray", csc.toarray()),
+        ("csr.tocoo.toarray", csr.tocoo().and_then(|a| a.toarray())),
+        ("csc.tocsr.toarray", csc.tocsr().and_then(|a| a.toarray())),
+        ("csr.tocsc.toarray", csr.tocsc().and_then(|a| a.toarray())),
+        ("csr.T.T", csr.transpose().transpose().toarray()),
+        ("coo.sum_duplicates", coo.sum_duplicates().and_then(|a| a.toarray())),
+        ("from_dense", csr.toarray().and_then(|d| CsrArray::from_dense(&d)).and_then(|a| a.toarray())),
+    ] {
+        check(f, what, name, dev, d, &dense);
+    }
+    let mut dense_t = dense.clone();
+    dense_t.shape = vec![shape[1], shape[0]];
+    dense_t.data = (0..shape[1] * shape[0]).map(|i| dense.data[(i % shape[0]) * shape[1] + i / shape[0]]).collect();
+    check(f, "csr.T", name, dev, csr.transpose().toarray(), &dense_t);
+    check(f, "coo.T", name, dev, coo.transpose().toarray(), &dense_t);
+    // products with the operand in every layout
+    let (xb, xs) = array(&c["x"]);
+    let (mb, ms) = array(&c["xm"]);
+    let (yb, ys) = array(&c["y"]);
+    let (mv, mm, rv) = (expect(&c["matvec"], tol), expect(&c["matmat"], tol), expect(&c["rmatvec"], tol));
+    for (layout, x) in layouts(&xb, &xs, dev).unwrap() {
+        check(f, &format!("csr @ x ({layout})"), name, dev, csr.matmul(&x), &mv);
+        check(f, &format!("csc @ x ({layout})"), name, dev, csc.matmul(&x), &mv);
+        check(f, &format!("coo @ x ({layout})"), name, dev, coo.matmul(&x), &mv);
+    }
+    for (layout, x) in layouts(&mb, &ms, dev).unwrap() {
+        check(f, &format!("csr @ X ({layout})"), name, dev, csr.matmul(&x), &mm);
+        check(f, &format!("csc @ X ({layout})"), name, dev, csc.matmul(&x), &mm);
+    }
+    for (layout, y) in layouts(&yb, &ys, dev).unwrap() {
+        check(f, &format!("y @ csr ({layout})"), name, dev, csr.rmatmul(&y), &rv);
+        check(f, &format!("y @ csc ({layout})"), name, dev, csc.rmatmul(&y), &rv);
+    }
+    for (what, got, key) in [
+        ("sum", csr.sum(None), "sum"),
+        ("sum(0)", csr.sum(Some(0)), "sum0"),
+        ("sum(1)", csr.sum(Some(1)), "sum1"),
+        ("csc sum(0)", csc.sum(Some(0)), "sum0"),
+        ("csc sum(1)", csc.sum(Some(1)), "sum1"),
+    ] {
+        check(f, what, name, dev, got, &expect(&c[key], tol));
+    }
+    let ez = csr.eliminate_zeros().unwrap();
+    check_parts(f, "eliminate_zeros", name, dev, [ez.data(), ez.indices(), ez.indptr()], &c["eliminated"], tol);
+    let nz = csr.count_nonzero().unwrap();
+    f.add(if nz == ez.nnz() { Ok(()) } else { Err(format!("{name}: count_nonzero {nz} != {}", ez.nnz())) });
+    // every format through `asformat` and back gives the same parts
+    let any = xp::sparse::SparseArray::Coo(coo.clone());
+    for fmt in [Format::Csr, Format::Csc, Format::Coo] {
+        let back = any.asformat(fmt).and_then(|a| a.tocsr()).unwrap();
+        check_parts(
+            f,
+            &format!("via {}", fmt.name()),
+            name,
+            dev,
+            [back.data(), back.indices(), back.indptr()],
+            &c["csr"],
+            tol,
+        );
+    }
+}
+split_cases!(reference, "sparse");
+
+/// The example: a 3 × 3 CSR matrix from a dense one, times a vector, on every device.
+#[test]
+fn course_example_gives_6_0_17() {
+    for dev in devices() {
+        let dense = Array::from_vec(vec![1.0f64, 0.0, 2.0, 0.0, 0.0, 0.0, 3.0, 1.0, 5.0], [3, 3]).unwrap();
+        let a = CsrArray::from_dense(&dense.to_device(dev).unwrap()).unwrap();
+        let b = Array::from_vec(vec![2.0f64, 1.0, 2.0], [3]).unwrap().to_device(dev).unwrap();
+        assert_eq!(a.matmul(&b).unwrap().to_vec::<f64>().unwrap(), vec![6.0, 0.0, 17.0], "on {dev}");
+    }
+}
+
+/// Products in the dtypes SciPy lacks (float16, bfloat16) against the dense product, and an
+/// int64 index width forced by a large shape.
+#[test]
+fn half_precision_and_wide_indices_match_the_dense_product() {
+    for dev in devices() {
+        let dense64 =
+            Array::from_vec((0..48).map(|i| if i % 3 == 0 { (i % 7) as f64 - 3.0 } else { 0.0 }).collect(), [6, 8])
+                .unwrap()
+                .to_device(dev)
+                .unwrap();
+        let x64 =
+            Array::from_vec((0..8).map(|i| i as f64 * 0.25 - 1.0).collect(), [8]).unwrap().to_device(dev).unwrap();
+        for d in [DType::F16, DType::BF16] {
+            let (a, x) = (dense64.astype(d).unwrap(), x64.astype(d).unwrap());
+            let want = a.astype(DType::F32).unwrap().matmul(&x.astype(DType::F32).unwrap()).unwrap().astype(d).unwrap();
+            let got = CsrArray::from_dense(&a).unwrap().matmul(&x).unwrap();
+            assert_eq!(got.dtype(), d);
+            let f64s = |a: &Array| a.astype(DType::F64).unwrap().to_vec::<f64>().unwrap();
+            assert_eq!(f64s(&got), f64s(&want), "{d} on {dev}");
+        }
+        // a shape beyond int32 picks int64 indices, as SciPy's get_index_dtype does
+        let row = Array::from_vec(vec![0i64, 1], [2]).unwrap().to_device(dev).unwrap();
+        let col = Array::from_vec(vec![3_000_000_000i64, 5], [2]).unwrap().to_device(dev).unwrap();
+        let v = Array::from_vec(vec![2.0f32, 3.0], [2]).unwrap().to_device(dev).unwrap();
+        let a = CsrArray::from_triplets(&v, &row, &col, [2, 4_000_000_000]).unwrap();
+        assert_eq!((a.indices().dtype(), a.indptr().dtype()), (DType::I64, DType::I64));
+        assert_eq!(a.indices().to_vec::<i64>().unwrap(), vec![3_000_000_000, 5]);
+        assert_eq!(a.sum(Some(1)).unwrap().to_vec::<f32>().unwrap(), vec![2.0, 3.0]);
+    }
+}
+
+/// Bad parts are typed errors and leave the inputs as they were.
+#[test]
+fn bad_parts_are_typed_errors() {
+    for dev in devices() {
+        let a = |v: Vec<i64>| Array::from_vec(v.clone(), [v.len()]).unwrap().to_device(dev).unwrap();
+        let data = Array::from_vec(vec![1.0f64, 2.0, 3.0], [3]).unwrap().to_device(dev).unwrap();
+        let cases: Vec<(&str, xp::Result<CsrArray>)> = vec![
+            ("index past the columns", CsrArray::new(&data, &a(vec![0, 1, 5]), &a(vec![0, 2, 3]), [2, 5])),
+            ("negative index", CsrArray::new(&data, &a(vec![0, -1, 2]), &a(vec![0, 2, 3]), [2, 5])),
+            ("indptr too short", CsrArray::new(&data, &a(vec![0, 1, 2]), &a(vec![0, 3]), [2, 5])),
+            ("indptr not from 0", CsrArray::new(&data, &a(vec![0, 1, 2]), &a(vec![1, 2, 3]), [2, 5])),
+            ("indptr decreasing", CsrArray::new(&data, &a(vec![0, 1, 2]), &a(vec![0, 3, 2, 3]), [3, 5])),
+            ("indptr ends short", CsrArray::new(&data, &a(vec![0, 1, 2]), &a(vec![0, 1, 2]), [2, 5])),
+            ("indices and data differ", CsrArray::new(&data, &a(vec![0, 1]), &a(vec![0, 1, 3]), [2, 5])),
+            ("float indices", CsrArray::new(&data, &data, &a(vec![0, 1, 3]), [2, 5])),
+            ("row out of range", CsrArray::from_triplets(&data, &a(vec![0, 2, 1]), &a(vec![0, 1, 2]), [2, 5])),
+            ("col out of range", CsrArray::from_triplets(&data, &a(vec![0, 1, 1]), &a(vec![0, 1, 7]), [2, 5])),
+            ("lengths differ", CsrArray::from_triplets(&data, &a(vec![0, 1]), &a(vec![0, 1, 2]), [2, 5])),
+        ];
+        for (what, r) in cases {
+            assert!(r.is_err(), "{what} on {dev}: accepted");
+        }
+        assert_eq!(data.to_vec::<f64>().unwrap(), vec![1.0, 2.0, 3.0]);
+        let ok = CsrArray::from_triplets(&data, &a(vec![0, 1, 1]), &a(vec![0, 1, 2]), [2, 5]).unwrap();
+        let short = Array::from_vec(vec![1.0f64; 4], [4]).unwrap().to_device(dev).unwrap();
+        match ok.matmul(&short) {
+            Err(xp::Error::NotAligned { lhs_size: 5, rhs_size: 4, .. }) => {}
+            r => panic!("a short operand on {dev}: {r:?}"),
+        }
+        assert!(matches!(CooArray::from_dense(&data), Err(xp::Error::InvalidArgument { .. })));
+        let _ = CscArray::from_dense(&data.reshape(&[1, 3][..]).unwrap()).unwrap();
+    }
+}
