@@ -30,7 +30,7 @@ if gpu:
     import cupyx
     import cupyx.scipy as sp
     xp.cuda.Device(int(device.split(":")[1])).use()
-    for _m in ("signal", "ndimage", "fft", "linalg", "signal.windows", "special"):
+    for _m in ("signal", "ndimage", "fft", "linalg", "signal.windows", "special", "sparse"):
         try:
             __import__("cupyx.scipy." + _m)
         except ImportError as e:  # rows using it answer n/a
@@ -43,6 +43,7 @@ else:
     import scipy.ndimage  # noqa: F401
     import scipy.signal  # noqa: F401
     import scipy.special  # noqa: F401
+    import scipy.sparse  # noqa: F401
     cupyx = None
 
 NOT_AVAILABLE = (AttributeError, NotImplementedError, ImportError)

@@ -46,6 +46,7 @@ mod linalg;
 mod ndimage;
 mod ports;
 mod signal;
+mod sparse;
 mod stats;
 
 use std::io::{Read, Write};
@@ -263,6 +264,7 @@ fn rows(gpu: bool) -> Vec<Row> {
     signal::rows(&mut r, gpu);
     ndimage::rows(&mut r, gpu);
     stats::rows(&mut r, gpu);
+    sparse::rows(&mut r, gpu);
     index::rows(&mut r, gpu);
     everyday::rows(&mut r, gpu);
     ports::rows(&mut r, gpu);

@@ -171,6 +171,17 @@ macro_rules! on_many {
 }
 pub(crate) use on_many;
 
+/// [`on_many`] for a method whose result is a struct of storages with a `map`.
+macro_rules! on_many_map {
+    ($many:expr, $xs:ident => $body:expr) => {
+        match $many {
+            $crate::backend::Many::Cpu($xs) => $body.map(|r| r.map($crate::backend::Storage::Cpu)),
+            $crate::backend::Many::Cuda($xs) => $body.map(|r| r.map($crate::backend::Storage::Cuda)),
+        }
+    };
+}
+pub(crate) use on_many_map;
+
 impl Storage {
     pub(crate) fn device(&self) -> Device {
         match self {

@@ -2,9 +2,19 @@
 //! over a major and a minor axis.
 use super::keys::{expand, offsets, sort_coords};
 use super::{index_dtype_for, CooArray};
-use crate::backend::{on_many, Reads};
+use crate::backend::{on_many, on_many_map, Reads, Storage};
 use crate::{get_array_module, Array};
+use std::sync::{Arc, OnceLock};
 use xp_core::{CsrParts, DType, Device, Error, Result, SliceElem};
+
+/// The structure of a [`Compressed`] along its other axis: its indices and offsets there, and
+/// the position in `data` of each of its values.
+#[derive(Debug)]
+pub(crate) struct Other {
+    perm: Array,
+    indices: Array,
+    indptr: Array,
+}
 
 /// What CSR and CSC share: offsets along the major axis, minor indices, values.
 #[derive(Clone, Debug)]
@@ -16,6 +26,10 @@ pub(crate) struct Compressed {
     pub(crate) dims: [usize; 2],
     /// sorted minor indices within each line and no duplicates (SciPy's `has_canonical_format`)
     pub(crate) canonical: bool,
+    /// the structure compressed along the other axis, made by the first product that needs it
+    /// (`A.T @ x` of a CSR array, `A @ x` of a CSC one) and kept, so that a later product only
+    /// gathers the values (which may have changed in place) into that order
+    pub(crate) other: Arc<OnceLock<Other>>,
 }
 
 impl Compressed {
@@ -28,15 +42,34 @@ impl Compressed {
         dims: [usize; 2],
         ix: DType,
     ) -> Result<Compressed> {
-        let s = sort_coords(major, minor, data, dims[1], true)?;
-        let ix = index_dtype_for(&[ix], dims[0].max(dims[1]).max(s.data.size()));
-        Ok(Compressed {
-            indptr: offsets(&s.major, dims[0], ix)?,
-            indices: s.minor.astype(ix)?,
-            data: s.data,
-            dims,
-            canonical: true,
-        })
+        let ix = index_dtype_for(&[ix], dims[0].max(dims[1]).max(data.size()));
+        let (ma, mi, d) = (exact(&major.cast_if(DType::I64)?)?, exact(&minor.cast_if(DType::I64)?)?, exact(data)?);
+        let built = if super::generic() {
+            Err(Error::Unsupported { op: "tocsr", backend: "" })
+        } else {
+            let reads = Reads::lock(&[&ma, &mi, &d]);
+            let built = on_many_map!(reads.many("tocsr")?, v => {
+                use xp_core::SparseStorage;
+                SparseStorage::coo_to_csr(v[0], v[1], v[2], dims, ix)
+            });
+            built
+        };
+        let (indptr, indices, data) = match built {
+            Ok(b) => {
+                let whole = |s: Storage| {
+                    let n = s.len();
+                    Array::from_storage(s, &[n])
+                };
+                (whole(b.indptr), whole(b.indices), whole(b.data))
+            }
+            Err(Error::Unsupported { .. }) => {
+                // the backend has no conversion of its own: sort, then sum
+                let s = sort_coords(&ma, &mi, &d, dims[1], true)?;
+                (offsets(&s.major, dims[0], ix)?, s.minor.cast_if(ix)?, s.data)
+            }
+            Err(e) => return Err(e),
+        };
+        Ok(Compressed { indptr, indices, data, dims, canonical: true, other: Arc::default() })
     }
 
     /// From SciPy's `(data, indices, indptr)`, checked as SciPy's `check_format` does.
@@ -64,7 +97,7 @@ impl Compressed {
         if indptr.size() != dims[0] + 1 {
             return Err(Error::invalid(op, format!("index pointer size {} should be {}", indptr.size(), dims[0] + 1)));
         }
-        let ptr = indptr.astype(DType::I64)?;
+        let ptr = indptr.cast_if(DType::I64)?;
         let ends = ptr.slice([SliceElem::Index(0)])?.to_i64()?;
         let last = ptr.slice([SliceElem::Index(-1)])?.to_i64()?;
         if ends != 0 {
@@ -83,7 +116,7 @@ impl Compressed {
             }
         }
         if nnz > 0 {
-            let ix = indices.astype(DType::I64)?;
+            let ix = indices.cast_if(DType::I64)?;
             let (lo, hi) = (ix.min(..)?.to_i64()?, ix.max(..)?.to_i64()?);
             if lo < 0 {
                 return Err(Error::IndexOutOfBounds { index: lo as isize, axis: 1, size: dims[1] });
@@ -99,6 +132,7 @@ impl Compressed {
             indptr: indptr.astype(ix)?,
             dims,
             canonical: false,
+            other: Arc::default(),
         };
         let canonical = c.check_canonical()?;
         Ok(Compressed { canonical, ..c })
@@ -111,7 +145,7 @@ impl Compressed {
             return Ok(true);
         }
         let major = expand(&self.indptr, n)?;
-        let ix = self.indices.astype(DType::I64)?;
+        let ix = self.indices.cast_if(DType::I64)?;
         let cut = |a: &Array, r: std::ops::Range<isize>| a.slice([SliceElem::from(r)]);
         let n = n as isize;
         // a new line, or a larger index than the previous one, everywhere
@@ -126,7 +160,7 @@ impl Compressed {
 
     /// Coordinates (major, minor) as int64, one per stored value.
     fn coords(&self) -> Result<(Array, Array)> {
-        Ok((expand(&self.indptr, self.nnz())?, self.indices.astype(DType::I64)?))
+        Ok((expand(&self.indptr, self.nnz())?, self.indices.cast_if(DType::I64)?))
     }
 
     /// The dense array with the major axis first (duplicates summed).
@@ -164,33 +198,104 @@ impl Compressed {
         let ix = self.indptr.dtype();
         Ok(Compressed {
             indptr: offsets(&ma, self.dims[0], ix)?,
-            indices: mi.astype(ix)?,
+            indices: mi.cast_if(ix)?,
             data,
             dims: self.dims,
             canonical: self.canonical,
+            other: Arc::default(),
         })
     }
 
+    /// New values on the same structure (which keeps its [`Other`]).
     fn with_data(&self, data: Array) -> Compressed {
         Compressed { data, ..self.clone() }
     }
 
+    /// The structure along the other axis ([`Other`]), made once and kept.
+    fn other(&self) -> Result<&Other> {
+        if let Some(o) = self.other.get() {
+            return Ok(o);
+        }
+        let (ma, mi) = self.coords()?;
+        let ix = self.indptr.dtype();
+        let key = mi.mul(self.dims[0].max(1) as i64)?.add(&ma)?;
+        let perm = key.argsort(0)?;
+        let o = Other {
+            indices: ma.take(&perm, 0)?.cast_if(ix)?,
+            indptr: offsets(&mi.take(&perm, 0)?, self.dims[1], ix)?,
+            perm,
+        };
+        Ok(self.other.get_or_init(|| o))
+    }
+
+    /// The same matrix compressed along the other axis for a product (duplicates kept, values in
+    /// the kept structure's order).
+    fn transposed_for_product(&self) -> Result<Compressed> {
+        let o = self.other()?;
+        Ok(Compressed {
+            data: self.data.take(&o.perm, 0)?,
+            indices: o.indices.clone(),
+            indptr: o.indptr.clone(),
+            dims: [self.dims[1], self.dims[0]],
+            canonical: false,
+            other: Arc::default(),
+        })
+    }
+
     /// `A @ X` for the matrix whose rows are the major lines (X: (minor,) or (minor, k)).
     fn product(&self, x: &Array, op: &'static str) -> Result<Array> {
+        self.product_as(x, op, false)
+    }
+
+    /// `Aᵀ @ X` for the same `A` (X: (major,) or (major, k)): the backend's transposed product,
+    /// or, where it has none, the product of the transpose's CSR form.
+    fn product_t(&self, x: &Array, op: &'static str) -> Result<Array> {
+        let r =
+            if super::generic() { Err(Error::Unsupported { op, backend: "" }) } else { self.product_as(x, op, true) };
+        match r {
+            Err(Error::Unsupported { .. }) => self.transposed_for_product()?.product(x, op),
+            r => r,
+        }
+    }
+
+    fn product_as(&self, x: &Array, op: &'static str, transposed: bool) -> Result<Array> {
         let dt = xp_core::promote_types(self.data.dtype(), x.dtype());
-        let (data, x) = (self.data.astype(dt)?, x.astype(dt)?);
-        let idx = self.indices.ascontiguousarray()?;
-        let ptr = self.indptr.astype(idx.dtype())?.ascontiguousarray()?;
-        let data = data.ascontiguousarray()?;
+        let (data, x) = (self.data.cast_if(dt)?, x.cast_if(dt)?);
+        let idx = exact(&self.indices)?;
+        let ptr = exact(&self.indptr.cast_if(idx.dtype())?)?;
+        let data = exact(&data)?;
         let reads = Reads::lock(&[&ptr, &idx, &data, &x]);
         let out = on_many!(reads.many(op)?, v => {
             use xp_core::SparseStorage;
             let parts = CsrParts { indptr: v[0], indices: v[1], data: v[2], rows: self.dims[0], cols: self.dims[1] };
-            SparseStorage::csr_matmul(&parts, v[3], &x.layout)
+            if transposed {
+                SparseStorage::csr_matmul_t(&parts, v[3], &x.layout)
+            } else {
+                SparseStorage::csr_matmul(&parts, v[3], &x.layout)
+            }
         })?;
-        let mut shape = vec![self.dims[0]];
+        let mut shape = vec![self.dims[usize::from(transposed)]];
         shape.extend_from_slice(&x.shape()[1..]);
         Ok(Array::from_storage(out, &shape))
+    }
+}
+
+/// `a` as a whole buffer of its own: C-contiguous from the buffer's start to its end (what a
+/// backend's sparse loops index directly), copied where it is a view.
+pub(crate) fn exact(a: &Array) -> Result<Array> {
+    if a.is_contiguous() && a.layout.offset() == 0 && a.read().len() == a.size() {
+        Ok(a.clone())
+    } else {
+        a.copy()
+    }
+}
+
+/// The C-contiguous transpose of a 2-D product (a 1-D one as it is).
+fn untranspose(y: Array) -> Result<Array> {
+    if y.ndim() == 2 {
+        y.t()?.ascontiguousarray()
+    } else {
+        Ok(y)
     }
 }
 
@@ -265,7 +370,7 @@ macro_rules! compressed_common {
             }
             /// The number of stored values that are not zero (SciPy's `count_nonzero`).
             pub fn count_nonzero(&self) -> Result<usize> {
-                Ok(self.0.data.ne(0)?.astype(DType::I64)?.sum(..)?.to_i64()? as usize)
+                Ok(self.0.data.ne(0)?.cast_if(DType::I64)?.sum(..)?.to_i64()? as usize)
             }
             /// Duplicates summed and indices sorted (SciPy's `sum_duplicates`, returning the result).
             pub fn sum_duplicates(&self) -> Result<$t> {
@@ -283,7 +388,13 @@ macro_rules! compressed_common {
             /// A copy whose parts share nothing with this one.
             pub fn copy(&self) -> Result<$t> {
                 let c = &self.0;
-                Ok($t(Compressed { data: c.data.copy()?, indices: c.indices.copy()?, indptr: c.indptr.copy()?, ..c.clone() }))
+                Ok($t(Compressed {
+                    data: c.data.copy()?,
+                    indices: c.indices.copy()?,
+                    indptr: c.indptr.copy()?,
+                    other: Arc::default(),
+                    ..c.clone()
+                }))
             }
             /// The values cast to `dtype` (NumPy's `astype`), the structure shared.
             pub fn astype(&self, dtype: DType) -> Result<$t> {
@@ -300,6 +411,7 @@ macro_rules! compressed_common {
                     data: c.data.to_device(device)?,
                     indices: c.indices.to_device(device)?,
                     indptr: c.indptr.to_device(device)?,
+                    other: Arc::default(),
                     ..c.clone()
                 }))
             }
@@ -369,7 +481,11 @@ impl CsrArray {
     }
     /// `x @ A` for a dense `x` of shape `(rows,)` or `(m, rows)`.
     pub fn rmatmul(&self, x: &Array) -> Result<Array> {
-        self.tocsc()?.rmatmul(x)
+        // (Aᵀ xᵀ)ᵀ
+        let shape = self.shape();
+        let xt = if x.ndim() == 2 { x.t()? } else { x.clone() };
+        check_operand("matmul", [shape[1], shape[0]], &xt)?;
+        untranspose(self.0.product_t(&xt, "matmul")?)
     }
     /// Sum of all values (`axis = None`), or along `axis` 0 or 1 as a 1-D array (SciPy's sparse
     /// arrays), in the dtype NumPy's `sum` gives.
@@ -394,7 +510,8 @@ impl CscArray {
     /// `A @ x` (see [`CsrArray::matmul`]).
     pub fn matmul(&self, x: &Array) -> Result<Array> {
         check_operand("matmul", self.shape(), x)?;
-        self.tocsr()?.0.product(x, "matmul")
+        // this array's parts are the CSR form of Aᵀ
+        self.0.product_t(x, "matmul")
     }
     /// `x @ A` for a dense `x` of shape `(rows,)` or `(m, rows)`: `(Aᵀ xᵀ)ᵀ` with `Aᵀ` this
     /// array's parts read as CSR.
@@ -402,12 +519,7 @@ impl CscArray {
         let shape = self.shape();
         let xt = if x.ndim() == 2 { x.t()? } else { x.clone() };
         check_operand("matmul", [shape[1], shape[0]], &xt)?;
-        let y = self.0.product(&xt, "matmul")?;
-        if y.ndim() == 2 {
-            y.t()?.ascontiguousarray()
-        } else {
-            Ok(y)
-        }
+        untranspose(self.0.product(&xt, "matmul")?)
     }
     /// Sum of all values, or along `axis` 0 or 1 (see [`CsrArray::sum`]).
     pub fn sum(&self, axis: Option<usize>) -> Result<Array> {
@@ -421,7 +533,7 @@ fn line_sums(c: &Compressed, minor: Option<bool>, op: &'static str) -> Result<Ar
     let mods = get_array_module(&c.data);
     // NumPy's sum dtype for these values (int8 → int64, bool → int64, ...)
     let dt = mods.zeros([0], c.data.dtype())?.sum(..)?.dtype();
-    let data = c.data.astype(dt)?;
+    let data = c.data.cast_if(dt)?;
     let Some(along_minor) = minor else {
         return data.sum(..);
     };

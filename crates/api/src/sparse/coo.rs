@@ -39,7 +39,7 @@ impl CooArray {
             return Err(shape_error(op, &[row.size(), col.size()], &[n]));
         }
         let ix = index_dtype_for(&[row.dtype(), col.dtype()], shape[0].max(shape[1]));
-        let (row, col) = (row.astype(DType::I64)?, col.astype(DType::I64)?);
+        let (row, col) = (row.cast_if(DType::I64)?, col.cast_if(DType::I64)?);
         if n > 0 {
             for (axis, a) in [row.clone(), col.clone()].iter().enumerate() {
                 let (lo, hi) = (a.min(..)?.to_i64()?, a.max(..)?.to_i64()?);
@@ -65,7 +65,7 @@ impl CooArray {
         ix: DType,
     ) -> Result<CooArray> {
         let ix = index_dtype_for(&[ix], shape[0].max(shape[1]));
-        Ok(CooArray { row: row.astype(ix)?, col: col.astype(ix)?, data, shape, canonical })
+        Ok(CooArray { row: row.cast_if(ix)?, col: col.cast_if(ix)?, data, shape, canonical })
     }
 
     /// SciPy's `coo_array(dense)`: the nonzero elements of a 2-D array, in C order.
@@ -151,7 +151,7 @@ impl CooArray {
         let [r, c] = self.shape;
         let out = get_array_module(&self.data).zeros([r * c], self.data.dtype())?;
         if self.nnz() > 0 {
-            let flat = self.row.astype(DType::I64)?.mul(c as i64)?.add(&self.col.astype(DType::I64)?)?;
+            let flat = self.row.cast_if(DType::I64)?.mul(c as i64)?.add(&self.col.cast_if(DType::I64)?)?;
             crate::scatter_add(&out, &flat, &self.data)?;
         }
         out.reshape(&[r, c][..])

@@ -18,7 +18,7 @@ pub(crate) struct Sorted {
 pub(crate) fn sort_coords(major: &Array, minor: &Array, data: &Array, minor_len: usize, sum: bool) -> Result<Sorted> {
     let op = "sparse";
     let n = data.size();
-    let (ma, mi) = (major.astype(DType::I64)?, minor.astype(DType::I64)?);
+    let (ma, mi) = (major.cast_if(DType::I64)?, minor.cast_if(DType::I64)?);
     if n == 0 {
         return Ok(Sorted { major: ma, minor: mi, data: data.copy()? });
     }
@@ -26,27 +26,29 @@ pub(crate) fn sort_coords(major: &Array, minor: &Array, data: &Array, minor_len:
     let span = i64::try_from(minor_len.max(1)).map_err(|_| Error::invalid(op, "dimension too large"))?;
     let key = ma.mul(span)?.add(&mi)?;
     let perm = key.argsort(0)?;
+    // the coordinates gathered through the permutation (cheaper than dividing the keys back)
     let (key, data) = (key.take(&perm, 0)?, data.take(&perm, 0)?);
+    let (ma, mi) = (ma.take(&perm, 0)?, mi.take(&perm, 0)?);
     if !sum {
-        return Ok(Sorted { major: key.floor_divide(span)?, minor: key.remainder(span)?, data });
+        return Ok(Sorted { major: ma, minor: mi, data });
     }
     // the first of each run of equal keys starts a group; values are added into their group
+    let head = get_array_module(&key).full([1], true, DType::Bool)?;
     let first = if n == 1 {
-        get_array_module(&key).full([1], true, DType::Bool)?
+        head
     } else {
-        let head = get_array_module(&key).full([1], true, DType::Bool)?;
         let step = key.slice([SliceElem::from(1..)])?.ne(&key.slice([SliceElem::from(..n as isize - 1)])?)?;
         crate::concatenate(&[&head, &step], 0)?
     };
-    let group = first.astype(DType::I64)?.cumsum(0)?.sub(1)?;
-    let keys = crate::compress(&first, &key, 0)?;
-    let m = keys.size();
+    let (ma, mi) = (crate::compress(&first, &ma, 0)?, crate::compress(&first, &mi, 0)?);
+    let m = ma.size();
     if m == n {
-        return Ok(Sorted { major: key.floor_divide(span)?, minor: key.remainder(span)?, data });
+        return Ok(Sorted { major: ma, minor: mi, data });
     }
+    let group = first.cast_if(DType::I64)?.cumsum(0)?.sub(1)?;
     let sums = get_array_module(&data).zeros([m], data.dtype())?;
     crate::scatter_add(&sums, &group, &data)?;
-    Ok(Sorted { major: keys.floor_divide(span)?, minor: keys.remainder(span)?, data: sums })
+    Ok(Sorted { major: ma, minor: mi, data: sums })
 }
 
 /// The offsets (`len + 1`, dtype `ix`) of the sorted major coordinates `major` (int64).
@@ -56,7 +58,7 @@ pub(crate) fn offsets(major: &Array, len: usize, ix: DType) -> Result<Array> {
     if major.size() == 0 {
         return mods.zeros([len + 1], ix);
     }
-    crate::searchsorted(major, &bounds, Side::Left, None)?.astype(ix)
+    crate::searchsorted(major, &bounds, Side::Left, None)?.cast_if(ix)
 }
 
 /// The major coordinate (int64) of each of the `nnz` stored values of offsets `ptr`.
@@ -66,6 +68,6 @@ pub(crate) fn expand(ptr: &Array, nnz: usize) -> Result<Array> {
         return mods.zeros([0], DType::I64);
     }
     let pos = mods.arange(0i64, nnz as i64, 1i64, Some(DType::I64))?;
-    let ends = ptr.slice([SliceElem::from(1..)])?.astype(DType::I64)?;
+    let ends = ptr.slice([SliceElem::from(1..)])?.cast_if(DType::I64)?;
     crate::searchsorted(&ends, &pos, Side::Right, None)
 }

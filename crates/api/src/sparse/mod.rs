@@ -149,6 +149,22 @@ impl SparseArray {
     }
 }
 
+thread_local! {
+    static GENERIC: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// For tests: on this thread, skip the backends' own conversion and transposed product and run
+/// the front end's compositions that a backend without them gets (the results are the same).
+#[doc(hidden)]
+pub fn force_generic(on: bool) {
+    GENERIC.with(|g| g.set(on));
+}
+
+/// Whether [`force_generic`] is on for this thread.
+pub(crate) fn generic() -> bool {
+    GENERIC.with(|g| g.get())
+}
+
 /// The error of an operand whose shape does not fit.
 pub(crate) fn shape_error(op: &'static str, lhs: &[usize], rhs: &[usize]) -> Error {
     Error::ShapeMismatch { op, lhs: lhs.to_vec(), rhs: rhs.to_vec() }

@@ -5,7 +5,7 @@
 //! only the loops no composition makes fast. A compressed sparse column matrix is the CSR
 //! matrix of its transpose, so one product serves both.
 use super::unsupported;
-use crate::{BackendStorage, Layout, Result};
+use crate::{BackendStorage, DType, Layout, Result};
 
 /// A CSR matrix as a backend sees it: contiguous storages, indices of one dtype (int32 or
 /// int64), checked by the front end (`indptr` non-decreasing from 0 to `nnz`, every index in
@@ -24,6 +24,24 @@ pub struct CsrParts<'a, S> {
     pub cols: usize,
 }
 
+/// The parts of a CSR matrix a backend built.
+#[derive(Clone, Debug)]
+pub struct CsrBuilt<S> {
+    /// `rows + 1` offsets
+    pub indptr: S,
+    /// the column of each value
+    pub indices: S,
+    /// the values
+    pub data: S,
+}
+
+impl<S> CsrBuilt<S> {
+    /// The same parts through `f` (to wrap a backend's storages).
+    pub fn map<T>(self, mut f: impl FnMut(S) -> T) -> CsrBuilt<T> {
+        CsrBuilt { indptr: f(self.indptr), indices: f(self.indices), data: f(self.data) }
+    }
+}
+
 /// The sparse family of a backend's storage.
 pub trait SparseStorage: BackendStorage {
     /// `A @ X` for the CSR matrix `a` (values of `X`'s dtype) and the dense `X` at `xl`, of shape
@@ -32,5 +50,19 @@ pub trait SparseStorage: BackendStorage {
     /// and bfloat16 accumulate in float32 and round once).
     fn csr_matmul(_a: &CsrParts<'_, Self>, _x: &Self, _xl: &Layout) -> Result<Self> {
         unsupported("csr_matmul", Self::NAME)
+    }
+    /// `Aᵀ @ X` for the CSR matrix `a` and the dense `X` at `xl`, of shape `(a.rows, k)`: a new
+    /// C-contiguous `(a.cols, k)` storage, sums as [`Self::csr_matmul`]'s. A backend without it
+    /// answers `Unsupported` and the front end multiplies by the transpose's CSR form instead.
+    fn csr_matmul_t(_a: &CsrParts<'_, Self>, _x: &Self, _xl: &Layout) -> Result<Self> {
+        unsupported("csr_matmul_t", Self::NAME)
+    }
+    /// The canonical CSR parts of the coordinates `row`, `col` (contiguous int64, checked to lie in
+    /// `0..rows` and `0..cols`) and values `data` (contiguous, one per coordinate): columns
+    /// sorted within each row, values at one position added in their given order (NumPy's
+    /// addition of the dtype), index arrays of dtype `ix` (int32 or int64). A backend without
+    /// it answers `Unsupported` and the front end composes the same from sorts and scatters.
+    fn coo_to_csr(_row: &Self, _col: &Self, _data: &Self, _shape: [usize; 2], _ix: DType) -> Result<CsrBuilt<Self>> {
+        unsupported("coo_to_csr", Self::NAME)
     }
 }

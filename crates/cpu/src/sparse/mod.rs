@@ -1,12 +1,22 @@
 //! The sparse family on the CPU: the CSR × dense product ([`spmm`]) over row blocks of equal
-//! stored-value counts, one rayon task each.
+//! stored-value counts, one rayon task each, and coordinates to CSR by a counting sort
+//! ([`convert`]).
+mod convert;
+mod elem;
 mod spmm;
+mod spmm_t;
 
 use crate::CpuStorage;
-use xp_core::{CsrParts, Layout, Result, SparseStorage};
+use xp_core::{CsrBuilt, CsrParts, DType, Layout, Result, SparseStorage};
 
 impl SparseStorage for CpuStorage {
     fn csr_matmul(a: &CsrParts<'_, Self>, x: &Self, xl: &Layout) -> Result<Self> {
-        spmm::csr_matmul(a, x, xl).map(CpuStorage)
+        spmm::dispatch::<spmm::Forward>(a, x, xl, "csr_matmul").map(CpuStorage)
+    }
+    fn csr_matmul_t(a: &CsrParts<'_, Self>, x: &Self, xl: &Layout) -> Result<Self> {
+        spmm::dispatch::<spmm_t::Transposed>(a, x, xl, "csr_matmul_t").map(CpuStorage)
+    }
+    fn coo_to_csr(row: &Self, col: &Self, data: &Self, shape: [usize; 2], ix: DType) -> Result<CsrBuilt<Self>> {
+        convert::coo_to_csr(row, col, data, shape, ix).map(|b| b.map(CpuStorage))
     }
 }

@@ -3,116 +3,10 @@
 //! dense rows of a power-law graph), each block on one rayon task writing its own rows of `Y`.
 //! Sums follow NumPy's `matmul`: integers wrap, bool is or-of-ands, float16/bfloat16 accumulate
 //! in float32 and round once.
-use xp_core::{bf16, f16, Complex32, Complex64, CsrParts, Error, HostBuffer, Layout, Result};
+use super::elem::{Ix, Mac, Out};
+use xp_core::{CsrParts, Error, HostBuffer, Layout, Result};
 
 use crate::CpuStorage;
-
-/// A value type's multiply-accumulate in its accumulator type.
-trait Mac: xp_core::Element {
-    type A: Copy + Send + Sync;
-    const ZERO: Self::A;
-    fn mac(acc: Self::A, a: Self, b: Self) -> Self::A;
-    fn out(acc: Self::A) -> Self;
-}
-
-macro_rules! mac_float {
-    ($($t:ty),*) => {$(
-        impl Mac for $t {
-            type A = $t;
-            const ZERO: $t = 0.0;
-            #[inline(always)]
-            fn mac(acc: $t, a: $t, b: $t) -> $t { acc + a * b }
-            #[inline(always)]
-            fn out(acc: $t) -> $t { acc }
-        }
-    )*};
-}
-mac_float!(f32, f64);
-
-macro_rules! mac_complex {
-    ($($t:ty),*) => {$(
-        impl Mac for $t {
-            type A = $t;
-            const ZERO: $t = <$t>::new(0.0, 0.0);
-            #[inline(always)]
-            fn mac(acc: $t, a: $t, b: $t) -> $t { acc + a * b }
-            #[inline(always)]
-            fn out(acc: $t) -> $t { acc }
-        }
-    )*};
-}
-mac_complex!(Complex32, Complex64);
-
-macro_rules! mac_half {
-    ($($t:ty),*) => {$(
-        impl Mac for $t {
-            type A = f32;
-            const ZERO: f32 = 0.0;
-            #[inline(always)]
-            fn mac(acc: f32, a: $t, b: $t) -> f32 { acc + a.to_f32() * b.to_f32() }
-            #[inline(always)]
-            fn out(acc: f32) -> $t { <$t>::from_f32(acc) }
-        }
-    )*};
-}
-mac_half!(f16, bf16);
-
-macro_rules! mac_int {
-    ($($t:ty),*) => {$(
-        impl Mac for $t {
-            type A = $t;
-            const ZERO: $t = 0;
-            #[inline(always)]
-            fn mac(acc: $t, a: $t, b: $t) -> $t { acc.wrapping_add(a.wrapping_mul(b)) }
-            #[inline(always)]
-            fn out(acc: $t) -> $t { acc }
-        }
-    )*};
-}
-mac_int!(i8, i16, i32, i64, u8, u16, u32, u64);
-
-impl Mac for bool {
-    type A = bool;
-    const ZERO: bool = false;
-    #[inline(always)]
-    fn mac(acc: bool, a: bool, b: bool) -> bool {
-        acc | (a & b)
-    }
-    #[inline(always)]
-    fn out(acc: bool) -> bool {
-        acc
-    }
-}
-
-/// An index dtype's values as positions (the front end checked them).
-trait Ix: Copy + Send + Sync {
-    fn at(self) -> usize;
-}
-impl Ix for i32 {
-    #[inline(always)]
-    fn at(self) -> usize {
-        self as usize
-    }
-}
-impl Ix for i64 {
-    #[inline(always)]
-    fn at(self) -> usize {
-        self as usize
-    }
-}
-
-/// The output pointer shared by the tasks, each writing its own rows.
-#[derive(Clone, Copy)]
-struct Out<T>(*mut T);
-// SAFETY: tasks write disjoint row ranges of one buffer that outlives them.
-unsafe impl<T> Send for Out<T> {}
-unsafe impl<T> Sync for Out<T> {}
-impl<T> Out<T> {
-    /// The element `i` on (a method, so that closures capture the whole `Out`).
-    unsafe fn at(self, i: usize) -> *mut T {
-        self.0.add(i)
-    }
-}
 
 /// Stored values per task below which a product stays on one thread.
 const BLOCK_NNZ: usize = 1 << 15;
@@ -120,7 +14,7 @@ const BLOCK_NNZ: usize = 1 << 15;
 /// The product over typed slices: `x` is read at `off + j * s0 + c * s1`.
 fn product<T: Mac, I: Ix>(
     (indptr, indices, data): (&[I], &[I], &[T]),
-    rows: usize,
+    [rows, _]: [usize; 2],
     x: &[T],
     (off, s0, s1): (isize, isize, isize),
     k: usize,
@@ -143,20 +37,26 @@ fn product<T: Mac, I: Ix>(
         let mut acc = vec![T::ZERO; k];
         for r in bounds[b]..bounds[b + 1] {
             let (lo, hi) = (indptr[r].at(), indptr[r + 1].at());
+            let (idx, val) = (&indices[lo..hi], &data[lo..hi]);
             if k == 1 {
-                let mut s = T::ZERO;
-                for (&j, &v) in indices[lo..hi].iter().zip(&data[lo..hi]) {
-                    s = T::mac(s, v, xat(j.at(), 0));
-                }
+                let s = if s0 == 1 { dot(idx, val, &x[off as usize..]) } else { strided_dot(idx, val, &xat) };
                 // SAFETY: row r of the output belongs to this block alone
                 unsafe { dst.at(r).write(T::out(s)) };
                 continue;
             }
             acc.iter_mut().for_each(|a| *a = T::ZERO);
-            for (&j, &v) in indices[lo..hi].iter().zip(&data[lo..hi]) {
+            for (&j, &v) in idx.iter().zip(val) {
                 let j = j.at();
-                for (c, a) in acc.iter_mut().enumerate() {
-                    *a = T::mac(*a, v, xat(j, c));
+                if s1 == 1 {
+                    // a contiguous row of X: one pass the compiler vectorises
+                    let start = (off + j as isize * s0) as usize;
+                    // SAFETY: the row's k elements lie inside X's validated layout
+                    let xr = unsafe { x.get_unchecked(start..start + k) };
+                    acc.iter_mut().zip(xr).for_each(|(a, &xv)| *a = T::mac(*a, v, xv));
+                } else {
+                    for (c, a) in acc.iter_mut().enumerate() {
+                        *a = T::mac(*a, v, xat(j, c));
+                    }
                 }
             }
             for (c, a) in acc.iter().enumerate() {
@@ -175,16 +75,73 @@ fn product<T: Mac, I: Ix>(
     out
 }
 
-/// [`xp_core::SparseStorage::csr_matmul`] on host buffers.
-pub(super) fn csr_matmul(a: &CsrParts<'_, CpuStorage>, x: &CpuStorage, xl: &Layout) -> Result<HostBuffer> {
-    let op = "csr_matmul";
+/// One row times a contiguous `x`, in two interleaved sums (the gathers of one do not wait on the
+/// other's additions).
+#[inline(always)]
+fn dot<T: Mac, I: Ix>(idx: &[I], val: &[T], x: &[T]) -> T::A {
+    let (mut s0, mut s1) = (T::ZERO, T::ZERO);
+    let (ip, vp) = (idx.chunks_exact(2), val.chunks_exact(2));
+    let (it, vt) = (ip.remainder(), vp.remainder());
+    for (i, v) in ip.zip(vp) {
+        // SAFETY: every index is below x's length (checked by the front end)
+        unsafe {
+            s0 = T::mac(s0, v[0], *x.get_unchecked(i[0].at()));
+            s1 = T::mac(s1, v[1], *x.get_unchecked(i[1].at()));
+        }
+    }
+    if let (Some(i), Some(v)) = (it.first(), vt.first()) {
+        // SAFETY: as above
+        s0 = T::mac(s0, *v, unsafe { *x.get_unchecked(i.at()) });
+    }
+    T::add(s0, s1)
+}
+
+/// One row times a strided `x`.
+#[inline(always)]
+fn strided_dot<T: Mac, I: Ix>(idx: &[I], val: &[T], xat: &impl Fn(usize, usize) -> T) -> T::A {
+    idx.iter().zip(val).fold(T::ZERO, |s, (&j, &v)| T::mac(s, v, xat(j.at(), 0)))
+}
+
+/// A product loop, generic over the value and index types (so that one dispatch serves both).
+pub(super) trait Kernel {
+    fn run<T: Mac, I: Ix>(
+        a: (&[I], &[I], &[T]),
+        shape: [usize; 2],
+        x: &[T],
+        xs: (isize, isize, isize),
+        k: usize,
+    ) -> Vec<T>;
+}
+
+/// `A X` ([`product`]).
+pub(super) struct Forward;
+impl Kernel for Forward {
+    fn run<T: Mac, I: Ix>(
+        a: (&[I], &[I], &[T]),
+        shape: [usize; 2],
+        x: &[T],
+        xs: (isize, isize, isize),
+        k: usize,
+    ) -> Vec<T> {
+        product(a, shape, x, xs, k)
+    }
+}
+
+/// The typed call of kernel `K` for the index and value dtypes of a product's operands.
+pub(super) fn dispatch<K: Kernel>(
+    a: &CsrParts<'_, CpuStorage>,
+    x: &CpuStorage,
+    xl: &Layout,
+    op: &'static str,
+) -> Result<HostBuffer> {
     let k = xl.shape().get(1).copied().unwrap_or(1);
     let st = xl.strides();
     let xs = (xl.offset() as isize, st[0], st.get(1).copied().unwrap_or(0));
+    let shape = [a.rows, a.cols];
     macro_rules! typed {
         ($p:expr, $i:expr, $($v:ident),*) => {
             match (&a.data.0, &x.0) {
-                $((HostBuffer::$v(d), HostBuffer::$v(xv)) => HostBuffer::$v(product(($p, $i, d), a.rows, xv, xs, k)),)*
+                $((HostBuffer::$v(d), HostBuffer::$v(xv)) => HostBuffer::$v(K::run(($p, $i, d), shape, xv, xs, k)),)*
                 _ => return Err(Error::InvalidDType { op, dtype: x.0.dtype() }),
             }
         };

@@ -1,0 +1,60 @@
+//! Sweep rows of `xp::sparse` against `scipy.sparse` / `cupyx.scipy.sparse`: the issue's headline
+//! matrix, 10^6 × 10^6 with 10^7 float32 values at random places (duplicates summed, as both
+//! constructors do), built from the same counter-based inputs on both sides: products with a
+//! vector and with 16 dense columns, the transposed product, and the conversion from coordinates.
+use super::{ints, one, uniform, Row};
+use xp::sparse::{CooArray, CsrArray};
+use xp::{Device, Result};
+
+/// Rows and columns of the matrix.
+const N: usize = 1_000_000;
+/// Coordinates drawn (a few coincide and are summed).
+const NNZ: usize = 10_000_000;
+
+/// The Python setup: `row`, `col`, `v`, the CSR matrix `A` (SciPy's `csr_array`, CuPy's
+/// `csr_matrix`: its sparse arrays' product is the same), `x` and `X`.
+fn py_setup() -> String {
+    format!(
+        "row = ints({NNZ}, {N}, 1); col = ints({NNZ}, {N}, 2); v = uniform({NNZ}, 3); \
+         mk = getattr(sp.sparse, 'csr_array', None) or sp.sparse.csr_matrix; \
+         A = mk((v, (row, col)), shape=({N}, {N})); x = uniform({N}, 4); X = uniform(({N}, 16), 5)"
+    )
+}
+
+fn coo(d: Device) -> Result<CooArray> {
+    let (row, col, v) = (ints(&[NNZ], N as u64, 1, d)?, ints(&[NNZ], N as u64, 2, d)?, uniform(&[NNZ], 3, d)?);
+    CooArray::new(&v, &row, &col, [N, N])
+}
+
+fn csr(d: Device) -> Result<CsrArray> {
+    coo(d)?.tocsr()
+}
+
+pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
+    let size = "10^6² 10^7 f32";
+    r.push(Row::new("sparse.csr @ x", size, py_setup(), "A @ x", |d| {
+        let (a, x) = (csr(d)?, uniform(&[N], 4, d)?);
+        one(move || a.matmul(&x))
+    }));
+    r.push(Row::new("sparse.csr @ X", format!("{size}, 16 columns"), py_setup(), "A @ X", |d| {
+        let (a, x) = (csr(d)?, uniform(&[N, 16], 5, d)?);
+        one(move || a.matmul(&x))
+    }));
+    r.push(Row::new("sparse.csr.T @ x", size, py_setup(), "A.T @ x", |d| {
+        let (a, x) = (csr(d)?, uniform(&[N], 4, d)?);
+        one(move || a.transpose().matmul(&x))
+    }));
+    r.push(
+        Row::new(
+            "sparse.coo.tocsr",
+            size,
+            format!("{}; C = sp.sparse.coo_matrix((v, (row, col)), shape=({N}, {N}))", py_setup()),
+            "C.tocsr()",
+            |d| {
+                let c = coo(d)?;
+                one(move || c.tocsr().map(|a| a.data().clone()))
+            },
+        )
+        .out("r.data"),
+    );
+}

@@ -1,0 +1,146 @@
+//! What the sparse loops need of a value or index type: NumPy's multiply-accumulate and
+//! addition per dtype, index values as positions, and an output pointer shared by tasks.
+use xp_core::{bf16, f16, Complex32, Complex64};
+
+/// A value type's multiply-accumulate in its accumulator type.
+pub(super) trait Mac: xp_core::Element {
+    type A: Copy + Send + Sync;
+    const ZERO: Self::A;
+    fn mac(acc: Self::A, a: Self, b: Self) -> Self::A;
+    fn add(a: Self::A, b: Self::A) -> Self::A;
+    /// `a + b` in the dtype (NumPy's addition: wrapping, or for bool, rounded for halves).
+    fn plus(a: Self, b: Self) -> Self;
+    fn out(acc: Self::A) -> Self;
+}
+
+macro_rules! mac_float {
+    ($($t:ty),*) => {$(
+        impl Mac for $t {
+            type A = $t;
+            const ZERO: $t = 0.0;
+            #[inline(always)]
+            fn mac(acc: $t, a: $t, b: $t) -> $t { acc + a * b }
+            #[inline(always)]
+            fn add(a: $t, b: $t) -> $t { a + b }
+            #[inline(always)]
+            fn plus(a: $t, b: $t) -> $t { a + b }
+            #[inline(always)]
+            fn out(acc: $t) -> $t { acc }
+        }
+    )*};
+}
+mac_float!(f32, f64);
+
+macro_rules! mac_complex {
+    ($($t:ty),*) => {$(
+        impl Mac for $t {
+            type A = $t;
+            const ZERO: $t = <$t>::new(0.0, 0.0);
+            #[inline(always)]
+            fn mac(acc: $t, a: $t, b: $t) -> $t { acc + a * b }
+            #[inline(always)]
+            fn add(a: $t, b: $t) -> $t { a + b }
+            #[inline(always)]
+            fn plus(a: $t, b: $t) -> $t { a + b }
+            #[inline(always)]
+            fn out(acc: $t) -> $t { acc }
+        }
+    )*};
+}
+mac_complex!(Complex32, Complex64);
+
+macro_rules! mac_half {
+    ($($t:ty),*) => {$(
+        impl Mac for $t {
+            type A = f32;
+            const ZERO: f32 = 0.0;
+            #[inline(always)]
+            fn mac(acc: f32, a: $t, b: $t) -> f32 { acc + a.to_f32() * b.to_f32() }
+            #[inline(always)]
+            fn add(a: f32, b: f32) -> f32 { a + b }
+            #[inline(always)]
+            fn plus(a: $t, b: $t) -> $t { <$t>::from_f32(a.to_f32() + b.to_f32()) }
+            #[inline(always)]
+            fn out(acc: f32) -> $t { <$t>::from_f32(acc) }
+        }
+    )*};
+}
+mac_half!(f16, bf16);
+
+macro_rules! mac_int {
+    ($($t:ty),*) => {$(
+        impl Mac for $t {
+            type A = $t;
+            const ZERO: $t = 0;
+            #[inline(always)]
+            fn mac(acc: $t, a: $t, b: $t) -> $t { acc.wrapping_add(a.wrapping_mul(b)) }
+            #[inline(always)]
+            fn add(a: $t, b: $t) -> $t { a.wrapping_add(b) }
+            #[inline(always)]
+            fn plus(a: $t, b: $t) -> $t { a.wrapping_add(b) }
+            #[inline(always)]
+            fn out(acc: $t) -> $t { acc }
+        }
+    )*};
+}
+mac_int!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+impl Mac for bool {
+    type A = bool;
+    const ZERO: bool = false;
+    #[inline(always)]
+    fn mac(acc: bool, a: bool, b: bool) -> bool {
+        acc | (a & b)
+    }
+    #[inline(always)]
+    fn add(a: bool, b: bool) -> bool {
+        a | b
+    }
+    #[inline(always)]
+    fn plus(a: bool, b: bool) -> bool {
+        a | b
+    }
+    #[inline(always)]
+    fn out(acc: bool) -> bool {
+        acc
+    }
+}
+
+/// An index dtype's values as positions (the front end checked them).
+pub(super) trait Ix: Copy + Send + Sync {
+    fn at(self) -> usize;
+    fn from_usize(v: usize) -> Self;
+}
+impl Ix for i32 {
+    #[inline(always)]
+    fn at(self) -> usize {
+        self as usize
+    }
+    #[inline(always)]
+    fn from_usize(v: usize) -> i32 {
+        v as i32
+    }
+}
+impl Ix for i64 {
+    #[inline(always)]
+    fn at(self) -> usize {
+        self as usize
+    }
+    #[inline(always)]
+    fn from_usize(v: usize) -> i64 {
+        v as i64
+    }
+}
+
+/// The output pointer shared by the tasks, each writing its own rows.
+#[derive(Clone, Copy)]
+pub(super) struct Out<T>(pub(super) *mut T);
+// SAFETY: tasks write disjoint row ranges of one buffer that outlives them.
+unsafe impl<T> Send for Out<T> {}
+unsafe impl<T> Sync for Out<T> {}
+impl<T> Out<T> {
+    /// The element `i` on (a method, so that closures capture the whole `Out`).
+    pub(super) unsafe fn at(self, i: usize) -> *mut T {
+        self.0.add(i)
+    }
+}

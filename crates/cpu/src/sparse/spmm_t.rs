@@ -1,0 +1,69 @@
+//! `Y = Aᵀ X` for a CSR matrix `A` without forming `Aᵀ`: each task walks a block of `A`'s rows
+//! (equal stored-value counts) and adds `a_rj · X[r, :]` into a private `Y` of its own, and the
+//! private copies are summed at the end, in parallel over `Y`'s rows. SciPy runs the same
+//! scatter on one thread (`csc_matvec` of the transpose).
+use super::elem::{Ix, Mac, Out};
+use super::spmm::Kernel;
+
+/// `Aᵀ X` ([`product_t`]).
+pub(super) struct Transposed;
+impl Kernel for Transposed {
+    fn run<T: Mac, I: Ix>(
+        a: (&[I], &[I], &[T]),
+        shape: [usize; 2],
+        x: &[T],
+        xs: (isize, isize, isize),
+        k: usize,
+    ) -> Vec<T> {
+        product_t(a, shape, x, xs, k)
+    }
+}
+
+/// Elements of private accumulators allowed in all (beyond it, fewer tasks take the work).
+const PRIVATE: usize = 1 << 26;
+
+fn product_t<T: Mac, I: Ix>(
+    (indptr, indices, data): (&[I], &[I], &[T]),
+    [rows, cols]: [usize; 2],
+    x: &[T],
+    (off, s0, s1): (isize, isize, isize),
+    k: usize,
+) -> Vec<T> {
+    let nnz = indptr[rows].at();
+    let size = cols * k;
+    let wanted = if nnz * k.max(1) < 1 << 16 { 1 } else { rayon::current_num_threads() };
+    let tasks = wanted.min((PRIVATE / size.max(1)).max(1));
+    let bounds: Vec<usize> = (0..=tasks)
+        .map(|b| if b == tasks { rows } else { indptr[..rows].partition_point(|p| p.at() < b * nnz / tasks) })
+        .collect();
+    let xat = |r: usize, c: usize| -> T {
+        // SAFETY: r < rows and c < k, so the position lies inside X's validated layout
+        unsafe { *x.get_unchecked((off + r as isize * s0 + c as isize * s1) as usize) }
+    };
+    let parts: Vec<Vec<T::A>> = crate::par::map(tasks, &|b| {
+        let mut acc = vec![T::ZERO; size];
+        for r in bounds[b]..bounds[b + 1] {
+            let (lo, hi) = (indptr[r].at(), indptr[r + 1].at());
+            for (&j, &v) in indices[lo..hi].iter().zip(&data[lo..hi]) {
+                let at = j.at() * k;
+                for (c, a) in acc[at..at + k].iter_mut().enumerate() {
+                    *a = T::mac(*a, v, xat(r, c));
+                }
+            }
+        }
+        acc
+    });
+    let mut out = crate::pool::alloc::<T>(size);
+    let dst = Out(out.spare_capacity_mut().as_mut_ptr().cast::<T>());
+    let chunk = size.div_ceil(rayon::current_num_threads().max(1)).max(1 << 12);
+    crate::par::map(size.div_ceil(chunk), &|q| {
+        for i in q * chunk..((q + 1) * chunk).min(size) {
+            let s = parts[1..].iter().fold(parts[0][i], |s, p| T::add(s, p[i]));
+            // SAFETY: element i belongs to this chunk alone
+            unsafe { dst.at(i).write(T::out(s)) };
+        }
+    });
+    // SAFETY: the chunks cover 0..size.
+    unsafe { out.set_len(size) };
+    out
+}
