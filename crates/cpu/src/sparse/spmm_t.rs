@@ -44,7 +44,17 @@ fn product_t<T: Mac, I: Ix>(
         let mut acc = vec![T::ZERO; size];
         for r in bounds[b]..bounds[b + 1] {
             let (lo, hi) = (indptr[r].at(), indptr[r + 1].at());
-            for (&j, &v) in indices[lo..hi].iter().zip(&data[lo..hi]) {
+            let (idx, val) = (&indices[lo..hi], &data[lo..hi]);
+            if k == 1 {
+                let xr = xat(r, 0);
+                for (&j, &v) in idx.iter().zip(val) {
+                    // SAFETY: j < cols = acc's length (indices checked by the front end)
+                    let a = unsafe { acc.get_unchecked_mut(j.at()) };
+                    *a = T::mac(*a, v, xr);
+                }
+                continue;
+            }
+            for (&j, &v) in idx.iter().zip(val) {
                 let at = j.at() * k;
                 for (c, a) in acc[at..at + k].iter_mut().enumerate() {
                     *a = T::mac(*a, v, xat(r, c));
