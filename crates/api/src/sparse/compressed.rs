@@ -74,19 +74,7 @@ impl Compressed {
 
     /// From SciPy's `(data, indices, indptr)`, checked as SciPy's `check_format` does.
     fn new(op: &'static str, data: &Array, indices: &Array, indptr: &Array, dims: [usize; 2]) -> Result<Compressed> {
-        for (name, a) in [("data", data), ("indices", indices), ("indptr", indptr)] {
-            if a.ndim() != 1 {
-                return Err(Error::invalid(op, format!("{name} must be 1-dimensional, got shape {:?}", a.shape())));
-            }
-        }
-        for a in [indices, indptr] {
-            if !matches!(a.dtype().kind(), xp_core::Kind::Int | xp_core::Kind::Uint) {
-                return Err(Error::IndexDType { op, dtype: a.dtype() });
-            }
-            if a.device() != data.device() {
-                return Err(Error::DeviceMismatch { op, lhs: data.device(), rhs: a.device() });
-            }
-        }
+        super::check_vectors(op, data, [("indices", indices), ("indptr", indptr)])?;
         let nnz = data.size();
         if indices.size() != nnz {
             return Err(Error::invalid(

@@ -21,19 +21,7 @@ impl CooArray {
     /// length, integers, inside `shape`) and kept as given (copied), duplicates included.
     pub fn new(data: &Array, row: &Array, col: &Array, shape: [usize; 2]) -> Result<CooArray> {
         let op = "coo_array";
-        for (name, a) in [("data", data), ("row", row), ("col", col)] {
-            if a.ndim() != 1 {
-                return Err(Error::invalid(op, format!("{name} must be 1-dimensional, got shape {:?}", a.shape())));
-            }
-        }
-        for a in [row, col] {
-            if !matches!(a.dtype().kind(), xp_core::Kind::Int | xp_core::Kind::Uint) {
-                return Err(Error::IndexDType { op, dtype: a.dtype() });
-            }
-            if a.device() != data.device() {
-                return Err(Error::DeviceMismatch { op, lhs: data.device(), rhs: a.device() });
-            }
-        }
+        super::check_vectors(op, data, [("row", row), ("col", col)])?;
         let n = data.size();
         if row.size() != n || col.size() != n {
             return Err(shape_error(op, &[row.size(), col.size()], &[n]));

@@ -165,6 +165,25 @@ pub(crate) fn generic() -> bool {
     GENERIC.with(|g| g.get())
 }
 
+/// The parts a constructor is given: every array 1-D, the index arrays integers on `data`'s
+/// device.
+pub(crate) fn check_vectors(op: &'static str, data: &crate::Array, index: [(&str, &crate::Array); 2]) -> Result<()> {
+    for (name, a) in [("data", data)].into_iter().chain(index) {
+        if a.ndim() != 1 {
+            return Err(Error::invalid(op, format!("{name} must be 1-dimensional, got shape {:?}", a.shape())));
+        }
+    }
+    for (_, a) in index {
+        if !matches!(a.dtype().kind(), xp_core::Kind::Int | xp_core::Kind::Uint) {
+            return Err(Error::IndexDType { op, dtype: a.dtype() });
+        }
+        if a.device() != data.device() {
+            return Err(Error::DeviceMismatch { op, lhs: data.device(), rhs: a.device() });
+        }
+    }
+    Ok(())
+}
+
 /// The error of an operand whose shape does not fit.
 pub(crate) fn shape_error(op: &'static str, lhs: &[usize], rhs: &[usize]) -> Error {
     Error::ShapeMismatch { op, lhs: lhs.to_vec(), rhs: rhs.to_vec() }

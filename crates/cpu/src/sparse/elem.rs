@@ -13,11 +13,11 @@ pub(super) trait Mac: xp_core::Element {
     fn out(acc: Self::A) -> Self;
 }
 
-macro_rules! mac_float {
-    ($($t:ty),*) => {$(
+macro_rules! mac_field {
+    ($($t:ty => $zero:expr),*) => {$(
         impl Mac for $t {
             type A = $t;
-            const ZERO: $t = 0.0;
+            const ZERO: $t = $zero;
             #[inline(always)]
             fn mac(acc: $t, a: $t, b: $t) -> $t { acc + a * b }
             #[inline(always)]
@@ -29,25 +29,7 @@ macro_rules! mac_float {
         }
     )*};
 }
-mac_float!(f32, f64);
-
-macro_rules! mac_complex {
-    ($($t:ty),*) => {$(
-        impl Mac for $t {
-            type A = $t;
-            const ZERO: $t = <$t>::new(0.0, 0.0);
-            #[inline(always)]
-            fn mac(acc: $t, a: $t, b: $t) -> $t { acc + a * b }
-            #[inline(always)]
-            fn add(a: $t, b: $t) -> $t { a + b }
-            #[inline(always)]
-            fn plus(a: $t, b: $t) -> $t { a + b }
-            #[inline(always)]
-            fn out(acc: $t) -> $t { acc }
-        }
-    )*};
-}
-mac_complex!(Complex32, Complex64);
+mac_field!(f32 => 0.0, f64 => 0.0, Complex32 => Complex32::new(0.0, 0.0), Complex64 => Complex64::new(0.0, 0.0));
 
 macro_rules! mac_half {
     ($($t:ty),*) => {$(
@@ -121,6 +103,16 @@ impl Ix for i32 {
         v as i32
     }
 }
+impl Ix for usize {
+    #[inline(always)]
+    fn at(self) -> usize {
+        self
+    }
+    #[inline(always)]
+    fn from_usize(v: usize) -> usize {
+        v
+    }
+}
 impl Ix for i64 {
     #[inline(always)]
     fn at(self) -> usize {
@@ -142,5 +134,33 @@ impl<T> Out<T> {
     /// The element `i` on (a method, so that closures capture the whole `Out`).
     pub(super) unsafe fn at(self, i: usize) -> *mut T {
         self.0.add(i)
+    }
+}
+
+/// `tasks + 1` row bounds splitting `rows` rows into blocks of about equal stored-value counts
+/// (block b holds the rows whose first value lies in [b·nnz/tasks, (b+1)·nnz/tasks)).
+pub(super) fn row_blocks<I: Ix>(indptr: &[I], rows: usize, tasks: usize) -> Vec<usize> {
+    let nnz = indptr[rows].at();
+    (0..=tasks)
+        .map(|b| if b == tasks { rows } else { indptr[..rows].partition_point(|p| p.at() < b * nnz / tasks) })
+        .collect()
+}
+
+/// A dense operand read through its offset and strides.
+#[derive(Clone, Copy)]
+pub(super) struct Dense<'a, T> {
+    pub(super) x: &'a [T],
+    pub(super) off: isize,
+    pub(super) s0: isize,
+    pub(super) s1: isize,
+}
+
+impl<T: Copy> Dense<'_, T> {
+    /// `X[i, c]`.
+    #[inline(always)]
+    pub(super) fn at(&self, i: usize, c: usize) -> T {
+        // SAFETY: callers pass i below X's first extent (indices checked by the front end) and
+        // c below its second, so the position lies inside X's validated layout
+        unsafe { *self.x.get_unchecked((self.off + i as isize * self.s0 + c as isize * self.s1) as usize) }
     }
 }

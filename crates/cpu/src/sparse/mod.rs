@@ -11,10 +11,10 @@ use xp_core::{CsrBuilt, CsrParts, DType, Layout, Result, SparseStorage};
 
 impl SparseStorage for CpuStorage {
     fn csr_matmul(a: &CsrParts<'_, Self>, x: &Self, xl: &Layout) -> Result<Self> {
-        spmm::dispatch::<spmm::Forward>(a, x, xl, "csr_matmul").map(CpuStorage)
+        spmm::dispatch(a, x, xl, "csr_matmul", false).map(CpuStorage)
     }
     fn csr_matmul_t(a: &CsrParts<'_, Self>, x: &Self, xl: &Layout) -> Result<Self> {
-        spmm::dispatch::<spmm_t::Transposed>(a, x, xl, "csr_matmul_t").map(CpuStorage)
+        spmm::dispatch(a, x, xl, "csr_matmul_t", true).map(CpuStorage)
     }
     fn coo_to_csr(row: &Self, col: &Self, data: &Self, shape: [usize; 2], ix: DType) -> Result<CsrBuilt<Self>> {
         convert::coo_to_csr(row, col, data, shape, ix).map(|b| b.map(CpuStorage))

@@ -3,7 +3,7 @@
 //! dense rows of a power-law graph), each block on one rayon task writing its own rows of `Y`.
 //! Sums follow NumPy's `matmul`: integers wrap, bool is or-of-ands, float16/bfloat16 accumulate
 //! in float32 and round once.
-use super::elem::{Ix, Mac, Out};
+use super::elem::{row_blocks, Dense, Ix, Mac, Out};
 use xp_core::{CsrParts, Error, HostBuffer, Layout, Result};
 
 use crate::CpuStorage;
@@ -14,25 +14,19 @@ const BLOCK_NNZ: usize = 1 << 15;
 /// The product over typed slices: `x` is read at `off + j * s0 + c * s1`.
 fn product<T: Mac, I: Ix>(
     (indptr, indices, data): (&[I], &[I], &[T]),
-    [rows, _]: [usize; 2],
-    x: &[T],
-    (off, s0, s1): (isize, isize, isize),
+    rows: usize,
+    x: Dense<'_, T>,
     k: usize,
 ) -> Vec<T> {
+    let Dense { x, off, s0, s1 } = x;
     let nnz = indptr[rows].at();
     let mut out = crate::pool::alloc::<T>(rows * k);
     let tasks =
         if nnz * k.max(1) < 2 * BLOCK_NNZ { 1 } else { (nnz * k / BLOCK_NNZ).min(8 * rayon::current_num_threads()) };
-    // block b holds the rows whose first value lies in [b·nnz/tasks, (b+1)·nnz/tasks)
-    let bounds: Vec<usize> = (0..=tasks)
-        .map(|b| if b == tasks { rows } else { indptr[..rows].partition_point(|p| p.at() < b * nnz / tasks) })
-        .collect();
+    let bounds = row_blocks(indptr, rows, tasks);
     let dst = Out(out.spare_capacity_mut().as_mut_ptr().cast::<T>());
-    let xat = |j: usize, c: usize| -> T {
-        // SAFETY: j < cols and c < k (indices checked by the front end), so the position lies
-        // inside X's validated layout
-        unsafe { *x.get_unchecked((off + j as isize * s0 + c as isize * s1) as usize) }
-    };
+    let dense = Dense { x, off, s0, s1 };
+    let xat = |j: usize, c: usize| dense.at(j, c);
     let block = |b: usize| {
         let mut acc = vec![T::ZERO; k];
         for r in bounds[b]..bounds[b + 1] {
@@ -102,46 +96,29 @@ fn strided_dot<T: Mac, I: Ix>(idx: &[I], val: &[T], xat: &impl Fn(usize, usize) 
     idx.iter().zip(val).fold(T::ZERO, |s, (&j, &v)| T::mac(s, v, xat(j.at(), 0)))
 }
 
-/// A product loop, generic over the value and index types (so that one dispatch serves both).
-pub(super) trait Kernel {
-    fn run<T: Mac, I: Ix>(
-        a: (&[I], &[I], &[T]),
-        shape: [usize; 2],
-        x: &[T],
-        xs: (isize, isize, isize),
-        k: usize,
-    ) -> Vec<T>;
-}
-
-/// `A X` ([`product`]).
-pub(super) struct Forward;
-impl Kernel for Forward {
-    fn run<T: Mac, I: Ix>(
-        a: (&[I], &[I], &[T]),
-        shape: [usize; 2],
-        x: &[T],
-        xs: (isize, isize, isize),
-        k: usize,
-    ) -> Vec<T> {
-        product(a, shape, x, xs, k)
-    }
-}
-
-/// The typed call of kernel `K` for the index and value dtypes of a product's operands.
-pub(super) fn dispatch<K: Kernel>(
+/// The typed call of the product (`A X`, or `Aᵀ X` when `transposed`) for the index and value
+/// dtypes of its operands.
+pub(super) fn dispatch(
     a: &CsrParts<'_, CpuStorage>,
     x: &CpuStorage,
     xl: &Layout,
     op: &'static str,
+    transposed: bool,
 ) -> Result<HostBuffer> {
     let k = xl.shape().get(1).copied().unwrap_or(1);
     let st = xl.strides();
-    let xs = (xl.offset() as isize, st[0], st.get(1).copied().unwrap_or(0));
-    let shape = [a.rows, a.cols];
+    let (off, s0, s1) = (xl.offset() as isize, st[0], st.get(1).copied().unwrap_or(0));
     macro_rules! typed {
         ($p:expr, $i:expr, $($v:ident),*) => {
             match (&a.data.0, &x.0) {
-                $((HostBuffer::$v(d), HostBuffer::$v(xv)) => HostBuffer::$v(K::run(($p, $i, d), shape, xv, xs, k)),)*
+                $((HostBuffer::$v(d), HostBuffer::$v(xv)) => {
+                    let x = Dense { x: xv, off, s0, s1 };
+                    HostBuffer::$v(if transposed {
+                        super::spmm_t::product_t(($p, $i, d), [a.rows, a.cols], x, k)
+                    } else {
+                        product(($p, $i, d), a.rows, x, k)
+                    })
+                },)*
                 _ => return Err(Error::InvalidDType { op, dtype: x.0.dtype() }),
             }
         };

@@ -2,44 +2,22 @@
 //! (equal stored-value counts) and adds `a_rj · X[r, :]` into a private `Y` of its own, and the
 //! private copies are summed at the end, in parallel over `Y`'s rows. SciPy runs the same
 //! scatter on one thread (`csc_matvec` of the transpose).
-use super::elem::{Ix, Mac, Out};
-use super::spmm::Kernel;
-
-/// `Aᵀ X` ([`product_t`]).
-pub(super) struct Transposed;
-impl Kernel for Transposed {
-    fn run<T: Mac, I: Ix>(
-        a: (&[I], &[I], &[T]),
-        shape: [usize; 2],
-        x: &[T],
-        xs: (isize, isize, isize),
-        k: usize,
-    ) -> Vec<T> {
-        product_t(a, shape, x, xs, k)
-    }
-}
-
+use super::elem::{row_blocks, Dense, Ix, Mac, Out};
 /// Elements of private accumulators allowed in all (beyond it, fewer tasks take the work).
 const PRIVATE: usize = 1 << 26;
 
-fn product_t<T: Mac, I: Ix>(
+pub(super) fn product_t<T: Mac, I: Ix>(
     (indptr, indices, data): (&[I], &[I], &[T]),
     [rows, cols]: [usize; 2],
-    x: &[T],
-    (off, s0, s1): (isize, isize, isize),
+    x: Dense<'_, T>,
     k: usize,
 ) -> Vec<T> {
     let nnz = indptr[rows].at();
     let size = cols * k;
     let wanted = if nnz * k.max(1) < 1 << 16 { 1 } else { rayon::current_num_threads() };
     let tasks = wanted.min((PRIVATE / size.max(1)).max(1));
-    let bounds: Vec<usize> = (0..=tasks)
-        .map(|b| if b == tasks { rows } else { indptr[..rows].partition_point(|p| p.at() < b * nnz / tasks) })
-        .collect();
-    let xat = |r: usize, c: usize| -> T {
-        // SAFETY: r < rows and c < k, so the position lies inside X's validated layout
-        unsafe { *x.get_unchecked((off + r as isize * s0 + c as isize * s1) as usize) }
-    };
+    let bounds = row_blocks(indptr, rows, tasks);
+    let xat = |r: usize, c: usize| x.at(r, c);
     let parts: Vec<Vec<T::A>> = crate::par::map(tasks, &|b| {
         let mut acc = vec![T::ZERO; size];
         for r in bounds[b]..bounds[b + 1] {
