@@ -84,9 +84,59 @@ def case(name, shape, row, col, d):
     return c
 
 
+UFUNCS = ["abs", "sin", "sinh", "tan", "tanh", "arcsin", "arcsinh", "arctan", "arctanh", "sqrt", "expm1",
+          "log1p", "floor", "ceil", "trunc", "rint", "sign", "deg2rad", "rad2deg"]
+BINOPS = {"add": lambda a, b: a + b, "subtract": lambda a, b: a - b, "multiply": lambda a, b: a.multiply(b),
+          "maximum": lambda a, b: a.maximum(b), "minimum": lambda a, b: a.minimum(b)}
+
+
+def coo_of(shape, n, d, dups=True):
+    """A COO array of n random coordinates (repeats included when dups) in dtype d."""
+    m, k = shape
+    row, col = RNG.integers(0, m, n), RNG.integers(0, k, n)
+    if not dups:
+        keys = np.unique(row * k + col)
+        row, col = keys // k, keys % k
+    return sp.coo_array((values(len(row), d), (row, col)), shape=shape)
+
+
+def ops_cases():
+    """Arithmetic of two sparse arrays (each format on the left), with dense arrays, and the
+    zero-preserving functions: each result as its format and canonical CSR parts."""
+    cases = []
+    for shape, n in [((4, 5), 9), ((23, 17), 60), ((1, 1), 1)]:
+        for d in ["bool", "int8", "int32", "uint16", "float32", "float64", "complex128"]:
+            a, b = coo_of(shape, n, d), coo_of(shape, n, d)
+            # a shared position whose sum is zero, so that dropping zeros is tested
+            if np.dtype(d).kind in "ifc":
+                a = sp.coo_array((np.append(a.data, 1).astype(d), (np.append(a.row, 0), np.append(a.col, 0))), shape=shape)
+                b = sp.coo_array((np.append(b.data, -1).astype(d), (np.append(b.row, 0), np.append(b.col, 0))), shape=shape)
+            dense = values(shape[0] * shape[1], d).reshape(shape)
+            c = {"name": f"{shape[0]}x{shape[1]}_{d}", "shape": list(shape), "tol": TOL.get(d, [0, 0]),
+                 "a": [arr(a.data), arr(a.row), arr(a.col)], "b": [arr(b.data), arr(b.row), arr(b.col)],
+                 "dense": arr(dense), "ops": {}}
+            for op, f in BINOPS.items():
+                for fmt in ["csr", "csc", "coo"]:
+                    key = f"{op}_{fmt}"
+                    try:
+                        r = f(a.asformat(fmt), b)
+                        c["ops"][key] = {"format": r.format, "csr": [arr(r.tocsr().data), arr(r.tocsr().indices), arr(r.tocsr().indptr)]}
+                    except Exception as e:  # SciPy refuses (bool subtraction): xp must too
+                        c["ops"][key] = {"error": type(e).__name__ + ": " + str(e)}
+            c["add_dense"] = arr(a.tocsr() + dense)
+            c["multiply_dense"] = arr(a.tocsr().multiply(dense).toarray())
+            if np.dtype(d).kind == "f":
+                csr = a.tocsr()
+                c["ufuncs"] = {u: arr(getattr(csr, u)().data if u != "abs" else abs(csr).data) for u in UFUNCS}
+                c["power2"] = arr(csr.power(2).data)
+            cases.append(c)
+    return cases
+
+
 def main():
     cases = [case(name, shape, row, col, d) for name, shape, row, col in matrices() for d in DTYPES]
     write_cases("sparse", cases)
+    write_cases("sparse_ops", ops_cases())
     print("scipy", scipy.__version__)
 
 

@@ -218,3 +218,100 @@ fn bad_parts_are_typed_errors() {
         let _ = CscArray::from_dense(&data.reshape(&[1, 3][..]).unwrap()).unwrap();
     }
 }
+
+fn coo_of(parts: &Value, shape: [usize; 2], dev: Device) -> CooArray {
+    CooArray::new(&load(&parts[0], dev), &load(&parts[1], dev), &load(&parts[2], dev), shape).unwrap()
+}
+
+/// Arithmetic of two sparse arrays with each format on the left (the result's format and
+/// canonical parts, zeros dropped), with dense arrays, and the zero-preserving functions.
+fn ops(f: &mut Failures, dev: Device, c: &Value) {
+    use xp::sparse::{Sparse, SparseArray};
+    let name = c["name"].as_str().unwrap();
+    let shape = [c["shape"][0].as_u64().unwrap() as usize, c["shape"][1].as_u64().unwrap() as usize];
+    let tol = case_tolerance(c);
+    let (a, b) = (coo_of(&c["a"], shape, dev), coo_of(&c["b"], shape, dev));
+    for (key, want) in c["ops"].as_object().unwrap() {
+        let (op, fmt) = key.rsplit_once('_').unwrap();
+        let fmt = match fmt {
+            "csr" => Format::Csr,
+            "csc" => Format::Csc,
+            _ => Format::Coo,
+        };
+        let left = SparseArray::Coo(a.clone()).asformat(fmt).unwrap();
+        let got = match op {
+            "add" => left.add(&b),
+            "subtract" => left.sub(&b),
+            "multiply" => left.multiply(&b),
+            "maximum" => left.maximum(&b),
+            _ => left.minimum(&b),
+        };
+        match (got, want.get("error")) {
+            (Err(_), Some(_)) => {}
+            (Ok(r), Some(e)) => {
+                f.add(Err(format!("{name} {key} on {dev}: expected an error ({e}), got {:?}", r.format())))
+            }
+            (Err(e), None) => f.add(Err(format!("{name} {key} on {dev}: error {e}"))),
+            (Ok(r), None) => {
+                let fname = want["format"].as_str().unwrap();
+                if r.format().name() != fname {
+                    f.add(Err(format!("{name} {key} on {dev}: format {} != {fname}", r.format().name())));
+                }
+                let csr = r.tocsr().unwrap();
+                check_parts(f, key, name, dev, [csr.data(), csr.indices(), csr.indptr()], &want["csr"], tol);
+            }
+        }
+    }
+    let dense = load(&c["dense"], dev);
+    check(f, "add_dense", name, dev, a.add_dense(&dense), &expect(&c["add_dense"], tol));
+    check(
+        f,
+        "multiply_dense",
+        name,
+        dev,
+        a.multiply_dense(&dense).and_then(|m| m.toarray()),
+        &expect(&c["multiply_dense"], tol),
+    );
+    if let Some(u) = c.get("ufuncs") {
+        let csr = a.tocsr().unwrap();
+        type Fun = fn(&CsrArray) -> xp::Result<CsrArray>;
+        let funs: [(&str, Fun); 19] = [
+            ("abs", |a| a.abs()),
+            ("sin", |a| a.sin()),
+            ("sinh", |a| a.sinh()),
+            ("tan", |a| a.tan()),
+            ("tanh", |a| a.tanh()),
+            ("arcsin", |a| a.arcsin()),
+            ("arcsinh", |a| a.arcsinh()),
+            ("arctan", |a| a.arctan()),
+            ("arctanh", |a| a.arctanh()),
+            ("sqrt", |a| a.sqrt()),
+            ("expm1", |a| a.expm1()),
+            ("log1p", |a| a.log1p()),
+            ("floor", |a| a.floor()),
+            ("ceil", |a| a.ceil()),
+            ("trunc", |a| a.trunc()),
+            ("rint", |a| a.rint()),
+            ("sign", |a| a.sign()),
+            ("deg2rad", |a| a.deg2rad()),
+            ("rad2deg", |a| a.rad2deg()),
+        ];
+        for (fname, fun) in funs {
+            check(f, fname, name, dev, fun(&csr).map(|r| r.data().clone()), &expect(&u[fname], tol));
+        }
+        check(f, "power(2)", name, dev, csr.power(2).map(|r| r.data().clone()), &expect(&c["power2"], tol));
+    }
+}
+split_cases!(ops, "sparse_ops");
+
+/// Operands of different shapes are a typed error naming both.
+#[test]
+fn arithmetic_of_mismatched_shapes_is_a_typed_error() {
+    use xp::sparse::Sparse;
+    let a = xp::sparse::eye(2, 3, 0, DType::F32, Format::Csr, Device::Cpu).unwrap();
+    let b = xp::sparse::eye(3, 2, 0, DType::F32, Format::Csr, Device::Cpu).unwrap();
+    match a.add(&b) {
+        Err(xp::Error::ShapeMismatch { lhs, rhs, .. }) => assert_eq!((lhs, rhs), (vec![2, 3], vec![3, 2])),
+        r => panic!("{:?}", r.map(|r| r.shape())),
+    }
+}

@@ -195,7 +195,7 @@ impl Compressed {
     }
 
     /// New values on the same structure (which keeps its [`Other`]).
-    fn with_data(&self, data: Array) -> Compressed {
+    pub(crate) fn with_data(&self, data: Array) -> Compressed {
         Compressed { data, ..self.clone() }
     }
 

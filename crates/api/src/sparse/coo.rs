@@ -121,6 +121,10 @@ impl CooArray {
             canonical: false,
         }
     }
+    /// The same coordinates with the values `f(data)`.
+    pub(crate) fn map_data(&self, f: impl FnOnce(&Array) -> Result<Array>) -> Result<CooArray> {
+        Ok(CooArray { data: f(&self.data)?, ..self.clone() })
+    }
     /// The values cast to `dtype`.
     pub fn astype(&self, dtype: DType) -> Result<CooArray> {
         Ok(CooArray { data: self.data.astype(dtype)?, ..self.clone() })

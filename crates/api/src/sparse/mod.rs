@@ -24,11 +24,14 @@
 //! assert_eq!(c.toarray().unwrap().to_vec::<f32>().unwrap(), vec![0.0, 3.0, 0.0, 0.0, 5.0, 0.0]);
 //! assert_eq!(c.transpose().shape(), [2, 3]);
 //! ```
+mod arith;
 mod compressed;
 mod construct;
 mod coo;
 mod keys;
+mod ufuncs;
 
+pub use arith::Sparse;
 pub use compressed::{CscArray, CsrArray};
 pub use construct::{eye, identity};
 pub use coo::CooArray;

@@ -1,0 +1,181 @@
+//! Arithmetic between sparse arrays, and with dense ones, as SciPy's sparse arrays do it: `+`,
+//! `-`, `multiply`, `maximum`, `minimum` of two sparse arrays of one shape give a sparse array
+//! in the left operand's compressed format (CSR for a COO one) without the positions whose result
+//! is zero; `+` with a dense array gives a dense array; `multiply` by a dense array (broadcast)
+//! gives a COO array over the stored positions.
+//!
+//! ```
+//! use xp::sparse::{CsrArray, Sparse};
+//! let a = CsrArray::from_dense(&xp::Array::from_vec(vec![1.0f64, 0.0, 0.0, 2.0], &[2, 2]).unwrap()).unwrap();
+//! let b = CsrArray::from_dense(&xp::Array::from_vec(vec![-1.0f64, 3.0, 0.0, 0.0], &[2, 2]).unwrap()).unwrap();
+//! let s = a.add(&b).unwrap();              // the (0, 0) sum is zero and is not stored
+//! assert_eq!((s.format(), s.nnz()), (xp::sparse::Format::Csr, 2));
+//! assert_eq!(s.toarray().unwrap().to_vec::<f64>().unwrap(), vec![0.0, 3.0, 0.0, 2.0]);
+//! ```
+use super::compressed::Compressed;
+use super::keys::offsets;
+use super::{shape_error, CooArray, CscArray, CsrArray, Format, SparseArray};
+use crate::ufunc::BinaryUfunc;
+use crate::{get_array_module, Array};
+use xp_core::{BinaryOp, DType, Result, Side};
+
+/// What every sparse format offers; the arithmetic comes with it.
+pub trait Sparse {
+    /// The shape (rows, columns).
+    fn shape(&self) -> [usize; 2];
+    /// The storage format.
+    fn format(&self) -> Format;
+    /// The value dtype.
+    fn dtype(&self) -> DType;
+    /// The canonical CSR form (sorted indices, duplicates summed).
+    fn canonical_csr(&self) -> Result<CsrArray>;
+
+    /// `self + other` (SciPy's sparse `+`).
+    fn add(&self, other: &dyn Sparse) -> Result<SparseArray> {
+        binop(self, other, BinaryOp::Add, "add")
+    }
+    /// `self - other`.
+    fn sub(&self, other: &dyn Sparse) -> Result<SparseArray> {
+        binop(self, other, BinaryOp::Sub, "subtract")
+    }
+    /// The elementwise product (SciPy's `multiply`; `*` of sparse arrays).
+    fn multiply(&self, other: &dyn Sparse) -> Result<SparseArray> {
+        binop(self, other, BinaryOp::Mul, "multiply")
+    }
+    /// The elementwise maximum, an absent entry counting as zero (SciPy's `maximum`).
+    fn maximum(&self, other: &dyn Sparse) -> Result<SparseArray> {
+        binop(self, other, BinaryOp::Max, "maximum")
+    }
+    /// The elementwise minimum, an absent entry counting as zero.
+    fn minimum(&self, other: &dyn Sparse) -> Result<SparseArray> {
+        binop(self, other, BinaryOp::Min, "minimum")
+    }
+    /// `self + dense`: a dense array (`dense` broadcast to this shape, NumPy's promotion).
+    fn add_dense(&self, dense: &Array) -> Result<Array> {
+        self.canonical_csr()?.toarray()?.add(dense)
+    }
+    /// The elementwise product with `dense` (broadcast to this shape): a COO array over the
+    /// stored positions, as SciPy's `multiply` of a sparse and a dense array.
+    fn multiply_dense(&self, dense: &Array) -> Result<CooArray> {
+        let shape = self.shape();
+        let d = dense.broadcast_to(&shape[..]).map_err(|_| shape_error("multiply", &shape, dense.shape()))?;
+        let coo = self.canonical_csr()?.tocoo()?;
+        let flat = coo.row().cast_if(DType::I64)?.mul(shape[1] as i64)?.add(&coo.col().cast_if(DType::I64)?)?;
+        let picked = d.ravel()?.take(&flat, 0)?;
+        let ix = coo.row().dtype();
+        CooArray::from_parts(coo.data().mul(&picked)?, coo.row().clone(), coo.col().clone(), shape, true, ix)
+    }
+}
+
+/// `op` of two sparse arrays over the union of their stored positions, zeros dropped.
+fn binop<A: Sparse + ?Sized>(a: &A, b: &dyn Sparse, op: BinaryOp, name: &'static str) -> Result<SparseArray> {
+    let shape = a.shape();
+    if b.shape() != shape {
+        return Err(shape_error(name, &shape, &b.shape()));
+    }
+    let (ca, cb) = (a.canonical_csr()?, b.canonical_csr()?);
+    let cols = shape[1].max(1) as i64;
+    let key = |c: &CsrArray| -> Result<Array> {
+        let coo = c.tocoo()?;
+        coo.row().cast_if(DType::I64)?.mul(cols)?.add(&coo.col().cast_if(DType::I64)?)
+    };
+    let (ka, kb) = (key(&ca)?, key(&cb)?);
+    let union = crate::unique_values(&crate::concatenate(&[&ka, &kb], 0)?)?;
+    // each operand's values on the union (zero where it stores nothing)
+    let on_union = |k: &Array, data: &Array| -> Result<Array> {
+        let v = get_array_module(data).zeros([union.size()], data.dtype())?;
+        if k.size() > 0 {
+            crate::scatter_add(&v, &crate::searchsorted(&union, k, Side::Left, None)?, data)?;
+        }
+        Ok(v)
+    };
+    let (va, vb) = (on_union(&ka, ca.data())?, on_union(&kb, cb.data())?);
+    // bool subtraction as SciPy's: a value stays where exactly one side holds true
+    let op =
+        if op == BinaryOp::Sub && va.dtype() == DType::Bool && vb.dtype() == DType::Bool { BinaryOp::Ne } else { op };
+    let r = op.call(&va, &vb).map_err(|e| e.in_op(name))?;
+    let keep = r.ne(0)?;
+    let (keys, vals) = (crate::compress(&keep, &union, 0)?, crate::compress(&keep, &r, 0)?);
+    let (row, col) = (keys.floor_divide(cols)?, keys.remainder(cols)?);
+    let ix =
+        super::index_dtype_for(&[ca.indptr().dtype(), cb.indptr().dtype()], shape[0].max(shape[1]).max(keys.size()));
+    let csr = CsrArray(Compressed {
+        indptr: offsets(&row, shape[0], ix)?,
+        indices: col.cast_if(ix)?,
+        data: vals,
+        dims: shape,
+        canonical: true,
+        other: Default::default(),
+    });
+    Ok(match a.format() {
+        Format::Csc => SparseArray::Csc(csr.tocsc()?),
+        _ => SparseArray::Csr(csr),
+    })
+}
+
+impl Sparse for CsrArray {
+    fn shape(&self) -> [usize; 2] {
+        CsrArray::shape(self)
+    }
+    fn format(&self) -> Format {
+        Format::Csr
+    }
+    fn dtype(&self) -> DType {
+        CsrArray::dtype(self)
+    }
+    fn canonical_csr(&self) -> Result<CsrArray> {
+        self.sum_duplicates()
+    }
+}
+
+impl Sparse for CscArray {
+    fn shape(&self) -> [usize; 2] {
+        CscArray::shape(self)
+    }
+    fn format(&self) -> Format {
+        Format::Csc
+    }
+    fn dtype(&self) -> DType {
+        CscArray::dtype(self)
+    }
+    fn canonical_csr(&self) -> Result<CsrArray> {
+        self.tocsr()
+    }
+}
+
+impl Sparse for CooArray {
+    fn shape(&self) -> [usize; 2] {
+        CooArray::shape(self)
+    }
+    fn format(&self) -> Format {
+        Format::Coo
+    }
+    fn dtype(&self) -> DType {
+        CooArray::dtype(self)
+    }
+    fn canonical_csr(&self) -> Result<CsrArray> {
+        self.tocsr()
+    }
+}
+
+impl Sparse for SparseArray {
+    fn shape(&self) -> [usize; 2] {
+        SparseArray::shape(self)
+    }
+    fn format(&self) -> Format {
+        SparseArray::format(self)
+    }
+    fn dtype(&self) -> DType {
+        match self {
+            SparseArray::Csr(a) => a.dtype(),
+            SparseArray::Csc(a) => a.dtype(),
+            SparseArray::Coo(a) => a.dtype(),
+        }
+    }
+    fn canonical_csr(&self) -> Result<CsrArray> {
+        match self {
+            SparseArray::Csr(a) => a.sum_duplicates(),
+            _ => self.tocsr(),
+        }
+    }
+}

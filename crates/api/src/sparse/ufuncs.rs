@@ -1,0 +1,66 @@
+//! The functions SciPy applies to the stored values alone, because they map zero to zero (so the
+//! structure stays, explicit zeros included): `abs sin sinh tan tanh arcsin arcsinh arctan
+//! arctanh sqrt expm1 log1p floor ceil trunc rint sign deg2rad rad2deg`, and `power` by a
+//! nonzero scalar.
+//!
+//! ```
+//! let d = xp::Array::from_vec(vec![0.0f64, -4.0, 9.0, 0.0], &[2, 2]).unwrap();
+//! let a = xp::sparse::CsrArray::from_dense(&d).unwrap();
+//! assert_eq!(a.abs().unwrap().sqrt().unwrap().data().to_vec::<f64>().unwrap(), vec![2.0, 3.0]);
+//! assert!(a.power(0).is_err()); // would make every absent entry 1
+//! ```
+use super::{CooArray, CscArray, CsrArray};
+use crate::Array;
+use xp_core::{Error, Result, Scalar};
+
+macro_rules! zero_preserving {
+    ($t:ty; $($name:ident),*) => {
+        impl $t {
+            $(
+                #[doc = concat!("NumPy's `", stringify!($name), "` of the stored values (the structure kept).")]
+                pub fn $name(&self) -> Result<$t> {
+                    self.map_data(|d| d.$name())
+                }
+            )*
+            /// NumPy's `deg2rad` of the stored values.
+            pub fn deg2rad(&self) -> Result<$t> {
+                self.map_data(|d| d.mul(std::f64::consts::PI / 180.0))
+            }
+            /// NumPy's `rad2deg` of the stored values.
+            pub fn rad2deg(&self) -> Result<$t> {
+                self.map_data(|d| d.mul(180.0 / std::f64::consts::PI))
+            }
+            /// The stored values to the power `p` (SciPy's `power`); `p = 0` is an error, as it
+            /// would make every absent entry one.
+            pub fn power(&self, p: impl Into<Scalar>) -> Result<$t> {
+                let p = p.into();
+                if p.to_c128() == xp_core::Complex64::new(0.0, 0.0) {
+                    return Err(Error::invalid("power", "zero power is not supported as it would densify the array"));
+                }
+                self.map_data(|d| d.pow(p))
+            }
+        }
+    };
+}
+
+macro_rules! all_formats {
+    ($($t:ty),*) => {$(
+        zero_preserving!($t; abs, sin, sinh, tan, tanh, arcsin, arcsinh, arctan, arctanh, sqrt, expm1, log1p,
+            floor, ceil, trunc, rint, sign);
+    )*};
+}
+all_formats!(CsrArray, CscArray, CooArray);
+
+impl CsrArray {
+    /// The same structure with the values `f(data)`.
+    pub(crate) fn map_data(&self, f: impl FnOnce(&Array) -> Result<Array>) -> Result<CsrArray> {
+        Ok(CsrArray(self.0.with_data(f(&self.0.data)?)))
+    }
+}
+
+impl CscArray {
+    /// The same structure with the values `f(data)`.
+    pub(crate) fn map_data(&self, f: impl FnOnce(&Array) -> Result<Array>) -> Result<CscArray> {
+        Ok(CscArray(self.0.with_data(f(&self.0.data)?)))
+    }
+}
