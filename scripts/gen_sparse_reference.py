@@ -123,6 +123,19 @@ def ops_cases():
                         c["ops"][key] = {"format": r.format, "csr": [arr(r.tocsr().data), arr(r.tocsr().indices), arr(r.tocsr().indptr)]}
                     except Exception as e:  # SciPy refuses (bool subtraction): xp must too
                         c["ops"][key] = {"error": type(e).__name__ + ": " + str(e)}
+            csr, bcsr = a.tocsr(), b.tocsr()
+            c["diagonal"] = {str(k): arr(csr.diagonal(k)) for k in (-1, 0, 1, 2)}
+            c["trace"] = arr(np.asarray(csr.trace()))
+            c["tril"] = {str(k): arr(sp.tril(csr, k).toarray()) for k in (-1, 0)}
+            c["triu"] = {str(k): arr(sp.triu(csr, k).toarray()) for k in (0, 1)}
+            c["find"] = [arr(x) for x in sp.find(csr)]
+            c["hstack"] = {f: [sp.hstack([csr.asformat(f), bcsr.asformat(f)]).format,
+                               arr(sp.hstack([csr.asformat(f), bcsr.asformat(f)]).toarray())] for f in ("csr", "csc", "coo")}
+            c["vstack"] = {f: [sp.vstack([csr.asformat(f), bcsr.asformat(f)]).format,
+                               arr(sp.vstack([csr.asformat(f), bcsr.asformat(f)]).toarray())] for f in ("csr", "csc", "coo")}
+            c["block_diag"] = arr(sp.block_diag([csr, bcsr]).toarray())
+            if shape[0] * shape[1] <= 25:
+                c["kron"] = arr(sp.kron(csr, bcsr).toarray())
             c["add_dense"] = arr(a.tocsr() + dense)
             c["multiply_dense"] = arr(a.tocsr().multiply(dense).toarray())
             if np.dtype(d).kind == "f":

@@ -233,11 +233,7 @@ fn ops(f: &mut Failures, dev: Device, c: &Value) {
     let (a, b) = (coo_of(&c["a"], shape, dev), coo_of(&c["b"], shape, dev));
     for (key, want) in c["ops"].as_object().unwrap() {
         let (op, fmt) = key.rsplit_once('_').unwrap();
-        let fmt = match fmt {
-            "csr" => Format::Csr,
-            "csc" => Format::Csc,
-            _ => Format::Coo,
-        };
+        let fmt = parse_format(fmt);
         let left = SparseArray::Coo(a.clone()).asformat(fmt).unwrap();
         let got = match op {
             "add" => left.add(&b),
@@ -262,6 +258,7 @@ fn ops(f: &mut Failures, dev: Device, c: &Value) {
             }
         }
     }
+    structure(f, dev, c, &a, &b);
     let dense = load(&c["dense"], dev);
     check(f, "add_dense", name, dev, a.add_dense(&dense), &expect(&c["add_dense"], tol));
     check(
@@ -303,6 +300,65 @@ fn ops(f: &mut Failures, dev: Device, c: &Value) {
     }
 }
 split_cases!(ops, "sparse_ops");
+
+/// Diagonals, traces, triangles, `find`, stacks, `block_diag` and `kron` of the same operands.
+fn structure(f: &mut Failures, dev: Device, c: &Value, a: &CooArray, b: &CooArray) {
+    use xp::sparse::{self, Sparse, SparseArray};
+    let name = c["name"].as_str().unwrap();
+    let tol = case_tolerance(c);
+    let (csr, bcsr) = (a.tocsr().unwrap(), b.tocsr().unwrap());
+    for (k, want) in c["diagonal"].as_object().unwrap() {
+        let k: isize = k.parse().unwrap();
+        check(f, &format!("diagonal({k})"), name, dev, csr.diagonal(k), &expect(want, tol));
+    }
+    check(f, "trace", name, dev, csr.trace(0), &expect(&c["trace"], tol));
+    for (what, tri) in
+        [("tril", sparse::tril as fn(&dyn Sparse, isize) -> xp::Result<CooArray>), ("triu", sparse::triu)]
+    {
+        for (k, want) in c[what].as_object().unwrap() {
+            let k: isize = k.parse().unwrap();
+            check(f, &format!("{what}({k})"), name, dev, tri(&csr, k).and_then(|t| t.toarray()), &expect(want, tol));
+        }
+    }
+    let (r, col, d) = sparse::find(&csr).unwrap();
+    for (what, got, want) in
+        [("find rows", r, &c["find"][0]), ("find cols", col, &c["find"][1]), ("find values", d, &c["find"][2])]
+    {
+        check(f, what, name, dev, Ok(got), &expect(want, tol));
+    }
+    for (what, stack) in
+        [("hstack", sparse::hstack as fn(&[&dyn Sparse]) -> xp::Result<SparseArray>), ("vstack", sparse::vstack)]
+    {
+        for (fmt, want) in c[what].as_object().unwrap() {
+            let to = |x: &CsrArray| SparseArray::Csr(x.clone()).asformat(parse_format(fmt)).unwrap();
+            let (x, y) = (to(&csr), to(&bcsr));
+            let r = stack(&[&x, &y]).unwrap();
+            if r.format().name() != want[0].as_str().unwrap() {
+                f.add(Err(format!("{name} {what} of {fmt} on {dev}: format {}", r.format().name())));
+            }
+            check(f, &format!("{what} of {fmt}"), name, dev, r.toarray(), &expect(&want[1], tol));
+        }
+    }
+    check(
+        f,
+        "block_diag",
+        name,
+        dev,
+        sparse::block_diag(&[&csr, &bcsr]).and_then(|m| m.toarray()),
+        &expect(&c["block_diag"], tol),
+    );
+    if let Some(k) = c.get("kron") {
+        check(f, "kron", name, dev, sparse::kron(&csr, &bcsr).and_then(|m| m.toarray()), &expect(k, tol));
+    }
+}
+
+fn parse_format(s: &str) -> Format {
+    match s {
+        "csr" => Format::Csr,
+        "csc" => Format::Csc,
+        _ => Format::Coo,
+    }
+}
 
 /// Operands of different shapes are a typed error naming both.
 #[test]

@@ -50,6 +50,21 @@ pub trait Sparse {
     fn minimum(&self, other: &dyn Sparse) -> Result<SparseArray> {
         binop(self, other, BinaryOp::Min, "minimum")
     }
+    /// The values of diagonal `k` (above the main one for `k > 0`) as a dense 1-D array
+    /// (SciPy's `diagonal`; duplicates summed).
+    fn diagonal(&self, k: isize) -> Result<Array>
+    where
+        Self: Sized,
+    {
+        super::structure::diagonal(self, k)
+    }
+    /// The sum of diagonal `k` (SciPy's `trace`), a 0-d array in NumPy's sum dtype.
+    fn trace(&self, k: isize) -> Result<Array>
+    where
+        Self: Sized,
+    {
+        super::structure::diagonal(self, k)?.sum(..)
+    }
     /// `self + dense`: a dense array (`dense` broadcast to this shape, NumPy's promotion).
     fn add_dense(&self, dense: &Array) -> Result<Array> {
         self.canonical_csr()?.toarray()?.add(dense)

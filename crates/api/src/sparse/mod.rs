@@ -29,12 +29,14 @@ mod compressed;
 mod construct;
 mod coo;
 mod keys;
+mod structure;
 mod ufuncs;
 
 pub use arith::Sparse;
 pub use compressed::{CscArray, CsrArray};
 pub use construct::{eye, identity};
 pub use coo::CooArray;
+pub use structure::{block_diag, find, hstack, kron, tril, triu, vstack};
 
 use xp_core::{DType, Error, Result};
 
