@@ -146,10 +146,26 @@ def ops_cases():
     return cases
 
 
+def files():
+    """Files written by SciPy's save_npz (tests/data/sparse/), with what they hold."""
+    d = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "sparse")
+    os.makedirs(d, exist_ok=True)
+    out = []
+    for name, fmt, dtype, compressed in [("csr_int64", "csr", "int64", True), ("csc_float32", "csc", "float32", False),
+                                         ("coo_complex128", "coo", "complex128", True), ("csr_bool", "csr", "bool", False)]:
+        a = coo_of((7, 5), 12, dtype).asformat(fmt)
+        sp.save_npz(os.path.join(d, name + ".npz"), a, compressed=compressed)
+        index = a.indices if fmt != "coo" else a.row
+        out.append({"file": name + ".npz", "format": fmt, "compressed": compressed, "nnz": int(a.nnz),
+                    "index_dtype": str(index.dtype), "dense": arr(a.toarray())})
+    return out
+
+
 def main():
     cases = [case(name, shape, row, col, d) for name, shape, row, col in matrices() for d in DTYPES]
     write_cases("sparse", cases)
     write_cases("sparse_ops", ops_cases())
+    write_cases("sparse_files", files())
     print("scipy", scipy.__version__)
 
 

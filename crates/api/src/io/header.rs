@@ -24,6 +24,9 @@ pub(super) struct Header {
     pub fortran_order: bool,
     /// Bytes before the data: preamble and header.
     pub offset: u64,
+    /// For a string type (`|S3`, `<U3`), which xp reads only as a 0-d text member of an archive:
+    /// whether it is unicode (UTF-32) and its characters per element.
+    pub text: Option<(bool, usize)>,
 }
 
 /// A parse failure: the message of a `BadFile` error.
@@ -108,8 +111,17 @@ fn parse(text: &[u8]) -> Result<Header, Bad> {
         d => return Err(format!("unsupported dtype descriptor {d:?}")),
     };
     let type_str: npyz::TypeStr = descr.parse().map_err(|e| format!("bad dtype '{descr}': {e}"))?;
-    let dtype = dtype_of(&type_str).ok_or_else(|| unsupported(&descr, &type_str))?;
-    Ok(Header { dtype, type_str, shape, fortran_order, offset: 0 })
+    use npyz::TypeChar as C;
+    let text = match type_str.type_char() {
+        C::ByteStr => Some((false, type_str.size_field() as usize)),
+        C::UnicodeStr => Some((true, type_str.size_field() as usize)),
+        _ => None,
+    };
+    let dtype = match text {
+        Some(_) => DType::U8,
+        None => dtype_of(&type_str).ok_or_else(|| unsupported(&descr, &type_str))?,
+    };
+    Ok(Header { dtype, type_str, shape, fortran_order, offset: 0, text })
 }
 
 /// The xp dtype of a NumPy type string, if xp has one.
@@ -134,7 +146,7 @@ fn dtype_of(t: &npyz::TypeStr) -> Option<DType> {
     })
 }
 
-fn unsupported(descr: &str, t: &npyz::TypeStr) -> Bad {
+pub(super) fn unsupported(descr: &str, t: &npyz::TypeStr) -> Bad {
     use npyz::TypeChar as C;
     let what = match t.type_char() {
         C::Object => "object arrays (pickled Python objects)",

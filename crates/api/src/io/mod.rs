@@ -37,7 +37,7 @@
 mod header;
 mod literal;
 mod npy;
-mod npz;
+pub(crate) mod npz;
 mod raw;
 
 pub use npz::{load_npz, savez, savez_compressed, Npz};

@@ -10,9 +10,58 @@ use xp_core::{bf16, Complex32, Complex64, DType, Device, Error, HostBuffer, Resu
 /// Reads one `.npy` array of `avail` bytes from `r` onto `device`. `name` names the file (or archive
 /// member) in errors; `op` the operation.
 pub(super) fn read(op: &'static str, name: &str, r: &mut impl Read, avail: u64, device: Device) -> Result<Array> {
+    match read_member(op, name, r, avail, device)? {
+        Member::Array(a) => Ok(a),
+        Member::Text(_, descr) => Err(Error::BadFile {
+            path: name.to_string(),
+            msg: format!("dtype '{descr}' is not supported by xp: strings"),
+        }),
+    }
+}
+
+/// One `.npy` member of an archive: an array, or a 0-d string (NumPy's `np.bytes_`/`np.str_`
+/// scalar, as SciPy's `save_npz` stores the format's name) with its type string.
+pub(super) enum Member {
+    Array(Array),
+    Text(String, String),
+}
+
+/// [`read`], also taking a 0-d string as text.
+pub(super) fn read_member(
+    op: &'static str,
+    name: &str,
+    r: &mut impl Read,
+    avail: u64,
+    device: Device,
+) -> Result<Member> {
     let io_err = |e: io::Error| Error::Io { op, path: name.to_string(), msg: e.to_string() };
     let bad = |msg: String| Error::BadFile { path: name.to_string(), msg };
     let h = header::read(r, avail).map_err(io_err)?.map_err(bad)?;
+    if let Some((unicode, chars)) = h.text {
+        if !h.shape.is_empty() {
+            return Err(bad(header::unsupported(&h.type_str.to_string(), &h.type_str)));
+        }
+        let mut raw = vec![0u8; if unicode { 4 * chars } else { chars }];
+        if !header::read_full(r, &mut raw).map_err(io_err)? {
+            return Err(bad("truncated in a string".into()));
+        }
+        let text: String = if unicode {
+            let big = h.type_str.to_string().starts_with('>');
+            raw.chunks_exact(4)
+                .map(|c| {
+                    let v = if big {
+                        u32::from_be_bytes([c[0], c[1], c[2], c[3]])
+                    } else {
+                        u32::from_le_bytes([c[0], c[1], c[2], c[3]])
+                    };
+                    char::from_u32(v).unwrap_or(char::REPLACEMENT_CHARACTER)
+                })
+                .collect()
+        } else {
+            String::from_utf8_lossy(&raw).into_owned()
+        };
+        return Ok(Member::Text(text.trim_end_matches('\0').to_string(), h.type_str.to_string()));
+    }
     let n = h.shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
     let nbytes = n.and_then(|n| n.checked_mul(h.dtype.size()));
     let (Some(n), Some(nbytes)) = (n, nbytes) else {
@@ -37,9 +86,15 @@ pub(super) fn read(op: &'static str, name: &str, r: &mut impl Read, avail: u64, 
         // Column-major data: the C-order array of the reversed shape, transposed, is the array.
         let rev: Vec<usize> = h.shape.iter().rev().copied().collect();
         let c = Array::from_buffer(buf, &rev, Device::Cpu)?.t()?.to_buffer()?;
-        return Array::from_buffer(c, &h.shape, device);
+        return Array::from_buffer(c, &h.shape, device).map(Member::Array);
     }
-    Array::from_buffer(buf, &h.shape, device)
+    Array::from_buffer(buf, &h.shape, device).map(Member::Array)
+}
+
+/// Writes `text` as a 0-d byte string (`|S<n>`), as NumPy's `np.save` of `np.bytes_(text)`.
+pub(super) fn write_text(w: &mut impl Write, text: &str) -> io::Result<()> {
+    w.write_all(&header::encode(&format!("|S{}", text.len()), &[]))?;
+    w.write_all(text.as_bytes())
 }
 
 /// Writes the elements `buf` (C order) of an array of `shape` as `.npy` (version 1.0 unless the

@@ -14,6 +14,7 @@ use zip::CompressionMethod;
 #[derive(Clone, Debug, Default)]
 pub struct Npz {
     arrays: Vec<(String, Array)>,
+    texts: Vec<(String, String)>,
 }
 
 impl Npz {
@@ -36,6 +37,12 @@ impl Npz {
     /// The (name, array) pairs in archive order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Array)> + '_ {
         self.arrays.iter().map(|(n, a)| (n.as_str(), a))
+    }
+    /// The 0-d string member named `name` (NumPy's `np.bytes_`/`np.str_` scalar, such as the
+    /// `format` SciPy's `save_npz` stores), trailing NULs removed; string arrays of other shapes
+    /// do not load.
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.texts.iter().find(|(n, _)| n == name).map(|(_, t)| t.as_str())
     }
 }
 
@@ -64,15 +71,24 @@ impl<'a> IntoIterator for &'a Npz {
 /// Errors: [`Error::InvalidArgument`] for a name given twice, [`Error::InvalidDType`] for a
 /// bfloat16 array, [`Error::Io`] when the file cannot be written; the target is then as it was.
 pub fn savez(path: impl AsRef<Path>, arrays: &[(&str, &Array)]) -> Result<()> {
-    save_archive("savez", path.as_ref(), arrays, CompressionMethod::Stored)
+    save_archive("savez", path.as_ref(), arrays, &[], false)
 }
 
 /// [`savez`] with deflate-compressed members (NumPy's `np.savez_compressed`).
 pub fn savez_compressed(path: impl AsRef<Path>, arrays: &[(&str, &Array)]) -> Result<()> {
-    save_archive("savez_compressed", path.as_ref(), arrays, CompressionMethod::Deflated)
+    save_archive("savez_compressed", path.as_ref(), arrays, &[], true)
 }
 
-fn save_archive(op: &'static str, path: &Path, arrays: &[(&str, &Array)], method: CompressionMethod) -> Result<()> {
+/// An archive of `arrays` and then of 0-d byte strings `texts` (as SciPy's `save_npz` writes the
+/// format's name), members in the order given.
+pub(crate) fn save_archive(
+    op: &'static str,
+    path: &Path,
+    arrays: &[(&str, &Array)],
+    texts: &[(&str, &str)],
+    compressed: bool,
+) -> Result<()> {
+    let method = if compressed { CompressionMethod::Deflated } else { CompressionMethod::Stored };
     for (i, (name, a)) in arrays.iter().enumerate() {
         if arrays[..i].iter().any(|(n, _)| n == name) {
             return Err(Error::invalid(op, format!("the name {name:?} is given twice")));
@@ -97,6 +113,11 @@ fn save_archive(op: &'static str, path: &Path, arrays: &[(&str, &Array)], method
             let buf = a.to_buffer()?;
             npy::write(&mut zip, &buf, a.shape()).map_err(&io_err)?;
         }
+        for (name, t) in texts {
+            zip.start_file(format!("{name}.npy"), SimpleFileOptions::default().compression_method(method))
+                .map_err(zip_err)?;
+            npy::write_text(&mut zip, t).map_err(&io_err)?;
+        }
         zip.finish().map_err(zip_err)?;
         Ok(())
     })
@@ -112,7 +133,7 @@ pub fn load_npz(path: impl AsRef<Path>) -> Result<Npz> {
     load_on(path.as_ref(), Device::Cpu)
 }
 
-pub(super) fn load_on(path: &Path, device: Device) -> Result<Npz> {
+pub(crate) fn load_on(path: &Path, device: Device) -> Result<Npz> {
     const OP: &str = "load_npz";
     let (file, _) = open(OP, path)?;
     let shown = path.display().to_string();
@@ -125,6 +146,7 @@ pub(super) fn load_on(path: &Path, device: Device) -> Result<Npz> {
     let zip_err = |member: &str, e: zip::result::ZipError| bad(member, format!("not a valid zip archive: {e}"));
     let mut archive = zip::ZipArchive::new(BufReader::new(file)).map_err(|e| zip_err("", e))?;
     let mut arrays: Vec<(String, Array)> = Vec::with_capacity(archive.len());
+    let mut texts = Vec::new();
     for i in 0..archive.len() {
         let member = archive.by_index(i).map_err(|e| zip_err("", e))?;
         if member.is_dir() {
@@ -135,14 +157,17 @@ pub(super) fn load_on(path: &Path, device: Device) -> Result<Npz> {
         let mut r = BufReader::new(member);
         // Errors while reading a member come from the archive's contents (a bad deflate stream),
         // not from the file system: all are BadFile, named by the member.
-        let a = npy::read(OP, &full, &mut r, size, device).map_err(|e| match e {
+        let a = npy::read_member(OP, &full, &mut r, size, device).map_err(|e| match e {
             Error::Io { msg, .. } | Error::BadFile { msg, .. } => bad(&full, msg),
             e => e,
         })?;
         // Read to the end so that the member's CRC-32 is checked.
         std::io::copy(&mut r, &mut std::io::sink()).map_err(|e| bad(&full, format!("corrupt member: {e}")))?;
         let name = full.strip_suffix(".npy").unwrap_or(&full).to_string();
-        arrays.push((name, a));
+        match a {
+            npy::Member::Array(a) => arrays.push((name, a)),
+            npy::Member::Text(t, _) => texts.push((name, t)),
+        }
     }
-    Ok(Npz { arrays })
+    Ok(Npz { arrays, texts })
 }

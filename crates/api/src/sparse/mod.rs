@@ -28,6 +28,8 @@ mod arith;
 mod compressed;
 mod construct;
 mod coo;
+#[cfg(feature = "io")]
+mod io;
 mod keys;
 mod structure;
 mod ufuncs;
@@ -36,6 +38,8 @@ pub use arith::Sparse;
 pub use compressed::{CscArray, CsrArray};
 pub use construct::{eye, identity};
 pub use coo::CooArray;
+#[cfg(feature = "io")]
+pub use io::{load_npz, load_npz_on, save_npz};
 pub use structure::{block_diag, find, hstack, kron, tril, triu, vstack};
 
 use xp_core::{DType, Error, Result};
@@ -193,3 +197,19 @@ pub(crate) fn check_vectors(op: &'static str, data: &crate::Array, index: [(&str
 pub(crate) fn shape_error(op: &'static str, lhs: &[usize], rhs: &[usize]) -> Error {
     Error::ShapeMismatch { op, lhs: lhs.to_vec(), rhs: rhs.to_vec() }
 }
+
+macro_rules! into_any {
+    ($($t:ident => $v:ident),*) => {$(
+        impl From<$t> for SparseArray {
+            fn from(a: $t) -> SparseArray {
+                SparseArray::$v(a)
+            }
+        }
+        impl From<&$t> for SparseArray {
+            fn from(a: &$t) -> SparseArray {
+                SparseArray::$v(a.clone())
+            }
+        }
+    )*};
+}
+into_any!(CsrArray => Csr, CscArray => Csc, CooArray => Coo);
