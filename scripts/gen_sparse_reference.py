@@ -136,6 +136,9 @@ def ops_cases():
             c["block_diag"] = arr(sp.block_diag([csr, bcsr]).toarray())
             if shape[0] * shape[1] <= 25:
                 c["kron"] = arr(sp.kron(csr, bcsr).toarray())
+            prod = (a.tocsr() @ b.T.tocsr()).tocsr()
+            prod.sort_indices()
+            c["spgemm"] = [arr(prod.data), arr(prod.indices), arr(prod.indptr)]
             c["add_dense"] = arr(a.tocsr() + dense)
             c["multiply_dense"] = arr(a.tocsr().multiply(dense).toarray())
             if np.dtype(d).kind == "f":

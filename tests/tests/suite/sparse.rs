@@ -301,6 +301,14 @@ fn ops(f: &mut Failures, dev: Device, c: &Value) {
 }
 split_cases!(ops, "sparse_ops");
 
+/// The same through the front end's compositions (the composed SpGEMM among them).
+fn ops_generic(f: &mut Failures, dev: Device, c: &Value) {
+    xp::sparse::force_generic(true);
+    ops(f, dev, c);
+    xp::sparse::force_generic(false);
+}
+split_cases!(ops_generic, "sparse_ops");
+
 /// Diagonals, traces, triangles, `find`, stacks, `block_diag` and `kron` of the same operands.
 fn structure(f: &mut Failures, dev: Device, c: &Value, a: &CooArray, b: &CooArray) {
     use xp::sparse::{self, Sparse, SparseArray};

@@ -57,6 +57,14 @@ pub trait SparseStorage: BackendStorage {
     fn csr_matmul_t(_a: &CsrParts<'_, Self>, _x: &Self, _xl: &Layout) -> Result<Self> {
         unsupported("csr_matmul_t", Self::NAME)
     }
+    /// `A @ B` of two CSR matrices (values of one dtype, indices of dtype `ix` in both,
+    /// `a.cols == b.rows`): the canonical CSR parts of the product (columns sorted within rows),
+    /// without the positions whose sum is zero (as SciPy's `csr_matmat`), indices of dtype `ix`
+    /// (which the caller picked to hold the product's size). A backend without it answers
+    /// `Unsupported` and the front end composes the product from gathers and a sort.
+    fn csr_spgemm(_a: &CsrParts<'_, Self>, _b: &CsrParts<'_, Self>, _ix: DType) -> Result<CsrBuilt<Self>> {
+        unsupported("csr_spgemm", Self::NAME)
+    }
     /// The canonical CSR parts of the coordinates `row`, `col` (contiguous int64, checked to lie in
     /// `0..rows` and `0..cols`) and values `data` (contiguous, one per coordinate): columns
     /// sorted within each row, values at one position added in their given order (NumPy's

@@ -3,6 +3,7 @@
 //! ([`convert`]).
 mod convert;
 mod elem;
+mod spgemm;
 mod spmm;
 mod spmm_t;
 
@@ -15,6 +16,9 @@ impl SparseStorage for CpuStorage {
     }
     fn csr_matmul_t(a: &CsrParts<'_, Self>, x: &Self, xl: &Layout) -> Result<Self> {
         spmm::dispatch(a, x, xl, "csr_matmul_t", true).map(CpuStorage)
+    }
+    fn csr_spgemm(a: &CsrParts<'_, Self>, b: &CsrParts<'_, Self>, ix: DType) -> Result<CsrBuilt<Self>> {
+        spgemm::csr_spgemm(a, b, ix).map(|c| c.map(CpuStorage))
     }
     fn coo_to_csr(row: &Self, col: &Self, data: &Self, shape: [usize; 2], ix: DType) -> Result<CsrBuilt<Self>> {
         convert::coo_to_csr(row, col, data, shape, ix).map(|b| b.map(CpuStorage))
