@@ -3,7 +3,7 @@
 //! constructors do), built from the same counter-based inputs on both sides: products with a
 //! vector and with 16 dense columns, the transposed product, and the conversion from coordinates.
 use super::{ints, one, uniform, Row};
-use xp::sparse::{CooArray, CsrArray};
+use xp::sparse::{CooArray, CsrArray, Sparse};
 use xp::{Device, Result};
 
 /// Rows and columns of the matrix.
@@ -30,7 +30,24 @@ fn csr(d: Device) -> Result<CsrArray> {
     coo(d)?.tocsr()
 }
 
+/// The SpGEMM matrix: 10^5 × 10^5 at density 10^-4 (10^6 values), squared.
+const G: usize = 100_000;
+const GNNZ: usize = 1_000_000;
+
 pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
+    let gsetup = format!(
+        "row = ints({GNNZ}, {G}, 6); col = ints({GNNZ}, {G}, 7); v = uniform({GNNZ}, 8); \
+         mk = getattr(sp.sparse, 'csr_array', None) or sp.sparse.csr_matrix; A = mk((v, (row, col)), shape=({G}, {G}))"
+    );
+    r.push(
+        Row::new("sparse.csr @ csr", "10^5² 10^6 f32, squared", gsetup, "A @ A", |d| {
+            let (row, col, v) =
+                (ints(&[GNNZ], G as u64, 6, d)?, ints(&[GNNZ], G as u64, 7, d)?, uniform(&[GNNZ], 8, d)?);
+            let a = CooArray::new(&v, &row, &col, [G, G])?.tocsr()?;
+            one(move || Ok(a.matmul_sparse(&a)?.tocsr()?.data().clone()))
+        })
+        .out("r.data"),
+    );
     let size = "10^6² 10^7 f32";
     r.push(Row::new("sparse.csr @ x", size, py_setup(), "A @ x", |d| {
         let (a, x) = (csr(d)?, uniform(&[N], 4, d)?);

@@ -422,3 +422,26 @@ fn scipy_npz_files_load_and_xp_writes_the_same_members() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// CuPy's failing SpGEMM (cupy#7699: an all-ones 600 × 600 product came back wrong) gives every
+/// entry 600 here; the composed product (whose forced form crosses a block per row) gives 60 for
+/// the 60 × 60 one.
+#[test]
+fn all_ones_squared_is_the_size_everywhere() {
+    use xp::sparse::Sparse;
+    for dev in devices() {
+        for (n, forced) in [(600usize, false), (60, true)] {
+            let ones = xp::on(dev).ones([n, n], DType::F64).unwrap();
+            let a = CsrArray::from_dense(&ones).unwrap();
+            xp::sparse::force_generic(forced);
+            let c = a.matmul_sparse(&a).unwrap();
+            xp::sparse::force_generic(false);
+            assert_eq!(c.nnz(), n * n, "on {dev}");
+            let d = c.toarray().unwrap();
+            assert!(
+                d.eq(n as f64).unwrap().all(..).unwrap().item::<bool>().unwrap(),
+                "{n} on {dev}, composed: {forced}"
+            );
+        }
+    }
+}
