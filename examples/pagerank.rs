@@ -53,7 +53,10 @@ fn main() -> Result<()> {
         let per_iter = start.elapsed().as_secs_f64() * 1e3 / iters as f64;
         let total = r.sum(..)?.to_f64()?;
         let top = r.argmax(..)?.to_i64()?;
-        println!("{device}: {n} nodes, {} links, {per_iter:.3} ms per iteration; ranks sum to {total:.12}, top node {top}", a.nnz());
+        println!(
+            "{device}: {n} nodes, {} links, {per_iter:.3} ms per iteration; ranks sum to {total:.12}, top node {top}",
+            a.nnz()
+        );
         let r = r.to_device(Device::Cpu)?;
         match &first {
             None => first = Some((device, r)),

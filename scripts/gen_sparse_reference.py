@@ -136,6 +136,12 @@ def ops_cases():
             c["block_diag"] = arr(sp.block_diag([csr, bcsr]).toarray())
             if shape[0] * shape[1] <= 25:
                 c["kron"] = arr(sp.kron(csr, bcsr).toarray())
+            red = {}
+            for fn in (["max", "min"] if np.dtype(d).kind != "c" else []) + ["mean"]:
+                for ax in (None, 0, 1):
+                    r = getattr(csr, fn)(axis=ax)
+                    red[f"{fn}_{ax}"] = arr(np.asarray(r.toarray() if sp.issparse(r) else r))
+            c["reduce"] = red
             prod = (a.tocsr() @ b.T.tocsr()).tocsr()
             prod.sort_indices()
             c["spgemm"] = [arr(prod.data), arr(prod.indices), arr(prod.indptr)]

@@ -60,6 +60,20 @@ pub trait Sparse {
             _ => SparseArray::Csr(c),
         })
     }
+    /// The largest value over everything (`None`, a 0-d array) or along `axis` 0 or 1 (a dense
+    /// 1-D array), absent entries counting as zeros (SciPy's `max`).
+    fn max(&self, axis: Option<usize>) -> Result<Array> {
+        super::reduce::extreme(self, axis, super::reduce::Extreme::Max, "max")
+    }
+    /// The smallest value, as [`Self::max`].
+    fn min(&self, axis: Option<usize>) -> Result<Array> {
+        super::reduce::extreme(self, axis, super::reduce::Extreme::Min, "min")
+    }
+    /// The mean over everything or along `axis`, absent entries counting (SciPy's `mean`: float64
+    /// for integers and bool).
+    fn mean(&self, axis: Option<usize>) -> Result<Array> {
+        super::reduce::mean(self, axis)
+    }
     /// The values of diagonal `k` (above the main one for `k > 0`) as a dense 1-D array
     /// (SciPy's `diagonal`; duplicates summed).
     fn diagonal(&self, k: isize) -> Result<Array>

@@ -31,6 +31,7 @@ mod coo;
 #[cfg(feature = "io")]
 mod io;
 mod keys;
+mod reduce;
 mod spgemm;
 mod structure;
 mod ufuncs;
