@@ -445,3 +445,65 @@ fn all_ones_squared_is_the_size_everywhere() {
         }
     }
 }
+
+/// `diags_array` against the dense array built element by element (diagonals of their own length,
+/// a broadcast one, two on one offset adding up), in a wide and a tall shape.
+#[test]
+fn diags_array_places_every_diagonal() {
+    for dev in devices() {
+        let v = |x: Vec<f64>| Array::from_vec(x.clone(), [x.len()]).unwrap().to_device(dev).unwrap();
+        for shape in [[4usize, 6], [6, 4]] {
+            let offs = [0isize, 2, -1, 2];
+            let lens: Vec<usize> = offs
+                .iter()
+                .map(|&k| {
+                    let (r0, c0) = if k >= 0 { (0, k as usize) } else { ((-k) as usize, 0) };
+                    (shape[0] - r0).min(shape[1] - c0)
+                })
+                .collect();
+            let diags: Vec<Array> = vec![
+                v((0..lens[0]).map(|i| i as f64 + 1.0).collect()),
+                v(vec![7.0]),
+                v((0..lens[2]).map(|i| -(i as f64) - 1.0).collect()),
+                v((0..lens[3]).map(|i| 10.0 * i as f64).collect()),
+            ];
+            let refs: Vec<&Array> = diags.iter().collect();
+            let a = xp::sparse::diags_array(&refs, &offs, Some(shape), None, Format::Csc).unwrap();
+            assert_eq!(a.format(), Format::Csc);
+            let mut want = vec![0.0; shape[0] * shape[1]];
+            for (d, &k) in diags.iter().zip(&offs) {
+                let vals = d.to_vec::<f64>().unwrap();
+                let (r0, c0) = if k >= 0 { (0, k as usize) } else { ((-k) as usize, 0) };
+                for j in 0..(shape[0] - r0).min(shape[1] - c0) {
+                    want[(r0 + j) * shape[1] + c0 + j] += vals[if vals.len() == 1 { 0 } else { j }];
+                }
+            }
+            assert_eq!(a.toarray().unwrap().to_vec::<f64>().unwrap(), want, "{shape:?} on {dev}");
+        }
+        let bad = xp::sparse::diags_array(&[&v(vec![1.0, 2.0])], &[0], Some([3, 3]), None, Format::Csr);
+        assert!(matches!(bad, Err(xp::Error::InvalidArgument { .. })), "a short diagonal on {dev}");
+    }
+}
+
+/// `random_array`: the asked number of distinct positions, values in [0, 1), and the same array
+/// on every device for one seed.
+#[test]
+fn random_array_is_the_same_on_every_device() {
+    let mut first: Option<Array> = None;
+    for dev in devices() {
+        let mut rng = xp::on(dev).default_rng(29);
+        let a = xp::sparse::random_array([300, 200], 0.05, DType::F64, Format::Csr, &mut rng).unwrap();
+        assert_eq!(a.nnz(), 3000);
+        let c = a.tocsr().unwrap();
+        assert_eq!(c.sum_duplicates().unwrap().nnz(), 3000, "distinct positions on {dev}");
+        let d = c.data().to_device(Device::Cpu).unwrap().to_vec::<f64>().unwrap();
+        assert!(d.iter().all(|&x| (0.0..1.0).contains(&x)));
+        let dense = a.toarray().unwrap().to_device(Device::Cpu).unwrap();
+        match &first {
+            None => first = Some(dense),
+            Some(f) => assert!(xp::array_equal(f, &dense).unwrap(), "{dev} differs from the CPU"),
+        }
+    }
+    let mut rng = xp::default_rng(1);
+    assert!(xp::sparse::random_array([3, 3], 1.5, DType::F64, Format::Csr, &mut rng).is_err());
+}

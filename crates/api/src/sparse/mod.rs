@@ -38,7 +38,7 @@ mod ufuncs;
 
 pub use arith::Sparse;
 pub use compressed::{CscArray, CsrArray};
-pub use construct::{eye, identity};
+pub use construct::{diags_array, eye, identity, random_array};
 pub use coo::CooArray;
 #[cfg(feature = "io")]
 pub use io::{load_npz, load_npz_on, save_npz};
