@@ -81,6 +81,38 @@ fn reference(f: &mut Failures, dev: Device, c: &Value) {
     ] {
         check(f, what, name, dev, d, &dense);
     }
+    // rows and columns picked (repeats, negative indices, steps) against the dense array's own
+    let dd = load(&c["dense"], dev);
+    if shape[0] > 0 && shape[1] > 0 {
+        let (m, n) = (shape[0] as i64, shape[1] as i64);
+        let rows = Array::from_vec(vec![m - 1, 0, -1, m / 2], [4]).unwrap().to_device(dev).unwrap();
+        let cols = Array::from_vec(vec![0, n - 1, -n, n / 2, 0], [5]).unwrap().to_device(dev).unwrap();
+        let want = |a: xp::Result<Array>| {
+            let a = a.unwrap();
+            let (buf, sh) = (a.to_buffer().unwrap(), a.shape().to_vec());
+            Expected::new(buf.dtype(), &sh, xp_testing::widen(&buf)).with_tol(tol)
+        };
+        let wrap = |x: &Array, len: i64| xp::where_(&x.lt(0).unwrap(), &x.add(len).unwrap(), x).unwrap();
+        let dense_rows = want(dd.take(&wrap(&rows, m), 0));
+        let dense_cols = want(dd.take(&wrap(&cols, n), 1));
+        check(f, "take_rows", name, dev, csr.take_rows(&rows).and_then(|a| a.toarray()), &dense_rows);
+        check(f, "csc take_rows", name, dev, csc.take_rows(&rows).and_then(|a| a.toarray()), &dense_rows);
+        check(f, "take_cols", name, dev, csc.take_cols(&cols).and_then(|a| a.toarray()), &dense_cols);
+        check(f, "csr take_cols", name, dev, csr.take_cols(&cols).and_then(|a| a.toarray()), &dense_cols);
+        let stepped = Array::from_vec((0..m).step_by(2).collect::<Vec<i64>>(), [(m as usize).div_ceil(2)]).unwrap();
+        let want_step = want(dd.take(&stepped.to_device(dev).unwrap(), 0));
+        check(f, "slice_rows", name, dev, csr.slice_rows(0, shape[0], 2).and_then(|a| a.toarray()), &want_step);
+        for (i, j) in [(0isize, 0isize), (-1, -1), (shape[0] as isize / 2, shape[1] as isize / 3)] {
+            let (ii, jj) = (i.rem_euclid(shape[0] as isize), j.rem_euclid(shape[1] as isize));
+            let e = want(dd.slice([xp::SliceElem::Index(ii), xp::SliceElem::Index(jj)]));
+            check(f, &format!("get({i}, {j})"), name, dev, csr.get(i, j), &e);
+            check(f, &format!("csc get({i}, {j})"), name, dev, csc.get(i, j), &e);
+        }
+        f.add(match csr.get(shape[0] as isize, 0) {
+            Err(xp::Error::IndexOutOfBounds { .. }) => Ok(()),
+            r => Err(format!("{name}: get past the rows gave {:?}", r.map(|a| a.shape().to_vec()))),
+        });
+    }
     let mut dense_t = dense.clone();
     dense_t.shape = vec![shape[1], shape[0]];
     dense_t.data = (0..shape[1] * shape[0]).map(|i| dense.data[(i % shape[0]) * shape[1] + i / shape[0]]).collect();

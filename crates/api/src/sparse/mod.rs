@@ -28,6 +28,7 @@ mod arith;
 mod compressed;
 mod construct;
 mod coo;
+mod index;
 #[cfg(feature = "io")]
 mod io;
 mod keys;
