@@ -170,11 +170,37 @@ def files():
     return out
 
 
+def mtx_files():
+    """Matrix Market files written by SciPy's mmwrite (tests/data/sparse/), with their arrays."""
+    import scipy.io
+    d = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "sparse")
+    out = []
+    sym = coo_of((6, 6), 9, "float64", dups=False)
+    sym = (sym + sym.T).tocoo()
+    herm = coo_of((5, 5), 7, "complex128", dups=False)
+    herm = (herm + herm.conj().T).tocoo()
+    skew = coo_of((5, 5), 7, "float64", dups=False)
+    skew = (skew - skew.T).tocoo()
+    ints = coo_of((4, 7), 8, "int64", dups=False)
+    for name, a, kw in [("general_real", coo_of((7, 4), 10, "float64", dups=False), {}),
+                        ("symmetric_real", sym, {"symmetry": "symmetric"}),
+                        ("hermitian_complex", herm, {"symmetry": "hermitian"}),
+                        ("skew_real", skew, {"symmetry": "skew-symmetric"}),
+                        ("general_integer", ints, {}),
+                        ("pattern", ints, {"field": "pattern"})]:
+        path = os.path.join(d, name + ".mtx")
+        scipy.io.mmwrite(path, a, **kw)
+        back = scipy.io.mmread(path)
+        out.append({"file": name + ".mtx", "dense": arr(back.toarray())})
+    return out
+
+
 def main():
     cases = [case(name, shape, row, col, d) for name, shape, row, col in matrices() for d in DTYPES]
     write_cases("sparse", cases)
     write_cases("sparse_ops", ops_cases())
     write_cases("sparse_files", files())
+    write_cases("sparse_mtx", mtx_files())
     print("scipy", scipy.__version__)
 
 

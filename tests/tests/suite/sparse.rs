@@ -539,3 +539,25 @@ fn random_array_is_the_same_on_every_device() {
     let mut rng = xp::default_rng(1);
     assert!(xp::sparse::random_array([3, 3], 1.5, DType::F64, Format::Csr, &mut rng).is_err());
 }
+
+/// Matrix Market files SciPy's `mmwrite` wrote (general, symmetric, skew-symmetric, hermitian,
+/// integer, pattern) read to SciPy's arrays; xp's own file of each reads back the same.
+#[test]
+fn matrix_market_files_read_as_scipy_reads_them() {
+    let dir = std::env::temp_dir().join(format!("xp-sparse-mtx-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for c in super::common::load("sparse_mtx") {
+        let file = c["file"].as_str().unwrap();
+        let a = xp::sparse::mmread(super::common::data_dir().join("sparse").join(file)).unwrap();
+        let want = expect(&c["dense"], Tolerance { rtol: 0.0, atol: 0.0 });
+        compare(&a.toarray().unwrap(), &want).unwrap_or_else(|m| panic!("{file}: {m}"));
+        let ours = dir.join(file);
+        xp::sparse::mmwrite(&ours, &a).unwrap();
+        let back = xp::sparse::mmread(&ours).unwrap();
+        compare(&back.toarray().unwrap(), &want).unwrap_or_else(|m| panic!("{file} written by xp: {m}"));
+    }
+    let bad = dir.join("bad.mtx");
+    std::fs::write(&bad, "%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1.0\n").unwrap();
+    assert!(matches!(xp::sparse::mmread(&bad), Err(xp::Error::BadFile { .. })));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

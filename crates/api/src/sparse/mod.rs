@@ -32,6 +32,7 @@ mod index;
 #[cfg(feature = "io")]
 mod io;
 mod keys;
+mod mm;
 mod reduce;
 mod spgemm;
 mod structure;
@@ -43,6 +44,7 @@ pub use construct::{diags_array, eye, identity, random_array};
 pub use coo::CooArray;
 #[cfg(feature = "io")]
 pub use io::{load_npz, load_npz_on, save_npz};
+pub use mm::{mmread, mmwrite};
 pub use structure::{block_diag, find, hstack, kron, tril, triu, vstack};
 
 use xp_core::{DType, Error, Result};
