@@ -51,8 +51,9 @@ pub trait Sparse {
         binop(self, other, BinaryOp::Min, "minimum")
     }
     /// The matrix product `self @ other` of two sparse arrays (SpGEMM): CSC when `self` is CSC,
-    /// CSR otherwise (SciPy's formats), canonical, without zero sums. On the CPU by Gustavson's
-    /// rows on every core; elsewhere composed in bounded blocks.
+    /// CSR otherwise (SciPy's formats), without zero sums; as SciPy's, its indices may be
+    /// unsorted (`sum_duplicates` sorts them). On the CPU by Gustavson's rows on every core;
+    /// elsewhere composed in bounded blocks.
     fn matmul_sparse(&self, other: &dyn Sparse) -> Result<SparseArray> {
         let c = CsrArray(super::spgemm::spgemm(&self.canonical_csr()?.0, &other.canonical_csr()?.0)?);
         Ok(match self.format() {

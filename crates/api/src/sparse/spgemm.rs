@@ -14,7 +14,8 @@ use xp_core::{CsrParts, DType, Error, Result, Side, SliceElem};
 /// Products per block of the composed path.
 const BUDGET: i64 = 1 << 24;
 
-/// `A @ B` of two CSR forms (`a.dims = [m, k]`, `b.dims = [k, n]`): canonical, zero sums dropped.
+/// `A @ B` of two CSR forms (`a.dims = [m, k]`, `b.dims = [k, n]`): zero sums dropped, columns
+/// sorted where the composition made them (the backend's product may leave them in any order).
 pub(crate) fn spgemm(a: &Compressed, b: &Compressed) -> Result<Compressed> {
     let op = "matmul";
     let ([m, k], [k2, n]) = (a.dims, b.dims);
@@ -58,7 +59,8 @@ pub(crate) fn spgemm(a: &Compressed, b: &Compressed) -> Result<Compressed> {
                 indices: whole(c.indices),
                 data: whole(c.data),
                 dims: [m, n],
-                canonical: true,
+                // no duplicates, columns unsorted (SciPy's product is not canonical either)
+                canonical: false,
                 other: Arc::default(),
             })
         }

@@ -1,7 +1,9 @@
 //! `C = A B` of two CSR matrices (SpGEMM) by Gustavson's row-by-row algorithm: each task takes a
 //! block of `A`'s rows (equal stored-value counts) with a dense accumulator as wide as `B` and a
-//! list of the columns a row touched; a row's columns are sorted and its zero sums dropped (as
-//! SciPy's `csr_matmat` drops them), and the blocks' rows are joined. Memory is the output plus
+//! list of the columns a row touched; a row's zero sums are dropped (as SciPy's `csr_matmat`
+//! drops them) and its columns left in the order they were first met (as SciPy's: sorting them
+//! cost more than the product, 189 against 162 ms for SciPy's on the sweep's matrix), and the
+//! blocks' rows are joined. Memory is the output plus
 //! one accumulator per task, never the products (SciPy's scheme; CuPy's cuSPARSE path runs out of
 //! memory on products it could hold).
 use super::elem::{row_blocks, Ix, Mac};
@@ -39,7 +41,6 @@ fn spgemm<T: Mac, I: Ix + xp_core::Element>(
                     acc[j] = T::mac(acc[j], av, bd[s]);
                 }
             }
-            touched.sort_unstable();
             let before = idx.len();
             for &j in &touched {
                 let v = T::out(acc[j]);
