@@ -23,26 +23,42 @@ fn spgemm<T: Mac, I: Ix + xp_core::Element>(
     let tasks = if nnz < 1 << 12 { 1 } else { (4 * rayon::current_num_threads()).min(rows.max(1)) };
     let bounds = row_blocks(ap, rows, tasks);
     let blocks: Vec<Block<I, T>> = crate::par::map(tasks, &|b| {
-        let (mut lens, mut idx, mut val) = (Vec::new(), Vec::new(), Vec::new());
+        // the block's products bound its output: one allocation, no regrowth
+        let cap: usize = (ap[bounds[b]].at()..ap[bounds[b + 1]].at())
+            .map(|q| {
+                let k = ai[q].at();
+                bp[k + 1].at() - bp[k].at()
+            })
+            .sum();
+        let (mut lens, mut idx, mut val) =
+            (Vec::with_capacity(bounds[b + 1] - bounds[b]), crate::pool::alloc::<I>(cap), crate::pool::alloc::<T>(cap));
         let mut acc = vec![T::ZERO; cols];
-        let mut seen = vec![usize::MAX; cols];
-        let mut touched: Vec<usize> = Vec::new();
+        // the row that last touched each column (u32: both arrays stay within a core's cache)
+        let mut seen = vec![u32::MAX; cols];
+        let mut touched: Vec<u32> = Vec::new();
         for r in bounds[b]..bounds[b + 1] {
             touched.clear();
+            let stamp = r as u32;
             for q in ap[r].at()..ap[r + 1].at() {
-                let (k, av) = (ai[q].at(), ad[q]);
-                for s in bp[k].at()..bp[k + 1].at() {
-                    let j = bi[s].at();
-                    if seen[j] != r {
-                        seen[j] = r;
-                        acc[j] = T::ZERO;
-                        touched.push(j);
+                // SAFETY: q < nnz(A); every index was checked by the front end (k < rows of B,
+                // j < cols), so every access below is in bounds
+                unsafe {
+                    let (k, av) = (ai.get_unchecked(q).at(), *ad.get_unchecked(q));
+                    for s in bp.get_unchecked(k).at()..bp.get_unchecked(k + 1).at() {
+                        let j = bi.get_unchecked(s).at();
+                        let (a, m) = (acc.get_unchecked_mut(j), seen.get_unchecked_mut(j));
+                        if *m != stamp {
+                            *m = stamp;
+                            *a = T::ZERO;
+                            touched.push(j as u32);
+                        }
+                        *a = T::mac(*a, av, *bd.get_unchecked(s));
                     }
-                    acc[j] = T::mac(acc[j], av, bd[s]);
                 }
             }
             let before = idx.len();
             for &j in &touched {
+                let j = j as usize;
                 let v = T::out(acc[j]);
                 if v != T::default() {
                     idx.push(I::from_usize(j));
@@ -76,6 +92,10 @@ pub(super) fn csr_spgemm(
     ix: DType,
 ) -> Result<CsrBuilt<HostBuffer>> {
     let op = "csr_spgemm";
+    if a.rows >= u32::MAX as usize || b.cols > u32::MAX as usize {
+        // beyond the 32-bit row stamps and column lists: the front end's composition does it
+        return Err(Error::Unsupported { op, backend: "cpu" });
+    }
     macro_rules! typed {
         ($ix:ident, $t:ty, $($v:ident),*) => {
             match (&a.indptr.0, &a.indices.0, &b.indptr.0, &b.indices.0, &a.data.0, &b.data.0) {
