@@ -561,3 +561,27 @@ fn matrix_market_files_read_as_scipy_reads_them() {
     assert!(matches!(xp::sparse::mmread(&bad), Err(xp::Error::BadFile { .. })));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Duplicates are summed before the zero-preserving functions and `count_nonzero` (SciPy's
+/// `_deduped_data`); a bad axis, a shape whose positions overflow int64 and a Matrix Market
+/// count beyond the file are typed errors.
+#[test]
+fn duplicates_and_limits_as_scipy() {
+    let v = |x: Vec<f64>| Array::from_vec(x.clone(), [x.len()]).unwrap();
+    let i = |x: Vec<i64>| Array::from_vec(x.clone(), [x.len()]).unwrap();
+    let dup = CooArray::new(&v(vec![4.0, 5.0]), &i(vec![0, 0]), &i(vec![0, 0]), [1, 1]).unwrap();
+    assert_eq!(dup.sqrt().unwrap().toarray().unwrap().to_vec::<f64>().unwrap(), vec![3.0]);
+    assert_eq!(dup.tocsr().unwrap().abs().unwrap().nnz(), 1);
+    let cancel = CooArray::new(&v(vec![1.0, -1.0]), &i(vec![0, 0]), &i(vec![0, 0]), [1, 1]).unwrap();
+    let csr = CsrArray::new(cancel.data(), &i(vec![0, 0]), &i(vec![0, 2]), [1, 1]).unwrap();
+    assert_eq!(csr.count_nonzero().unwrap(), 0);
+    assert!(matches!(csr.sum(Some(2)), Err(xp::Error::AxisOutOfRange { .. })));
+    let huge = CooArray::new(&v(vec![1.0, 2.0]), &i(vec![2, 0]), &i(vec![0, 0]), [3, 1 << 62]).unwrap();
+    assert!(matches!(huge.tocsr(), Err(xp::Error::InvalidArgument { .. })));
+    let dir = std::env::temp_dir().join(format!("xp-sparse-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("huge.mtx");
+    std::fs::write(&p, "%%MatrixMarket matrix coordinate real general\n1 1 18446744073709551615\n1 1 1.0\n").unwrap();
+    assert!(matches!(xp::sparse::mmread(&p), Err(xp::Error::BadFile { .. })));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

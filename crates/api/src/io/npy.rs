@@ -41,7 +41,11 @@ pub(super) fn read_member(
         if !h.shape.is_empty() {
             return Err(bad(header::unsupported(&h.type_str.to_string(), &h.type_str)));
         }
-        let mut raw = vec![0u8; if unicode { 4 * chars } else { chars }];
+        let len = if unicode { chars.saturating_mul(4) } else { chars };
+        if len as u64 > avail.saturating_sub(h.offset) {
+            return Err(bad(format!("truncated: a string of {len} bytes, {} follow the header", avail - h.offset)));
+        }
+        let mut raw = vec![0u8; len];
         if !header::read_full(r, &mut raw).map_err(io_err)? {
             return Err(bad("truncated in a string".into()));
         }

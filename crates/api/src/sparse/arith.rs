@@ -114,7 +114,7 @@ fn binop<A: Sparse + ?Sized>(a: &A, b: &dyn Sparse, op: BinaryOp, name: &'static
         return Err(shape_error(name, &shape, &b.shape()));
     }
     let (ca, cb) = (a.canonical_csr()?, b.canonical_csr()?);
-    let cols = shape[1].max(1) as i64;
+    let cols = super::keys::key_span(name, shape[0], shape[1])?;
     let key = |c: &CsrArray| -> Result<Array> {
         let coo = c.tocoo()?;
         coo.row().cast_if(DType::I64)?.mul(cols)?.add(&coo.col().cast_if(DType::I64)?)

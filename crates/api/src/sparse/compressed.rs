@@ -64,7 +64,7 @@ impl Compressed {
             }
             Err(Error::Unsupported { .. }) => {
                 // the backend has no conversion of its own: sort, then sum
-                let s = sort_coords(&ma, &mi, &d, dims[1], true)?;
+                let s = sort_coords(&ma, &mi, &d, dims, true)?;
                 (offsets(&s.major, dims[0], ix)?, s.minor.cast_if(ix)?, s.data)
             }
             Err(e) => return Err(e),
@@ -169,7 +169,7 @@ impl Compressed {
     }
 
     /// Canonical: sorted indices, duplicates summed.
-    fn canonicalized(&self) -> Result<Compressed> {
+    pub(crate) fn canonicalized(&self) -> Result<Compressed> {
         if self.canonical {
             return Ok(self.clone());
         }
@@ -206,7 +206,7 @@ impl Compressed {
         }
         let (ma, mi) = self.coords()?;
         let ix = self.indptr.dtype();
-        let key = mi.mul(self.dims[0].max(1) as i64)?.add(&ma)?;
+        let key = mi.mul(super::keys::key_span("matmul", self.dims[1], self.dims[0])?)?.add(&ma)?;
         let perm = key.argsort(0)?;
         let o = Other {
             indices: ma.take(&perm, 0)?.cast_if(ix)?,
@@ -358,7 +358,8 @@ macro_rules! compressed_common {
             }
             /// The number of stored values that are not zero (SciPy's `count_nonzero`).
             pub fn count_nonzero(&self) -> Result<usize> {
-                Ok(self.0.data.ne(0)?.cast_if(DType::I64)?.sum(..)?.to_i64()? as usize)
+                // duplicates summed first, as SciPy's `_deduped_data`
+                Ok(self.0.canonicalized()?.data.ne(0)?.cast_if(DType::I64)?.sum(..)?.to_i64()? as usize)
             }
             /// Duplicates summed and indices sorted (SciPy's `sum_duplicates`, returning the result).
             pub fn sum_duplicates(&self) -> Result<$t> {
@@ -478,6 +479,7 @@ impl CsrArray {
     /// Sum of all values (`axis = None`), or along `axis` 0 or 1 as a 1-D array (SciPy's sparse
     /// arrays), in the dtype NumPy's `sum` gives.
     pub fn sum(&self, axis: Option<usize>) -> Result<Array> {
+        check_axis(axis, "sum")?;
         line_sums(&self.0, axis.map(|a| a == 1), "sum")
     }
 }
@@ -511,7 +513,16 @@ impl CscArray {
     }
     /// Sum of all values, or along `axis` 0 or 1 (see [`CsrArray::sum`]).
     pub fn sum(&self, axis: Option<usize>) -> Result<Array> {
+        check_axis(axis, "sum")?;
         line_sums(&self.0, axis.map(|a| a == 0), "sum")
+    }
+}
+
+/// `None`, 0 or 1, else [`Error::AxisOutOfRange`].
+pub(crate) fn check_axis(axis: Option<usize>, op: &'static str) -> Result<()> {
+    match axis {
+        Some(a) if a > 1 => Err(Error::AxisOutOfRange { op, axis: a as isize, ndim: 2 }),
+        _ => Ok(()),
     }
 }
 

@@ -14,7 +14,7 @@ use xp_core::{DType, Device, Result};
 pub fn eye(m: usize, n: usize, k: isize, dtype: DType, format: Format, device: Device) -> Result<SparseArray> {
     let mods = on(device);
     // the diagonal's first position and length
-    let (r0, c0) = if k >= 0 { (0, k as usize) } else { ((-k) as usize, 0) };
+    let (r0, c0) = if k >= 0 { (0, k as usize) } else { (k.unsigned_abs(), 0) };
     let len = if r0 >= m || c0 >= n { 0 } else { (m - r0).min(n - c0) };
     let i: Array = mods.arange(0i64, len as i64, 1i64, Some(DType::I64))?;
     let (row, col) = (i.add(r0 as i64)?, i.add(c0 as i64)?);
@@ -67,7 +67,7 @@ pub fn diags_array(
     let mods = on(first.device());
     let (mut rows, mut cols, mut vals) = (vec![], vec![], vec![]);
     for (i, (&d, &k)) in diagonals.iter().zip(offsets).enumerate() {
-        let (r0, c0) = if k >= 0 { (0, k as usize) } else { ((-k) as usize, 0) };
+        let (r0, c0) = if k >= 0 { (0, k as usize) } else { (k.unsigned_abs(), 0) };
         let len = if r0 >= shape[0] || c0 >= shape[1] { 0 } else { (shape[0] - r0).min(shape[1] - c0) };
         if d.ndim() != 1 || (d.size() != len && d.size() != 1) {
             return Err(xp_core::Error::invalid(

@@ -108,7 +108,7 @@ impl CooArray {
         if self.canonical {
             return Ok(self.clone());
         }
-        let s = sort_coords(&self.row, &self.col, &self.data, self.shape[1], true)?;
+        let s = sort_coords(&self.row, &self.col, &self.data, self.shape, true)?;
         CooArray::from_parts(s.data, s.major, s.minor, self.shape, true, self.row.dtype())
     }
     /// The transpose (rows and columns swapped; no sort).
@@ -121,9 +121,10 @@ impl CooArray {
             canonical: false,
         }
     }
-    /// The same coordinates with the values `f(data)`.
+    /// The canonical coordinates with the values `f(data)` (duplicates summed first, as SciPy).
     pub(crate) fn map_data(&self, f: impl FnOnce(&Array) -> Result<Array>) -> Result<CooArray> {
-        Ok(CooArray { data: f(&self.data)?, ..self.clone() })
+        let c = self.sum_duplicates()?;
+        Ok(CooArray { data: f(&c.data)?, ..c })
     }
     /// The values cast to `dtype`.
     pub fn astype(&self, dtype: DType) -> Result<CooArray> {

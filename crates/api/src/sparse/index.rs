@@ -44,14 +44,15 @@ fn take_lines(c: &Compressed, lines: &Array, axis: usize) -> Result<Compressed> 
     let counts = cut(1..c.dims[0] as isize + 1)?.take(&l, 0)?.sub(&starts)?;
     let new_ptr = crate::concatenate(&[&mods.zeros([1], DType::I64)?, &counts.cumsum(0)?], 0)?;
     let total = new_ptr.slice([SliceElem::Index(-1)])?.to_i64()? as usize;
-    let ix = c.indptr.dtype();
+    // repeated lines may hold more values than the index dtype counted
+    let ix = super::index_dtype_for(&[c.indptr.dtype()], total);
     let (indices, data) = if total == 0 {
         (mods.zeros([0], ix)?, mods.zeros([0], c.data.dtype())?)
     } else {
         let line = expand(&new_ptr, total)?;
         let p = mods.arange(0i64, total as i64, 1i64, Some(DType::I64))?;
         let src = starts.take(&line, 0)?.add(&p.sub(&new_ptr.take(&line, 0)?)?)?;
-        (c.indices.take(&src, 0)?, c.data.take(&src, 0)?)
+        (c.indices.take(&src, 0)?.cast_if(ix)?, c.data.take(&src, 0)?)
     };
     Ok(Compressed {
         indptr: new_ptr.cast_if(ix)?,

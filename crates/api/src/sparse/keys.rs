@@ -12,10 +12,20 @@ pub(crate) struct Sorted {
     pub(crate) data: Array,
 }
 
+/// The span of the combined int64 key `major · minor_len + minor` of a `major_len × minor_len`
+/// array, or a typed error where the key would not fit in int64.
+pub(crate) fn key_span(op: &'static str, major_len: usize, minor_len: usize) -> Result<i64> {
+    let span = minor_len.max(1);
+    match (major_len as u128).checked_mul(span as u128) {
+        Some(t) if t <= i64::MAX as u128 => Ok(span as i64),
+        _ => Err(Error::invalid(op, format!("a {major_len} x {minor_len} array has more positions than int64 counts"))),
+    }
+}
+
 /// `(major, minor, data)` put in (major, minor) order; with `sum`, entries at one position are
 /// added into one (SciPy's `sum_duplicates`: the sum keeps an explicit zero). Index arrays come
 /// back as int64.
-pub(crate) fn sort_coords(major: &Array, minor: &Array, data: &Array, minor_len: usize, sum: bool) -> Result<Sorted> {
+pub(crate) fn sort_coords(major: &Array, minor: &Array, data: &Array, dims: [usize; 2], sum: bool) -> Result<Sorted> {
     let op = "sparse";
     let n = data.size();
     let (ma, mi) = (major.cast_if(DType::I64)?, minor.cast_if(DType::I64)?);
@@ -23,7 +33,7 @@ pub(crate) fn sort_coords(major: &Array, minor: &Array, data: &Array, minor_len:
         return Ok(Sorted { major: ma, minor: mi, data: data.copy()? });
     }
     // one int64 key per position: major · minor_len + minor
-    let span = i64::try_from(minor_len.max(1)).map_err(|_| Error::invalid(op, "dimension too large"))?;
+    let span = key_span(op, dims[0], dims[1])?;
     let key = ma.mul(span)?.add(&mi)?;
     let perm = key.argsort(0)?;
     // the coordinates gathered through the permutation (cheaper than dividing the keys back)

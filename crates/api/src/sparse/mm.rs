@@ -59,7 +59,10 @@ pub fn mmread(path: impl AsRef<Path>) -> Result<CooArray> {
         return Err(bad(sl, format!("size line {size:?} is not 'rows cols entries'")));
     };
     let (m, n, nnz) = (m as usize, n as usize, nnz as usize);
-    let (mut row, mut col, mut re, mut im) = (Vec::with_capacity(nnz), Vec::with_capacity(nnz), Vec::new(), Vec::new());
+    // (the count is the file's word: reserve no more than its text can hold)
+    let reserve = nnz.min(text.len() / 4);
+    let (mut row, mut col, mut re, mut im) =
+        (Vec::with_capacity(reserve), Vec::with_capacity(reserve), Vec::new(), Vec::new());
     let mut ints: Vec<i64> = Vec::new();
     let mut count = 0usize;
     for (l, entry) in body {

@@ -114,7 +114,7 @@ fn composed(a: [&Array; 3], b: [&Array; 3], [m, n]: [usize; 2], ix: DType) -> Re
             let rr = cut(&rows, q0..q1)?.take(&e, 0)?.sub(r0 as i64)?;
             let cc = bi.cast_if(DType::I64)?.take(&bpos, 0)?;
             let vv = cut(ad, q0..q1)?.take(&e, 0)?.mul(&bd.take(&bpos, 0)?)?;
-            let s = sort_coords(&rr, &cc, &vv, n, true)?;
+            let s = sort_coords(&rr, &cc, &vv, [r1 - r0, n], true)?;
             let keep = s.data.ne(0)?;
             (
                 crate::compress(&keep, &s.major, 0)?,

@@ -53,7 +53,7 @@ pub fn find(a: &dyn Sparse) -> Result<(Array, Array, Array)> {
 /// The values of diagonal `k` (a dense 1-D array, duplicates summed), as NumPy's `diagonal`.
 pub(crate) fn diagonal(a: &dyn Sparse, k: isize) -> Result<Array> {
     let [m, n] = a.shape();
-    let (r0, c0) = if k >= 0 { (0, k as usize) } else { ((-k) as usize, 0) };
+    let (r0, c0) = if k >= 0 { (0, k as usize) } else { (k.unsigned_abs(), 0) };
     let len = if r0 >= m || c0 >= n { 0 } else { (m - r0).min(n - c0) };
     let (r, c, d, _) = coords(a)?;
     let out = get_array_module(&d).zeros([len], d.dtype())?;

@@ -21,7 +21,8 @@ fn build<T: Mac, I: Ix + xp_core::Element>(
     rows: usize,
 ) -> (Vec<I>, Vec<I>, Vec<T>) {
     let n = data.len();
-    let chunks = (n / CHUNK).clamp(1, rayon::current_num_threads());
+    // (a chunk's per-row counts are u32: no chunk holds 2^32 values)
+    let chunks = (n / CHUNK).clamp(1, rayon::current_num_threads()).max(n.div_ceil(u32::MAX as usize));
     let len = n.div_ceil(chunks).max(1);
     let part = |c: usize| (c * len).min(n)..((c + 1) * len).min(n);
     // counts of each row per chunk

@@ -141,9 +141,16 @@ impl<T> Out<T> {
 /// (block b holds the rows whose first value lies in [b·nnz/tasks, (b+1)·nnz/tasks)).
 pub(super) fn row_blocks<I: Ix>(indptr: &[I], rows: usize, tasks: usize) -> Vec<usize> {
     let nnz = indptr[rows].at();
-    (0..=tasks)
+    let mut b: Vec<usize> = (0..=tasks)
         .map(|b| if b == tasks { rows } else { indptr[..rows].partition_point(|p| p.at() < b * nnz / tasks) })
-        .collect()
+        .collect();
+    // from 0 to rows and never decreasing, even for offsets changed in place after their check,
+    // so that no two tasks share a row
+    b[0] = 0;
+    for i in 1..b.len() {
+        b[i] = b[i].clamp(b[i - 1], rows);
+    }
+    b
 }
 
 /// A dense operand read through its offset and strides.
@@ -156,11 +163,10 @@ pub(super) struct Dense<'a, T> {
 }
 
 impl<T: Copy> Dense<'_, T> {
-    /// `X[i, c]`.
+    /// `X[i, c]` (bounds-checked: the indices come from the sparse array's parts, which a caller
+    /// could have changed in place after they were checked).
     #[inline(always)]
     pub(super) fn at(&self, i: usize, c: usize) -> T {
-        // SAFETY: callers pass i below X's first extent (indices checked by the front end) and
-        // c below its second, so the position lies inside X's validated layout
-        unsafe { *self.x.get_unchecked((self.off + i as isize * self.s0 + c as isize * self.s1) as usize) }
+        self.x[(self.off + i as isize * self.s0 + c as isize * self.s1) as usize]
     }
 }

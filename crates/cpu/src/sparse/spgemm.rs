@@ -23,13 +23,15 @@ fn spgemm<T: Mac, I: Ix + xp_core::Element>(
     let tasks = if nnz < 1 << 12 { 1 } else { (4 * rayon::current_num_threads()).min(rows.max(1)) };
     let bounds = row_blocks(ap, rows, tasks);
     let blocks: Vec<Block<I, T>> = crate::par::map(tasks, &|b| {
-        // the block's products bound its output: one allocation, no regrowth
-        let cap: usize = (ap[bounds[b]].at()..ap[bounds[b + 1]].at())
+        // the block's products, or its dense size if smaller, bound its output: one allocation,
+        // no regrowth, never more than the block's result can hold
+        let products: usize = (ap[bounds[b]].at()..ap[bounds[b + 1]].at())
             .map(|q| {
                 let k = ai[q].at();
                 bp[k + 1].at() - bp[k].at()
             })
             .sum();
+        let cap = products.min((bounds[b + 1] - bounds[b]).saturating_mul(cols));
         let (mut lens, mut idx, mut val) =
             (Vec::with_capacity(bounds[b + 1] - bounds[b]), crate::pool::alloc::<I>(cap), crate::pool::alloc::<T>(cap));
         let mut acc = vec![T::ZERO; cols];
@@ -39,21 +41,17 @@ fn spgemm<T: Mac, I: Ix + xp_core::Element>(
         for r in bounds[b]..bounds[b + 1] {
             touched.clear();
             let stamp = r as u32;
-            for q in ap[r].at()..ap[r + 1].at() {
-                // SAFETY: q < nnz(A); every index was checked by the front end (k < rows of B,
-                // j < cols), so every access below is in bounds
-                unsafe {
-                    let (k, av) = (ai.get_unchecked(q).at(), *ad.get_unchecked(q));
-                    for s in bp.get_unchecked(k).at()..bp.get_unchecked(k + 1).at() {
-                        let j = bi.get_unchecked(s).at();
-                        let (a, m) = (acc.get_unchecked_mut(j), seen.get_unchecked_mut(j));
-                        if *m != stamp {
-                            *m = stamp;
-                            *a = T::ZERO;
-                            touched.push(j as u32);
-                        }
-                        *a = T::mac(*a, av, *bd.get_unchecked(s));
+            for (&k, &av) in ai[ap[r].at()..ap[r + 1].at()].iter().zip(&ad[ap[r].at()..ap[r + 1].at()]) {
+                let (lo, hi) = (bp[k.at()].at(), bp[k.at() + 1].at());
+                for (&j, &bv) in bi[lo..hi].iter().zip(&bd[lo..hi]) {
+                    let j = j.at();
+                    let (a, m) = (&mut acc[j], &mut seen[j]);
+                    if *m != stamp {
+                        *m = stamp;
+                        *a = T::ZERO;
+                        touched.push(j as u32);
                     }
+                    *a = T::mac(*a, av, bv);
                 }
             }
             let before = idx.len();

@@ -44,8 +44,7 @@ fn product<T: Mac, I: Ix>(
                 if s1 == 1 {
                     // a contiguous row of X: one pass the compiler vectorises
                     let start = (off + j as isize * s0) as usize;
-                    // SAFETY: the row's k elements lie inside X's validated layout
-                    let xr = unsafe { x.get_unchecked(start..start + k) };
+                    let xr = &x[start..start + k];
                     acc.iter_mut().zip(xr).for_each(|(a, &xv)| *a = T::mac(*a, v, xv));
                 } else {
                     for (c, a) in acc.iter_mut().enumerate() {
@@ -77,15 +76,11 @@ fn dot<T: Mac, I: Ix>(idx: &[I], val: &[T], x: &[T]) -> T::A {
     let (ip, vp) = (idx.chunks_exact(2), val.chunks_exact(2));
     let (it, vt) = (ip.remainder(), vp.remainder());
     for (i, v) in ip.zip(vp) {
-        // SAFETY: every index is below x's length (checked by the front end)
-        unsafe {
-            s0 = T::mac(s0, v[0], *x.get_unchecked(i[0].at()));
-            s1 = T::mac(s1, v[1], *x.get_unchecked(i[1].at()));
-        }
+        s0 = T::mac(s0, v[0], x[i[0].at()]);
+        s1 = T::mac(s1, v[1], x[i[1].at()]);
     }
     if let (Some(i), Some(v)) = (it.first(), vt.first()) {
-        // SAFETY: as above
-        s0 = T::mac(s0, *v, unsafe { *x.get_unchecked(i.at()) });
+        s0 = T::mac(s0, *v, x[i.at()]);
     }
     T::add(s0, s1)
 }

@@ -26,8 +26,7 @@ pub(super) fn product_t<T: Mac, I: Ix>(
             if k == 1 {
                 let xr = xat(r, 0);
                 for (&j, &v) in idx.iter().zip(val) {
-                    // SAFETY: j < cols = acc's length (indices checked by the front end)
-                    let a = unsafe { acc.get_unchecked_mut(j.at()) };
+                    let a = &mut acc[j.at()];
                     *a = T::mac(*a, v, xr);
                 }
                 continue;
