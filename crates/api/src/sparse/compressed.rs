@@ -1,8 +1,8 @@
 //! The compressed formats: [`CsrArray`] (rows) and [`CscArray`] (columns), one implementation
 //! over a major and a minor axis.
-use super::keys::{expand, offsets, sort_coords};
+use super::keys::{expand, offsets, sort_coords, whole};
 use super::{index_dtype_for, CooArray};
-use crate::backend::{on_many, on_many_map, Reads, Storage};
+use crate::backend::{on_many, on_many_map, Reads};
 use crate::{get_array_module, Array};
 use std::sync::{Arc, OnceLock};
 use xp_core::{CsrParts, DType, Device, Error, Result, SliceElem};
@@ -55,13 +55,7 @@ impl Compressed {
             built
         };
         let (indptr, indices, data) = match built {
-            Ok(b) => {
-                let whole = |s: Storage| {
-                    let n = s.len();
-                    Array::from_storage(s, &[n])
-                };
-                (whole(b.indptr), whole(b.indices), whole(b.data))
-            }
+            Ok(b) => (whole(b.indptr), whole(b.indices), whole(b.data)),
             Err(Error::Unsupported { .. }) => {
                 // the backend has no conversion of its own: sort, then sum
                 let s = sort_coords(&ma, &mi, &d, dims, true)?;
@@ -531,7 +525,7 @@ pub(crate) fn check_axis(axis: Option<usize>, op: &'static str) -> Result<()> {
 fn line_sums(c: &Compressed, minor: Option<bool>, op: &'static str) -> Result<Array> {
     let mods = get_array_module(&c.data);
     // NumPy's sum dtype for these values (int8 → int64, bool → int64, ...)
-    let dt = mods.zeros([0], c.data.dtype())?.sum(..)?.dtype();
+    let dt = crate::ufunc::sum_dtype(c.data.dtype());
     let data = c.data.cast_if(dt)?;
     let Some(along_minor) = minor else {
         return data.sum(..);

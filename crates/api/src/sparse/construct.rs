@@ -1,5 +1,6 @@
 //! Constructors of standard sparse arrays: [`eye`], [`identity`], [`diags_array`] and
 //! [`random_array`].
+use super::keys::{cat, diag_span};
 use super::{CooArray, Format, SparseArray};
 use crate::{on, Array};
 use xp_core::{DType, Device, Result};
@@ -14,8 +15,7 @@ use xp_core::{DType, Device, Result};
 pub fn eye(m: usize, n: usize, k: isize, dtype: DType, format: Format, device: Device) -> Result<SparseArray> {
     let mods = on(device);
     // the diagonal's first position and length
-    let (r0, c0) = if k >= 0 { (0, k as usize) } else { (k.unsigned_abs(), 0) };
-    let len = if r0 >= m || c0 >= n { 0 } else { (m - r0).min(n - c0) };
+    let (r0, c0, len) = diag_span(k, [m, n]);
     let i: Array = mods.arange(0i64, len as i64, 1i64, Some(DType::I64))?;
     let (row, col) = (i.add(r0 as i64)?, i.add(c0 as i64)?);
     let data = mods.ones([len], dtype)?;
@@ -67,8 +67,7 @@ pub fn diags_array(
     let mods = on(first.device());
     let (mut rows, mut cols, mut vals) = (vec![], vec![], vec![]);
     for (i, (&d, &k)) in diagonals.iter().zip(offsets).enumerate() {
-        let (r0, c0) = if k >= 0 { (0, k as usize) } else { (k.unsigned_abs(), 0) };
-        let len = if r0 >= shape[0] || c0 >= shape[1] { 0 } else { (shape[0] - r0).min(shape[1] - c0) };
+        let (r0, c0, len) = diag_span(k, shape);
         if d.ndim() != 1 || (d.size() != len && d.size() != 1) {
             return Err(xp_core::Error::invalid(
                 op,
@@ -83,7 +82,6 @@ pub fn diags_array(
         cols.push(j.add(c0 as i64)?);
         vals.push(d.astype(dtype)?.broadcast_to([len])?.copy()?);
     }
-    let cat = |v: &[Array]| crate::concatenate(&v.iter().collect::<Vec<_>>(), 0);
     let coo = CooArray::from_parts(
         cat(&vals)?,
         cat(&rows)?,

@@ -81,3 +81,21 @@ pub(crate) fn expand(ptr: &Array, nnz: usize) -> Result<Array> {
     let ends = ptr.slice([SliceElem::from(1..)])?.cast_if(DType::I64)?;
     crate::searchsorted(&ends, &pos, Side::Right, None)
 }
+
+/// A backend's whole new storage as a 1-D array.
+pub(crate) fn whole(s: crate::backend::Storage) -> Array {
+    let n = s.len();
+    Array::from_storage(s, &[n])
+}
+
+/// The arrays joined end to end (at least one).
+pub(crate) fn cat(parts: &[Array]) -> Result<Array> {
+    crate::concatenate(&parts.iter().collect::<Vec<_>>(), 0)
+}
+
+/// Where diagonal `k` of an `m × n` array starts (row, column) and how long it is.
+pub(crate) fn diag_span(k: isize, [m, n]: [usize; 2]) -> (usize, usize, usize) {
+    let (r0, c0) = if k >= 0 { (0, k as usize) } else { (k.unsigned_abs(), 0) };
+    let len = if r0 >= m || c0 >= n { 0 } else { (m - r0).min(n - c0) };
+    (r0, c0, len)
+}

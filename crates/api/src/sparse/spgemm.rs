@@ -4,9 +4,9 @@
 //! product's size, and a result too large for the device is an out-of-memory error, never wrong
 //! values).
 use super::compressed::{exact, Compressed};
-use super::keys::{expand, offsets, sort_coords};
+use super::keys::{cat, expand, offsets, sort_coords, whole};
 use super::{generic, index_dtype_for};
-use crate::backend::{on_many_map, Reads, Storage};
+use crate::backend::{on_many_map, Reads};
 use crate::{get_array_module, Array};
 use std::sync::Arc;
 use xp_core::{CsrParts, DType, Error, Result, Side, SliceElem};
@@ -49,21 +49,15 @@ pub(crate) fn spgemm(a: &Compressed, b: &Compressed) -> Result<Compressed> {
         built
     };
     match built {
-        Ok(c) => {
-            let whole = |s: Storage| {
-                let len = s.len();
-                Array::from_storage(s, &[len])
-            };
-            Ok(Compressed {
-                indptr: whole(c.indptr),
-                indices: whole(c.indices),
-                data: whole(c.data),
-                dims: [m, n],
-                // no duplicates, columns unsorted (SciPy's product is not canonical either)
-                canonical: false,
-                other: Arc::default(),
-            })
-        }
+        Ok(c) => Ok(Compressed {
+            indptr: whole(c.indptr),
+            indices: whole(c.indices),
+            data: whole(c.data),
+            dims: [m, n],
+            // no duplicates, columns unsorted (SciPy's product is not canonical either)
+            canonical: false,
+            other: Arc::default(),
+        }),
         Err(Error::Unsupported { .. }) => composed([&ap, &ai, &ad], [&bp, &bi, &bd], [m, n], ix),
         Err(e) => Err(e),
     }
@@ -129,7 +123,6 @@ fn composed(a: [&Array; 3], b: [&Array; 3], [m, n]: [usize; 2], ix: DType) -> Re
         val.push(vals);
         r0 = r1;
     }
-    let cat = |v: &[Array]| crate::concatenate(&v.iter().collect::<Vec<_>>(), 0);
     let ix = index_dtype_for(&[ix], done as usize);
     let (indices, data) = if idx.is_empty() {
         (mods.zeros([0], ix)?, mods.zeros([0], ad.dtype())?)

@@ -12,6 +12,7 @@
 //! assert_eq!(sparse::tril(&a, -1).unwrap().nnz(), 0);
 //! ```
 use super::compressed::Compressed;
+use super::keys::{cat, diag_span};
 use super::{index_dtype_for, shape_error, CooArray, CsrArray, Format, Sparse, SparseArray};
 use crate::{get_array_module, Array};
 use xp_core::{DType, Error, Result};
@@ -53,8 +54,7 @@ pub fn find(a: &dyn Sparse) -> Result<(Array, Array, Array)> {
 /// The values of diagonal `k` (a dense 1-D array, duplicates summed), as NumPy's `diagonal`.
 pub(crate) fn diagonal(a: &dyn Sparse, k: isize) -> Result<Array> {
     let [m, n] = a.shape();
-    let (r0, c0) = if k >= 0 { (0, k as usize) } else { (k.unsigned_abs(), 0) };
-    let len = if r0 >= m || c0 >= n { 0 } else { (m - r0).min(n - c0) };
+    let (r0, _, len) = diag_span(k, [m, n]);
     let (r, c, d, _) = coords(a)?;
     let out = get_array_module(&d).zeros([len], d.dtype())?;
     let on = c.sub(&r)?.eq(k as i64)?;
@@ -86,7 +86,6 @@ fn stack(blocks: &[&dyn Sparse], axis: usize) -> Result<SparseArray> {
         ixs.push(ix);
         shape[axis] += b.shape()[axis];
     }
-    let cat = |v: &[Array]| crate::concatenate(&v.iter().collect::<Vec<_>>(), 0);
     let ix = index_dtype_for(&ixs, shape[0].max(shape[1]));
     let coo = CooArray::from_parts(cat(&data)?, cat(&rows)?, cat(&cols)?, shape, false, ix)?;
     let formats: Vec<Format> = blocks.iter().map(|b| b.format()).collect();
@@ -126,7 +125,6 @@ pub fn block_diag(mats: &[&dyn Sparse]) -> Result<CooArray> {
         ixs.push(ix);
         shape = [shape[0] + m.shape()[0], shape[1] + m.shape()[1]];
     }
-    let cat = |v: &[Array]| crate::concatenate(&v.iter().collect::<Vec<_>>(), 0);
     let ix = index_dtype_for(&ixs, shape[0].max(shape[1]));
     CooArray::from_parts(cat(&data)?, cat(&rows)?, cat(&cols)?, shape, false, ix)
 }
