@@ -147,12 +147,47 @@ def ops_cases():
             c["spgemm"] = [arr(prod.data), arr(prod.indices), arr(prod.indptr)]
             c["add_dense"] = arr(a.tocsr() + dense)
             c["multiply_dense"] = arr(a.tocsr().multiply(dense).toarray())
+            more(c, a, b, dense, d)
             if np.dtype(d).kind == "f":
                 csr = a.tocsr()
                 c["ufuncs"] = {u: arr(getattr(csr, u)().data if u != "abs" else abs(csr).data) for u in UFUNCS}
                 c["power2"] = arr(csr.power(2).data)
             cases.append(c)
     return cases
+
+
+CMP = {"eq": "__eq__", "ne": "__ne__", "lt": "__lt__", "le": "__le__", "gt": "__gt__", "ge": "__ge__"}
+
+
+def more(c, a, b, dense, d):
+    """Comparisons (sparse bool results), block_array grids, kronsum and spdiags of case c."""
+    import warnings
+    warnings.simplefilter("ignore", sp.SparseEfficiencyWarning)
+    csr, bcsr = a.tocsr(), b.tocsr()
+    ops = ["eq", "ne"] if np.dtype(d).kind == "c" else list(CMP)
+    c["compare"] = {}
+    for op in ops:
+        for fmt in ["csr", "csc", "coo"]:
+            r = getattr(a.asformat(fmt), CMP[op])(bcsr)
+            c["compare"][f"{op}_{fmt}"] = [r.format, arr(r.toarray()), int(r.nnz)]
+        for s in [0, 1, -1]:
+            r = getattr(csr, CMP[op])(s)
+            c["compare"][f"{op}_scalar_{s}"] = [r.format, arr(r.toarray()), int(r.nnz)]
+    blocks = {"a": csr, "b": bcsr}
+    grids = [([["a", None], [None, "b"]], "csr"), ([["a"], ["b"]], "csr"), ([["a", "b"]], "csc"),
+             ([["a", "b"], ["b", "a"]], "csr"), ([["a", None]], "coo")]
+    c["block_array"] = []
+    for g, fmt in grids:
+        r = sp.block_array([[None if x is None else blocks[x].asformat(fmt) for x in row] for row in g])
+        c["block_array"].append({"grid": g, "format": fmt, "result_format": r.format, "dense": arr(r.toarray())})
+    k, j = min(csr.shape), min(min(bcsr.shape), 3)
+    r = sp.kronsum(csr[:k, :k], bcsr[:j, :j])
+    c["kronsum"] = {"k": k, "j": j, "format": r.format, "dense": arr(r.toarray())}
+    m, n = csr.shape
+    data = dense[: min(2, m)].copy()
+    offsets = [0, -1][: data.shape[0]]
+    c["spdiags"] = {"data": arr(data), "offsets": offsets, "dense": arr(sp.spdiags(data, offsets, m, n).toarray()),
+                    "nnz": int(sp.spdiags(data, offsets, m, n).tocsr().nnz)}
 
 
 def files():

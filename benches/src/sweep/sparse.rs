@@ -30,6 +30,9 @@ fn csr(d: Device) -> Result<CsrArray> {
     coo(d)?.tocsr()
 }
 
+/// Rows or columns picked by an integer array.
+const PICK: usize = 100_000;
+
 /// The SpGEMM matrix: 10^5 × 10^5 at density 10^-4 (10^6 values), squared.
 const G: usize = 100_000;
 const GNNZ: usize = 1_000_000;
@@ -61,6 +64,28 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
         let (a, x) = (csr(d)?, uniform(&[N], 4, d)?);
         one(move || a.transpose().matmul(&x))
     }));
+    let sel = format!("{}; r = ints({PICK}, {N}, 9); c = ints({PICK}, {N}, 10)", py_setup());
+    r.push(
+        Row::new("sparse.csr[a:b]", format!("{size}, rows 10^5..6·10^5"), py_setup(), "A[100000:600000]", |d| {
+            let a = csr(d)?;
+            one(move || Ok(a.slice_rows(100_000, 600_000, 1)?.data().clone()))
+        })
+        .out("r.data"),
+    );
+    r.push(
+        Row::new("sparse.csr[rows]", format!("{size}, 10^5 rows"), sel.clone(), "A[r]", |d| {
+            let (a, p) = (csr(d)?, ints(&[PICK], N as u64, 9, d)?);
+            one(move || Ok(a.take_rows(&p)?.data().clone()))
+        })
+        .out("r.data"),
+    );
+    r.push(
+        Row::new("sparse.csr[:, cols]", format!("{size}, 10^5 columns"), sel, "A[:, c]", |d| {
+            let (a, p) = (csr(d)?, ints(&[PICK], N as u64, 10, d)?);
+            one(move || Ok(a.take_cols(&p)?.data().clone()))
+        })
+        .out("r.data"),
+    );
     r.push(
         Row::new(
             "sparse.coo.tocsr",

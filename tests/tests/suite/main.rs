@@ -37,6 +37,7 @@ mod signal;
 mod signal_filters;
 mod sort;
 mod sparse;
+mod sparse_assembly;
 mod special;
 mod stats;
 mod streams;

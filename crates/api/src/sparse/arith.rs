@@ -29,7 +29,22 @@ pub trait Sparse {
     fn dtype(&self) -> DType;
     /// The canonical CSR form (sorted indices, duplicates summed).
     fn canonical_csr(&self) -> Result<CsrArray>;
+    /// The device the parts live on.
+    fn device(&self) -> xp_core::Device;
 
+    /// `self op other` for a comparison `op` (`Eq`, `Ne`, `Lt`, `Le`, `Gt`, `Ge`) of two arrays
+    /// of one shape: a sparse bool array in this one's compressed format (CSR for COO), as
+    /// SciPy's `A != B`, `A < B`, … (see [`crate::sparse`]'s `compare` module notes: `==`, `<=`
+    /// and `>=` are true at every position both leave empty, so their result is dense in
+    /// structure, as SciPy's).
+    fn compare(&self, other: &dyn Sparse, op: BinaryOp) -> Result<SparseArray> {
+        super::compare::sparse(self, other, op)
+    }
+    /// `self op s` for a comparison `op` and a scalar `s`: only stored values where `op(0, s)`
+    /// is false (`A > 0.5`, `A != 0`), every position otherwise (`A < 1`, as SciPy's).
+    fn compare_scalar(&self, s: xp_core::Scalar, op: BinaryOp) -> Result<SparseArray> {
+        super::compare::scalar(self, s, op)
+    }
     /// `self + other` (SciPy's sparse `+`).
     fn add(&self, other: &dyn Sparse) -> Result<SparseArray> {
         binop(self, other, BinaryOp::Add, "add")
@@ -52,8 +67,8 @@ pub trait Sparse {
     }
     /// The matrix product `self @ other` of two sparse arrays (SpGEMM): CSC when `self` is CSC,
     /// CSR otherwise (SciPy's formats), without zero sums; as SciPy's, its indices may be
-    /// unsorted (`sum_duplicates` sorts them). On the CPU by Gustavson's rows on every core;
-    /// elsewhere composed in bounded blocks.
+    /// unsorted (`sum_duplicates` sorts them). On the CPU by Gustavson's rows on every core, on
+    /// a GPU by a hash table per row; where a backend has neither, composed in bounded blocks.
     fn matmul_sparse(&self, other: &dyn Sparse) -> Result<SparseArray> {
         let c = CsrArray(super::spgemm::spgemm(&self.canonical_csr()?.0, &other.canonical_csr()?.0)?);
         Ok(match self.format() {
@@ -108,7 +123,12 @@ pub trait Sparse {
 }
 
 /// `op` of two sparse arrays over the union of their stored positions, zeros dropped.
-fn binop<A: Sparse + ?Sized>(a: &A, b: &dyn Sparse, op: BinaryOp, name: &'static str) -> Result<SparseArray> {
+pub(crate) fn binop<A: Sparse + ?Sized>(
+    a: &A,
+    b: &dyn Sparse,
+    op: BinaryOp,
+    name: &'static str,
+) -> Result<SparseArray> {
     let shape = a.shape();
     if b.shape() != shape {
         return Err(shape_error(name, &shape, &b.shape()));
@@ -163,6 +183,9 @@ impl Sparse for CsrArray {
     fn dtype(&self) -> DType {
         CsrArray::dtype(self)
     }
+    fn device(&self) -> xp_core::Device {
+        CsrArray::device(self)
+    }
     fn canonical_csr(&self) -> Result<CsrArray> {
         self.sum_duplicates()
     }
@@ -178,6 +201,9 @@ impl Sparse for CscArray {
     fn dtype(&self) -> DType {
         CscArray::dtype(self)
     }
+    fn device(&self) -> xp_core::Device {
+        CscArray::device(self)
+    }
     fn canonical_csr(&self) -> Result<CsrArray> {
         self.tocsr()
     }
@@ -192,6 +218,9 @@ impl Sparse for CooArray {
     }
     fn dtype(&self) -> DType {
         CooArray::dtype(self)
+    }
+    fn device(&self) -> xp_core::Device {
+        CooArray::device(self)
     }
     fn canonical_csr(&self) -> Result<CsrArray> {
         self.tocsr()
@@ -210,6 +239,13 @@ impl Sparse for SparseArray {
             SparseArray::Csr(a) => a.dtype(),
             SparseArray::Csc(a) => a.dtype(),
             SparseArray::Coo(a) => a.dtype(),
+        }
+    }
+    fn device(&self) -> xp_core::Device {
+        match self {
+            SparseArray::Csr(a) => a.device(),
+            SparseArray::Csc(a) => a.device(),
+            SparseArray::Coo(a) => a.device(),
         }
     }
     fn canonical_csr(&self) -> Result<CsrArray> {

@@ -172,7 +172,7 @@ impl Compressed {
     }
 
     /// Without explicitly stored zeros.
-    fn without_zeros(&self) -> Result<Compressed> {
+    pub(crate) fn without_zeros(&self) -> Result<Compressed> {
         let keep = self.data.ne(0)?;
         let (ma, mi) = self.coords()?;
         let (ma, mi, data) =

@@ -1,5 +1,5 @@
-//! Constructors of standard sparse arrays: [`eye`], [`identity`], [`diags_array`] and
-//! [`random_array`].
+//! Constructors of standard sparse arrays: [`eye`], [`identity`], [`diags_array`], [`spdiags`]
+//! and [`random_array`].
 use super::keys::{cat, diag_span};
 use super::{CooArray, Format, SparseArray};
 use crate::{on, Array};
@@ -131,5 +131,58 @@ pub fn random_array(
         d => return Err(xp_core::Error::InvalidDType { op, dtype: d }),
     };
     let coo = CooArray::from_parts(data, row, col, shape, false, super::index_dtype(shape[0].max(shape[1]).max(k)))?;
+    SparseArray::Coo(coo).asformat(format)
+}
+
+/// SciPy's `spdiags(data, diags, m, n)`: row `k` of the 2-D `data` (a 1-D one is one row) on
+/// diagonal `diags[k]` of an `m × n` array, aligned by column: `data[k, j]` lands at
+/// `(j - diags[k], j)` where that lies inside the array (SciPy's DIA layout); values at one
+/// position add up and zeros are not stored (SciPy's DIA → COO). In `format` (SciPy gives DIA,
+/// which xp has not yet).
+///
+/// ```
+/// use xp::sparse::{spdiags, Format};
+/// let data = xp::Array::from_vec(vec![1i64, 2, 3, 4, 5, 6, 7, 8], &[2, 4]).unwrap();
+/// let a = spdiags(&data, &[0, -1], [4, 4], Format::Csr).unwrap();
+/// assert_eq!(a.toarray().unwrap().to_vec::<i64>().unwrap(), vec![1, 0, 0, 0, 5, 2, 0, 0, 0, 6, 3, 0, 0, 0, 7, 4]);
+/// ```
+pub fn spdiags(data: &Array, diags: &[isize], [m, n]: [usize; 2], format: Format) -> Result<SparseArray> {
+    let op = "spdiags";
+    let data = match data.ndim() {
+        1 => data.reshape(&[1, data.size()][..])?,
+        2 => data.clone(),
+        d => return Err(xp_core::Error::invalid(op, format!("data must be 1-D or 2-D, got {d}-D"))),
+    };
+    let (k, len) = (data.shape()[0], data.shape()[1]);
+    if k != diags.len() {
+        return Err(xp_core::Error::invalid(
+            op,
+            format!("number of diagonals ({k}) does not match the number of offsets ({})", diags.len()),
+        ));
+    }
+    let mods = on(data.device());
+    let (mut rows, mut cols, mut vals) = (vec![], vec![], vec![]);
+    for (i, &d) in diags.iter().enumerate() {
+        // columns j with 0 <= j - d < m, j < n and j < len
+        let lo = d.max(0);
+        let hi = (n as isize).min(len as isize).min(m as isize + d);
+        if hi <= lo {
+            continue;
+        }
+        let j: Array = mods.arange(lo as i64, hi as i64, 1i64, Some(DType::I64))?;
+        rows.push(j.sub(d as i64)?);
+        vals.push(data.slice([xp_core::SliceElem::Index(i as isize), xp_core::SliceElem::from(lo..hi)])?);
+        cols.push(j);
+    }
+    let ix = super::index_dtype(m.max(n));
+    let coo = if vals.is_empty() {
+        let z = mods.zeros([0], DType::I64)?;
+        CooArray::from_parts(mods.zeros([0], data.dtype())?, z.clone(), z, [m, n], true, ix)?
+    } else {
+        let (r, c, v) = (cat(&rows)?, cat(&cols)?, cat(&vals)?);
+        let keep = v.ne(0)?;
+        let pick = |x: &Array| crate::compress(&keep, x, 0);
+        CooArray::from_parts(pick(&v)?, pick(&r)?, pick(&c)?, [m, n], false, ix)?
+    };
     SparseArray::Coo(coo).asformat(format)
 }

@@ -17,26 +17,32 @@ use crate::{get_array_module, Array};
 use std::sync::Arc;
 use xp_core::{DType, Error, Result, SliceElem};
 
-/// The lines `lines` (int64 on the array's device, checked) of `c`, in order.
-fn take_lines(c: &Compressed, lines: &Array, axis: usize) -> Result<Compressed> {
-    let op = "take";
+/// `lines` (a 1-D integer array, negatives counted from the end) checked against an axis of
+/// `len` lines, as int64 in `0..len`.
+fn checked(lines: &Array, len: usize, axis: usize) -> Result<Array> {
     if lines.ndim() != 1 || !matches!(lines.dtype().kind(), xp_core::Kind::Int | xp_core::Kind::Uint) {
         return Err(Error::invalid(
-            op,
+            "take",
             format!("lines must be a 1-D integer array, got {} of shape {:?}", lines.dtype(), lines.shape()),
         ));
     }
-    let n = c.dims[0] as i64;
+    let n = len as i64;
     let l = lines.cast_if(DType::I64)?;
     if l.size() > 0 {
-        let (lo, hi) = (l.min(..)?.to_i64()?, l.max(..)?.to_i64()?);
-        for bad in [lo, hi] {
+        // the smallest and largest line, read back together
+        let ends = crate::stack(&[&l.min(..)?, &l.max(..)?], 0)?.to_vec::<i64>()?;
+        for &bad in &ends {
             if bad < -n || bad >= n {
-                return Err(Error::IndexOutOfBounds { index: bad as isize, axis, size: c.dims[0] });
+                return Err(Error::IndexOutOfBounds { index: bad as isize, axis, size: len });
             }
         }
     }
-    let l = crate::where_(&l.lt(0)?, &l.add(n)?, &l)?;
+    crate::where_(&l.lt(0)?, &l.add(n)?, &l)
+}
+
+/// The lines `lines` along the major axis of `c` (axis `axis` of the array), in order.
+fn take_lines(c: &Compressed, lines: &Array, axis: usize) -> Result<Compressed> {
+    let l = checked(lines, c.dims[0], axis)?;
     let mods = get_array_module(&c.data);
     let ptr = c.indptr.cast_if(DType::I64)?;
     let cut = |r: std::ops::Range<isize>| ptr.slice([SliceElem::from(r)]);
@@ -64,6 +70,66 @@ fn take_lines(c: &Compressed, lines: &Array, axis: usize) -> Result<Compressed> 
     })
 }
 
+/// The lines `lines` along the minor axis of `c` (axis `axis` of the array), in order, without
+/// converting `c` (SciPy's `_minor_index_fancy`): each stored value is copied once per
+/// occurrence of its minor index in `lines`, to the positions of those occurrences; a line's
+/// values stay in their order, so the result's indices are unsorted in general, as SciPy's are.
+fn take_minor(c: &Compressed, lines: &Array, axis: usize) -> Result<Compressed> {
+    let l = checked(lines, c.dims[1], axis)?;
+    let mods = get_array_module(&c.data);
+    let zero = mods.zeros([1], DType::I64)?;
+    // the positions in `l` of each minor index, grouped by index (`order[starts[m]..][..counts[m]]`)
+    let counts = crate::bincount(&l, None, c.dims[1])?.cast_if(DType::I64)?;
+    let order = crate::argsort(&l, 0)?;
+    let starts = counts.cumsum(0)?.sub(&counts)?;
+    let minor = c.indices.cast_if(DType::I64)?;
+    let copies = counts.take(&minor, 0)?;
+    let ends = crate::concatenate(&[&zero, &copies.cumsum(0)?], 0)?;
+    let new_ptr = ends.take(&c.indptr.cast_if(DType::I64)?, 0)?;
+    let total = ends.slice([SliceElem::Index(-1)])?.to_i64()? as usize;
+    let ix = super::index_dtype_for(&[c.indptr.dtype()], total.max(l.size()));
+    let (indices, data) = if total == 0 {
+        (mods.zeros([0], ix)?, mods.zeros([0], c.data.dtype())?)
+    } else {
+        let src = expand(&ends, total)?;
+        let p = mods.arange(0i64, total as i64, 1i64, Some(DType::I64))?;
+        let at = starts.take(&minor.take(&src, 0)?, 0)?.add(&p.sub(&ends.take(&src, 0)?)?)?;
+        (order.take(&at, 0)?.cast_if(ix)?, c.data.take(&src, 0)?)
+    };
+    Ok(Compressed {
+        indptr: new_ptr.cast_if(ix)?,
+        indices,
+        data,
+        dims: [c.dims[0], l.size()],
+        canonical: false,
+        other: Arc::default(),
+    })
+}
+
+/// Lines `start..stop` along the major axis of `c` (step 1): the offsets of those lines less
+/// their first, and copies of the runs of `indices` and `data` they cover (SciPy's copy), read
+/// with one transfer of the two bounding offsets.
+fn slice_lines(c: &Compressed, start: usize, stop: usize) -> Result<Compressed> {
+    let stop = stop.clamp(start, c.dims[0].max(start));
+    if start > c.dims[0] {
+        return Err(Error::IndexOutOfBounds { index: start as isize, axis: 0, size: c.dims[0] });
+    }
+    let ptr = c.indptr.slice([SliceElem::from(start as isize..stop as isize + 1)])?;
+    let gap = (stop - start).max(1) as isize;
+    let ends =
+        ptr.slice([SliceElem::Slice { start: None, stop: None, step: gap }])?.cast_if(DType::I64)?.to_vec::<i64>()?;
+    let (p0, p1) = (ends[0], *ends.last().unwrap_or(&ends[0]));
+    let run = |x: &Array| x.slice([SliceElem::from(p0 as isize..p1 as isize)])?.copy();
+    Ok(Compressed {
+        indptr: ptr.sub(p0)?.cast_if(c.indptr.dtype())?,
+        indices: run(&c.indices)?,
+        data: run(&c.data)?,
+        dims: [stop - start, c.dims[1]],
+        canonical: c.canonical,
+        other: Arc::default(),
+    })
+}
+
 /// `start, start + step, …` before `stop` as an index array (Python's `range`).
 fn stepped(device: xp_core::Device, start: isize, stop: isize, step: isize) -> Result<Array> {
     if step == 0 {
@@ -81,11 +147,20 @@ impl CsrArray {
     /// Rows `start..stop` by `step` (indices already in range: SciPy's `A[start:stop:step]` after
     /// Python's slice rules).
     pub fn slice_rows(&self, start: usize, stop: usize, step: isize) -> Result<CsrArray> {
+        if step == 1 {
+            return slice_lines(&self.0, start, stop).map(CsrArray);
+        }
         self.take_rows(&stepped(self.device(), start as isize, stop as isize, step)?)
     }
-    /// Columns `cols` (SciPy's `A[:, cols]`) as a CSR array, through the columns' compressed form.
+    /// Columns `cols` (SciPy's `A[:, cols]` with an integer array; repeats allowed, negative
+    /// columns from the end) as a CSR array whose rows keep their values' order (unsorted
+    /// indices, as SciPy's).
     pub fn take_cols(&self, cols: &Array) -> Result<CsrArray> {
-        self.tocsc()?.take_cols(cols)?.tocsr()
+        take_minor(&self.0, cols, 1).map(CsrArray)
+    }
+    /// Columns `start..stop` by `step` (SciPy's `A[:, start:stop:step]`).
+    pub fn slice_cols(&self, start: usize, stop: usize, step: isize) -> Result<CsrArray> {
+        self.take_cols(&stepped(self.device(), start as isize, stop as isize, step)?)
     }
     /// The element at `(i, j)` (negative counts from the end), duplicates summed, as a 0-d array.
     pub fn get(&self, i: isize, j: isize) -> Result<Array> {
@@ -100,11 +175,18 @@ impl CscArray {
     }
     /// Columns `start..stop` by `step` (SciPy's `A[:, start:stop:step]`).
     pub fn slice_cols(&self, start: usize, stop: usize, step: isize) -> Result<CscArray> {
+        if step == 1 {
+            return slice_lines(&self.0, start, stop).map(CscArray);
+        }
         self.take_cols(&stepped(self.device(), start as isize, stop as isize, step)?)
     }
-    /// Rows `rows` (SciPy's `A[rows]`) as a CSC array, through the rows' compressed form.
+    /// Rows `rows` (SciPy's `A[rows]`) as a CSC array (unsorted indices, as SciPy's).
     pub fn take_rows(&self, rows: &Array) -> Result<CscArray> {
-        self.tocsr()?.take_rows(rows)?.tocsc()
+        take_minor(&self.0, rows, 0).map(CscArray)
+    }
+    /// Rows `start..stop` by `step` (SciPy's `A[start:stop:step]`).
+    pub fn slice_rows(&self, start: usize, stop: usize, step: isize) -> Result<CscArray> {
+        self.take_rows(&stepped(self.device(), start as isize, stop as isize, step)?)
     }
     /// The element at `(i, j)`, as [`CsrArray::get`].
     pub fn get(&self, i: isize, j: isize) -> Result<Array> {

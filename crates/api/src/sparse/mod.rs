@@ -25,6 +25,8 @@
 //! assert_eq!(c.transpose().shape(), [2, 3]);
 //! ```
 mod arith;
+mod blocks;
+mod compare;
 mod compressed;
 mod construct;
 mod coo;
@@ -39,8 +41,9 @@ mod structure;
 mod ufuncs;
 
 pub use arith::Sparse;
+pub use blocks::{block_array, kronsum};
 pub use compressed::{CscArray, CsrArray};
-pub use construct::{diags_array, eye, identity, random_array};
+pub use construct::{diags_array, eye, identity, random_array, spdiags};
 pub use coo::CooArray;
 #[cfg(feature = "io")]
 pub use io::{load_npz, load_npz_on, save_npz};

@@ -49,15 +49,24 @@ pub(crate) fn spgemm(a: &Compressed, b: &Compressed) -> Result<Compressed> {
         built
     };
     match built {
-        Ok(c) => Ok(Compressed {
-            indptr: whole(c.indptr),
-            indices: whole(c.indices),
-            data: whole(c.data),
-            dims: [m, n],
-            // no duplicates, columns unsorted (SciPy's product is not canonical either)
-            canonical: false,
-            other: Arc::default(),
-        }),
+        Ok(c) => {
+            let c = Compressed {
+                indptr: whole(c.indptr),
+                indices: whole(c.indices),
+                data: whole(c.data),
+                dims: [m, n],
+                // no duplicates, columns unsorted (SciPy's product is not canonical either)
+                canonical: false,
+                other: Arc::default(),
+            };
+            // a backend may keep the positions whose sum is zero
+            let all_nonzero = c.data.size() == 0 || c.data.ne(0)?.all(..)?.item::<bool>()?;
+            if all_nonzero {
+                Ok(c)
+            } else {
+                c.without_zeros()
+            }
+        }
         Err(Error::Unsupported { .. }) => composed([&ap, &ai, &ad], [&bp, &bi, &bd], [m, n], ix),
         Err(e) => Err(e),
     }

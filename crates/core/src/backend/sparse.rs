@@ -59,8 +59,8 @@ pub trait SparseStorage: BackendStorage {
     }
     /// `A @ B` of two CSR matrices (values of one dtype, indices of dtype `ix` in both,
     /// `a.cols == b.rows`): the CSR parts of the product, no column twice in a row but in any
-    /// order (as SciPy's `csr_matmat`), without the positions whose sum is zero, indices of dtype `ix`
-    /// (which the caller picked to hold the product's size). A backend without it answers
+    /// order (as SciPy's `csr_matmat`), indices of dtype `ix` (which the caller picked to hold
+    /// the product's size). Positions whose sum is zero may be kept: the front end drops them. A backend without it answers
     /// `Unsupported` and the front end composes the product from gathers and a sort.
     fn csr_spgemm(_a: &CsrParts<'_, Self>, _b: &CsrParts<'_, Self>, _ix: DType) -> Result<CsrBuilt<Self>> {
         unsupported("csr_spgemm", Self::NAME)

@@ -14,6 +14,7 @@
 //! the number of kept elements back to size their result (`compact.rs`): NumPy's shapes depend on
 //! the data, so that wait cannot be avoided.
 mod atomic;
+pub(crate) use atomic::{strategy, update_fn, Strategy};
 mod compact;
 mod compact_src;
 mod flag;

@@ -65,6 +65,7 @@ inline unsigned atomicOr(unsigned* p, unsigned v) { unsigned o = *p; *p |= v; re
 inline unsigned long long atomicOr(unsigned long long* p, unsigned long long v) { auto o = *p; *p |= v; return o; }
 inline unsigned atomicXor(unsigned* p, unsigned v) { unsigned o = *p; *p ^= v; return o; }
 inline unsigned long long atomicXor(unsigned long long* p, unsigned long long v) { auto o = *p; *p ^= v; return o; }
+inline int atomicCAS(int* p, int c, int v) { int o = *p; if (o == c) *p = v; return o; }
 inline unsigned atomicCAS(unsigned* p, unsigned c, unsigned v) { unsigned o = *p; if (o == c) *p = v; return o; }
 inline unsigned long long atomicCAS(unsigned long long* p, unsigned long long c, unsigned long long v) { auto o = *p; if (o == c) *p = v; return o; }
 // The loader names each entry point (`runtime/launch.rs`); here a plain prefix will do.

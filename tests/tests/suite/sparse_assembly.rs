@@ -1,0 +1,102 @@
+//! Comparisons of sparse arrays (sparse bool results), `block_array`, `kronsum` and `spdiags`
+//! against SciPy 1.17 (`tests/data/sparse_ops.json`, `scripts/gen_sparse_reference.py`), run by
+//! the sparse `ops` tests on every device and through the front end's compositions.
+use super::common::array;
+use serde_json::Value;
+use xp::sparse::{CooArray, Format, Sparse, SparseArray};
+use xp::{Array, BinaryOp, Device, Scalar};
+use xp_testing::{compare, Expected, Failures, Tolerance};
+
+fn dense_of(v: &Value, tol: Tolerance) -> Expected {
+    let (buf, shape) = array(v);
+    Expected::new(buf.dtype(), &shape, xp_testing::widen(&buf)).with_tol(tol)
+}
+
+fn format_of(s: &str) -> Format {
+    match s {
+        "csr" => Format::Csr,
+        "csc" => Format::Csc,
+        _ => Format::Coo,
+    }
+}
+
+/// `got`'s format and dense form against SciPy's `[format, dense]` (and `nnz` where given).
+fn check(f: &mut Failures, what: String, dev: Device, got: xp::Result<SparseArray>, want: &[&Value], tol: Tolerance) {
+    f.add(
+        (|| {
+            let got = got.map_err(|e| format!("error {e}"))?;
+            let fmt = format_of(want[0].as_str().unwrap());
+            if got.format() != fmt {
+                return Err(format!("format {:?}, SciPy's {fmt:?}", got.format()));
+            }
+            if let Some(n) = want.get(2).and_then(|v| v.as_u64()) {
+                if got.nnz() != n as usize {
+                    return Err(format!("nnz {} where SciPy stores {n}", got.nnz()));
+                }
+            }
+            compare(&got.toarray().map_err(|e| e.to_string())?, &dense_of(want[1], tol))
+        })()
+        .map_err(|m| format!("on {dev}: {what}: {m}")),
+    );
+}
+
+pub(super) fn more(f: &mut Failures, dev: Device, c: &Value, a: &CooArray, b: &CooArray, tol: Tolerance) {
+    let name = c["name"].as_str().unwrap();
+    let bcsr = b.tocsr().unwrap();
+    let op_of = |s: &str| match s {
+        "eq" => BinaryOp::Eq,
+        "ne" => BinaryOp::Ne,
+        "lt" => BinaryOp::Lt,
+        "le" => BinaryOp::Le,
+        "gt" => BinaryOp::Gt,
+        _ => BinaryOp::Ge,
+    };
+    let exact = Tolerance { rtol: 0.0, atol: 0.0 };
+    for (key, want) in c["compare"].as_object().unwrap() {
+        let w: Vec<&Value> = want.as_array().unwrap().iter().collect();
+        let (op, rest) = key.split_once('_').unwrap();
+        let got = match rest.strip_prefix("scalar_") {
+            Some(s) => a.tocsr().unwrap().compare_scalar(Scalar::Int(s.parse().unwrap()), op_of(op)),
+            None => SparseArray::Coo(a.clone()).asformat(format_of(rest)).unwrap().compare(&bcsr, op_of(op)),
+        };
+        check(f, format!("{name}: compare {key}"), dev, got, &w, exact);
+    }
+    let csr = a.tocsr().unwrap();
+    for g in c["block_array"].as_array().unwrap() {
+        let fmt = format_of(g["format"].as_str().unwrap());
+        let (fa, fb) = (
+            SparseArray::Csr(csr.clone()).asformat(fmt).unwrap(),
+            SparseArray::Csr(bcsr.clone()).asformat(fmt).unwrap(),
+        );
+        let grid: Vec<Vec<Option<&dyn Sparse>>> = g["grid"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| {
+                row.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| match x.as_str() {
+                        Some("a") => Some(&fa as &dyn Sparse),
+                        Some(_) => Some(&fb as &dyn Sparse),
+                        None => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        let rows: Vec<&[Option<&dyn Sparse>]> = grid.iter().map(|r| &r[..]).collect();
+        let got = xp::sparse::block_array(&rows, None);
+        check(f, format!("{name}: block_array {}", g["grid"]), dev, got, &[&g["result_format"], &g["dense"]], tol);
+    }
+    let ks = &c["kronsum"];
+    let (k, j) = (ks["k"].as_u64().unwrap() as usize, ks["j"].as_u64().unwrap() as usize);
+    let (ak, bj) = (csr.slice_rows(0, k, 1).unwrap(), bcsr.slice_rows(0, j, 1).unwrap());
+    let got = (|| xp::sparse::kronsum(&ak.slice_cols(0, k, 1)?, &bj.slice_cols(0, j, 1)?, None))();
+    check(f, format!("{name}: kronsum"), dev, got, &[&ks["format"], &ks["dense"]], tol);
+    let sd = &c["spdiags"];
+    let (buf, shape) = array(&sd["data"]);
+    let data = Array::from_buffer(buf, &shape, dev).unwrap();
+    let offsets: Vec<isize> = sd["offsets"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap() as isize).collect();
+    let got = xp::sparse::spdiags(&data, &offsets, a.shape(), Format::Csr);
+    check(f, format!("{name}: spdiags"), dev, got, &[&Value::from("csr"), &sd["dense"], &sd["nnz"]], tol);
+}
