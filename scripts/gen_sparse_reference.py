@@ -183,6 +183,30 @@ def more(c, a, b, dense, d):
     k, j = min(csr.shape), min(min(bcsr.shape), 3)
     r = sp.kronsum(csr[:k, :k], bcsr[:j, :j])
     c["kronsum"] = {"k": k, "j": j, "format": r.format, "dense": arr(r.toarray())}
+    c["argext"] = {}
+    if np.dtype(d).kind != "c":
+        dn = csr.toarray()
+        csc = csr.tocsc()
+        for fn in ("argmax", "argmin"):
+            pick = getattr(np, fn)
+            for ax in (None, 0, 1):
+                # NumPy's answer on the dense array (SciPy's differs where a zero ties)
+                c["argext"][f"{fn}_{ax}"] = arr(np.asarray(pick(dn, axis=ax)).astype(np.int64))
+                # explicit: among the stored values of the canonical form, written out here
+                # (SciPy 1.17 answers the position in `data` over everything)
+                if ax is None:
+                    if csr.nnz:
+                        coo = csr.tocoo()
+                        i = pick(coo.data)
+                        c["argext"][f"{fn}_{ax}_explicit"] = arr(np.asarray(coo.row[i] * csr.shape[1] + coo.col[i], dtype=np.int64))
+                else:
+                    mat = csc if ax == 0 else csr
+                    out = np.zeros(mat.indptr.size - 1, dtype=np.int64)
+                    for k in range(out.size):
+                        p, q = mat.indptr[k], mat.indptr[k + 1]
+                        if q > p:
+                            out[k] = mat.indices[p + pick(mat.data[p:q])]
+                    c["argext"][f"{fn}_{ax}_explicit"] = arr(out)
     m, n = csr.shape
     data = dense[: min(2, m)].copy()
     offsets = [0, -1][: data.shape[0]]

@@ -1,4 +1,5 @@
-//! Comparisons of sparse arrays (sparse bool results), `block_array`, `kronsum` and `spdiags`
+//! Comparisons of sparse arrays (sparse bool results), `argmax`/`argmin`, `block_array`, `kronsum`
+//! and `spdiags`
 //! against SciPy 1.17 (`tests/data/sparse_ops.json`, `scripts/gen_sparse_reference.py`), run by
 //! the sparse `ops` tests on every device and through the front end's compositions.
 use super::common::array;
@@ -93,6 +94,17 @@ pub(super) fn more(f: &mut Failures, dev: Device, c: &Value, a: &CooArray, b: &C
     let (ak, bj) = (csr.slice_rows(0, k, 1).unwrap(), bcsr.slice_rows(0, j, 1).unwrap());
     let got = (|| xp::sparse::kronsum(&ak.slice_cols(0, k, 1)?, &bj.slice_cols(0, j, 1)?, None))();
     check(f, format!("{name}: kronsum"), dev, got, &[&ks["format"], &ks["dense"]], tol);
+    // argmax/argmin of the COO operand (duplicates summed first) against NumPy's on the dense one
+    for (key, want) in c["argext"].as_object().unwrap() {
+        let mut it = key.split('_');
+        let (fname, ax, explicit) = (it.next().unwrap(), it.next().unwrap(), it.next().is_some());
+        let axis = ax.parse::<usize>().ok();
+        let got = if fname == "argmax" { a.argmax(axis, explicit) } else { a.argmin(axis, explicit) };
+        f.add(match got {
+            Ok(g) => compare(&g, &dense_of(want, exact)).map_err(|m| format!("on {dev}: {name}: {key}: {m}")),
+            Err(e) => Err(format!("on {dev}: {name}: {key}: error {e}")),
+        });
+    }
     let sd = &c["spdiags"];
     let (buf, shape) = array(&sd["data"]);
     let data = Array::from_buffer(buf, &shape, dev).unwrap();

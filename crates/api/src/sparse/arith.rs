@@ -85,6 +85,18 @@ pub trait Sparse {
     fn min(&self, axis: Option<usize>) -> Result<Array> {
         super::reduce::extreme(self, axis, super::reduce::Extreme::Min, "min")
     }
+    /// The flat (row-major) index of the first largest value (`None`, a 0-d int64 array) or the
+    /// index of each line's first largest along `axis` 0 or 1 (a dense 1-D int64 array), absent
+    /// entries counting as zeros unless `explicit` (then among the stored values only, 0 for an
+    /// empty line): NumPy's `argmax` of the dense array. SciPy 1.17 answers the position in
+    /// `data` instead where `explicit` is set over everything, or where a zero ties.
+    fn argmax(&self, axis: Option<usize>, explicit: bool) -> Result<Array> {
+        super::reduce::arg_extreme(self, axis, super::reduce::Extreme::Max, explicit, "argmax")
+    }
+    /// The index of the first smallest value, as [`Self::argmax`].
+    fn argmin(&self, axis: Option<usize>, explicit: bool) -> Result<Array> {
+        super::reduce::arg_extreme(self, axis, super::reduce::Extreme::Min, explicit, "argmin")
+    }
     /// The mean over everything or along `axis`, absent entries counting (SciPy's `mean`: float64
     /// for integers and bool).
     fn mean(&self, axis: Option<usize>) -> Result<Array> {

@@ -15,29 +15,46 @@ pub(crate) enum Extreme {
     Min,
 }
 
+/// Each major line's first offset and stored count (int64), and the line of each stored value.
+struct Lines {
+    starts: Array,
+    counts: Array,
+    rows: Array,
+}
+
+fn lines(c: &Compressed) -> Result<Lines> {
+    let ptr = c.indptr.cast_if(DType::I64)?;
+    let cut = |r: std::ops::Range<isize>| ptr.slice([SliceElem::from(r)]);
+    let starts = cut(0..c.dims[0] as isize)?;
+    let counts = cut(1..c.dims[0] as isize + 1)?.sub(&starts)?;
+    Ok(Lines { starts, counts, rows: expand(&c.indptr, c.data.size())? })
+}
+
+/// The extreme of each major line's stored values (zero for an empty line); `c` holds some.
+fn stored_extreme(c: &Compressed, l: &Lines, e: Extreme) -> Result<Array> {
+    let zero = get_array_module(&c.data).zeros([c.dims[0]], c.data.dtype())?;
+    // start from each line's first stored value (zero for an empty line), then fold in the rest
+    let first = xp_core::Scalar::Int(c.data.size() as i64 - 1);
+    let init = crate::where_(&l.counts.gt(0)?, &c.data.take(&l.starts.clip(Some(0), Some(first))?, 0)?, &zero)?
+        .cast_if(c.data.dtype())?;
+    match e {
+        Extreme::Max => crate::scatter_max(&init, &l.rows, &c.data)?,
+        Extreme::Min => crate::scatter_min(&init, &l.rows, &c.data)?,
+    }
+    Ok(init)
+}
+
 /// The extreme of each major line of `c` (zeros counted where a line has fewer stored values
 /// than its length).
 fn line_extreme(c: &Compressed, e: Extreme) -> Result<Array> {
-    let [lines, len] = c.dims;
-    let mods = get_array_module(&c.data);
-    let nnz = c.data.size();
-    let ptr = c.indptr.cast_if(DType::I64)?;
-    let cut = |r: std::ops::Range<isize>| ptr.slice([SliceElem::from(r)]);
-    let starts = cut(0..lines as isize)?;
-    let counts = cut(1..lines as isize + 1)?.sub(&starts)?;
-    let zero = mods.zeros([lines], c.data.dtype())?;
-    if nnz == 0 {
+    let [lines_n, len] = c.dims;
+    let zero = get_array_module(&c.data).zeros([lines_n], c.data.dtype())?;
+    if c.data.size() == 0 {
         return Ok(zero);
     }
-    // start from each line's first stored value (zero for an empty line), then fold in the rest
-    let first = xp_core::Scalar::Int(nnz as i64 - 1);
-    let init = crate::where_(&counts.gt(0)?, &c.data.take(&starts.clip(Some(0), Some(first))?, 0)?, &zero)?
-        .cast_if(c.data.dtype())?;
-    let rows = expand(&c.indptr, nnz)?;
-    match e {
-        Extreme::Max => crate::scatter_max(&init, &rows, &c.data)?,
-        Extreme::Min => crate::scatter_min(&init, &rows, &c.data)?,
-    }
+    let l = lines(c)?;
+    let init = stored_extreme(c, &l, e)?;
+    let counts = l.counts;
     let with_zero = match e {
         Extreme::Max => init.maximum(&zero)?,
         Extreme::Min => init.minimum(&zero)?,
@@ -68,6 +85,81 @@ fn flat(c: &Compressed) -> Result<Compressed> {
     let nnz = c.data.size() as i64;
     let indptr = Array::from_vec(vec![0i64, nnz], [2])?.to_device(c.data.device())?;
     Ok(Compressed { indptr, ..c.clone() })
+}
+
+/// The minor index of each major line's first extreme (int64) in the canonical `c`: among the
+/// stored values only (`explicit`, 0 for an empty line), or counting the absent ones as zeros.
+fn line_argextreme(c: &Compressed, e: Extreme, explicit: bool) -> Result<Array> {
+    let [n, len] = c.dims;
+    let mods = get_array_module(&c.data);
+    if c.data.size() == 0 {
+        return mods.zeros([n], DType::I64);
+    }
+    let l = lines(c)?;
+    let ext = stored_extreme(c, &l, e)?;
+    let minor = c.indices.cast_if(DType::I64)?;
+    let len_i = len as i64;
+    // the first stored position holding the line's extreme (NaN: the first NaN, as NumPy's)
+    let at = ext.take(&l.rows, 0)?;
+    let hit = c.data.eq(&at)?.logical_or(&c.data.isnan()?.logical_and(&at.isnan()?)?)?;
+    let first_hit = mods.full([n], len_i, DType::I64)?;
+    crate::scatter_min(&first_hit, &l.rows, &crate::where_(&hit, &minor, len_i)?)?;
+    let empty = l.counts.eq(0)?;
+    if explicit {
+        return crate::where_(&empty, 0i64, &first_hit);
+    }
+    // the first absent position: where a stored index leaves its place in 0, 1, 2, …, or the
+    // end of the run of stored values
+    let place = mods.arange(0i64, c.data.size() as i64, 1i64, Some(DType::I64))?.sub(&l.starts.take(&l.rows, 0)?)?;
+    let missing = l.counts.copy()?;
+    crate::scatter_min(&missing, &l.rows, &crate::where_(&minor.ne(&place)?, &place, len_i)?)?;
+    let beats_zero = match e {
+        Extreme::Max => ext.gt(0)?,
+        Extreme::Min => ext.lt(0)?,
+    };
+    let stored_wins = beats_zero.logical_or(&l.counts.eq(len_i)?)?.logical_or(&ext.isnan()?)?;
+    let tie = crate::where_(&ext.eq(0)?, &missing.minimum(&first_hit)?, &missing)?;
+    let r = crate::where_(&stored_wins, &first_hit, &tie)?;
+    crate::where_(&empty, 0i64, &r)
+}
+
+/// [`Sparse::argmax`] and [`Sparse::argmin`].
+pub(crate) fn arg_extreme<A: Sparse + ?Sized>(
+    a: &A,
+    axis: Option<usize>,
+    e: Extreme,
+    explicit: bool,
+    op: &'static str,
+) -> Result<Array> {
+    let [m, n] = a.shape();
+    let csr = a.canonical_csr()?;
+    match axis {
+        None => {
+            if m * n == 0 {
+                return Err(Error::EmptyReduction { op });
+            }
+            if explicit && csr.nnz() == 0 {
+                return Err(Error::invalid(op, "cannot take it over a zero array when explicit is set"));
+            }
+            // one line of m·n values, indexed by the flat (row-major) position
+            let coo = csr.tocoo()?;
+            let keys = coo.row().cast_if(DType::I64)?.mul(n as i64)?.add(&coo.col().cast_if(DType::I64)?)?;
+            let indptr = Array::from_vec(vec![0i64, keys.size() as i64], [2])?.to_device(csr.device())?;
+            let whole = Compressed { dims: [1, m * n], indices: keys, indptr, ..csr.0.clone() };
+            line_argextreme(&whole, e, explicit)?.reshape([0usize; 0])
+        }
+        Some(ax @ (0 | 1)) => {
+            if a.shape()[ax] == 0 {
+                return Err(Error::EmptyReduction { op });
+            }
+            if ax == 1 {
+                line_argextreme(&csr.0, e, explicit)
+            } else {
+                line_argextreme(&csr.tocsc()?.0, e, explicit)
+            }
+        }
+        Some(ax) => Err(Error::AxisOutOfRange { op, axis: ax as isize, ndim: 2 }),
+    }
 }
 
 /// [`Sparse::mean`].
