@@ -207,6 +207,16 @@ def more(c, a, b, dense, d):
                         if q > p:
                             out[k] = mat.indices[p + pick(mat.data[p:q])]
                     c["argext"][f"{fn}_{ax}_explicit"] = arr(out)
+    c["setdiag"] = []
+    for k in (0, 1, -2):
+        for vals in (dense[0, :2].copy(), np.asarray(dense[0, 0])):
+            r = csr.copy()
+            try:
+                r.setdiag(vals, k)
+            except ValueError as e:  # k past the array: xp refuses too
+                c["setdiag"].append({"k": k, "values": arr(np.asarray(vals)), "error": str(e)})
+                continue
+            c["setdiag"].append({"k": k, "values": arr(np.asarray(vals)), "dense": arr(r.toarray()), "nnz": int(r.nnz)})
     m, n = csr.shape
     data = dense[: min(2, m)].copy()
     offsets = [0, -1][: data.shape[0]]

@@ -1,5 +1,5 @@
-//! Comparisons of sparse arrays (sparse bool results), `argmax`/`argmin`, `block_array`, `kronsum`
-//! and `spdiags`
+//! Comparisons of sparse arrays (sparse bool results), `argmax`/`argmin`, `setdiag`,
+//! `block_array`, `kronsum` and `spdiags`
 //! against SciPy 1.17 (`tests/data/sparse_ops.json`, `scripts/gen_sparse_reference.py`), run by
 //! the sparse `ops` tests on every device and through the front end's compositions.
 use super::common::array;
@@ -104,6 +104,20 @@ pub(super) fn more(f: &mut Failures, dev: Device, c: &Value, a: &CooArray, b: &C
             Ok(g) => compare(&g, &dense_of(want, exact)).map_err(|m| format!("on {dev}: {name}: {key}: {m}")),
             Err(e) => Err(format!("on {dev}: {name}: {key}: error {e}")),
         });
+    }
+    for sdg in c["setdiag"].as_array().unwrap() {
+        let (buf, shape) = array(&sdg["values"]);
+        let values = Array::from_buffer(buf, &shape, dev).unwrap();
+        let k = sdg["k"].as_i64().unwrap() as isize;
+        let got = csr.setdiag(&values, k);
+        if sdg.get("error").is_some() {
+            if got.is_ok() {
+                f.add(Err(format!("on {dev}: {name}: setdiag(k={k}) past the array: SciPy refuses, xp did not")));
+            }
+            continue;
+        }
+        let want = [&Value::from("csr"), &sdg["dense"], &sdg["nnz"]];
+        check(f, format!("{name}: setdiag(k={k}, {shape:?})"), dev, got, &want, tol);
     }
     let sd = &c["spdiags"];
     let (buf, shape) = array(&sd["data"]);

@@ -110,6 +110,14 @@ pub trait Sparse {
     {
         super::structure::diagonal(self, k)
     }
+    /// SciPy's `setdiag(values, k)`, as a new array of this format: diagonal `k` set to
+    /// `values` (0-d: the whole diagonal; 1-D: its first positions), values of zero stored.
+    fn setdiag(&self, values: &Array, k: isize) -> Result<SparseArray>
+    where
+        Self: Sized,
+    {
+        super::structure::setdiag(self, values, k)
+    }
     /// The sum of diagonal `k` (SciPy's `trace`), a 0-d array in NumPy's sum dtype.
     fn trace(&self, k: isize) -> Result<Array>
     where

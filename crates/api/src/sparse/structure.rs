@@ -129,6 +129,41 @@ pub fn block_diag(mats: &[&dyn Sparse]) -> Result<CooArray> {
     CooArray::from_parts(cat(&data)?, cat(&rows)?, cat(&cols)?, shape, false, ix)
 }
 
+/// SciPy's `A.setdiag(values, k)` as a new array of `a`'s format: diagonal `k` set to `values`
+/// (a 0-d array fills the whole diagonal; a 1-D one sets as many of its first positions as it
+/// has values, the rest of it past the diagonal's end left out), cast to `a`'s dtype; values of
+/// zero are stored (as SciPy stores them). Duplicates are summed first.
+pub(crate) fn setdiag(a: &dyn Sparse, values: &Array, k: isize) -> Result<SparseArray> {
+    let op = "setdiag";
+    let shape = a.shape();
+    if k >= shape[1] as isize || -k >= shape[0] as isize {
+        return Err(Error::invalid(op, format!("k = {k} exceeds the array's dimensions {shape:?}")));
+    }
+    let (r0, c0, full) = diag_span(k, shape);
+    let x = match values.ndim() {
+        0 => values.broadcast_to(&[full][..])?,
+        1 => values.slice([xp_core::SliceElem::from(0..values.size().min(full) as isize)])?,
+        d => return Err(Error::invalid(op, format!("values must be 0-D or 1-D, got {d}-D"))),
+    }
+    .astype(a.dtype())?;
+    let len = x.size() as i64;
+    let (r, c, d, ix) = coords(a)?;
+    // the stored entries at the positions being set give way
+    let set = c.sub(&r)?.eq(k as i64)?.logical_and(&r.sub(r0 as i64)?.lt(len)?)?;
+    let keep = set.logical_not()?;
+    let pick = |v: &Array| crate::compress(&keep, v, 0);
+    let i: Array = get_array_module(&d).arange(0i64, len, 1i64, Some(DType::I64))?;
+    let rows = cat(&[pick(&r)?, i.add(r0 as i64)?])?;
+    let cols = cat(&[pick(&c)?, i.add(c0 as i64)?])?;
+    let ix = index_dtype_for(&[ix], shape[0].max(shape[1]));
+    let coo = CooArray::from_parts(cat(&[pick(&d)?, x])?, rows, cols, shape, false, ix)?;
+    Ok(match a.format() {
+        Format::Csr => SparseArray::Csr(coo.tocsr()?),
+        Format::Csc => SparseArray::Csc(coo.tocsc()?),
+        Format::Coo => SparseArray::Coo(coo.sum_duplicates()?),
+    })
+}
+
 /// SciPy's `kron(A, B)`: the Kronecker product, as a CSR array (SciPy gives BSR, which xp has
 /// not yet).
 pub fn kron(a: &dyn Sparse, b: &dyn Sparse) -> Result<CsrArray> {
