@@ -21,9 +21,28 @@ pub struct ArrayModule {
     device: Device,
 }
 
-/// The namespace of the device `x` lives on (CuPy's `get_array_module`).
-pub fn get_array_module(x: &Array) -> ArrayModule {
-    ArrayModule { device: x.device() }
+/// What lives on one device: arrays and sparse arrays ([`crate::sparse`]).
+pub trait OnDevice {
+    /// The device the data live on.
+    fn on_device(&self) -> Device;
+}
+
+impl<T: OnDevice + ?Sized> OnDevice for &T {
+    fn on_device(&self) -> Device {
+        (**self).on_device()
+    }
+}
+
+impl OnDevice for Array {
+    fn on_device(&self) -> Device {
+        self.device()
+    }
+}
+
+/// The namespace of the device `x` (an array or a sparse array) lives on (CuPy's
+/// `get_array_module`, which recognises `cupyx.scipy.sparse` matrices too).
+pub fn get_array_module<T: OnDevice + ?Sized>(x: &T) -> ArrayModule {
+    ArrayModule { device: x.on_device() }
 }
 
 /// The namespace of `device`.

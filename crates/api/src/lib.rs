@@ -75,7 +75,7 @@ pub use compare::{
 pub(crate) use creation::full_on;
 pub use creation::{
     arange, empty, empty_like, eye, full, full_like, get_array_module, identity, linspace, logspace, meshgrid, on,
-    ones, ones_like, zeros, zeros_like, ArrayModule, Indexing, Linspace, Logspace,
+    ones, ones_like, zeros, zeros_like, ArrayModule, Indexing, Linspace, Logspace, OnDevice,
 };
 pub use diagonal::{cross, cross_axes, diagonal, matrix_transpose, trace};
 pub use einsum::einsum;

@@ -641,3 +641,24 @@ fn gram_of_a_tall_sparse_matrix_is_the_dense_product() {
         assert_eq!(g.nnz(), 5_000 * 5_000, "on {dev}");
     }
 }
+
+/// `get_array_module` of a sparse array (any format, or behind the `Sparse` trait) is the
+/// namespace of the device its parts live on, as CuPy's recognises its sparse matrices.
+#[test]
+fn get_array_module_knows_sparse_arrays() {
+    use xp::sparse::Sparse;
+    for dev in devices() {
+        let d = xp::on(dev).eye(3, None, 0, DType::F32).unwrap();
+        let csr = CsrArray::from_dense(&d).unwrap();
+        let (csc, coo) = (csr.tocsc().unwrap(), csr.tocoo().unwrap());
+        let dynamic: &dyn Sparse = &csc;
+        for m in [
+            xp::get_array_module(&csr),
+            xp::get_array_module(&csc),
+            xp::get_array_module(&coo),
+            xp::get_array_module(dynamic),
+        ] {
+            assert_eq!(m, xp::on(dev), "on {dev}");
+        }
+    }
+}

@@ -193,6 +193,23 @@ pub(crate) fn binop<A: Sparse + ?Sized>(
     })
 }
 
+impl crate::OnDevice for dyn Sparse + '_ {
+    fn on_device(&self) -> xp_core::Device {
+        self.device()
+    }
+}
+
+macro_rules! on_device {
+    ($($t:ty),*) => {$(
+        impl crate::OnDevice for $t {
+            fn on_device(&self) -> xp_core::Device {
+                Sparse::device(self)
+            }
+        }
+    )*};
+}
+on_device!(CsrArray, CscArray, CooArray, SparseArray);
+
 impl Sparse for CsrArray {
     fn shape(&self) -> [usize; 2] {
         CsrArray::shape(self)
