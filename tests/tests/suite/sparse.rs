@@ -113,6 +113,19 @@ fn reference(f: &mut Failures, dev: Device, c: &Value) {
         let want_step = want(dd.take(&stepped.to_device(dev).unwrap(), 0));
         check(f, "slice_rows", name, dev, csr.slice_rows(0, shape[0], 2).and_then(|a| a.toarray()), &want_step);
         check(f, "csc slice_rows", name, dev, csc.slice_rows(0, shape[0], 2).and_then(|a| a.toarray()), &want_step);
+        // bool masks (every other line) select as the integer lines they mark
+        let mask = |len: i64| Array::from_vec((0..len).map(|i| i % 2 == 0).collect::<Vec<bool>>(), [len as usize]);
+        let (rmask, cmask) = (mask(m).unwrap().to_device(dev).unwrap(), mask(n).unwrap().to_device(dev).unwrap());
+        let even_cols = Array::from_vec((0..n).step_by(2).collect::<Vec<i64>>(), [(n as usize).div_ceil(2)]).unwrap();
+        let want_ecols = want(dd.take(&even_cols.to_device(dev).unwrap(), 1));
+        check(f, "take_rows(mask)", name, dev, csr.take_rows(&rmask).and_then(|a| a.toarray()), &want_step);
+        check(f, "csc take_rows(mask)", name, dev, csc.take_rows(&rmask).and_then(|a| a.toarray()), &want_step);
+        check(f, "take_cols(mask)", name, dev, csr.take_cols(&cmask).and_then(|a| a.toarray()), &want_ecols);
+        check(f, "csc take_cols(mask)", name, dev, csc.take_cols(&cmask).and_then(|a| a.toarray()), &want_ecols);
+        f.add(match csr.take_rows(&mask(m + 1).unwrap().to_device(dev).unwrap()) {
+            Err(xp::Error::InvalidArgument { .. }) => Ok(()),
+            r => Err(format!("{name}: a mask one too long gave {:?}", r.map(|a| a.shape()))),
+        });
         // contiguous runs (step 1) take the slicing path
         let from_one = |len: i64| Array::from_vec((1..len).collect::<Vec<i64>>(), [len as usize - 1]).unwrap();
         let want_rows = want(dd.take(&from_one(m).to_device(dev).unwrap(), 0));

@@ -1,5 +1,5 @@
-//! Selecting lines of a compressed array: rows of a CSR array and columns of a CSC one by an
-//! integer array (repeats allowed, negative indices counted from the end) or a stepped range,
+//! Selecting lines of a compressed array: rows and columns by an integer array (repeats
+//! allowed, negative indices counted from the end), a bool mask or a stepped range,
 //! and single elements — all by gathers over the offsets, so they run on every device.
 //!
 //! ```
@@ -17,14 +17,25 @@ use crate::{get_array_module, Array};
 use std::sync::Arc;
 use xp_core::{DType, Error, Result, SliceElem};
 
-/// `lines` (a 1-D integer array, negatives counted from the end) checked against an axis of
-/// `len` lines, as int64 in `0..len`.
+/// `lines` (a 1-D integer array, negatives counted from the end, or a bool mask of the axis's
+/// length, as NumPy's and SciPy's `A[mask]`) checked against an axis of `len` lines, as int64 in
+/// `0..len`.
 fn checked(lines: &Array, len: usize, axis: usize) -> Result<Array> {
-    if lines.ndim() != 1 || !matches!(lines.dtype().kind(), xp_core::Kind::Int | xp_core::Kind::Uint) {
+    let kind = lines.dtype().kind();
+    if lines.ndim() != 1 || !matches!(kind, xp_core::Kind::Int | xp_core::Kind::Uint | xp_core::Kind::Bool) {
         return Err(Error::invalid(
             "take",
-            format!("lines must be a 1-D integer array, got {} of shape {:?}", lines.dtype(), lines.shape()),
+            format!("lines must be a 1-D integer or bool array, got {} of shape {:?}", lines.dtype(), lines.shape()),
         ));
+    }
+    if kind == xp_core::Kind::Bool {
+        if lines.size() != len {
+            return Err(Error::invalid(
+                "take",
+                format!("a bool mask of {} lines for an axis of {len} (boolean index did not match)", lines.size()),
+            ));
+        }
+        return crate::flatnonzero(lines);
     }
     let n = len as i64;
     let l = lines.cast_if(DType::I64)?;
@@ -139,8 +150,8 @@ fn stepped(device: xp_core::Device, start: isize, stop: isize, step: isize) -> R
 }
 
 impl CsrArray {
-    /// Rows `rows` (SciPy's `A[rows]` with an integer array; repeats allowed, negative rows from
-    /// the end) as a CSR array.
+    /// Rows `rows` (SciPy's `A[rows]` with an integer array, repeats allowed, negative rows from
+    /// the end, or a bool mask) as a CSR array.
     pub fn take_rows(&self, rows: &Array) -> Result<CsrArray> {
         take_lines(&self.0, rows, 0).map(CsrArray)
     }
@@ -152,8 +163,8 @@ impl CsrArray {
         }
         self.take_rows(&stepped(self.device(), start as isize, stop as isize, step)?)
     }
-    /// Columns `cols` (SciPy's `A[:, cols]` with an integer array; repeats allowed, negative
-    /// columns from the end) as a CSR array whose rows keep their values' order (unsorted
+    /// Columns `cols` (SciPy's `A[:, cols]` with an integer array, repeats allowed, negative
+    /// columns from the end, or a bool mask) as a CSR array whose rows keep their values' order (unsorted
     /// indices, as SciPy's).
     pub fn take_cols(&self, cols: &Array) -> Result<CsrArray> {
         take_minor(&self.0, cols, 1).map(CsrArray)
