@@ -218,6 +218,16 @@ def more(c, a, b, dense, d):
                 continue
             c["setdiag"].append({"k": k, "values": arr(np.asarray(vals)), "dense": arr(r.toarray()), "nnz": int(r.nnz)})
     m, n = csr.shape
+    c["assign"] = []
+    zero = np.zeros(1, dtype=dense.dtype)[0]
+    for rows, cols, vals in [
+        (np.array([0, 0, -1]), np.array([1 % n, 1 % n, 0]), np.array([dense[0, 0], dense[0, -1], zero])),
+        (np.array([0, m - 1]), np.array([n - 1, 0]), np.asarray(dense[0, 0])),
+    ]:
+        r = csr.copy()
+        r[rows, cols] = vals
+        c["assign"].append({"rows": arr(rows.astype(np.int64)), "cols": arr(cols.astype(np.int64)), "values": arr(np.asarray(vals)),
+                            "dense": arr(r.toarray()), "nnz": int(r.nnz)})
     data = dense[: min(2, m)].copy()
     offsets = [0, -1][: data.shape[0]]
     c["spdiags"] = {"data": arr(data), "offsets": offsets, "dense": arr(sp.spdiags(data, offsets, m, n).toarray()),

@@ -675,3 +675,26 @@ fn get_array_module_knows_sparse_arrays() {
         }
     }
 }
+
+/// Assignment past the array or with lengths that do not broadcast is a typed error, and the
+/// array is left as it was.
+#[test]
+fn bad_assignments_are_typed_errors() {
+    use xp::sparse::Sparse;
+    for dev in devices() {
+        let eye = xp::on(dev).eye(3, None, 0, DType::F64).unwrap();
+        let a = CsrArray::from_dense(&eye).unwrap();
+        let at = |v: Vec<i64>| Array::from_vec(v.clone(), [v.len()]).unwrap().to_device(dev).unwrap();
+        let one = Array::from_vec(vec![1.0f64], [1]).unwrap().to_device(dev).unwrap();
+        match a.assign(&at(vec![3]), &at(vec![0]), &one) {
+            Err(xp::Error::IndexOutOfBounds { index: 3, axis: 0, size: 3 }) => {}
+            r => panic!("row 3 of 3 on {dev}: {:?}", r.map(|s| s.nnz())),
+        }
+        match a.assign(&at(vec![0, 1]), &at(vec![0, 1, 2]), &one) {
+            Err(xp::Error::InvalidArgument { .. }) => {}
+            r => panic!("lengths 2 and 3 on {dev}: {:?}", r.map(|s| s.nnz())),
+        }
+        let d = a.toarray().unwrap().to_device(Device::Cpu).unwrap().to_vec::<f64>().unwrap();
+        assert_eq!(d, vec![1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0], "on {dev}");
+    }
+}

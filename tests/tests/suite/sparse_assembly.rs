@@ -1,4 +1,4 @@
-//! Comparisons of sparse arrays (sparse bool results), `argmax`/`argmin`, `setdiag`,
+//! Comparisons of sparse arrays (sparse bool results), `argmax`/`argmin`, `setdiag`, assignment,
 //! `block_array`, `kronsum` and `spdiags`
 //! against SciPy 1.17 (`tests/data/sparse_ops.json`, `scripts/gen_sparse_reference.py`), run by
 //! the sparse `ops` tests on every device and through the front end's compositions.
@@ -118,6 +118,18 @@ pub(super) fn more(f: &mut Failures, dev: Device, c: &Value, a: &CooArray, b: &C
         }
         let want = [&Value::from("csr"), &sdg["dense"], &sdg["nnz"]];
         check(f, format!("{name}: setdiag(k={k}, {shape:?})"), dev, got, &want, tol);
+    }
+    for asg in c["assign"].as_array().unwrap() {
+        let load = |v: &Value| {
+            let (buf, shape) = array(v);
+            Array::from_buffer(buf, &shape, dev).unwrap()
+        };
+        let (r, cc, v) = (load(&asg["rows"]), load(&asg["cols"]), load(&asg["values"]));
+        let want = [&Value::from("csr"), &asg["dense"], &asg["nnz"]];
+        check(f, format!("{name}: assign {}", asg["rows"]), dev, csr.assign(&r, &cc, &v), &want, tol);
+        let csc = SparseArray::Csr(csr.clone()).asformat(Format::Csc).unwrap();
+        let got = csc.assign(&r, &cc, &v).and_then(|x| x.asformat(Format::Csr));
+        check(f, format!("{name}: csc assign {}", asg["rows"]), dev, got, &want, tol);
     }
     let sd = &c["spdiags"];
     let (buf, shape) = array(&sd["data"]);

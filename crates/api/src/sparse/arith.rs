@@ -110,6 +110,15 @@ pub trait Sparse {
     {
         super::structure::diagonal(self, k)
     }
+    /// SciPy's `A[rows, cols] = values` as a new array of this format: each target position
+    /// (integer arrays, negatives from the end; `rows`, `cols` and `values` broadcast) takes its
+    /// value (the last where a position repeats), stored even where zero; see `assign.rs`.
+    fn assign(&self, rows: &Array, cols: &Array, values: &Array) -> Result<SparseArray>
+    where
+        Self: Sized,
+    {
+        super::assign::assign(self, rows, cols, values)
+    }
     /// SciPy's `setdiag(values, k)`, as a new array of this format: diagonal `k` set to
     /// `values` (0-d: the whole diagonal; 1-D: its first positions), values of zero stored.
     fn setdiag(&self, values: &Array, k: isize) -> Result<SparseArray>

@@ -20,7 +20,7 @@ use xp_core::{DType, Error, Result, SliceElem};
 /// `lines` (a 1-D integer array, negatives counted from the end, or a bool mask of the axis's
 /// length, as NumPy's and SciPy's `A[mask]`) checked against an axis of `len` lines, as int64 in
 /// `0..len`.
-fn checked(lines: &Array, len: usize, axis: usize) -> Result<Array> {
+pub(super) fn checked(lines: &Array, len: usize, axis: usize) -> Result<Array> {
     let kind = lines.dtype().kind();
     if lines.ndim() != 1 || !matches!(kind, xp_core::Kind::Int | xp_core::Kind::Uint | xp_core::Kind::Bool) {
         return Err(Error::invalid(

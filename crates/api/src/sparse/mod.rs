@@ -25,6 +25,7 @@
 //! assert_eq!(c.transpose().shape(), [2, 3]);
 //! ```
 mod arith;
+mod assign;
 mod blocks;
 mod compare;
 mod compressed;
