@@ -62,29 +62,38 @@ fn line_extreme(c: &Compressed, e: Extreme) -> Result<Array> {
     crate::where_(&counts.lt(len as i64)?, &with_zero, &init)?.cast_if(c.data.dtype())
 }
 
-/// [`Sparse::max`] and [`Sparse::min`].
-pub(crate) fn extreme<A: Sparse + ?Sized>(a: &A, axis: Option<usize>, e: Extreme, op: &'static str) -> Result<Array> {
+/// `f` over the lines `axis` names of `a`'s canonical form: the whole array as one line of its
+/// flat (row-major) positions (`None`; the result made 0-d), its rows (`Some(1)`) or its columns
+/// (`Some(0)`). An empty array, or an axis of length zero, is an error (SciPy's too).
+fn along<A: Sparse + ?Sized>(
+    a: &A,
+    axis: Option<usize>,
+    op: &'static str,
+    f: impl Fn(&Compressed) -> Result<Array>,
+) -> Result<Array> {
     let [m, n] = a.shape();
+    match axis {
+        Some(ax) if ax > 1 => return Err(Error::AxisOutOfRange { op, axis: ax as isize, ndim: 2 }),
+        Some(ax) if a.shape()[ax] == 0 => return Err(Error::EmptyReduction { op }),
+        None if m * n == 0 => return Err(Error::EmptyReduction { op }),
+        _ => {}
+    }
     let csr = a.canonical_csr()?;
     match axis {
         None => {
-            if m * n == 0 {
-                return Err(Error::EmptyReduction { op });
-            }
-            let whole = Compressed { dims: [1, m * n], ..flat(&csr.0)? };
-            line_extreme(&whole, e)?.reshape([0usize; 0])
+            let coo = csr.tocoo()?;
+            let keys = coo.row().cast_if(DType::I64)?.mul(n as i64)?.add(&coo.col().cast_if(DType::I64)?)?;
+            let indptr = Array::from_vec(vec![0i64, keys.size() as i64], [2])?.to_device(csr.device())?;
+            f(&Compressed { dims: [1, m * n], indices: keys, indptr, ..csr.0.clone() })?.reshape([0usize; 0])
         }
-        Some(1) => line_extreme(&csr.0, e),
-        Some(0) => line_extreme(&csr.tocsc()?.0, e),
-        Some(ax) => Err(Error::AxisOutOfRange { op, axis: ax as isize, ndim: 2 }),
+        Some(1) => f(&csr.0),
+        _ => f(&csr.tocsc()?.0),
     }
 }
 
-/// The array as one line of `m · n` values (offsets of one line; column indices made flat).
-fn flat(c: &Compressed) -> Result<Compressed> {
-    let nnz = c.data.size() as i64;
-    let indptr = Array::from_vec(vec![0i64, nnz], [2])?.to_device(c.data.device())?;
-    Ok(Compressed { indptr, ..c.clone() })
+/// [`Sparse::max`] and [`Sparse::min`].
+pub(crate) fn extreme<A: Sparse + ?Sized>(a: &A, axis: Option<usize>, e: Extreme, op: &'static str) -> Result<Array> {
+    along(a, axis, op, |c| line_extreme(c, e))
 }
 
 /// The minor index of each major line's first extreme (int64) in the canonical `c`: among the
@@ -131,35 +140,12 @@ pub(crate) fn arg_extreme<A: Sparse + ?Sized>(
     explicit: bool,
     op: &'static str,
 ) -> Result<Array> {
-    let [m, n] = a.shape();
-    let csr = a.canonical_csr()?;
-    match axis {
-        None => {
-            if m * n == 0 {
-                return Err(Error::EmptyReduction { op });
-            }
-            if explicit && csr.nnz() == 0 {
-                return Err(Error::invalid(op, "cannot take it over a zero array when explicit is set"));
-            }
-            // one line of m·n values, indexed by the flat (row-major) position
-            let coo = csr.tocoo()?;
-            let keys = coo.row().cast_if(DType::I64)?.mul(n as i64)?.add(&coo.col().cast_if(DType::I64)?)?;
-            let indptr = Array::from_vec(vec![0i64, keys.size() as i64], [2])?.to_device(csr.device())?;
-            let whole = Compressed { dims: [1, m * n], indices: keys, indptr, ..csr.0.clone() };
-            line_argextreme(&whole, e, explicit)?.reshape([0usize; 0])
+    along(a, axis, op, |c| {
+        if explicit && axis.is_none() && c.data.size() == 0 {
+            return Err(Error::invalid(op, "cannot take it over a zero array when explicit is set"));
         }
-        Some(ax @ (0 | 1)) => {
-            if a.shape()[ax] == 0 {
-                return Err(Error::EmptyReduction { op });
-            }
-            if ax == 1 {
-                line_argextreme(&csr.0, e, explicit)
-            } else {
-                line_argextreme(&csr.tocsc()?.0, e, explicit)
-            }
-        }
-        Some(ax) => Err(Error::AxisOutOfRange { op, axis: ax as isize, ndim: 2 }),
-    }
+        line_argextreme(c, e, explicit)
+    })
 }
 
 /// [`Sparse::mean`].
