@@ -217,6 +217,9 @@ def more(c, a, b, dense, d):
                 c["setdiag"].append({"k": k, "values": arr(np.asarray(vals)), "error": str(e)})
                 continue
             c["setdiag"].append({"k": k, "values": arr(np.asarray(vals)), "dense": arr(r.toarray()), "nnz": int(r.nnz)})
+    dia = csr.todia()
+    c["dia"] = {"data": arr(dia.data), "offsets": arr(dia.offsets), "nnz": int(dia.nnz), "dense": arr(dia.toarray()),
+                "coo_nnz": int(dia.tocoo().nnz)}
     m, n = csr.shape
     c["assign"] = []
     zero = np.zeros(1, dtype=dense.dtype)[0]
@@ -246,6 +249,12 @@ def files():
         index = a.indices if fmt != "coo" else a.row
         out.append({"file": name + ".npz", "format": fmt, "compressed": compressed, "nnz": int(a.nnz),
                     "index_dtype": str(index.dtype), "dense": arr(a.toarray())})
+    # a banded matrix in the diagonal format (its own generator: the files above stay as they were)
+    rng = np.random.default_rng(29)
+    a = sp.dia_array((rng.standard_normal((3, 6)), [-1, 0, 2]), shape=(6, 5))
+    sp.save_npz(os.path.join(d, "dia_float64.npz"), a, compressed=True)
+    out.append({"file": "dia_float64.npz", "format": "dia", "compressed": True, "nnz": int(a.nnz),
+                "index_dtype": str(a.offsets.dtype), "dense": arr(a.toarray())})
     return out
 
 

@@ -474,6 +474,7 @@ fn scipy_npz_files_load_and_xp_writes_the_same_members() {
                 xp::sparse::SparseArray::Csr(x) => x.indices().dtype(),
                 xp::sparse::SparseArray::Csc(x) => x.indices().dtype(),
                 xp::sparse::SparseArray::Coo(x) => x.row().dtype(),
+                xp::sparse::SparseArray::Dia(x) => x.offsets().dtype(),
             };
             assert_eq!(index.name(), c["index_dtype"].as_str().unwrap(), "{file}");
             compare(&a.toarray().unwrap(), &exact(&c["dense"])).unwrap_or_else(|m| panic!("{file} on {dev}: {m}"));

@@ -1,4 +1,5 @@
 //! Comparisons of sparse arrays (sparse bool results), `argmax`/`argmin`, `setdiag`, assignment,
+//! the diagonal format,
 //! `block_array`, `kronsum` and `spdiags`
 //! against SciPy 1.17 (`tests/data/sparse_ops.json`, `scripts/gen_sparse_reference.py`), run by
 //! the sparse `ops` tests on every device and through the front end's compositions.
@@ -131,6 +132,27 @@ pub(super) fn more(f: &mut Failures, dev: Device, c: &Value, a: &CooArray, b: &C
         let got = csc.assign(&r, &cc, &v).and_then(|x| x.asformat(Format::Csr));
         check(f, format!("{name}: csc assign {}", asg["rows"]), dev, got, &want, tol);
     }
+    // the diagonal format: SciPy's `todia` parts, and back
+    let dg = &c["dia"];
+    f.add(
+        (|| {
+            let d = csr.todia().map_err(|e| e.to_string())?;
+            compare(d.data(), &dense_of(&dg["data"], exact))?;
+            compare(d.offsets(), &dense_of(&dg["offsets"], exact))?;
+            if d.nnz() as u64 != dg["nnz"].as_u64().unwrap() {
+                return Err(format!("nnz {} where SciPy counts {}", d.nnz(), dg["nnz"]));
+            }
+            let coo = d.tocoo().map_err(|e| e.to_string())?;
+            if coo.nnz() as u64 != dg["coo_nnz"].as_u64().unwrap() {
+                return Err(format!("tocoo stores {} where SciPy stores {}", coo.nnz(), dg["coo_nnz"]));
+            }
+            let again = xp::sparse::DiaArray::new(d.data(), d.offsets(), d.shape()).map_err(|e| e.to_string())?;
+            compare(&again.toarray().map_err(|e| e.to_string())?, &dense_of(&dg["dense"], tol))?;
+            let any = SparseArray::Coo(a.clone()).asformat(Format::Dia).and_then(|x| x.asformat(Format::Csc));
+            compare(&any.and_then(|x| x.toarray()).map_err(|e| e.to_string())?, &dense_of(&dg["dense"], tol))
+        })()
+        .map_err(|m| format!("on {dev}: {name}: dia: {m}")),
+    );
     let sd = &c["spdiags"];
     let (buf, shape) = array(&sd["data"]);
     let data = Array::from_buffer(buf, &shape, dev).unwrap();

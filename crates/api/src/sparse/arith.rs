@@ -14,7 +14,7 @@
 //! ```
 use super::compressed::Compressed;
 use super::keys::offsets;
-use super::{shape_error, CooArray, CscArray, CsrArray, Format, SparseArray};
+use super::{shape_error, CooArray, CscArray, CsrArray, DiaArray, Format, SparseArray};
 use crate::ufunc::BinaryUfunc;
 use crate::{get_array_module, Array};
 use xp_core::{BinaryOp, DType, Result, Side};
@@ -217,7 +217,7 @@ macro_rules! on_device {
         }
     )*};
 }
-on_device!(CsrArray, CscArray, CooArray, SparseArray);
+on_device!(CsrArray, CscArray, CooArray, DiaArray, SparseArray);
 
 impl Sparse for CsrArray {
     fn shape(&self) -> [usize; 2] {
@@ -273,6 +273,24 @@ impl Sparse for CooArray {
     }
 }
 
+impl Sparse for DiaArray {
+    fn shape(&self) -> [usize; 2] {
+        DiaArray::shape(self)
+    }
+    fn format(&self) -> Format {
+        Format::Dia
+    }
+    fn dtype(&self) -> DType {
+        DiaArray::dtype(self)
+    }
+    fn device(&self) -> xp_core::Device {
+        DiaArray::device(self)
+    }
+    fn canonical_csr(&self) -> Result<CsrArray> {
+        self.tocsr()
+    }
+}
+
 impl Sparse for SparseArray {
     fn shape(&self) -> [usize; 2] {
         SparseArray::shape(self)
@@ -285,6 +303,7 @@ impl Sparse for SparseArray {
             SparseArray::Csr(a) => a.dtype(),
             SparseArray::Csc(a) => a.dtype(),
             SparseArray::Coo(a) => a.dtype(),
+            SparseArray::Dia(a) => a.dtype(),
         }
     }
     fn device(&self) -> xp_core::Device {
@@ -292,6 +311,7 @@ impl Sparse for SparseArray {
             SparseArray::Csr(a) => a.device(),
             SparseArray::Csc(a) => a.device(),
             SparseArray::Coo(a) => a.device(),
+            SparseArray::Dia(a) => a.device(),
         }
     }
     fn canonical_csr(&self) -> Result<CsrArray> {

@@ -34,6 +34,10 @@ fn target_len(rows: &Array, cols: &Array, values: &Array) -> Result<usize> {
 }
 
 pub(crate) fn assign(a: &dyn Sparse, rows: &Array, cols: &Array, values: &Array) -> Result<SparseArray> {
+    if a.format() == Format::Dia {
+        // (SciPy's dia_array does not support item assignment either)
+        return Err(Error::invalid("assign", "a DIA array takes no assignment: convert it (tocsr) first"));
+    }
     let shape = a.shape();
     let len = target_len(rows, cols, values)?;
     let spread = |x: &Array| {
@@ -78,6 +82,6 @@ pub(crate) fn assign(a: &dyn Sparse, rows: &Array, cols: &Array, values: &Array)
     Ok(match a.format() {
         Format::Csr => SparseArray::Csr(out.tocsr()?),
         Format::Csc => SparseArray::Csc(out.tocsc()?),
-        Format::Coo => SparseArray::Coo(out.sum_duplicates()?),
+        Format::Coo | Format::Dia => SparseArray::Coo(out.sum_duplicates()?),
     })
 }

@@ -1,6 +1,6 @@
 //! Sparse arrays with SciPy's sparse *array* semantics (`scipy.sparse.csr_array`, not
 //! `csr_matrix`): [`CsrArray`] (compressed rows: row access and products), [`CscArray`]
-//! (compressed columns) and [`CooArray`] (coordinates: construction). Their parts (`data`,
+//! (compressed columns), [`CooArray`] (coordinates: construction) and [`DiaArray`] (diagonals). Their parts (`data`,
 //! `indices`, `indptr`, `row`, `col`) are xp arrays, so a sparse array lives on any device,
 //! holds any of xp's value dtypes, and its index arrays are int32 or int64, chosen as SciPy's
 //! `get_index_dtype` does ([`index_dtype`]).
@@ -31,6 +31,7 @@ mod compare;
 mod compressed;
 mod construct;
 mod coo;
+mod dia;
 mod index;
 #[cfg(feature = "io")]
 mod io;
@@ -46,6 +47,7 @@ pub use blocks::{block_array, kronsum};
 pub use compressed::{CscArray, CsrArray};
 pub use construct::{diags_array, eye, identity, random_array, spdiags};
 pub use coo::CooArray;
+pub use dia::DiaArray;
 #[cfg(feature = "io")]
 pub use io::{load_npz, load_npz_on, save_npz};
 pub use mm::{mmread, mmwrite};
@@ -84,6 +86,8 @@ pub enum Format {
     Csc,
     /// coordinates (`"coo"`)
     Coo,
+    /// diagonals (`"dia"`)
+    Dia,
 }
 
 impl Format {
@@ -93,6 +97,7 @@ impl Format {
             Format::Csr => "csr",
             Format::Csc => "csc",
             Format::Coo => "coo",
+            Format::Dia => "dia",
         }
     }
 }
@@ -106,6 +111,8 @@ pub enum SparseArray {
     Csc(CscArray),
     /// coordinates
     Coo(CooArray),
+    /// diagonals
+    Dia(DiaArray),
 }
 
 impl SparseArray {
@@ -115,6 +122,7 @@ impl SparseArray {
             SparseArray::Csr(_) => Format::Csr,
             SparseArray::Csc(_) => Format::Csc,
             SparseArray::Coo(_) => Format::Coo,
+            SparseArray::Dia(_) => Format::Dia,
         }
     }
     /// The shape (rows, columns).
@@ -123,6 +131,7 @@ impl SparseArray {
             SparseArray::Csr(a) => a.shape(),
             SparseArray::Csc(a) => a.shape(),
             SparseArray::Coo(a) => a.shape(),
+            SparseArray::Dia(a) => a.shape(),
         }
     }
     /// Stored values, explicit zeros and duplicates included.
@@ -131,6 +140,7 @@ impl SparseArray {
             SparseArray::Csr(a) => a.nnz(),
             SparseArray::Csc(a) => a.nnz(),
             SparseArray::Coo(a) => a.nnz(),
+            SparseArray::Dia(a) => a.nnz(),
         }
     }
     /// The dense array (duplicates summed).
@@ -139,6 +149,7 @@ impl SparseArray {
             SparseArray::Csr(a) => a.toarray(),
             SparseArray::Csc(a) => a.toarray(),
             SparseArray::Coo(a) => a.toarray(),
+            SparseArray::Dia(a) => a.toarray(),
         }
     }
     /// The same matrix as CSR (SciPy's `tocsr`).
@@ -147,6 +158,7 @@ impl SparseArray {
             SparseArray::Csr(a) => Ok(a.clone()),
             SparseArray::Csc(a) => a.tocsr(),
             SparseArray::Coo(a) => a.tocsr(),
+            SparseArray::Dia(a) => a.tocsr(),
         }
     }
     /// The same matrix in `format` (SciPy's `asformat`).
@@ -157,11 +169,19 @@ impl SparseArray {
                 SparseArray::Csc(a) => a.clone(),
                 SparseArray::Csr(a) => a.tocsc()?,
                 SparseArray::Coo(a) => a.tocsc()?,
+                SparseArray::Dia(a) => a.tocsc()?,
             }),
             Format::Coo => SparseArray::Coo(match self {
                 SparseArray::Coo(a) => a.clone(),
                 SparseArray::Csr(a) => a.tocoo()?,
                 SparseArray::Csc(a) => a.tocoo()?,
+                SparseArray::Dia(a) => a.tocoo()?,
+            }),
+            Format::Dia => SparseArray::Dia(match self {
+                SparseArray::Dia(a) => a.clone(),
+                SparseArray::Csr(a) => a.todia()?,
+                SparseArray::Csc(a) => a.todia()?,
+                SparseArray::Coo(a) => a.todia()?,
             }),
         })
     }
@@ -221,4 +241,4 @@ macro_rules! into_any {
         }
     )*};
 }
-into_any!(CsrArray => Csr, CscArray => Csc, CooArray => Coo);
+into_any!(CsrArray => Csr, CscArray => Csc, CooArray => Coo, DiaArray => Dia);

@@ -161,6 +161,7 @@ pub(crate) fn setdiag(a: &dyn Sparse, values: &Array, k: isize) -> Result<Sparse
         Format::Csr => SparseArray::Csr(coo.tocsr()?),
         Format::Csc => SparseArray::Csc(coo.tocsc()?),
         Format::Coo => SparseArray::Coo(coo.sum_duplicates()?),
+        Format::Dia => SparseArray::Dia(coo.todia()?),
     })
 }
 
