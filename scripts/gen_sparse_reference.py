@@ -217,6 +217,16 @@ def more(c, a, b, dense, d):
                 c["setdiag"].append({"k": k, "values": arr(np.asarray(vals)), "error": str(e)})
                 continue
             c["setdiag"].append({"k": k, "values": arr(np.asarray(vals)), "dense": arr(r.toarray()), "nnz": int(r.nnz)})
+    with np.errstate(divide="ignore", invalid="ignore"):
+        by_scalar = csr / 3
+        by_row = csr / dense[0]
+        by_sparse = csr / bcsr
+    c["divide"] = {"scalar": [by_scalar.format, arr(by_scalar.toarray()), str(by_scalar.dtype)],
+                   "dense": [by_row.format, arr(by_row.toarray())]}
+    if np.dtype(d).kind != "c":
+        # (complex x / 0 differs between NumPy's division and xp's, dense arrays alike: not a
+        # sparse question)
+        c["divide"]["sparse"] = arr(np.asarray(by_sparse))
     dia = csr.todia()
     c["dia"] = {"data": arr(dia.data), "offsets": arr(dia.offsets), "nnz": int(dia.nnz), "dense": arr(dia.toarray()),
                 "coo_nnz": int(dia.tocoo().nnz)}

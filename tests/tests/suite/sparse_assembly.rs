@@ -1,5 +1,5 @@
 //! Comparisons of sparse arrays (sparse bool results), `argmax`/`argmin`, `setdiag`, assignment,
-//! the diagonal format,
+//! division, the diagonal format,
 //! `block_array`, `kronsum` and `spdiags`
 //! against SciPy 1.17 (`tests/data/sparse_ops.json`, `scripts/gen_sparse_reference.py`), run by
 //! the sparse `ops` tests on every device and through the front end's compositions.
@@ -131,6 +131,23 @@ pub(super) fn more(f: &mut Failures, dev: Device, c: &Value, a: &CooArray, b: &C
         let csc = SparseArray::Csr(csr.clone()).asformat(Format::Csc).unwrap();
         let got = csc.assign(&r, &cc, &v).and_then(|x| x.asformat(Format::Csr));
         check(f, format!("{name}: csc assign {}", asg["rows"]), dev, got, &want, tol);
+    }
+    // true division by a scalar (sparse), a dense row (sparse over the stored positions) and a
+    // sparse array (dense)
+    let dv = &c["divide"];
+    let row = {
+        let (buf, shape) = array(&c["dense"]);
+        Array::from_buffer(buf, &shape, dev).unwrap().slice([xp::SliceElem::Index(0)]).unwrap()
+    };
+    let s3: Vec<&Value> = dv["scalar"].as_array().unwrap().iter().collect();
+    check(f, format!("{name}: / 3"), dev, csr.divide_scalar(3.0), &s3[..2], tol);
+    let sd: Vec<&Value> = dv["dense"].as_array().unwrap().iter().collect();
+    check(f, format!("{name}: / dense row"), dev, csr.divide_dense(&row), &sd, tol);
+    if let Some(want) = dv.get("sparse") {
+        f.add(match csr.divide(&bcsr) {
+            Ok(g) => compare(&g, &dense_of(want, tol)).map_err(|m| format!("on {dev}: {name}: / sparse: {m}")),
+            Err(e) => Err(format!("on {dev}: {name}: / sparse: error {e}")),
+        });
     }
     // the diagonal format: SciPy's `todia` parts, and back
     let dg = &c["dia"];

@@ -141,14 +141,69 @@ pub trait Sparse {
     /// The elementwise product with `dense` (broadcast to this shape): a COO array over the
     /// stored positions, as SciPy's `multiply` of a sparse and a dense array.
     fn multiply_dense(&self, dense: &Array) -> Result<CooArray> {
-        let shape = self.shape();
-        let d = dense.broadcast_to(&shape[..]).map_err(|_| shape_error("multiply", &shape, dense.shape()))?;
-        let coo = self.canonical_csr()?.tocoo()?;
-        let flat = coo.row().cast_if(DType::I64)?.mul(shape[1] as i64)?.add(&coo.col().cast_if(DType::I64)?)?;
-        let picked = d.ravel()?.take(&flat, 0)?;
-        let ix = coo.row().dtype();
-        CooArray::from_parts(coo.data().mul(&picked)?, coo.row().clone(), coo.col().clone(), shape, true, ix)
+        on_stored(self, dense, BinaryOp::Mul, "multiply")
     }
+    /// `self / s` (SciPy's true division by a scalar): this format, the stored values times
+    /// `1 / s` (SciPy's way: an ulp from `v / s` at times), in float64 unless complex.
+    fn divide_scalar(&self, s: f64) -> Result<SparseArray> {
+        let dt = if xp_core::can_cast_safe(self.dtype(), DType::F64) { DType::F64 } else { self.dtype() };
+        let scaled = |d: &Array| d.astype(dt)?.mul(1.0 / s);
+        let c = self.canonical_csr()?;
+        Ok(match self.format() {
+            Format::Csc => {
+                let csc = c.tocsc()?;
+                SparseArray::Csc(CscArray(csc.0.with_data(scaled(csc.data())?)))
+            }
+            Format::Coo => {
+                let coo = c.tocoo()?;
+                let ix = coo.row().dtype();
+                SparseArray::Coo(CooArray::from_parts(
+                    scaled(coo.data())?,
+                    coo.row().clone(),
+                    coo.col().clone(),
+                    self.shape(),
+                    true,
+                    ix,
+                )?)
+            }
+            _ => SparseArray::Csr(CsrArray(c.0.with_data(scaled(c.data())?))),
+        })
+    }
+    /// `self / dense` (broadcast to this shape), as SciPy computes it: `multiply` by `1 / dense`
+    /// over the stored positions (the absent entries stay zero): a COO array, or this format
+    /// where `dense` holds one value (SciPy's scalar path).
+    fn divide_dense(&self, dense: &Array) -> Result<SparseArray> {
+        let coo = on_stored(self, &BinaryOp::Div.call(1.0, dense)?, BinaryOp::Mul, "divide")?;
+        match (dense.size(), self.format()) {
+            (1, Format::Csr) => Ok(SparseArray::Csr(coo.tocsr()?)),
+            (1, Format::Csc) => Ok(SparseArray::Csc(coo.tocsc()?)),
+            _ => Ok(SparseArray::Coo(coo)),
+        }
+    }
+    /// `self / other` of two sparse arrays: a dense array (SciPy's: `0 / 0` is NaN there), in
+    /// float64 where this dtype casts to it safely.
+    fn divide(&self, other: &dyn Sparse) -> Result<Array> {
+        if self.shape() != other.shape() {
+            return Err(shape_error("divide", &self.shape(), &other.shape()));
+        }
+        // (SciPy divides in float64 where the left dtype casts to it safely)
+        let a = self.canonical_csr()?.toarray()?;
+        let a = if xp_core::can_cast_safe(a.dtype(), DType::F64) { a.astype(DType::F64)? } else { a };
+        BinaryOp::Div.call(&a, &other.canonical_csr()?.toarray()?)
+    }
+}
+
+/// `op(stored value, dense at its position)` over the stored positions of `a` (`dense`
+/// broadcast to its shape), as a canonical COO array.
+fn on_stored<A: Sparse + ?Sized>(a: &A, dense: &Array, op: BinaryOp, name: &'static str) -> Result<CooArray> {
+    let shape = a.shape();
+    let d = dense.broadcast_to(&shape[..]).map_err(|_| shape_error(name, &shape, dense.shape()))?;
+    let coo = a.canonical_csr()?.tocoo()?;
+    let flat = coo.row().cast_if(DType::I64)?.mul(shape[1] as i64)?.add(&coo.col().cast_if(DType::I64)?)?;
+    let picked = d.ravel()?.take(&flat, 0)?;
+    let ix = coo.row().dtype();
+    let v = op.call(coo.data(), &picked).map_err(|e| e.in_op(name))?;
+    CooArray::from_parts(v, coo.row().clone(), coo.col().clone(), shape, true, ix)
 }
 
 /// `op` of two sparse arrays over the union of their stored positions, zeros dropped.
