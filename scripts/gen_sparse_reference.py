@@ -141,6 +141,9 @@ def ops_cases():
                 for ax in (None, 0, 1):
                     r = getattr(csr, fn)(axis=ax)
                     red[f"{fn}_{ax}"] = arr(np.asarray(r.toarray() if sp.issparse(r) else r))
+                    if fn != "mean":
+                        r = getattr(csr, fn)(axis=ax, explicit=True)
+                        red[f"{fn}_{ax}_explicit"] = arr(np.asarray(r.toarray() if sp.issparse(r) else r))
             c["reduce"] = red
             prod = (a.tocsr() @ b.T.tocsr()).tocsr()
             prod.sort_indices()

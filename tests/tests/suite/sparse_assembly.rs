@@ -1,4 +1,4 @@
-//! Comparisons of sparse arrays (sparse bool results), `argmax`/`argmin`, `setdiag`, assignment,
+//! Comparisons of sparse arrays (sparse bool results), `max`/`min`/`mean`, `argmax`/`argmin`, `setdiag`, assignment,
 //! division, the diagonal format,
 //! `block_array`, `kronsum` and `spdiags`
 //! against SciPy 1.17 (`tests/data/sparse_ops.json`, `scripts/gen_sparse_reference.py`), run by
@@ -95,6 +95,26 @@ pub(super) fn more(f: &mut Failures, dev: Device, c: &Value, a: &CooArray, b: &C
     let (ak, bj) = (csr.slice_rows(0, k, 1).unwrap(), bcsr.slice_rows(0, j, 1).unwrap());
     let got = (|| xp::sparse::kronsum(&ak.slice_cols(0, k, 1)?, &bj.slice_cols(0, j, 1)?, None))();
     check(f, format!("{name}: kronsum"), dev, got, &[&ks["format"], &ks["dense"]], tol);
+    // max/min (explicit or not) and mean, over everything and along each axis
+    if let Some(red) = c.get("reduce").and_then(|r| r.as_object()) {
+        for (key, want) in red {
+            let mut it = key.split('_');
+            let (fname, ax, explicit) = (it.next().unwrap(), it.next().unwrap(), it.next().is_some());
+            let axis = ax.parse::<usize>().ok();
+            let got = match fname {
+                "max" => csr.max(axis, explicit),
+                "min" => csr.min(axis, explicit),
+                _ => csr.mean(axis),
+            };
+            // an integer mean is a float whose sum SciPy forms in float64 (xp's integer sum is
+            // exact): a float's tolerance
+            let t = if fname == "mean" && tol.rtol == 0.0 { Tolerance { rtol: 1e-12, atol: 1e-12 } } else { tol };
+            f.add(match got {
+                Ok(g) => compare(&g, &dense_of(want, t)).map_err(|m| format!("on {dev}: {name}: {key}: {m}")),
+                Err(e) => Err(format!("on {dev}: {name}: {key}: error {e}")),
+            });
+        }
+    }
     // argmax/argmin of the COO operand (duplicates summed first) against NumPy's on the dense one
     for (key, want) in c["argext"].as_object().unwrap() {
         let mut it = key.split('_');

@@ -77,13 +77,14 @@ pub trait Sparse {
         })
     }
     /// The largest value over everything (`None`, a 0-d array) or along `axis` 0 or 1 (a dense
-    /// 1-D array), absent entries counting as zeros (SciPy's `max`).
-    fn max(&self, axis: Option<usize>) -> Result<Array> {
-        super::reduce::extreme(self, axis, super::reduce::Extreme::Max, "max")
+    /// 1-D array), absent entries counting as zeros unless `explicit` (SciPy's `max`; with
+    /// `explicit`, an empty line gives zero, as SciPy's).
+    fn max(&self, axis: Option<usize>, explicit: bool) -> Result<Array> {
+        super::reduce::extreme(self, axis, super::reduce::Extreme::Max, explicit, "max")
     }
     /// The smallest value, as [`Self::max`].
-    fn min(&self, axis: Option<usize>) -> Result<Array> {
-        super::reduce::extreme(self, axis, super::reduce::Extreme::Min, "min")
+    fn min(&self, axis: Option<usize>, explicit: bool) -> Result<Array> {
+        super::reduce::extreme(self, axis, super::reduce::Extreme::Min, explicit, "min")
     }
     /// The flat (row-major) index of the first largest value (`None`, a 0-d int64 array) or the
     /// index of each line's first largest along `axis` 0 or 1 (a dense 1-D int64 array), absent

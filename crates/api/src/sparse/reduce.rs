@@ -45,8 +45,8 @@ fn stored_extreme(c: &Compressed, l: &Lines, e: Extreme) -> Result<Array> {
 }
 
 /// The extreme of each major line of `c` (zeros counted where a line has fewer stored values
-/// than its length).
-fn line_extreme(c: &Compressed, e: Extreme) -> Result<Array> {
+/// than its length, unless `explicit`; an empty line gives zero).
+fn line_extreme(c: &Compressed, e: Extreme, explicit: bool) -> Result<Array> {
     let [lines_n, len] = c.dims;
     let zero = get_array_module(&c.data).zeros([lines_n], c.data.dtype())?;
     if c.data.size() == 0 {
@@ -54,6 +54,9 @@ fn line_extreme(c: &Compressed, e: Extreme) -> Result<Array> {
     }
     let l = lines(c)?;
     let init = stored_extreme(c, &l, e)?;
+    if explicit {
+        return Ok(init);
+    }
     let counts = l.counts;
     let with_zero = match e {
         Extreme::Max => init.maximum(&zero)?,
@@ -92,8 +95,14 @@ fn along<A: Sparse + ?Sized>(
 }
 
 /// [`Sparse::max`] and [`Sparse::min`].
-pub(crate) fn extreme<A: Sparse + ?Sized>(a: &A, axis: Option<usize>, e: Extreme, op: &'static str) -> Result<Array> {
-    along(a, axis, op, |c| line_extreme(c, e))
+pub(crate) fn extreme<A: Sparse + ?Sized>(
+    a: &A,
+    axis: Option<usize>,
+    e: Extreme,
+    explicit: bool,
+    op: &'static str,
+) -> Result<Array> {
+    along(a, axis, op, |c| line_extreme(c, e, explicit))
 }
 
 /// The minor index of each major line's first extreme (int64) in the canonical `c`: among the
