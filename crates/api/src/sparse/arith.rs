@@ -80,11 +80,11 @@ pub trait Sparse {
     /// 1-D array), absent entries counting as zeros unless `explicit` (SciPy's `max`; with
     /// `explicit`, an empty line gives zero, as SciPy's).
     fn max(&self, axis: Option<usize>, explicit: bool) -> Result<Array> {
-        super::reduce::extreme(self, axis, super::reduce::Extreme::Max, explicit, "max")
+        super::reduce::extreme(self, axis, super::reduce::Extreme::Max, explicit, false, "max")
     }
     /// The smallest value, as [`Self::max`].
     fn min(&self, axis: Option<usize>, explicit: bool) -> Result<Array> {
-        super::reduce::extreme(self, axis, super::reduce::Extreme::Min, explicit, "min")
+        super::reduce::extreme(self, axis, super::reduce::Extreme::Min, explicit, false, "min")
     }
     /// The flat (row-major) index of the first largest value (`None`, a 0-d int64 array) or the
     /// index of each line's first largest along `axis` 0 or 1 (a dense 1-D int64 array), absent
@@ -92,11 +92,11 @@ pub trait Sparse {
     /// empty line): NumPy's `argmax` of the dense array. SciPy 1.17 answers the position in
     /// `data` instead where `explicit` is set over everything, or where a zero ties.
     fn argmax(&self, axis: Option<usize>, explicit: bool) -> Result<Array> {
-        super::reduce::arg_extreme(self, axis, super::reduce::Extreme::Max, explicit, "argmax")
+        super::reduce::extreme(self, axis, super::reduce::Extreme::Max, explicit, true, "argmax")
     }
     /// The index of the first smallest value, as [`Self::argmax`].
     fn argmin(&self, axis: Option<usize>, explicit: bool) -> Result<Array> {
-        super::reduce::arg_extreme(self, axis, super::reduce::Extreme::Min, explicit, "argmin")
+        super::reduce::extreme(self, axis, super::reduce::Extreme::Min, explicit, true, "argmin")
     }
     /// The mean over everything or along `axis`, absent entries counting (SciPy's `mean`: float64
     /// for integers and bool).
@@ -275,77 +275,30 @@ macro_rules! on_device {
 }
 on_device!(CsrArray, CscArray, CooArray, DiaArray, SparseArray);
 
-impl Sparse for CsrArray {
-    fn shape(&self) -> [usize; 2] {
-        CsrArray::shape(self)
-    }
-    fn format(&self) -> Format {
-        Format::Csr
-    }
-    fn dtype(&self) -> DType {
-        CsrArray::dtype(self)
-    }
-    fn device(&self) -> xp_core::Device {
-        CsrArray::device(self)
-    }
-    fn canonical_csr(&self) -> Result<CsrArray> {
-        self.sum_duplicates()
-    }
+/// `Sparse` for a format type: its own shape, dtype and device, its format, and how it becomes
+/// canonical CSR.
+macro_rules! sparse_format {
+    ($($t:ident => $f:ident, $canonical:ident);*) => {$(
+        impl Sparse for $t {
+            fn shape(&self) -> [usize; 2] {
+                $t::shape(self)
+            }
+            fn format(&self) -> Format {
+                Format::$f
+            }
+            fn dtype(&self) -> DType {
+                $t::dtype(self)
+            }
+            fn device(&self) -> xp_core::Device {
+                $t::device(self)
+            }
+            fn canonical_csr(&self) -> Result<CsrArray> {
+                self.$canonical()
+            }
+        }
+    )*};
 }
-
-impl Sparse for CscArray {
-    fn shape(&self) -> [usize; 2] {
-        CscArray::shape(self)
-    }
-    fn format(&self) -> Format {
-        Format::Csc
-    }
-    fn dtype(&self) -> DType {
-        CscArray::dtype(self)
-    }
-    fn device(&self) -> xp_core::Device {
-        CscArray::device(self)
-    }
-    fn canonical_csr(&self) -> Result<CsrArray> {
-        self.tocsr()
-    }
-}
-
-impl Sparse for CooArray {
-    fn shape(&self) -> [usize; 2] {
-        CooArray::shape(self)
-    }
-    fn format(&self) -> Format {
-        Format::Coo
-    }
-    fn dtype(&self) -> DType {
-        CooArray::dtype(self)
-    }
-    fn device(&self) -> xp_core::Device {
-        CooArray::device(self)
-    }
-    fn canonical_csr(&self) -> Result<CsrArray> {
-        self.tocsr()
-    }
-}
-
-impl Sparse for DiaArray {
-    fn shape(&self) -> [usize; 2] {
-        DiaArray::shape(self)
-    }
-    fn format(&self) -> Format {
-        Format::Dia
-    }
-    fn dtype(&self) -> DType {
-        DiaArray::dtype(self)
-    }
-    fn device(&self) -> xp_core::Device {
-        DiaArray::device(self)
-    }
-    fn canonical_csr(&self) -> Result<CsrArray> {
-        self.tocsr()
-    }
-}
+sparse_format!(CsrArray => Csr, sum_duplicates; CscArray => Csc, tocsr; CooArray => Coo, tocsr; DiaArray => Dia, tocsr);
 
 impl Sparse for SparseArray {
     fn shape(&self) -> [usize; 2] {

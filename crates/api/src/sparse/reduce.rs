@@ -94,17 +94,6 @@ fn along<A: Sparse + ?Sized>(
     }
 }
 
-/// [`Sparse::max`] and [`Sparse::min`].
-pub(crate) fn extreme<A: Sparse + ?Sized>(
-    a: &A,
-    axis: Option<usize>,
-    e: Extreme,
-    explicit: bool,
-    op: &'static str,
-) -> Result<Array> {
-    along(a, axis, op, |c| line_extreme(c, e, explicit))
-}
-
 /// The minor index of each major line's first extreme (int64) in the canonical `c`: among the
 /// stored values only (`explicit`, 0 for an empty line), or counting the absent ones as zeros.
 fn line_argextreme(c: &Compressed, e: Extreme, explicit: bool) -> Result<Array> {
@@ -141,15 +130,20 @@ fn line_argextreme(c: &Compressed, e: Extreme, explicit: bool) -> Result<Array> 
     crate::where_(&empty, 0i64, &r)
 }
 
-/// [`Sparse::argmax`] and [`Sparse::argmin`].
-pub(crate) fn arg_extreme<A: Sparse + ?Sized>(
+/// [`Sparse::max`] and [`Sparse::min`], or with `arg` [`Sparse::argmax`] and
+/// [`Sparse::argmin`].
+pub(crate) fn extreme<A: Sparse + ?Sized>(
     a: &A,
     axis: Option<usize>,
     e: Extreme,
     explicit: bool,
+    arg: bool,
     op: &'static str,
 ) -> Result<Array> {
     along(a, axis, op, |c| {
+        if !arg {
+            return line_extreme(c, e, explicit);
+        }
         if explicit && axis.is_none() && c.data.size() == 0 {
             return Err(Error::invalid(op, "cannot take it over a zero array when explicit is set"));
         }

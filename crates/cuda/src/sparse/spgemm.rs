@@ -55,6 +55,7 @@ struct Batch {
     slots: usize,
 }
 
+/// [`xp_core::SparseStorage::csr_spgemm`] on the GPU (the module's plan).
 pub(super) fn spgemm(
     a: &CsrParts<'_, CudaStorage>,
     b: &CsrParts<'_, CudaStorage>,
