@@ -149,6 +149,20 @@ fn stepped(device: xp_core::Device, start: isize, stop: isize, step: isize) -> R
     crate::on(device).arange(start as i64, stop as i64, step as i64, Some(DType::I64))
 }
 
+/// Major lines `start..stop` by `step` (axis `axis` of the array): a contiguous run as a slice of
+/// the offsets, any other step by gathering its lines.
+fn slice_major(c: &Compressed, start: usize, stop: usize, step: isize, axis: usize) -> Result<Compressed> {
+    if step == 1 {
+        return slice_lines(c, start, stop);
+    }
+    take_lines(c, &stepped(c.data.device(), start as isize, stop as isize, step)?, axis)
+}
+
+/// Minor lines `start..stop` by `step` (axis `axis` of the array).
+fn slice_minor(c: &Compressed, start: usize, stop: usize, step: isize, axis: usize) -> Result<Compressed> {
+    take_minor(c, &stepped(c.data.device(), start as isize, stop as isize, step)?, axis)
+}
+
 impl CsrArray {
     /// Rows `rows` (SciPy's `A[rows]` with an integer array, repeats allowed, negative rows from
     /// the end, or a bool mask) as a CSR array.
@@ -158,10 +172,7 @@ impl CsrArray {
     /// Rows `start..stop` by `step` (indices already in range: SciPy's `A[start:stop:step]` after
     /// Python's slice rules).
     pub fn slice_rows(&self, start: usize, stop: usize, step: isize) -> Result<CsrArray> {
-        if step == 1 {
-            return slice_lines(&self.0, start, stop).map(CsrArray);
-        }
-        self.take_rows(&stepped(self.device(), start as isize, stop as isize, step)?)
+        slice_major(&self.0, start, stop, step, 0).map(CsrArray)
     }
     /// Columns `cols` (SciPy's `A[:, cols]` with an integer array, repeats allowed, negative
     /// columns from the end, or a bool mask) as a CSR array whose rows keep their values' order (unsorted
@@ -171,7 +182,7 @@ impl CsrArray {
     }
     /// Columns `start..stop` by `step` (SciPy's `A[:, start:stop:step]`).
     pub fn slice_cols(&self, start: usize, stop: usize, step: isize) -> Result<CsrArray> {
-        self.take_cols(&stepped(self.device(), start as isize, stop as isize, step)?)
+        slice_minor(&self.0, start, stop, step, 1).map(CsrArray)
     }
     /// The element at `(i, j)` (negative counts from the end), duplicates summed, as a 0-d array.
     pub fn get(&self, i: isize, j: isize) -> Result<Array> {
@@ -186,10 +197,7 @@ impl CscArray {
     }
     /// Columns `start..stop` by `step` (SciPy's `A[:, start:stop:step]`).
     pub fn slice_cols(&self, start: usize, stop: usize, step: isize) -> Result<CscArray> {
-        if step == 1 {
-            return slice_lines(&self.0, start, stop).map(CscArray);
-        }
-        self.take_cols(&stepped(self.device(), start as isize, stop as isize, step)?)
+        slice_major(&self.0, start, stop, step, 1).map(CscArray)
     }
     /// Rows `rows` (SciPy's `A[rows]`) as a CSC array (unsorted indices, as SciPy's).
     pub fn take_rows(&self, rows: &Array) -> Result<CscArray> {
@@ -197,7 +205,7 @@ impl CscArray {
     }
     /// Rows `start..stop` by `step` (SciPy's `A[start:stop:step]`).
     pub fn slice_rows(&self, start: usize, stop: usize, step: isize) -> Result<CscArray> {
-        self.take_rows(&stepped(self.device(), start as isize, stop as isize, step)?)
+        slice_minor(&self.0, start, stop, step, 0).map(CscArray)
     }
     /// The element at `(i, j)`, as [`CsrArray::get`].
     pub fn get(&self, i: isize, j: isize) -> Result<Array> {
