@@ -268,6 +268,13 @@ def files():
     sp.save_npz(os.path.join(d, "dia_float64.npz"), a, compressed=True)
     out.append({"file": "dia_float64.npz", "format": "dia", "compressed": True, "nnz": int(a.nnz),
                 "index_dtype": str(a.offsets.dtype), "dense": arr(a.toarray())})
+    # blocks, as SciPy's tobsr orders them (not always by block column)
+    rng = np.random.default_rng(2912)
+    a = sp.coo_array((rng.standard_normal(9), (rng.integers(0, 6, 9), rng.integers(0, 4, 9))), shape=(6, 4))
+    a = a.tocsr().tobsr((2, 2))
+    sp.save_npz(os.path.join(d, "bsr_float64.npz"), a, compressed=False)
+    out.append({"file": "bsr_float64.npz", "format": "bsr", "compressed": False, "nnz": int(a.nnz),
+                "index_dtype": str(a.indices.dtype), "dense": arr(a.toarray())})
     return out
 
 
@@ -296,12 +303,94 @@ def mtx_files():
     return out
 
 
+def bsr_cases():
+    """The block format (its own generator, so the data above stays as it was): SciPy's tobsr of
+    a CSR array with duplicates and explicit zeros in several block sizes, its parts as SciPy
+    orders them (and sorted), what it converts to, its product, transpose and arithmetic; the
+    block size SciPy estimates; kron's choice of format."""
+    rng = np.random.default_rng(2911)
+
+    def vals(n, d):
+        d = np.dtype(d)
+        if d.kind == "b":
+            v = rng.integers(0, 2, n).astype(bool)
+        elif d.kind in "iu":
+            v = rng.integers(0 if d.kind == "u" else -5, 6, n).astype(d)
+        elif d.kind == "f":
+            v = rng.standard_normal(n).astype(d)
+        else:
+            v = (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(d)
+        if n > 3:
+            v[3] = 0
+        return v
+
+    def coo(shape, n, d):
+        return sp.coo_array((vals(n, d), (rng.integers(0, shape[0], n), rng.integers(0, shape[1], n))), shape=shape)
+
+    cases = []
+    for shape, n, sizes in [((6, 8), 14, [(2, 2), (2, 4), (3, 1), (1, 1)]), ((4, 6), 0, [(2, 3)]),
+                            ((0, 4), 0, [(1, 2)]), ((9, 9), 30, [(3, 3)])]:
+        for d in ["bool", "int8", "int64", "uint16", "float32", "float64", "complex128"]:
+            a, b = coo(shape, n, d).tocsr(), coo(shape, n, d).tocsr()
+            xd = np.dtype("float64") if d == "bool" else np.dtype(d)
+            x = vals(shape[1], xd) if shape[1] else np.zeros(0, xd)
+            for bs in sizes:
+                r = a.tobsr(bs)
+                s_ = r.copy()
+                s_.sort_indices()
+                t = r.T
+                c = {"name": f"bsr_{shape[0]}x{shape[1]}_{bs[0]}x{bs[1]}_{d}", "shape": list(shape), "blocksize": list(bs),
+                     "csr": [arr(a.data), arr(a.indices), arr(a.indptr)],
+                     "scipy": [arr(r.data), arr(r.indices), arr(r.indptr)],
+                     "sorted": [arr(s_.data), arr(s_.indices), arr(s_.indptr)],
+                     "dense": arr(r.toarray()), "nnz": int(r.nnz),
+                     "tocsr": [arr(s_.tocsr().data), arr(s_.tocsr().indices), arr(s_.tocsr().indptr)],
+                     "coo_nnz": int(r.tocoo().nnz),
+                     "x": arr(x), "matvec": arr(r @ x), "tol": TOL.get(str(xd), [0, 0]),
+                     "transpose": [list(t.blocksize), arr(t.toarray())]}
+                if d != "bool":
+                    rb = b.tobsr(bs)
+                    s2 = rb + r
+                    c["other"] = [arr(b.data), arr(b.indices), arr(b.indptr)]
+                    c["add"] = [s2.format, arr(s2.toarray())]
+                    if np.dtype(d).kind != "c":
+                        mx = r.maximum(rb)
+                        c["maximum"] = [mx.format, arr(mx.toarray())]
+                    prod = r @ rb.T
+                    c["matmul"] = [prod.format, list(prod.blocksize), arr(prod.toarray())]
+                ez = r.copy()
+                ez.eliminate_zeros()
+                c["eliminated_nnz"] = int(ez.nnz)
+                cases.append(c)
+    est = []
+    base = coo((6, 6), 10, "float64").tocsr()
+    for name, m in [("random", base), ("ones2", sp.kron(base, np.ones((2, 2)), format="csr")),
+                    ("ones3", sp.kron(base, np.ones((3, 3)), format="csr")),
+                    ("ones4", sp.kron(base, np.ones((4, 4)), format="csr")),
+                    ("ones6", sp.kron(base, np.ones((6, 6)), format="csr")), ("eye", sp.eye_array(12, format="csr"))]:
+        est.append({"name": name, "csr": [arr(m.data), arr(m.indices), arr(m.indptr)], "shape": list(m.shape),
+                    "blocksize": list(m.tobsr().blocksize)})
+    kr = []
+    small = coo((3, 4), 5, "float64").tocsr()
+    for name, b in [("dense_b", sp.csr_array(np.array([[1.0, 2.0], [0.0, 3.0]]))),
+                    ("sparse_b", sp.csr_array(np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 3.0]]))),
+                    ("empty_a", sp.csr_array((3, 2)))]:
+        a_ = small if name != "empty_a" else sp.csr_array((3, 4))
+        b_ = b if name != "empty_a" else sp.csr_array(np.ones((2, 2)))
+        k = sp.kron(a_, b_)
+        kr.append({"name": name, "a": [arr(a_.data), arr(a_.indices), arr(a_.indptr)], "a_shape": list(a_.shape),
+                   "b": arr(b_.toarray()), "format": k.format,
+                   "blocksize": list(k.blocksize) if k.format == "bsr" else None, "dense": arr(k.toarray())})
+    return [{"cases": cases, "estimate": est, "kron": kr}]
+
+
 def main():
     cases = [case(name, shape, row, col, d) for name, shape, row, col in matrices() for d in DTYPES]
     write_cases("sparse", cases)
     write_cases("sparse_ops", ops_cases())
     write_cases("sparse_files", files())
     write_cases("sparse_mtx", mtx_files())
+    write_cases("sparse_bsr", bsr_cases())
     print("scipy", scipy.__version__)
 
 

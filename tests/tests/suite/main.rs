@@ -38,6 +38,7 @@ mod signal_filters;
 mod sort;
 mod sparse;
 mod sparse_assembly;
+mod sparse_blocks;
 mod special;
 mod stats;
 mod streams;

@@ -432,7 +432,7 @@ fn structure(f: &mut Failures, dev: Device, c: &Value, a: &CooArray, b: &CooArra
         &expect(&c["block_diag"], tol),
     );
     if let Some(k) = c.get("kron") {
-        check(f, "kron", name, dev, sparse::kron(&csr, &bcsr).and_then(|m| m.toarray()), &expect(k, tol));
+        check(f, "kron", name, dev, sparse::kron(&csr, &bcsr, None).and_then(|m| m.toarray()), &expect(k, tol));
     }
 }
 
@@ -475,6 +475,7 @@ fn scipy_npz_files_load_and_xp_writes_the_same_members() {
                 xp::sparse::SparseArray::Csc(x) => x.indices().dtype(),
                 xp::sparse::SparseArray::Coo(x) => x.row().dtype(),
                 xp::sparse::SparseArray::Dia(x) => x.offsets().dtype(),
+                xp::sparse::SparseArray::Bsr(x) => x.indices().dtype(),
             };
             assert_eq!(index.name(), c["index_dtype"].as_str().unwrap(), "{file}");
             compare(&a.toarray().unwrap(), &exact(&c["dense"])).unwrap_or_else(|m| panic!("{file} on {dev}: {m}"));

@@ -14,7 +14,7 @@
 //! ```
 use super::compressed::Compressed;
 use super::keys::offsets;
-use super::{shape_error, CooArray, CscArray, CsrArray, DiaArray, Format, SparseArray};
+use super::{shape_error, BsrArray, CooArray, CscArray, CsrArray, DiaArray, Format, SparseArray};
 use crate::ufunc::BinaryUfunc;
 use crate::{get_array_module, Array};
 use xp_core::{BinaryOp, DType, Result, Side};
@@ -31,6 +31,10 @@ pub trait Sparse {
     fn canonical_csr(&self) -> Result<CsrArray>;
     /// The device the parts live on.
     fn device(&self) -> xp_core::Device;
+    /// The block size `(R, C)` of a BSR array (`None` for the other formats).
+    fn blocksize(&self) -> Option<[usize; 2]> {
+        None
+    }
 
     /// `self op other` for a comparison `op` (`Eq`, `Ne`, `Lt`, `Le`, `Gt`, `Ge`) of two arrays
     /// of one shape: a sparse bool array in this one's compressed format (CSR for COO), as
@@ -66,13 +70,15 @@ pub trait Sparse {
         binop(self, other, BinaryOp::Min, "minimum")
     }
     /// The matrix product `self @ other` of two sparse arrays (SpGEMM): CSC when `self` is CSC,
-    /// CSR otherwise (SciPy's formats), without zero sums; as SciPy's, its indices may be
+    /// BSR of blocks `(R, C)` when `self` is BSR of `R` rows a block (`C` that of a BSR `other`,
+    /// 1 otherwise), CSR otherwise (SciPy's formats), without zero sums; as SciPy's, its indices may be
     /// unsorted (`sum_duplicates` sorts them). On the CPU by Gustavson's rows on every core, on
     /// a GPU by a hash table per row; where a backend has neither, composed in bounded blocks.
     fn matmul_sparse(&self, other: &dyn Sparse) -> Result<SparseArray> {
         let c = CsrArray(super::spgemm::spgemm(&self.canonical_csr()?.0, &other.canonical_csr()?.0)?);
-        Ok(match self.format() {
-            Format::Csc => SparseArray::Csc(c.tocsc()?),
+        Ok(match (self.format(), self.blocksize()) {
+            (Format::Csc, _) => SparseArray::Csc(c.tocsc()?),
+            (Format::Bsr, Some([r, _])) => SparseArray::Bsr(c.tobsr(Some([r, other.blocksize().map_or(1, |b| b[1])]))?),
             _ => SparseArray::Csr(c),
         })
     }
@@ -151,10 +157,6 @@ pub trait Sparse {
         let scaled = |d: &Array| d.astype(dt)?.mul(1.0 / s);
         let c = self.canonical_csr()?;
         Ok(match self.format() {
-            Format::Csc => {
-                let csc = c.tocsc()?;
-                SparseArray::Csc(CscArray(csc.0.with_data(scaled(csc.data())?)))
-            }
             Format::Coo => {
                 let coo = c.tocoo()?;
                 let ix = coo.row().dtype();
@@ -167,7 +169,7 @@ pub trait Sparse {
                     ix,
                 )?)
             }
-            _ => SparseArray::Csr(CsrArray(c.0.with_data(scaled(c.data())?))),
+            _ => like(self, CsrArray(c.0.with_data(scaled(c.data())?)))?,
         })
     }
     /// `self / dense` (broadcast to this shape), as SciPy computes it: `multiply` by `1 / dense`
@@ -176,8 +178,7 @@ pub trait Sparse {
     fn divide_dense(&self, dense: &Array) -> Result<SparseArray> {
         let coo = on_stored(self, &BinaryOp::Div.call(1.0, dense)?, BinaryOp::Mul, "divide")?;
         match (dense.size(), self.format()) {
-            (1, Format::Csr) => Ok(SparseArray::Csr(coo.tocsr()?)),
-            (1, Format::Csc) => Ok(SparseArray::Csc(coo.tocsc()?)),
+            (1, Format::Csr | Format::Csc | Format::Bsr) => like(self, coo.tocsr()?),
             _ => Ok(SparseArray::Coo(coo)),
         }
     }
@@ -252,8 +253,19 @@ pub(crate) fn binop<A: Sparse + ?Sized>(
         canonical: true,
         other: Default::default(),
     });
-    Ok(match a.format() {
-        Format::Csc => SparseArray::Csc(csr.tocsc()?),
+    match (a.format(), op) {
+        // (SciPy's BSR maximum and minimum go through CSR)
+        (Format::Bsr, BinaryOp::Max | BinaryOp::Min) => Ok(SparseArray::Csr(csr)),
+        _ => like(a, csr),
+    }
+}
+
+/// `csr` in the format SciPy gives a result of `a`'s arithmetic: `a`'s own where it is CSC or
+/// BSR (of its block size), CSR otherwise.
+pub(crate) fn like<A: Sparse + ?Sized>(a: &A, csr: CsrArray) -> Result<SparseArray> {
+    Ok(match (a.format(), a.blocksize()) {
+        (Format::Csc, _) => SparseArray::Csc(csr.tocsc()?),
+        (Format::Bsr, Some(b)) => SparseArray::Bsr(csr.tobsr(Some(b))?),
         _ => SparseArray::Csr(csr),
     })
 }
@@ -273,7 +285,7 @@ macro_rules! on_device {
         }
     )*};
 }
-on_device!(CsrArray, CscArray, CooArray, DiaArray, SparseArray);
+on_device!(CsrArray, CscArray, CooArray, DiaArray, BsrArray, SparseArray);
 
 /// `Sparse` for a format type: its own shape, dtype and device, its format, and how it becomes
 /// canonical CSR.
@@ -300,6 +312,27 @@ macro_rules! sparse_format {
 }
 sparse_format!(CsrArray => Csr, sum_duplicates; CscArray => Csc, tocsr; CooArray => Coo, tocsr; DiaArray => Dia, tocsr);
 
+impl Sparse for BsrArray {
+    fn shape(&self) -> [usize; 2] {
+        BsrArray::shape(self)
+    }
+    fn format(&self) -> Format {
+        Format::Bsr
+    }
+    fn dtype(&self) -> DType {
+        BsrArray::dtype(self)
+    }
+    fn device(&self) -> xp_core::Device {
+        BsrArray::device(self)
+    }
+    fn blocksize(&self) -> Option<[usize; 2]> {
+        Some(BsrArray::blocksize(self))
+    }
+    fn canonical_csr(&self) -> Result<CsrArray> {
+        self.tocsr()?.sum_duplicates()
+    }
+}
+
 impl Sparse for SparseArray {
     fn shape(&self) -> [usize; 2] {
         SparseArray::shape(self)
@@ -313,6 +346,7 @@ impl Sparse for SparseArray {
             SparseArray::Csc(a) => a.dtype(),
             SparseArray::Coo(a) => a.dtype(),
             SparseArray::Dia(a) => a.dtype(),
+            SparseArray::Bsr(a) => a.dtype(),
         }
     }
     fn device(&self) -> xp_core::Device {
@@ -321,6 +355,13 @@ impl Sparse for SparseArray {
             SparseArray::Csc(a) => a.device(),
             SparseArray::Coo(a) => a.device(),
             SparseArray::Dia(a) => a.device(),
+            SparseArray::Bsr(a) => a.device(),
+        }
+    }
+    fn blocksize(&self) -> Option<[usize; 2]> {
+        match self {
+            SparseArray::Bsr(a) => Some(a.blocksize()),
+            _ => None,
         }
     }
     fn canonical_csr(&self) -> Result<CsrArray> {

@@ -82,6 +82,7 @@ pub(crate) fn assign(a: &dyn Sparse, rows: &Array, cols: &Array, values: &Array)
     Ok(match a.format() {
         Format::Csr => SparseArray::Csr(out.tocsr()?),
         Format::Csc => SparseArray::Csc(out.tocsc()?),
+        Format::Bsr => super::arith::like(a, out.tocsr()?)?,
         Format::Coo | Format::Dia => SparseArray::Coo(out.sum_duplicates()?),
     })
 }

@@ -102,7 +102,7 @@ pub fn kronsum(a: &dyn Sparse, b: &dyn Sparse, format: Option<Format>) -> Result
     let dt = xp_core::promote_types(a.dtype(), b.dtype());
     let eye = |n: usize| super::identity(n, dt, Format::Csr, a.device());
     let (i_m, i_n) = (eye(a.shape()[0])?, eye(b.shape()[0])?);
-    let sum = kron(&i_n, a)?.add(&kron(b, &i_m)?)?;
+    let sum = kron(&i_n, a, Some(Format::Coo))?.add(&kron(b, &i_m, Some(Format::Coo))?)?;
     match format {
         Some(f) => sum.asformat(f),
         None => Ok(sum),

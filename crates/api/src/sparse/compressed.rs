@@ -67,7 +67,13 @@ impl Compressed {
     }
 
     /// From SciPy's `(data, indices, indptr)`, checked as SciPy's `check_format` does.
-    fn new(op: &'static str, data: &Array, indices: &Array, indptr: &Array, dims: [usize; 2]) -> Result<Compressed> {
+    pub(crate) fn new(
+        op: &'static str,
+        data: &Array,
+        indices: &Array,
+        indptr: &Array,
+        dims: [usize; 2],
+    ) -> Result<Compressed> {
         super::check_vectors(op, data, [("indices", indices), ("indptr", indptr)])?;
         let nnz = data.size();
         if indices.size() != nnz {
@@ -397,18 +403,6 @@ macro_rules! compressed_common {
                     other: Arc::default(),
                     ..c.clone()
                 }))
-            }
-            /// Every stored value multiplied by `s` (SciPy's `A * s`): the format is kept.
-            pub fn mul_scalar(&self, s: impl Into<xp_core::Scalar>) -> Result<$t> {
-                Ok($t(self.0.with_data(self.0.data.mul(s.into())?)))
-            }
-            /// Every stored value divided by `s` (SciPy's `A / s`, true division).
-            pub fn div_scalar(&self, s: impl Into<xp_core::Scalar>) -> Result<$t> {
-                Ok($t(self.0.with_data(self.0.data.div(s.into())?)))
-            }
-            /// `-A`.
-            pub fn neg(&self) -> Result<$t> {
-                Ok($t(self.0.with_data(self.0.data.neg()?)))
             }
             /// The coordinate form (duplicates kept).
             pub fn tocoo(&self) -> Result<CooArray> {

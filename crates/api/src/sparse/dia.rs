@@ -117,6 +117,10 @@ impl DiaArray {
     pub fn toarray(&self) -> Result<Array> {
         self.tocoo()?.toarray()
     }
+    /// New diagonals of the same shape.
+    pub(crate) fn with_data(&self, data: Array) -> Result<DiaArray> {
+        Ok(DiaArray { data: data.reshape(self.data.shape())?, ..self.clone() })
+    }
     /// The values cast to `dtype`.
     pub fn astype(&self, dtype: DType) -> Result<DiaArray> {
         Ok(DiaArray { data: self.data.astype(dtype)?, ..self.clone() })

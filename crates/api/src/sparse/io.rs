@@ -15,7 +15,7 @@
 //! assert_eq!(b.toarray().unwrap().to_vec::<i64>().unwrap(), vec![0, 3, 4, 0]);
 //! # std::fs::remove_dir_all(&dir).unwrap();
 //! ```
-use super::{CooArray, CscArray, CsrArray, DiaArray, SparseArray};
+use super::{BsrArray, CooArray, CscArray, CsrArray, DiaArray, SparseArray};
 use crate::io::npz::{load_on, save_archive};
 use crate::Array;
 use std::path::Path;
@@ -34,12 +34,14 @@ pub fn save_npz(path: impl AsRef<Path>, a: impl Into<SparseArray>, compressed: b
         SparseArray::Csc(x) => (vec![("indices", x.indices().clone()), ("indptr", x.indptr().clone())], "csc"),
         SparseArray::Coo(x) => (vec![("row", x.row().clone()), ("col", x.col().clone())], "coo"),
         SparseArray::Dia(x) => (vec![("offsets", x.offsets().clone())], "dia"),
+        SparseArray::Bsr(x) => (vec![("indices", x.indices().clone()), ("indptr", x.indptr().clone())], "bsr"),
     };
     let data = match &a {
         SparseArray::Csr(x) => x.data().clone(),
         SparseArray::Csc(x) => x.data().clone(),
         SparseArray::Coo(x) => x.data().clone(),
         SparseArray::Dia(x) => x.data().clone(),
+        SparseArray::Bsr(x) => x.data().clone(),
     };
     let mut arrays: Vec<(&str, &Array)> = parts.iter().map(|(n, x)| (*n, x)).collect();
     arrays.extend([("shape", &shape), ("data", &data), ("_is_array", &is_array)]);
@@ -54,7 +56,7 @@ pub fn load_npz(path: impl AsRef<Path>) -> Result<SparseArray> {
 /// SciPy's `load_npz(path)` onto `device`.
 ///
 /// Errors: those of [`crate::io::load_npz`]; [`Error::BadFile`] for an archive without SciPy's
-/// members; [`Error::InvalidArgument`] for a format xp does not have yet (`bsr`); the
+/// members; [`Error::InvalidArgument`] for a format SciPy does not write; the
 /// constructors' errors for parts that do not form an array.
 pub fn load_npz_on(path: impl AsRef<Path>, device: Device) -> Result<SparseArray> {
     let path = path.as_ref();
@@ -78,6 +80,7 @@ pub fn load_npz_on(path: impl AsRef<Path>, device: Device) -> Result<SparseArray
             SparseArray::Coo(CooArray::new(data, &row, &col, shape)?)
         }
         "dia" => SparseArray::Dia(DiaArray::new(data, get("offsets")?, shape)?),
+        "bsr" => SparseArray::Bsr(BsrArray::new(data, get("indices")?, get("indptr")?, shape)?),
         f => return Err(Error::invalid("load_npz", format!("sparse format {f:?} is not supported by xp yet"))),
     })
 }

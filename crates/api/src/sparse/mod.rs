@@ -1,7 +1,8 @@
 //! Sparse arrays with SciPy's sparse *array* semantics (`scipy.sparse.csr_array`, not
 //! `csr_matrix`): [`CsrArray`] (compressed rows: row access and products), [`CscArray`]
-//! (compressed columns), [`CooArray`] (coordinates: construction) and [`DiaArray`] (diagonals). Their parts (`data`,
-//! `indices`, `indptr`, `row`, `col`) are xp arrays, so a sparse array lives on any device,
+//! (compressed columns), [`CooArray`] (coordinates: construction), [`DiaArray`] (diagonals) and
+//! [`BsrArray`] (dense blocks). Their parts (`data`, `indices`, `indptr`, `row`, `col`, `offsets`)
+//! are xp arrays, so a sparse array lives on any device,
 //! holds any of xp's value dtypes, and its index arrays are int32 or int64, chosen as SciPy's
 //! `get_index_dtype` does ([`index_dtype`]).
 //!
@@ -27,6 +28,7 @@
 mod arith;
 mod assign;
 mod blocks;
+mod bsr;
 mod compare;
 mod compressed;
 mod construct;
@@ -44,6 +46,7 @@ mod ufuncs;
 
 pub use arith::Sparse;
 pub use blocks::{block_array, kronsum};
+pub use bsr::BsrArray;
 pub use compressed::{CscArray, CsrArray};
 pub use construct::{diags_array, eye, identity, random_array, spdiags};
 pub use coo::CooArray;
@@ -88,6 +91,8 @@ pub enum Format {
     Coo,
     /// diagonals (`"dia"`)
     Dia,
+    /// dense blocks (`"bsr"`)
+    Bsr,
 }
 
 impl Format {
@@ -98,6 +103,7 @@ impl Format {
             Format::Csc => "csc",
             Format::Coo => "coo",
             Format::Dia => "dia",
+            Format::Bsr => "bsr",
         }
     }
 }
@@ -113,6 +119,8 @@ pub enum SparseArray {
     Coo(CooArray),
     /// diagonals
     Dia(DiaArray),
+    /// dense blocks
+    Bsr(BsrArray),
 }
 
 impl SparseArray {
@@ -123,6 +131,7 @@ impl SparseArray {
             SparseArray::Csc(_) => Format::Csc,
             SparseArray::Coo(_) => Format::Coo,
             SparseArray::Dia(_) => Format::Dia,
+            SparseArray::Bsr(_) => Format::Bsr,
         }
     }
     /// The shape (rows, columns).
@@ -132,6 +141,7 @@ impl SparseArray {
             SparseArray::Csc(a) => a.shape(),
             SparseArray::Coo(a) => a.shape(),
             SparseArray::Dia(a) => a.shape(),
+            SparseArray::Bsr(a) => a.shape(),
         }
     }
     /// Stored values, explicit zeros and duplicates included.
@@ -141,6 +151,7 @@ impl SparseArray {
             SparseArray::Csc(a) => a.nnz(),
             SparseArray::Coo(a) => a.nnz(),
             SparseArray::Dia(a) => a.nnz(),
+            SparseArray::Bsr(a) => a.nnz(),
         }
     }
     /// The dense array (duplicates summed).
@@ -150,6 +161,7 @@ impl SparseArray {
             SparseArray::Csc(a) => a.toarray(),
             SparseArray::Coo(a) => a.toarray(),
             SparseArray::Dia(a) => a.toarray(),
+            SparseArray::Bsr(a) => a.toarray(),
         }
     }
     /// The same matrix as CSR (SciPy's `tocsr`).
@@ -159,9 +171,11 @@ impl SparseArray {
             SparseArray::Csc(a) => a.tocsr(),
             SparseArray::Coo(a) => a.tocsr(),
             SparseArray::Dia(a) => a.tocsr(),
+            SparseArray::Bsr(a) => a.tocsr(),
         }
     }
-    /// The same matrix in `format` (SciPy's `asformat`).
+    /// The same matrix in `format` (SciPy's `asformat`; BSR in the block size SciPy's
+    /// `estimate_blocksize` picks, or as it is where it is BSR already).
     pub fn asformat(&self, format: Format) -> Result<SparseArray> {
         Ok(match format {
             Format::Csr => SparseArray::Csr(self.tocsr()?),
@@ -170,18 +184,25 @@ impl SparseArray {
                 SparseArray::Csr(a) => a.tocsc()?,
                 SparseArray::Coo(a) => a.tocsc()?,
                 SparseArray::Dia(a) => a.tocsc()?,
+                SparseArray::Bsr(a) => a.tocsc()?,
             }),
             Format::Coo => SparseArray::Coo(match self {
                 SparseArray::Coo(a) => a.clone(),
                 SparseArray::Csr(a) => a.tocoo()?,
                 SparseArray::Csc(a) => a.tocoo()?,
                 SparseArray::Dia(a) => a.tocoo()?,
+                SparseArray::Bsr(a) => a.tocoo()?,
             }),
             Format::Dia => SparseArray::Dia(match self {
                 SparseArray::Dia(a) => a.clone(),
                 SparseArray::Csr(a) => a.todia()?,
                 SparseArray::Csc(a) => a.todia()?,
                 SparseArray::Coo(a) => a.todia()?,
+                SparseArray::Bsr(a) => a.todia()?,
+            }),
+            Format::Bsr => SparseArray::Bsr(match self {
+                SparseArray::Bsr(a) => a.clone(),
+                other => other.tocsr()?.tobsr(None)?,
             }),
         })
     }
@@ -241,4 +262,4 @@ macro_rules! into_any {
         }
     )*};
 }
-into_any!(CsrArray => Csr, CscArray => Csc, CooArray => Coo, DiaArray => Dia);
+into_any!(CsrArray => Csr, CscArray => Csc, CooArray => Coo, DiaArray => Dia, BsrArray => Bsr);

@@ -11,9 +11,8 @@
 //! assert_eq!((s.format(), s.shape()), (sparse::Format::Csr, [4, 2]));
 //! assert_eq!(sparse::tril(&a, -1).unwrap().nnz(), 0);
 //! ```
-use super::compressed::Compressed;
 use super::keys::{cat, diag_span};
-use super::{index_dtype_for, shape_error, CooArray, CsrArray, Format, Sparse, SparseArray};
+use super::{index_dtype_for, shape_error, CooArray, Format, Sparse, SparseArray};
 use crate::{get_array_module, Array};
 use xp_core::{DType, Error, Result};
 
@@ -162,22 +161,31 @@ pub(crate) fn setdiag(a: &dyn Sparse, values: &Array, k: isize) -> Result<Sparse
         Format::Csc => SparseArray::Csc(coo.tocsc()?),
         Format::Coo => SparseArray::Coo(coo.sum_duplicates()?),
         Format::Dia => SparseArray::Dia(coo.todia()?),
+        Format::Bsr => super::arith::like(a, coo.tocsr()?)?,
     })
 }
 
-/// SciPy's `kron(A, B)`: the Kronecker product, as a CSR array (SciPy gives BSR, which xp has
-/// not yet).
-pub fn kron(a: &dyn Sparse, b: &dyn Sparse) -> Result<CsrArray> {
+/// SciPy's `kron(A, B, format)`: the Kronecker product. Without a `format`, as SciPy chooses:
+/// BSR of `B`'s shape where `B` stores at least half its positions and neither factor is empty
+/// (one block `a[i, j] · B` per stored value of `A`), COO otherwise; a `format` converts to it.
+pub fn kron(a: &dyn Sparse, b: &dyn Sparse, format: Option<Format>) -> Result<SparseArray> {
     let ([ma, na], [mb, nb]) = (a.shape(), b.shape());
+    let shape = [ma * mb, na * nb];
+    let cb = b.canonical_csr()?;
+    if matches!(format, None | Some(Format::Bsr)) && 2 * cb.nnz() >= mb * nb {
+        let ca = a.canonical_csr()?;
+        if ca.nnz() > 0 && cb.nnz() > 0 {
+            return Ok(SparseArray::Bsr(super::bsr::kron_blocks(&ca, &cb.toarray()?)?));
+        }
+    }
     let (ra, ca, da, ia) = coords(a)?;
-    let (rb, cb, db, ib) = coords(b)?;
+    let (rb, cb, db, ib) = coords(&cb)?;
     let (p, q) = (da.size(), db.size());
     let col = |x: &Array| x.reshape(&[p, 1][..]);
     let row = |x: &Array| x.reshape(&[1, q][..]);
     let r = col(&ra)?.mul(mb as i64)?.add(&row(&rb)?)?.ravel()?;
     let c = col(&ca)?.mul(nb as i64)?.add(&row(&cb)?)?.ravel()?;
     let d = col(&da)?.mul(&row(&db)?)?.ravel()?;
-    let shape = [ma * mb, na * nb];
     let ix = index_dtype_for(&[ia, ib], shape[0].max(shape[1]).max(p * q));
-    Compressed::from_coords(&r, &c, &d, shape, ix).map(CsrArray)
+    SparseArray::Coo(CooArray::from_parts(d, r, c, shape, false, ix)?).asformat(format.unwrap_or(Format::Coo))
 }

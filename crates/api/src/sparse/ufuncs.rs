@@ -1,7 +1,8 @@
 //! The functions SciPy applies to the stored values alone, because they map zero to zero (so the
 //! structure stays, explicit zeros included): `abs sin sinh tan tanh arcsin arcsinh arctan
 //! arctanh sqrt expm1 log1p floor ceil trunc rint sign deg2rad rad2deg`, and `power` by a
-//! nonzero scalar. Duplicates are summed first, as SciPy does.
+//! nonzero scalar; `mul_scalar`, `div_scalar` and `neg`. Every format has them; duplicates are
+//! summed first, as SciPy does.
 //!
 //! ```
 //! let d = xp::Array::from_vec(vec![0.0f64, -4.0, 9.0, 0.0], &[2, 2]).unwrap();
@@ -9,7 +10,7 @@
 //! assert_eq!(a.abs().unwrap().sqrt().unwrap().data().to_vec::<f64>().unwrap(), vec![2.0, 3.0]);
 //! assert!(a.power(0).is_err()); // would make every absent entry 1
 //! ```
-use super::{CooArray, CscArray, CsrArray};
+use super::{BsrArray, CooArray, CscArray, CsrArray, DiaArray};
 use crate::Array;
 use xp_core::{Error, Result, Scalar};
 
@@ -22,6 +23,20 @@ macro_rules! zero_preserving {
                     self.map_data(|d| d.$name())
                 }
             )*
+            /// Every stored value multiplied by `s` (SciPy's `A * s`): the format is kept.
+            pub fn mul_scalar(&self, s: impl Into<Scalar>) -> Result<$t> {
+                let s = s.into();
+                self.map_data(|d| d.mul(s))
+            }
+            /// Every stored value divided by `s` (SciPy's `A / s` in the value dtype's true division).
+            pub fn div_scalar(&self, s: impl Into<Scalar>) -> Result<$t> {
+                let s = s.into();
+                self.map_data(|d| d.div(s))
+            }
+            /// `-A`.
+            pub fn neg(&self) -> Result<$t> {
+                self.map_data(|d| d.neg())
+            }
             /// NumPy's `deg2rad` of the stored values.
             pub fn deg2rad(&self) -> Result<$t> {
                 self.map_data(|d| d.mul(std::f64::consts::PI / 180.0))
@@ -49,7 +64,7 @@ macro_rules! all_formats {
             floor, ceil, trunc, rint, sign);
     )*};
 }
-all_formats!(CsrArray, CscArray, CooArray);
+all_formats!(CsrArray, CscArray, CooArray, DiaArray, BsrArray);
 
 impl CsrArray {
     /// The canonical structure with the values `f(data)` (duplicates summed first, as SciPy's
@@ -65,5 +80,20 @@ impl CscArray {
     pub(crate) fn map_data(&self, f: impl FnOnce(&Array) -> Result<Array>) -> Result<CscArray> {
         let c = self.0.canonicalized()?;
         Ok(CscArray(c.with_data(f(&c.data)?)))
+    }
+}
+
+impl DiaArray {
+    /// The diagonals with the values `f(data)` (the structure kept).
+    pub(crate) fn map_data(&self, f: impl FnOnce(&Array) -> Result<Array>) -> Result<DiaArray> {
+        self.with_data(f(self.data())?)
+    }
+}
+
+impl BsrArray {
+    /// The canonical blocks with the values `f(data)`.
+    pub(crate) fn map_data(&self, f: impl FnOnce(&Array) -> Result<Array>) -> Result<BsrArray> {
+        let c = self.sum_duplicates()?;
+        c.with_data(f(c.data())?)
     }
 }

@@ -1,0 +1,228 @@
+//! The block format (`BsrArray`) against SciPy 1.17 (`tests/data/sparse_bsr.json`, written by
+//! `scripts/gen_sparse_reference.py`), on every device and through the front end's compositions:
+//! `tobsr` in several block sizes of arrays with duplicates and explicit zeros, in seven value
+//! dtypes; SciPy's own parts (blocks in its order) handed to the constructor; conversions, the
+//! product with a dense vector in every layout, the transpose, arithmetic and SpGEMM in SciPy's
+//! formats; the block size SciPy estimates; `kron`'s choice of format; typed errors.
+use super::common::{array, case_tolerance};
+use serde_json::Value;
+use xp::sparse::{BsrArray, CsrArray, Sparse, SparseArray};
+use xp::{Array, Device};
+use xp_testing::{compare, devices, layouts, Expected, Failures, Tolerance};
+
+const EXACT: Tolerance = Tolerance { rtol: 0.0, atol: 0.0 };
+
+fn load(v: &Value, dev: Device) -> Array {
+    let (buf, shape) = array(v);
+    Array::from_buffer(buf, &shape, dev).unwrap()
+}
+
+fn expect(v: &Value, tol: Tolerance) -> Expected {
+    let (buf, shape) = array(v);
+    Expected::new(buf.dtype(), &shape, xp_testing::widen(&buf)).with_tol(tol)
+}
+
+fn pair(v: &Value) -> [usize; 2] {
+    [v[0].as_u64().unwrap() as usize, v[1].as_u64().unwrap() as usize]
+}
+
+fn csr_of(parts: &Value, shape: [usize; 2], dev: Device) -> CsrArray {
+    CsrArray::new(&load(&parts[0], dev), &load(&parts[1], dev), &load(&parts[2], dev), shape).unwrap()
+}
+
+struct Check<'a> {
+    f: &'a mut Failures,
+    name: String,
+    dev: Device,
+}
+
+impl Check<'_> {
+    fn array(&mut self, what: &str, got: xp::Result<Array>, want: &Value, tol: Tolerance) {
+        let r = match got {
+            Ok(a) => compare(&a, &expect(want, tol)),
+            Err(e) => Err(format!("error {e}")),
+        };
+        self.f.add(r.map_err(|m| format!("{} on {}: {what}: {m}", self.name, self.dev)));
+    }
+    fn parts(&mut self, what: &str, got: [&Array; 3], want: &Value) {
+        for (k, part) in ["data", "indices", "indptr"].iter().enumerate() {
+            self.array(&format!("{what} {part}"), Ok(got[k].clone()), &want[k], EXACT);
+        }
+    }
+    /// `got` against xp's own dense computation `want` (exactly).
+    fn same(&mut self, what: &str, got: xp::Result<Array>, want: xp::Result<Array>) {
+        let r = match (got, want) {
+            (Ok(g), Ok(w)) => {
+                let buf = w.to_buffer().unwrap();
+                compare(&g, &Expected::new(buf.dtype(), w.shape(), xp_testing::widen(&buf)))
+            }
+            // (refused alike: bool negation)
+            (Err(g), Err(w)) if g.to_string() == w.to_string() => Ok(()),
+            (g, w) => Err(format!("{:?} / {:?}", g.err(), w.err())),
+        };
+        self.f.add(r.map_err(|m| format!("{} on {}: {what}: {m}", self.name, self.dev)));
+    }
+    fn holds(&mut self, what: &str, ok: bool) {
+        self.f.add(if ok { Ok(()) } else { Err(format!("{} on {}: {what}", self.name, self.dev)) });
+    }
+    /// A sparse result's format (SciPy's name), block size where BSR, and dense form.
+    fn sparse(&mut self, what: &str, got: xp::Result<SparseArray>, want: &Value, blocks: Option<&Value>) {
+        match got {
+            Err(e) => self.f.add(Err(format!("{} on {}: {what}: error {e}", self.name, self.dev))),
+            Ok(s) => {
+                let fmt = want[0].as_str().unwrap();
+                self.holds(&format!("{what}: format {} where SciPy's is {fmt}", s.format().name()), s.format().name() == fmt);
+                if let Some(b) = blocks {
+                    self.holds(&format!("{what}: block size {:?}", s.blocksize()), s.blocksize() == Some(pair(b)));
+                }
+                let dense = want.as_array().unwrap().last().unwrap();
+                self.array(what, s.toarray(), dense, Tolerance { rtol: 1e-6, atol: 1e-6 });
+            }
+        }
+    }
+}
+
+fn case(f: &mut Failures, dev: Device, c: &Value) {
+    let shape = pair(&c["shape"]);
+    let bs = pair(&c["blocksize"]);
+    let tol = case_tolerance(c);
+    let mut ck = Check { f, name: c["name"].as_str().unwrap().to_string(), dev };
+    let csr = csr_of(&c["csr"], shape, dev);
+    // tobsr: blocks by block column (SciPy's `sort_indices` of its order)
+    let b = csr.tobsr(Some(bs)).unwrap();
+    ck.parts("tobsr", [b.data(), b.indices(), b.indptr()], &c["sorted"]);
+    ck.holds("tobsr block size", b.blocksize() == bs);
+    ck.holds("tobsr nnz", b.nnz() as u64 == c["nnz"].as_u64().unwrap());
+    ck.holds("tobsr canonical", b.has_canonical_format());
+    ck.array("toarray", b.toarray(), &c["dense"], EXACT);
+    let t = b.tocsr().unwrap();
+    ck.parts("tocsr", [t.data(), t.indices(), t.indptr()], &c["tocsr"]);
+    ck.holds("tocsr canonical", t.has_canonical_format());
+    ck.holds("tocoo nnz", b.tocoo().unwrap().nnz() as u64 == c["coo_nnz"].as_u64().unwrap());
+    ck.array("tocoo.toarray", b.tocoo().and_then(|x| x.toarray()), &c["dense"], EXACT);
+    ck.array("tocsc.toarray", b.tocsc().and_then(|x| x.toarray()), &c["dense"], EXACT);
+    ck.array("todia.toarray", b.todia().and_then(|x| x.toarray()), &c["dense"], EXACT);
+    // SciPy's parts as it orders them: the constructor keeps them and sees whether they are sorted
+    let s = &c["scipy"];
+    let theirs = BsrArray::new(&load(&s[0], dev), &load(&s[1], dev), &load(&s[2], dev), shape).unwrap();
+    let sorted = s[1] == c["sorted"][1];
+    ck.holds("scipy's parts: canonical flag", theirs.has_canonical_format() == sorted);
+    ck.array("scipy's parts toarray", theirs.toarray(), &c["dense"], EXACT);
+    let canon = theirs.sum_duplicates().unwrap();
+    ck.parts("scipy's parts sum_duplicates", [canon.data(), canon.indices(), canon.indptr()], &c["sorted"]);
+    ck.array("scipy's parts tocsr", theirs.tocsr().and_then(|x| x.toarray()), &c["dense"], EXACT);
+    // A @ x, x in every layout
+    let (xb, xs) = array(&c["x"]);
+    for (layout, x) in layouts(&xb, &xs, dev).unwrap() {
+        ck.array(&format!("matvec ({layout})"), b.matmul(&x), &c["matvec"], tol);
+        ck.array(&format!("scipy's parts matvec ({layout})"), theirs.matmul(&x), &c["matvec"], tol);
+    }
+    let tr = &c["transpose"];
+    match b.transpose() {
+        Ok(bt) => {
+            ck.holds("transpose block size", bt.blocksize() == pair(&tr[0]));
+            ck.array("transpose", bt.toarray(), &tr[1], EXACT);
+        }
+        Err(e) => ck.holds(&format!("transpose: error {e}"), false),
+    }
+    ck.holds("eliminate_zeros nnz", b.eliminate_zeros().unwrap().nnz() as u64 == c["eliminated_nnz"].as_u64().unwrap());
+    ck.array("eliminate_zeros", b.eliminate_zeros().and_then(|x| x.toarray()), &c["dense"], EXACT);
+    ck.same("neg", b.neg().and_then(|x| x.toarray()), b.toarray().and_then(|d| d.neg()));
+    ck.same("mul_scalar", b.mul_scalar(3).and_then(|x| x.toarray()), b.toarray().and_then(|d| d.mul(3)));
+    if let Some(add) = c.get("add") {
+        // SciPy's `other.tobsr(blocksize) + this`, `this.maximum(other)`, `this @ other.T`
+        let ob = csr_of(&c["other"], shape, dev).tobsr(Some(bs)).unwrap();
+        ck.sparse("add", ob.add(&b), add, Some(&c["blocksize"]));
+        if let Some(mx) = c.get("maximum") {
+            ck.sparse("maximum", b.maximum(&ob), mx, None);
+        }
+        let mm = &c["matmul"];
+        let prod = ob.transpose().and_then(|obt| b.matmul_sparse(&obt));
+        ck.sparse("matmul_sparse", prod, &Value::from(vec![mm[0].clone(), mm[2].clone()]), Some(&mm[1]));
+    }
+}
+
+#[test]
+fn bsr_conversions_products_and_arithmetic_match_scipy() {
+    let data = &super::common::load("sparse_bsr")[0];
+    let mut f = Failures::default();
+    for dev in devices() {
+        for generic in [false, true] {
+            xp::sparse::force_generic(generic);
+            for c in data["cases"].as_array().unwrap() {
+                case(&mut f, dev, c);
+            }
+        }
+        xp::sparse::force_generic(false);
+    }
+    f.finish();
+}
+
+/// `tobsr` without a block size and `asformat(Bsr)` pick the size SciPy's `estimate_blocksize`
+/// picks (matrices of 2×2, 3×3, 4×4 and 6×6 dense blocks, a random one, the identity).
+#[test]
+fn estimated_block_sizes_are_scipys() {
+    let data = &super::common::load("sparse_bsr")[0];
+    for dev in devices() {
+        for c in data["estimate"].as_array().unwrap() {
+            let a = csr_of(&c["csr"], pair(&c["shape"]), dev);
+            let want = pair(&c["blocksize"]);
+            let name = c["name"].as_str().unwrap();
+            assert_eq!(a.tobsr(None).unwrap().blocksize(), want, "{name} on {dev}");
+            let any = SparseArray::Csr(a.clone()).asformat(xp::sparse::Format::Bsr).unwrap();
+            assert_eq!(any.blocksize(), Some(want), "{name} on {dev}");
+            compare(&any.toarray().unwrap(), &expect_dense(&a)).unwrap_or_else(|m| panic!("{name} on {dev}: {m}"));
+        }
+    }
+}
+
+fn expect_dense(a: &CsrArray) -> Expected {
+    let d = a.toarray().unwrap();
+    let buf = d.to_buffer().unwrap();
+    Expected::new(buf.dtype(), d.shape(), xp_testing::widen(&buf))
+}
+
+/// `kron` without a format gives BSR of the second factor's shape where that factor is at least
+/// half full, COO where it is sparser or either factor is empty, as SciPy's.
+#[test]
+fn kron_chooses_scipys_format() {
+    let data = &super::common::load("sparse_bsr")[0];
+    for dev in devices() {
+        for c in data["kron"].as_array().unwrap() {
+            let name = c["name"].as_str().unwrap();
+            let a = csr_of(&c["a"], pair(&c["a_shape"]), dev);
+            let b = CsrArray::from_dense(&load(&c["b"], dev)).unwrap();
+            let k = xp::sparse::kron(&a, &b, None).unwrap();
+            assert_eq!(k.format().name(), c["format"].as_str().unwrap(), "{name} on {dev}");
+            if !c["blocksize"].is_null() {
+                assert_eq!(k.blocksize(), Some(pair(&c["blocksize"])), "{name} on {dev}");
+            }
+            compare(&k.toarray().unwrap(), &expect(&c["dense"], EXACT)).unwrap_or_else(|m| panic!("{name} on {dev}: {m}"));
+            let csr = xp::sparse::kron(&a, &b, Some(xp::sparse::Format::Csr)).unwrap();
+            assert_eq!(csr.format(), xp::sparse::Format::Csr, "{name} on {dev}");
+            compare(&csr.toarray().unwrap(), &expect(&c["dense"], EXACT)).unwrap_or_else(|m| panic!("{name} on {dev}: {m}"));
+        }
+    }
+}
+
+/// Bad parts and block sizes are typed errors naming what was wrong.
+#[test]
+fn bad_blocks_are_typed_errors() {
+    for dev in devices() {
+        let on = |v: Vec<i32>, n: usize| Array::from_vec(v, [n]).unwrap().to_device(dev).unwrap();
+        let data = xp::on(dev).ones(&[2, 2, 2][..], xp::DType::F64).unwrap();
+        let (indices, indptr) = (on(vec![0, 1], 2), on(vec![0, 1, 2], 3));
+        assert!(BsrArray::new(&data, &indices, &indptr, [4, 4]).is_ok());
+        let flat = data.reshape(&[2, 4][..]).unwrap();
+        let err = |r: xp::Result<BsrArray>| r.unwrap_err().to_string();
+        assert!(err(BsrArray::new(&flat, &indices, &indptr, [4, 4])).contains("3-D"), "{dev}");
+        assert!(err(BsrArray::new(&data, &indices, &indptr, [5, 4])).contains("blocksize"), "{dev}");
+        assert!(err(BsrArray::new(&data, &indices, &on(vec![0, 1], 2), [4, 4])).contains("index pointer size"));
+        let far = on(vec![0, 2], 2);
+        assert!(matches!(BsrArray::new(&data, &far, &indptr, [4, 4]), Err(xp::Error::IndexOutOfBounds { .. })));
+        let csr = CsrArray::from_dense(&xp::on(dev).ones(&[6, 8][..], xp::DType::F32).unwrap()).unwrap();
+        for bad in [[0, 1], [4, 2], [2, 3]] {
+            assert!(err(csr.tobsr(Some(bad))).contains("invalid blocksize"), "{bad:?} on {dev}");
+        }
+    }
+}
