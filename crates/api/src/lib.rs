@@ -106,7 +106,7 @@ pub use more::shapes::{
     Positions, Trim, Vander,
 };
 pub use numeric::{around, nan_to_num, NanToNum};
-pub use products::{dot, inner, kron, matmul, outer, tensordot, vdot, vecdot, TensorAxes};
+pub use products::{dot, inner, kron, matmul, outer, tensordot, vdot, vecdot, Matmul, TensorAxes};
 pub use random::default_rng;
 pub use reductions::Var;
 pub use sets::{

@@ -46,11 +46,44 @@ fn not_aligned(op: &'static str, a: &Array, b: &Array, la: usize, lb: usize) -> 
     }
 }
 
+/// What [`matmul`] and [`dot`] multiply: two dense arrays (an array), a sparse array with a
+/// dense one on either side (an array), or two sparse arrays (a sparse array, SciPy's SpGEMM).
+pub trait Matmul<Rhs: ?Sized> {
+    /// The product's type.
+    type Output;
+    /// `self @ rhs`.
+    fn matmul_with(&self, rhs: &Rhs) -> Result<Self::Output>;
+    /// NumPy's / SciPy's `dot(self, rhs)` (the matrix product for sparse operands).
+    fn dot_with(&self, rhs: &Rhs) -> Result<Self::Output> {
+        self.matmul_with(rhs)
+    }
+}
+
+impl Matmul<Array> for Array {
+    type Output = Array;
+    fn matmul_with(&self, rhs: &Array) -> Result<Array> {
+        matmul_named("matmul", self, rhs)
+    }
+    fn dot_with(&self, rhs: &Array) -> Result<Array> {
+        dot_arrays(self, rhs)
+    }
+}
+
 /// Matrix product (NumPy `matmul`, Python's `@`): stacks of matrices with broadcast batch axes; a
 /// 1-D first operand is a row and a 1-D second operand a column, the added axis removed again.
 /// The result dtype is the promotion of both. 0-d operands are refused (use `multiply`).
-pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
-    matmul_named("matmul", a, b)
+///
+/// Sparse operands ([`crate::sparse`]) as SciPy's `@`: sparse with dense gives a dense array,
+/// sparse with sparse a sparse array.
+///
+/// ```
+/// let a = xp::sparse::eye(3, 3, 0, xp::DType::F64, xp::sparse::Format::Csr, xp::Device::Cpu).unwrap();
+/// let x = xp::arange(1.0, 4.0, 1.0, None).unwrap();
+/// assert_eq!(xp::matmul(&a, &x).unwrap().to_vec::<f64>().unwrap(), vec![1.0, 2.0, 3.0]);
+/// assert_eq!(xp::dot(&a, &a).unwrap().nnz(), 3);                       // sparse @ sparse
+/// ```
+pub fn matmul<A: Matmul<B> + ?Sized, B: ?Sized>(a: &A, b: &B) -> Result<A::Output> {
+    a.matmul_with(b)
 }
 
 pub(crate) fn matmul_named(op: &'static str, a: &Array, b: &Array) -> Result<Array> {
@@ -84,8 +117,13 @@ pub(crate) fn matmul_named(op: &'static str, a: &Array, b: &Array) -> Result<Arr
 }
 
 /// NumPy `dot`: multiply for a 0-d operand, `matmul` for operands of at most two dimensions,
-/// else a sum product over the last axis of `a` and the second-to-last of `b`.
-pub fn dot(a: &Array, b: &Array) -> Result<Array> {
+/// else a sum product over the last axis of `a` and the second-to-last of `b`; with a sparse
+/// operand, SciPy's `dot` (the matrix product).
+pub fn dot<A: Matmul<B> + ?Sized, B: ?Sized>(a: &A, b: &B) -> Result<A::Output> {
+    a.dot_with(b)
+}
+
+fn dot_arrays(a: &Array, b: &Array) -> Result<Array> {
     if a.ndim() == 0 || b.ndim() == 0 {
         return a.mul(b);
     }

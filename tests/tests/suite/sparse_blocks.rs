@@ -71,7 +71,10 @@ impl Check<'_> {
             Err(e) => self.f.add(Err(format!("{} on {}: {what}: error {e}", self.name, self.dev))),
             Ok(s) => {
                 let fmt = want[0].as_str().unwrap();
-                self.holds(&format!("{what}: format {} where SciPy's is {fmt}", s.format().name()), s.format().name() == fmt);
+                self.holds(
+                    &format!("{what}: format {} where SciPy's is {fmt}", s.format().name()),
+                    s.format().name() == fmt,
+                );
                 if let Some(b) = blocks {
                     self.holds(&format!("{what}: block size {:?}", s.blocksize()), s.blocksize() == Some(pair(b)));
                 }
@@ -197,10 +200,12 @@ fn kron_chooses_scipys_format() {
             if !c["blocksize"].is_null() {
                 assert_eq!(k.blocksize(), Some(pair(&c["blocksize"])), "{name} on {dev}");
             }
-            compare(&k.toarray().unwrap(), &expect(&c["dense"], EXACT)).unwrap_or_else(|m| panic!("{name} on {dev}: {m}"));
+            compare(&k.toarray().unwrap(), &expect(&c["dense"], EXACT))
+                .unwrap_or_else(|m| panic!("{name} on {dev}: {m}"));
             let csr = xp::sparse::kron(&a, &b, Some(xp::sparse::Format::Csr)).unwrap();
             assert_eq!(csr.format(), xp::sparse::Format::Csr, "{name} on {dev}");
-            compare(&csr.toarray().unwrap(), &expect(&c["dense"], EXACT)).unwrap_or_else(|m| panic!("{name} on {dev}: {m}"));
+            compare(&csr.toarray().unwrap(), &expect(&c["dense"], EXACT))
+                .unwrap_or_else(|m| panic!("{name} on {dev}: {m}"));
         }
     }
 }
@@ -223,6 +228,59 @@ fn bad_blocks_are_typed_errors() {
         let csr = CsrArray::from_dense(&xp::on(dev).ones(&[6, 8][..], xp::DType::F32).unwrap()).unwrap();
         for bad in [[0, 1], [4, 2], [2, 3]] {
             assert!(err(csr.tobsr(Some(bad))).contains("invalid blocksize"), "{bad:?} on {dev}");
+        }
+    }
+}
+
+/// `xp::matmul`, `xp::dot` and the operators take sparse operands of every format, with SciPy's
+/// meanings, and agree with the same operations on the dense arrays (NumPy's definitions).
+#[test]
+fn matmul_dot_and_operators_take_sparse_operands() {
+    use xp::sparse::{Format, SparseArray as S};
+    let dense = |v: Vec<f64>, shape: &[usize], dev: Device| Array::from_vec(v, shape).unwrap().to_device(dev).unwrap();
+    let same = |what: &str, got: Array, want: Array| {
+        let buf = want.to_buffer().unwrap();
+        let e = Expected::new(buf.dtype(), want.shape(), xp_testing::widen(&buf))
+            .with_tol(Tolerance { rtol: 1e-12, atol: 1e-12 });
+        compare(&got, &e).unwrap_or_else(|m| panic!("{what}: {m}"));
+    };
+    for dev in devices() {
+        let a = dense(
+            vec![1., 0., 2., 0., 0., 0., 3., 0., 0., 4., 0., 5., 6., 0., 0., 0., 0., 0., 0., 7., 8., 0., 0., 9.],
+            &[6, 4],
+            dev,
+        );
+        let b = dense(
+            vec![0., 1., 2., 0., 0., 0., -3., 0., 1., 0., 0., 0., 6., 0., 0., 2., 0., 0., 0., 7., 0., 1., 0., 0.],
+            &[6, 4],
+            dev,
+        );
+        let x = dense(vec![1., -2., 3., 0.5], &[4], dev);
+        let y = dense((0..18).map(f64::from).collect(), &[3, 6], dev);
+        let csr = CsrArray::from_dense(&a).unwrap();
+        let other = CsrArray::from_dense(&b).unwrap();
+        for fmt in [Format::Csr, Format::Csc, Format::Coo, Format::Dia, Format::Bsr] {
+            let s = S::Csr(csr.clone()).asformat(fmt).unwrap();
+            let t = S::Csr(other.clone()).asformat(fmt).unwrap();
+            let w = |what: &str| format!("{} {what} on {dev}", fmt.name());
+            same(&w("A @ x"), xp::matmul(&s, &x).unwrap(), xp::matmul(&a, &x).unwrap());
+            same(&w("dot(A, x)"), xp::dot(&s, &x).unwrap(), xp::matmul(&a, &x).unwrap());
+            same(&w("Y @ A"), xp::matmul(&y, &s).unwrap(), xp::matmul(&y, &a).unwrap());
+            let gram = xp::dot(&s, &t.transpose().unwrap()).unwrap();
+            same(&w("A @ B.T"), gram.toarray().unwrap(), xp::matmul(&a, &b.t().unwrap()).unwrap());
+            same(&w("A + B"), (&s + &t).toarray().unwrap(), &a + &b);
+            same(&w("A - B"), (&s - &t).toarray().unwrap(), &a - &b);
+            same(&w("A * B"), (&s * &t).toarray().unwrap(), &a * &b);
+            same(&w("A + D"), &s + &b, &a + &b);
+            same(&w("A - D"), &s - &b, &a - &b);
+            same(&w("D - A"), &b - &s, &b - &a);
+            same(&w("D + A"), &b + &s, &b + &a);
+            same(&w("A * D"), (&s * &b).toarray().unwrap(), &a * &b);
+            same(&w("D * A"), (&b * &s).toarray().unwrap(), &a * &b);
+            same(&w("A * 2"), (&s * 2.0).toarray().unwrap(), &a * 2.0);
+            same(&w("-A"), (-&s).toarray().unwrap(), -&a);
+            same(&w("A / 4"), (&s / 4.0).toarray().unwrap(), &a / 4.0);
+            assert_eq!((&s * 2.0).format(), fmt, "{}", w("A * 2 keeps the format"));
         }
     }
 }

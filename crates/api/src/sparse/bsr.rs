@@ -225,7 +225,7 @@ impl BsrArray {
 
 /// `[R, C]` when both are positive and divide the rows and columns of `shape`.
 fn check_blocksize(op: &'static str, shape: [usize; 2], [r, c]: [usize; 2]) -> Result<[usize; 2]> {
-    if r == 0 || c == 0 || shape[0] % r != 0 || shape[1] % c != 0 {
+    if r == 0 || c == 0 || !shape[0].is_multiple_of(r) || !shape[1].is_multiple_of(c) {
         return Err(Error::invalid(op, format!("invalid blocksize ({r}, {c}) for shape ({}, {})", shape[0], shape[1])));
     }
     Ok([r, c])
@@ -251,7 +251,7 @@ fn estimate_blocksize(a: &CsrArray) -> Result<[usize; 2]> {
     let [m, n] = a.shape();
     let (efficiency, high) = (0.7, (1.0 + 0.7) / 2.0);
     let fill = |b: usize| -> Result<f64> {
-        if m % b != 0 || n % b != 0 {
+        if !m.is_multiple_of(b) || !n.is_multiple_of(b) {
             return Ok(0.0);
         }
         let blocks = crate::unique_values(&block_keys(a, [b, b])?.0)?.size();

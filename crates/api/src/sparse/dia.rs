@@ -121,6 +121,14 @@ impl DiaArray {
     pub(crate) fn with_data(&self, data: Array) -> Result<DiaArray> {
         Ok(DiaArray { data: data.reshape(self.data.shape())?, ..self.clone() })
     }
+    /// The transpose, as diagonals (offsets negated; SciPy's `dia.T`).
+    pub fn transpose(&self) -> Result<DiaArray> {
+        self.tocoo()?.transpose().todia()
+    }
+    /// `A @ x` for a dense `x`, through the CSR form.
+    pub fn matmul(&self, x: &Array) -> Result<Array> {
+        self.tocsr()?.matmul(x)
+    }
     /// The values cast to `dtype`.
     pub fn astype(&self, dtype: DType) -> Result<DiaArray> {
         Ok(DiaArray { data: self.data.astype(dtype)?, ..self.clone() })

@@ -39,6 +39,7 @@ mod index;
 mod io;
 mod keys;
 mod mm;
+mod operators;
 mod reduce;
 mod spgemm;
 mod structure;
@@ -123,6 +124,19 @@ pub enum SparseArray {
     Bsr(BsrArray),
 }
 
+/// `$e` with `$a` bound to the format's array, whichever it is.
+macro_rules! each {
+    ($s:expr, $a:ident => $e:expr) => {
+        match $s {
+            SparseArray::Csr($a) => $e,
+            SparseArray::Csc($a) => $e,
+            SparseArray::Coo($a) => $e,
+            SparseArray::Dia($a) => $e,
+            SparseArray::Bsr($a) => $e,
+        }
+    };
+}
+
 impl SparseArray {
     /// The format.
     pub fn format(&self) -> Format {
@@ -163,6 +177,30 @@ impl SparseArray {
             SparseArray::Dia(a) => a.toarray(),
             SparseArray::Bsr(a) => a.toarray(),
         }
+    }
+    /// `A @ x` for a dense `x` (the format's own product).
+    pub fn matmul(&self, x: &crate::Array) -> Result<crate::Array> {
+        each!(self, a => a.matmul(x))
+    }
+    /// Every stored value multiplied by `s`, the format kept.
+    pub fn mul_scalar(&self, s: impl Into<xp_core::Scalar>) -> Result<SparseArray> {
+        let s = s.into();
+        each!(self, a => a.mul_scalar(s).map(SparseArray::from))
+    }
+    /// The transpose in SciPy's format for it: CSC for CSR and the reverse, the same format
+    /// otherwise (BSR of blocks `(C, R)`).
+    pub fn transpose(&self) -> Result<SparseArray> {
+        Ok(match self {
+            SparseArray::Csr(a) => SparseArray::Csc(a.transpose()),
+            SparseArray::Csc(a) => SparseArray::Csr(a.transpose()),
+            SparseArray::Coo(a) => SparseArray::Coo(a.transpose()),
+            SparseArray::Dia(a) => SparseArray::Dia(a.transpose()?),
+            SparseArray::Bsr(a) => SparseArray::Bsr(a.transpose()?),
+        })
+    }
+    /// `-A`, the format kept.
+    pub fn neg(&self) -> Result<SparseArray> {
+        each!(self, a => a.neg().map(SparseArray::from))
     }
     /// The same matrix as CSR (SciPy's `tocsr`).
     pub fn tocsr(&self) -> Result<CsrArray> {

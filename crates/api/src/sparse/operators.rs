@@ -1,0 +1,145 @@
+//! Sparse arrays in [`crate::matmul`] and [`crate::dot`] (SciPy's `@`: sparse with dense gives a
+//! dense array, sparse with sparse a sparse one), and operator sugar with SciPy's sparse *array*
+//! meanings: `+`, `-` and `*` (elementwise, as SciPy's `multiply`) of two sparse arrays give a
+//! sparse array; `+`/`-` with a dense array a dense array; `*` by a dense array a COO array over
+//! the stored positions; `*` and `/` by a scalar keep the format (`/` in float64 as SciPy's);
+//! `/` by a dense array a sparse one, of two sparse arrays a dense one; unary `-`.
+//!
+//! The operators panic on error, as std's and xp's dense operators do (shape mismatch, mixed
+//! devices); the methods ([`Sparse::add`], [`Sparse::multiply_dense`], …) return a `Result`.
+//!
+//! ```
+//! use xp::sparse::{CsrArray, Format, Sparse};
+//! let a = CsrArray::from_dense(&xp::Array::from_vec(vec![1.0f64, 0.0, 0.0, 2.0], &[2, 2]).unwrap()).unwrap();
+//! let x = xp::Array::from_vec(vec![1.0f64, 1.0], &[2]).unwrap();
+//! assert_eq!(xp::matmul(&a, &x).unwrap().to_vec::<f64>().unwrap(), vec![1.0, 2.0]); // A @ x
+//! assert_eq!(xp::matmul(&x, &a).unwrap().to_vec::<f64>().unwrap(), vec![1.0, 2.0]); // x @ A
+//! assert_eq!(xp::matmul(&a, &a).unwrap().format(), Format::Csr);                     // A @ A
+//! let s = &(&a + &a) * 0.5;                                                           // sparse
+//! assert_eq!(s.toarray().unwrap().to_vec::<f64>().unwrap(), vec![1.0, 0.0, 0.0, 2.0]);
+//! let d = &a + &x;                                                                    // dense
+//! assert_eq!(d.to_vec::<f64>().unwrap(), vec![2.0, 1.0, 1.0, 3.0]);
+//! assert_eq!((&a * &x).nnz(), 2);                                                     // COO
+//! ```
+use super::{BsrArray, CooArray, CscArray, CsrArray, DiaArray, Sparse, SparseArray};
+use crate::{Array, Matmul};
+use xp_core::Result;
+
+fn expect<T>(r: Result<T>) -> T {
+    r.unwrap_or_else(|e| panic!("xp sparse operator failed: {e}"))
+}
+
+macro_rules! sparse_operators {
+    ($($t:ty),*) => {$(
+        impl Matmul<Array> for $t {
+            type Output = Array;
+            fn matmul_with(&self, x: &Array) -> Result<Array> {
+                <$t>::matmul(self, x)
+            }
+        }
+        impl Matmul<$t> for Array {
+            type Output = Array;
+            fn matmul_with(&self, a: &$t) -> Result<Array> {
+                Sparse::canonical_csr(a)?.rmatmul(self)
+            }
+        }
+        impl<B: Sparse> Matmul<B> for $t {
+            type Output = SparseArray;
+            fn matmul_with(&self, b: &B) -> Result<SparseArray> {
+                self.matmul_sparse(b)
+            }
+        }
+        impl<B: Sparse> std::ops::Add<&B> for &$t {
+            type Output = SparseArray;
+            fn add(self, b: &B) -> SparseArray {
+                expect(Sparse::add(self, b))
+            }
+        }
+        impl<B: Sparse> std::ops::Sub<&B> for &$t {
+            type Output = SparseArray;
+            fn sub(self, b: &B) -> SparseArray {
+                expect(Sparse::sub(self, b))
+            }
+        }
+        impl<B: Sparse> std::ops::Mul<&B> for &$t {
+            type Output = SparseArray;
+            /// The elementwise product (SciPy's sparse-array `*`).
+            fn mul(self, b: &B) -> SparseArray {
+                expect(Sparse::multiply(self, b))
+            }
+        }
+        impl<B: Sparse> std::ops::Div<&B> for &$t {
+            type Output = Array;
+            fn div(self, b: &B) -> Array {
+                expect(Sparse::divide(self, b))
+            }
+        }
+        impl std::ops::Add<&Array> for &$t {
+            type Output = Array;
+            fn add(self, d: &Array) -> Array {
+                expect(self.add_dense(d))
+            }
+        }
+        impl std::ops::Sub<&Array> for &$t {
+            type Output = Array;
+            fn sub(self, d: &Array) -> Array {
+                expect(self.canonical_csr().and_then(|c| c.toarray()).and_then(|a| a.sub(d)))
+            }
+        }
+        impl std::ops::Mul<&Array> for &$t {
+            type Output = CooArray;
+            fn mul(self, d: &Array) -> CooArray {
+                expect(self.multiply_dense(d))
+            }
+        }
+        impl std::ops::Div<&Array> for &$t {
+            type Output = SparseArray;
+            fn div(self, d: &Array) -> SparseArray {
+                expect(self.divide_dense(d))
+            }
+        }
+        impl std::ops::Add<&$t> for &Array {
+            type Output = Array;
+            fn add(self, a: &$t) -> Array {
+                expect(a.add_dense(self))
+            }
+        }
+        impl std::ops::Sub<&$t> for &Array {
+            type Output = Array;
+            fn sub(self, a: &$t) -> Array {
+                expect(a.canonical_csr().and_then(|c| c.toarray()).and_then(|s| self.sub(&s)))
+            }
+        }
+        impl std::ops::Mul<&$t> for &Array {
+            type Output = CooArray;
+            fn mul(self, a: &$t) -> CooArray {
+                expect(a.multiply_dense(self))
+            }
+        }
+        impl std::ops::Mul<f64> for &$t {
+            type Output = $t;
+            fn mul(self, s: f64) -> $t {
+                expect(self.mul_scalar(s))
+            }
+        }
+        impl std::ops::Mul<i64> for &$t {
+            type Output = $t;
+            fn mul(self, s: i64) -> $t {
+                expect(self.mul_scalar(s))
+            }
+        }
+        impl std::ops::Div<f64> for &$t {
+            type Output = SparseArray;
+            fn div(self, s: f64) -> SparseArray {
+                expect(self.divide_scalar(s))
+            }
+        }
+        impl std::ops::Neg for &$t {
+            type Output = $t;
+            fn neg(self) -> $t {
+                expect(<$t>::neg(self))
+            }
+        }
+    )*};
+}
+sparse_operators!(CsrArray, CscArray, CooArray, DiaArray, BsrArray, SparseArray);
