@@ -29,9 +29,17 @@ fn product<T: Mac, I: Ix>(
     let xat = |j: usize, c: usize| dense.at(j, c);
     let block = |b: usize| {
         let mut acc = vec![T::ZERO; k];
+        let end = indptr[bounds[b + 1]].at();
         for r in bounds[b]..bounds[b + 1] {
             let (lo, hi) = (indptr[r].at(), indptr[r + 1].at());
             let (idx, val) = (&indices[lo..hi], &data[lo..hi]);
+            if k == 1 && s0 == 1 {
+                // the x reads of the values PREFETCH ahead asked for now: short rows leave the
+                // out-of-order core too few independent gathers to hide the cache's latency
+                for &j in &indices[(lo + PREFETCH).min(end)..(hi + PREFETCH).min(end)] {
+                    prefetch(x.as_ptr().wrapping_offset(off + j.at() as isize));
+                }
+            }
             if k == 1 {
                 let s = if s0 == 1 { dot(idx, val, &x[off as usize..]) } else { strided_dot(idx, val, &xat) };
                 // SAFETY: row r of the output belongs to this block alone
@@ -66,6 +74,21 @@ fn product<T: Mac, I: Ix>(
     // SAFETY: the blocks cover rows 0..rows, and each wrote its k values per row.
     unsafe { out.set_len(rows * k) };
     out
+}
+
+/// How many stored values ahead the vector product asks for `x`.
+const PREFETCH: usize = 64;
+
+/// A hint to bring `p`'s cache line in (nothing where the target has no such instruction).
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults, whatever the address
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 /// One row times a contiguous `x`, in two interleaved sums (the gathers of one do not wait on the

@@ -81,8 +81,11 @@ impl SparseStorage for CudaStorage {
         }
         let key = Key::new(Family::SparseMatmul).dtype(d).flag(ix == DType::I64).flag(false);
         let spec = format!("{}_{}", d.name(), ix.name());
-        let [vector, spmv] =
-            x.dev.kernels(key, ["csr_matmul", "csr_spmv"], || Source::new(spec, source::products(d, ix)))?;
+        let [vector, plain, streaming] = x.dev.kernels(key, ["csr_matmul", "csr_spmv", "csr_spmv_cs"], || {
+            Source::new(spec, source::products(d, ix))
+        })?;
+        // (an experiment's switch: streaming loads for the values and indices)
+        let spmv = if std::env::var_os("XP_SPMV_STREAM").is_some() { streaming } else { plain };
         let nnz = a.data.len;
         let rows = a.rows as i64;
         let (pp, pi, pd, px, py) = (a.indptr.ptr(0), a.indices.ptr(0), a.data.ptr(0), x.ptr(0), out.ptr(0));

@@ -31,10 +31,22 @@ extern \"C\" __global__ void XP_NAME(csr_matmul)(const {i}* __restrict__ indptr,
   }}
 }}
 
+// Streaming loads (`__ldcs`: evict first) for the values and indices that are read once, so
+// that the gathered `x` keeps its place in L2; plain loads where `CS` is false.
+__device__ __forceinline__ float xp_cs(const float* p) {{ return __ldcs(p); }}
+__device__ __forceinline__ double xp_cs(const double* p) {{ return __ldcs(p); }}
+__device__ __forceinline__ int xp_cs(const int* p) {{ return __ldcs(p); }}
+__device__ __forceinline__ long long xp_cs(const long long* p) {{ return __ldcs(p); }}
+template <class T> __device__ __forceinline__ T xp_cs(const T* p) {{ return *p; }}
+template <bool CS, class T> __device__ __forceinline__ T xp_ld(const T* p) {{
+  if constexpr (CS) return xp_cs(p); else return *p;
+}}
+
 // A block takes `per` consecutive rows. Where their values fit in `cap` elements of shared
 // memory, its threads first form every product of the block (consecutive values, many loads in
 // flight), then each thread adds up one row's products in order; otherwise a warp takes a row.
-extern \"C\" __global__ void XP_NAME(csr_spmv)(const {i}* __restrict__ indptr, const {i}* __restrict__ indices,
+template <bool CS>
+__device__ __forceinline__ void spmv_body(const {i}* __restrict__ indptr, const {i}* __restrict__ indices,
     const {t}* __restrict__ data, const {t}* __restrict__ x, i64 xo, i64 s0, {t}* __restrict__ y,
     i64 rows, int per, int cap) {{
   extern __shared__ double xp_sh[];  // the block's products (the base is 16-byte aligned)
@@ -49,7 +61,7 @@ extern \"C\" __global__ void XP_NAME(csr_spmv)(const {i}* __restrict__ indptr, c
     const {t}* xb = x + xo;
 #pragma unroll 4
     for (int e = threadIdx.x; e < n; e += blockDim.x)
-      sh[e] = b_multiply(({c})ld(dat[e]), ({c})ld(xb[(i64)ind[e] * s0]));
+      sh[e] = b_multiply(({c})ld(xp_ld<CS>(dat + e)), ({c})ld(xb[(i64)xp_ld<CS>(ind + e) * s0]));
     __syncthreads();
     for (int q = threadIdx.x; q < (int)(r1 - r0); q += blockDim.x) {{
       const int a = (int)((i64)indptr[r0 + q] - lo), b = (int)((i64)indptr[r0 + q + 1] - lo);
@@ -67,6 +79,18 @@ extern \"C\" __global__ void XP_NAME(csr_spmv)(const {i}* __restrict__ indptr, c
       if (lane == 0) y[r] = {out};
     }}
   }}
+}}
+
+extern \"C\" __global__ void XP_NAME(csr_spmv)(const {i}* __restrict__ indptr, const {i}* __restrict__ indices,
+    const {t}* __restrict__ data, const {t}* __restrict__ x, i64 xo, i64 s0, {t}* __restrict__ y,
+    i64 rows, int per, int cap) {{
+  spmv_body<false>(indptr, indices, data, x, xo, s0, y, rows, per, cap);
+}}
+
+extern \"C\" __global__ void XP_NAME(csr_spmv_cs)(const {i}* __restrict__ indptr, const {i}* __restrict__ indices,
+    const {t}* __restrict__ data, const {t}* __restrict__ x, i64 xo, i64 s0, {t}* __restrict__ y,
+    i64 rows, int per, int cap) {{
+  spmv_body<true>(indptr, indices, data, x, xo, s0, y, rows, per, cap);
 }}
 "
     )
