@@ -10,9 +10,11 @@
 //! assert_eq!(picked.toarray().unwrap().to_vec::<f64>().unwrap(), d.take(&rows, 0).unwrap().to_vec::<f64>().unwrap());
 //! assert_eq!(a.get(2, 1).unwrap().item::<f64>().unwrap(), 2.0);
 //! ```
+use super::compressed::exact;
 use super::compressed::Compressed;
-use super::keys::expand;
+use super::keys::{expand, whole};
 use super::{CscArray, CsrArray};
+use crate::backend::{Many, Reads, Storage};
 use crate::{get_array_module, Array};
 use std::sync::Arc;
 use xp_core::{DType, Error, Result, SliceElem};
@@ -55,16 +57,18 @@ pub(super) fn checked(lines: &Array, len: usize, axis: usize) -> Result<Array> {
 fn take_lines(c: &Compressed, lines: &Array, axis: usize) -> Result<Compressed> {
     let l = checked(lines, c.dims[0], axis)?;
     let mods = get_array_module(&c.data);
-    let ptr = c.indptr.cast_if(DType::I64)?;
-    let cut = |r: std::ops::Range<isize>| ptr.slice([SliceElem::from(r)]);
-    let starts = cut(0..c.dims[0] as isize)?.take(&l, 0)?;
-    let counts = cut(1..c.dims[0] as isize + 1)?.take(&l, 0)?.sub(&starts)?;
+    // (the picked offsets cast, not the whole offsets array)
+    let cut = |r: std::ops::Range<isize>| c.indptr.slice([SliceElem::from(r)])?.take(&l, 0)?.cast_if(DType::I64);
+    let starts = cut(0..c.dims[0] as isize)?;
+    let counts = cut(1..c.dims[0] as isize + 1)?.sub(&starts)?;
     let new_ptr = crate::concatenate(&[&mods.zeros([1], DType::I64)?, &counts.cumsum(0)?], 0)?;
     let total = new_ptr.slice([SliceElem::Index(-1)])?.to_i64()? as usize;
     // repeated lines may hold more values than the index dtype counted
     let ix = super::index_dtype_for(&[c.indptr.dtype()], total);
     let (indices, data) = if total == 0 {
         (mods.zeros([0], ix)?, mods.zeros([0], c.data.dtype())?)
+    } else if let Some(runs) = backend_runs(c, &starts, &new_ptr, total, ix)? {
+        runs
     } else {
         let line = expand(&new_ptr, total)?;
         let p = mods.arange(0i64, total as i64, 1i64, Some(DType::I64))?;
@@ -79,6 +83,35 @@ fn take_lines(c: &Compressed, lines: &Array, axis: usize) -> Result<Compressed> 
         canonical: c.canonical,
         other: Arc::default(),
     })
+}
+
+/// The backend's copy of the runs `starts[q]..` (`ptr[q + 1] - ptr[q]` long) of `c`'s indices
+/// and values, end to end; `None` where it has none (or [`super::force_generic`] is on).
+fn backend_runs(
+    c: &Compressed,
+    starts: &Array,
+    ptr: &Array,
+    total: usize,
+    ix: DType,
+) -> Result<Option<(Array, Array)>> {
+    if super::generic() {
+        return Ok(None);
+    }
+    let (i, d, s, p) = (exact(&c.indices)?, exact(&c.data)?, exact(starts)?, exact(ptr)?);
+    let reads = Reads::lock(&[&i, &d, &s, &p]);
+    use xp_core::SparseStorage;
+    let r = match reads.many("take")? {
+        Many::Cpu(v) => SparseStorage::gather_runs(v[0], v[1], v[2], v[3], total, ix)
+            .map(|(a, b)| (Storage::Cpu(a), Storage::Cpu(b))),
+        Many::Cuda(v) => SparseStorage::gather_runs(v[0], v[1], v[2], v[3], total, ix)
+            .map(|(a, b)| (Storage::Cuda(a), Storage::Cuda(b))),
+    }
+    .map(|(a, b)| (whole(a), whole(b)));
+    match r {
+        Ok(parts) => Ok(Some(parts)),
+        Err(Error::Unsupported { .. }) => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// The lines `lines` along the minor axis of `c` (axis `axis` of the array), in order, without

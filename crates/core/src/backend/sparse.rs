@@ -73,4 +73,20 @@ pub trait SparseStorage: BackendStorage {
     fn coo_to_csr(_row: &Self, _col: &Self, _data: &Self, _shape: [usize; 2], _ix: DType) -> Result<CsrBuilt<Self>> {
         unsupported("coo_to_csr", Self::NAME)
     }
+    /// Runs of `indices` and `data` (contiguous, one length) put end to end: run `q` starts at
+    /// `starts[q]` in them and is `ptr[q + 1] - ptr[q]` long, and goes to `ptr[q]` in the result
+    /// (`starts`, `ptr` contiguous int64, `ptr` non-decreasing from 0 to `total`, every run inside
+    /// the parts: checked by the front end). The selected lines of a compressed array: new
+    /// `(indices, data)` of `total` values, indices of dtype `ix`. A backend without it answers `Unsupported` and the front end
+    /// composes the same from gathers.
+    fn gather_runs(
+        _indices: &Self,
+        _data: &Self,
+        _starts: &Self,
+        _ptr: &Self,
+        _total: usize,
+        _ix: DType,
+    ) -> Result<(Self, Self)> {
+        unsupported("gather_runs", Self::NAME)
+    }
 }

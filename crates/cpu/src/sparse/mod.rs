@@ -1,8 +1,9 @@
 //! The sparse family on the CPU: the CSR × dense product ([`spmm`]) over row blocks of equal
 //! stored-value counts, one rayon task each, and coordinates to CSR by a counting sort
-//! ([`convert`]).
+//! ([`convert`]); runs of lines copied end to end on the cores ([`runs`]).
 mod convert;
 mod elem;
+mod runs;
 mod spgemm;
 mod spmm;
 mod spmm_t;
@@ -22,5 +23,15 @@ impl SparseStorage for CpuStorage {
     }
     fn coo_to_csr(row: &Self, col: &Self, data: &Self, shape: [usize; 2], ix: DType) -> Result<CsrBuilt<Self>> {
         convert::coo_to_csr(row, col, data, shape, ix).map(|b| b.map(CpuStorage))
+    }
+    fn gather_runs(
+        indices: &Self,
+        data: &Self,
+        starts: &Self,
+        ptr: &Self,
+        _total: usize,
+        ix: DType,
+    ) -> Result<(Self, Self)> {
+        runs::gather_runs(indices, data, starts, ptr, ix).map(|(i, d)| (CpuStorage(i), CpuStorage(d)))
     }
 }

@@ -9,9 +9,11 @@
 //!   over the row's values and folding by warp shuffles (`L` = 32 for a vector of long rows, 1
 //!   for several columns, where the lanes of a warp read neighbouring columns of one row of `X`);
 //! - `A B` of two CSR matrices by hash tables per row (`spgemm.rs`);
+//! - selected lines' runs copied end to end, a warp per run (`runs.rs`);
 //! - `Aᵀ X` (`csr_matmul_t`) by atomic additions into a zeroed `Y`, for the dtypes whose addition
 //!   has a hardware atomic; the others answer `Unsupported` and the front end multiplies by the
 //!   transpose's CSR form.
+mod runs;
 mod source;
 mod spgemm;
 mod spgemm_src;
@@ -81,11 +83,8 @@ impl SparseStorage for CudaStorage {
         }
         let key = Key::new(Family::SparseMatmul).dtype(d).flag(ix == DType::I64).flag(false);
         let spec = format!("{}_{}", d.name(), ix.name());
-        let [vector, plain, streaming] = x.dev.kernels(key, ["csr_matmul", "csr_spmv", "csr_spmv_cs"], || {
-            Source::new(spec, source::products(d, ix))
-        })?;
-        // (an experiment's switch: streaming loads for the values and indices)
-        let spmv = if std::env::var_os("XP_SPMV_STREAM").is_some() { streaming } else { plain };
+        let [vector, spmv] =
+            x.dev.kernels(key, ["csr_matmul", "csr_spmv"], || Source::new(spec, source::products(d, ix)))?;
         let nnz = a.data.len;
         let rows = a.rows as i64;
         let (pp, pi, pd, px, py) = (a.indptr.ptr(0), a.indices.ptr(0), a.data.ptr(0), x.ptr(0), out.ptr(0));
@@ -131,19 +130,24 @@ impl SparseStorage for CudaStorage {
         if a.rows > 0 && a.data.len > 0 {
             let key = Key::new(Family::SparseMatmul).dtype(d).flag(ix == DType::I64).flag(true);
             let spec = format!("{}_{}", d.name(), ix.name());
-            let kr = x.dev.kernel(key, "csr_matmul_t", || Source::new(spec, src))?;
+            let [kr, kv] = x.dev.kernels(key, ["csr_matmul_t", "csr_matvec_t"], || Source::new(spec, src))?;
             let per = (PER_BLOCK * 2 / (a.data.len.div_ceil(a.rows) * k).max(1)).clamp(32, source::T_ROWS);
             let (rows, kk, pe) = (a.rows as i64, k as i64, per as i32);
             let (pp, pi, pd, px, py) = (a.indptr.ptr(0), a.indices.ptr(0), a.data.ptr(0), x.ptr(0), out.ptr(0));
-            // SAFETY: as csr_matmul's; every index is below cols, so y's row index·k + col is in
-            // range; a block's offsets (at most T_ROWS + 1) fit its shared array.
-            unsafe {
-                wk.launch(
-                    &kr,
-                    grid(a.rows.div_ceil(per), 0),
-                    &[&pp, &pi, &pd, &px, &xo, &s0, &s1, &py, &rows, &kk, &pe],
-                )
-            }?;
+            let blocks = a.rows.div_ceil(per);
+            if k == 1 {
+                // shared: `per` x values, then a 2-byte row for each of up to `cap` values
+                let cap = 4 * PER_BLOCK;
+                let shared = per * compute_size(d) + 2 * cap;
+                let ca = cap as i32;
+                // SAFETY: as csr_matmul's; every index is below cols; a block's rows (at most
+                // T_ROWS, below 2^16) and `cap` values fit the shared memory given.
+                unsafe { wk.launch(&kv, grid(blocks, shared), &[&pp, &pi, &pd, &px, &xo, &s0, &py, &rows, &pe, &ca]) }?;
+            } else {
+                // SAFETY: as csr_matmul's; every index is below cols, so y's row index·k + col is
+                // in range; a block's offsets (at most T_ROWS + 1) fit its shared array.
+                unsafe { wk.launch(&kr, grid(blocks, 0), &[&pp, &pi, &pd, &px, &xo, &s0, &s1, &py, &rows, &kk, &pe]) }?;
+            }
         }
         wk.done()?;
         Ok(out)
@@ -151,6 +155,10 @@ impl SparseStorage for CudaStorage {
 
     fn csr_spgemm(a: &CsrParts<'_, Self>, b: &CsrParts<'_, Self>, ix: DType) -> Result<CsrBuilt<Self>> {
         spgemm::spgemm(a, b, ix)
+    }
+
+    fn gather_runs(i: &Self, d: &Self, starts: &Self, ptr: &Self, total: usize, ix: DType) -> Result<(Self, Self)> {
+        runs::gather_runs(i, d, starts, ptr, total, ix)
     }
 }
 
@@ -170,6 +178,7 @@ mod tests {
                     syntax_check(&format!("csr_matmul_t_{name}"), &t);
                 }
                 syntax_check(&format!("spgemm_{name}"), &spgemm_src::source(d, ix, DType::I64, 512));
+                syntax_check(&format!("gather_runs_{name}"), &runs::source(d, ix, DType::I32));
             }
         }
     }
