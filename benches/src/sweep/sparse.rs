@@ -3,7 +3,7 @@
 //! constructors do), built from the same counter-based inputs on both sides: products with a
 //! vector and with 16 dense columns, the transposed product, and the conversion from coordinates.
 use super::{ints, one, uniform, Row};
-use xp::sparse::{CooArray, CsrArray, Sparse};
+use xp::sparse::{CooArray, CsrArray, Format, Sparse};
 use xp::{Device, Result};
 
 /// Rows and columns of the matrix.
@@ -43,10 +43,8 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
          mk = getattr(sp.sparse, 'csr_array', None) or sp.sparse.csr_matrix; A = mk((v, (row, col)), shape=({G}, {G}))"
     );
     r.push(
-        Row::new("sparse.csr @ csr", "10^5² 10^6 f32, squared", gsetup, "A @ A", |d| {
-            let (row, col, v) =
-                (ints(&[GNNZ], G as u64, 6, d)?, ints(&[GNNZ], G as u64, 7, d)?, uniform(&[GNNZ], 8, d)?);
-            let a = CooArray::new(&v, &row, &col, [G, G])?.tocsr()?;
+        Row::new("sparse.csr @ csr", "10^5² 10^6 f32, squared", gsetup.clone(), "A @ A", |d| {
+            let a = gcsr(d)?;
             one(move || Ok(a.matmul_sparse(&a)?.tocsr()?.data().clone()))
         })
         .out("r.data"),
@@ -99,4 +97,66 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
         )
         .out("r.data"),
     );
+    blocks_and_arithmetic(r, &gsetup);
+}
+
+/// The formats and operations added after the headline rows: BSR conversions and product,
+/// `kron` (BSR), the sum of two arrays and a reduction along rows.
+fn blocks_and_arithmetic(r: &mut Vec<Row>, gsetup: &str) {
+    let size = "10^6² 10^7 f32";
+    let bsetup = format!("{}; B = A.tobsr((2, 2)); B.sort_indices()", py_setup());
+    r.push(
+        Row::new("sparse.csr.tobsr", format!("{size}, 2×2 blocks"), py_setup(), "A.tobsr((2, 2))", |d| {
+            let a = csr(d)?;
+            one(move || Ok(a.tobsr(Some([2, 2]))?.data().clone()))
+        })
+        .out("r.sorted_indices().data"),
+    );
+    r.push(
+        Row::new("sparse.bsr.tocsr", format!("{size}, 2×2 blocks"), bsetup.clone(), "B.tocsr()", |d| {
+            let b = csr(d)?.tobsr(Some([2, 2]))?;
+            one(move || Ok(b.tocsr()?.data().clone()))
+        })
+        .out("r.data"),
+    );
+    r.push(Row::new("sparse.bsr @ x", format!("{size}, 2×2 blocks"), bsetup, "B @ x", |d| {
+        let (b, x) = (csr(d)?.tobsr(Some([2, 2]))?, uniform(&[N], 4, d)?);
+        one(move || b.matmul(&x))
+    }));
+    let gsize = "10^5² 10^6 f32";
+    r.push(
+        Row::new(
+            "sparse.kron",
+            format!("{gsize} ⊗ 2×2 dense"),
+            format!("{gsetup}; D = np.array([[1.0, 2.0], [3.0, 4.0]], dtype=np.float32)"),
+            "sp.sparse.kron(A, D)",
+            |d| {
+                let a = gcsr(d)?;
+                let k = CsrArray::from_dense(&xp::Array::from_vec(vec![1.0f32, 2.0, 3.0, 4.0], [2, 2])?.to_device(d)?)?;
+                one(move || Ok(xp::sparse::kron(&a, &k, None)?.tocsr()?.data().clone()))
+            },
+        )
+        .out("r.tocsr().data"),
+    );
+    r.push(
+        Row::new("sparse.csr + csr", gsize, gsetup.to_string(), "A + A.T", |d| {
+            let a = gcsr(d)?;
+            let t = xp::sparse::SparseArray::Csc(a.transpose()).asformat(Format::Csr)?;
+            one(move || Ok(a.add(&t)?.tocsr()?.data().clone()))
+        })
+        .out("r.data"),
+    );
+    r.push(
+        Row::new("sparse.csr.max(axis=1)", size, py_setup(), "A.max(axis=1)", |d| {
+            let a = csr(d)?;
+            one(move || a.max(Some(1), false))
+        })
+        .out("r.toarray().ravel()"),
+    );
+}
+
+/// The SpGEMM matrix as CSR.
+fn gcsr(d: Device) -> Result<CsrArray> {
+    let (row, col, v) = (ints(&[GNNZ], G as u64, 6, d)?, ints(&[GNNZ], G as u64, 7, d)?, uniform(&[GNNZ], 8, d)?);
+    CooArray::new(&v, &row, &col, [G, G])?.tocsr()
 }

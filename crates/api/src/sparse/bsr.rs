@@ -162,10 +162,10 @@ impl BsrArray {
         CooArray::from_parts(self.data.ravel()?, full(brow.add(&i)?)?, full(bcol.add(&j)?)?, self.shape, false, ix)
     }
     /// The same values as CSR, every block's values stored (SciPy's `tocsr`): row `I·R + i`
-    /// holds row `i` of each of block row `I`'s blocks in their order, so a canonical array gives
-    /// a canonical CSR array by gathers alone.
+    /// holds row `i` of each of block row `I`'s blocks in their order, so each block value has
+    /// its place computed (no sort) and a canonical array gives a canonical CSR array.
     pub fn tocsr(&self) -> Result<CsrArray> {
-        let [r, c] = self.blocksize();
+        let (nb, [r, c]) = (self.data.shape()[0], self.blocksize());
         let (rc, nnz) = ((r * c) as i64, self.data.size());
         let mods = get_array_module(&self.data);
         let ptr = self.indptr.cast_if(DType::I64)?;
@@ -173,24 +173,31 @@ impl BsrArray {
         let start = ptr.slice([SliceElem::from(..-1)])?;
         let count = crate::diff(&ptr, 1, 0)?;
         // row I·R + i starts at start[I]·R·C + i·count[I]·C
-        let i: Array = mods.arange(0i64, r as i64, 1i64, Some(DType::I64))?.reshape(&[1, r][..])?;
+        let ri: Array = mods.arange(0i64, r as i64, 1i64, Some(DType::I64))?;
         let column = |x: &Array| x.reshape(&[nbr, 1][..]);
-        let rows = column(&start)?.mul(rc)?.add(&i.mul(&column(&count)?.mul(c as i64)?)?)?.ravel()?;
+        let rows = column(&start)?.mul(rc)?.add(&ri.reshape(&[1, r][..])?.mul(&column(&count)?.mul(c as i64)?)?)?;
         let total = Array::from_vec(vec![nnz as i64], [1])?.to_device(self.device())?;
-        let rowptr = crate::concatenate(&[&rows, &total], 0)?;
-        // each CSR position: its row, its place in the row, hence its block and column there
-        let pos: Array = mods.arange(0i64, nnz as i64, 1i64, Some(DType::I64))?;
-        let row = expand(&rowptr, nnz)?;
-        let (br, ir) = (row.floor_divide(r as i64)?, row.remainder(r as i64)?);
-        let t = pos.sub(&rowptr.take(&row, 0)?)?;
-        let (k, j) = (t.floor_divide(c as i64)?, t.remainder(c as i64)?);
-        let b = ptr.take(&br, 0)?.add(&k)?;
-        let src = b.mul(rc)?.add(&ir.mul(c as i64)?)?.add(&j)?;
+        let rowptr = crate::concatenate(&[&rows.ravel()?, &total], 0)?;
+        // value (b, i, j) of a block of block row I goes to that row's start, past the earlier
+        // blocks' C values: start[I]·R·C + i·count[I]·C + (b − start[I])·C + j
+        let brow = expand(&self.indptr, nb)?;
+        let (pb, n) = (start.take(&brow, 0)?, count.take(&brow, 0)?);
+        let b: Array = mods.arange(0i64, nb as i64, 1i64, Some(DType::I64))?;
+        let cube = |x: Array| x.reshape(&[nb, 1, 1][..]);
+        let base = cube(pb.mul(rc)?.add(&b.sub(&pb)?.mul(c as i64)?)?)?;
+        let i = ri.reshape(&[1, r, 1][..])?;
+        let j: Array = mods.arange(0i64, c as i64, 1i64, Some(DType::I64))?.reshape(&[1, 1, c][..])?;
+        let dest = base.add(&i.mul(&cube(n.mul(c as i64)?)?)?)?.add(&j)?.broadcast_to(&[nb, r, c][..])?.ravel()?;
         let ix = index_dtype_for(&[self.indptr.dtype()], self.shape[0].max(self.shape[1]).max(nnz));
-        let indices = self.indices.cast_if(DType::I64)?.take(&b, 0)?.mul(c as i64)?.add(&j)?;
+        let cols = cube(self.indices.cast_if(DType::I64)?.mul(c as i64)?)?.add(&j)?.broadcast_to(&[nb, r, c][..])?;
+        let (data, indices) = (mods.zeros([nnz], self.dtype())?, mods.zeros([nnz], ix)?);
+        if nnz > 0 {
+            data.put(&dest, &self.data.ravel()?, xp_core::IndexMode::Raise)?;
+            indices.put(&dest, &cols.ravel()?.cast_if(ix)?, xp_core::IndexMode::Raise)?;
+        }
         Ok(CsrArray(Compressed {
-            data: self.data.ravel()?.take(&src, 0)?,
-            indices: indices.cast_if(ix)?,
+            data,
+            indices,
             indptr: rowptr.cast_if(ix)?,
             dims: self.shape,
             canonical: self.canonical,
