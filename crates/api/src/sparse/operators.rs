@@ -1,9 +1,10 @@
 //! Sparse arrays in [`crate::matmul`] and [`crate::dot`] (SciPy's `@`: sparse with dense gives a
 //! dense array, sparse with sparse a sparse one), and operator sugar with SciPy's sparse *array*
 //! meanings: `+`, `-` and `*` (elementwise, as SciPy's `multiply`) of two sparse arrays give a
-//! sparse array; `+`/`-` with a dense array a dense array; `*` by a dense array a COO array over
-//! the stored positions; `*` and `/` by a scalar keep the format (`/` in float64 as SciPy's);
-//! `/` by a dense array a sparse one, of two sparse arrays a dense one; unary `-`.
+//! sparse array, `/` of two a dense one; `*` and `/` by a scalar keep the format (`/` in float64
+//! as SciPy's); unary `-`. With a dense operand, the methods: [`Sparse::add_dense`] (a dense
+//! array), [`Sparse::multiply_dense`] (COO over the stored positions), [`Sparse::divide_dense`]
+//! — operators there would leave `&x + &y` of dense arrays without a type to infer.
 //!
 //! The operators panic on error, as std's and xp's dense operators do (shape mismatch, mixed
 //! devices); the methods ([`Sparse::add`], [`Sparse::multiply_dense`], …) return a `Result`.
@@ -17,9 +18,9 @@
 //! assert_eq!(xp::matmul(&a, &a).unwrap().format(), Format::Csr);                     // A @ A
 //! let s = &(&a + &a) * 0.5;                                                           // sparse
 //! assert_eq!(s.toarray().unwrap().to_vec::<f64>().unwrap(), vec![1.0, 0.0, 0.0, 2.0]);
-//! let d = &a + &x;                                                                    // dense
+//! let d = a.add_dense(&x).unwrap();                                                  // dense
 //! assert_eq!(d.to_vec::<f64>().unwrap(), vec![2.0, 1.0, 1.0, 3.0]);
-//! assert_eq!((&a * &x).nnz(), 2);                                                     // COO
+//! assert_eq!(a.multiply_dense(&x).unwrap().nnz(), 2);                                 // COO
 //! ```
 use super::{BsrArray, CooArray, CscArray, CsrArray, DiaArray, Sparse, SparseArray};
 use crate::{Array, Matmul};
@@ -72,48 +73,6 @@ macro_rules! sparse_operators {
             type Output = Array;
             fn div(self, b: &B) -> Array {
                 expect(Sparse::divide(self, b))
-            }
-        }
-        impl std::ops::Add<&Array> for &$t {
-            type Output = Array;
-            fn add(self, d: &Array) -> Array {
-                expect(self.add_dense(d))
-            }
-        }
-        impl std::ops::Sub<&Array> for &$t {
-            type Output = Array;
-            fn sub(self, d: &Array) -> Array {
-                expect(self.canonical_csr().and_then(|c| c.toarray()).and_then(|a| a.sub(d)))
-            }
-        }
-        impl std::ops::Mul<&Array> for &$t {
-            type Output = CooArray;
-            fn mul(self, d: &Array) -> CooArray {
-                expect(self.multiply_dense(d))
-            }
-        }
-        impl std::ops::Div<&Array> for &$t {
-            type Output = SparseArray;
-            fn div(self, d: &Array) -> SparseArray {
-                expect(self.divide_dense(d))
-            }
-        }
-        impl std::ops::Add<&$t> for &Array {
-            type Output = Array;
-            fn add(self, a: &$t) -> Array {
-                expect(a.add_dense(self))
-            }
-        }
-        impl std::ops::Sub<&$t> for &Array {
-            type Output = Array;
-            fn sub(self, a: &$t) -> Array {
-                expect(a.canonical_csr().and_then(|c| c.toarray()).and_then(|s| self.sub(&s)))
-            }
-        }
-        impl std::ops::Mul<&$t> for &Array {
-            type Output = CooArray;
-            fn mul(self, a: &$t) -> CooArray {
-                expect(a.multiply_dense(self))
             }
         }
         impl std::ops::Mul<f64> for &$t {
