@@ -27,16 +27,16 @@ DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"
 TOL = {"float32": [2e-6, 1e-6], "complex64": [2e-6, 1e-6], "float64": [1e-13, 1e-13], "complex128": [1e-13, 1e-13]}
 
 
-def values(n, d):
+def values(n, d, rng=RNG):
     d = np.dtype(d)
     if d.kind == "b":
-        return RNG.integers(0, 2, n).astype(bool)
+        return rng.integers(0, 2, n).astype(bool)
     if d.kind in "iu":
-        v = RNG.integers(0 if d.kind == "u" else -5, 6, n).astype(d)
+        v = rng.integers(0 if d.kind == "u" else -5, 6, n).astype(d)
     elif d.kind == "f":
-        v = RNG.standard_normal(n).astype(d)
+        v = rng.standard_normal(n).astype(d)
     else:
-        v = (RNG.standard_normal(n) + 1j * RNG.standard_normal(n)).astype(d)
+        v = (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(d)
     if n > 3:
         v[3] = 0  # an explicit zero
     return v
@@ -311,18 +311,7 @@ def bsr_cases():
     rng = np.random.default_rng(2911)
 
     def vals(n, d):
-        d = np.dtype(d)
-        if d.kind == "b":
-            v = rng.integers(0, 2, n).astype(bool)
-        elif d.kind in "iu":
-            v = rng.integers(0 if d.kind == "u" else -5, 6, n).astype(d)
-        elif d.kind == "f":
-            v = rng.standard_normal(n).astype(d)
-        else:
-            v = (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(d)
-        if n > 3:
-            v[3] = 0
-        return v
+        return values(n, d, rng)
 
     def coo(shape, n, d):
         return sp.coo_array((vals(n, d), (rng.integers(0, shape[0], n), rng.integers(0, shape[1], n))), shape=shape)

@@ -9,12 +9,12 @@ use xp::sparse::{CooArray, CscArray, CsrArray, Format};
 use xp::{Array, DType, Device};
 use xp_testing::{compare, devices, layouts, Expected, Failures, Tolerance};
 
-fn load(v: &Value, dev: Device) -> Array {
+pub(super) fn load(v: &Value, dev: Device) -> Array {
     let (buf, shape) = array(v);
     Array::from_buffer(buf, &shape, dev).unwrap()
 }
 
-fn expect(v: &Value, tol: Tolerance) -> Expected {
+pub(super) fn expect(v: &Value, tol: Tolerance) -> Expected {
     let (buf, shape) = array(v);
     Expected::new(buf.dtype(), &shape, xp_testing::widen(&buf)).with_tol(tol)
 }

@@ -5,22 +5,13 @@
 //! product with a dense vector in every layout, the transpose, arithmetic and SpGEMM in SciPy's
 //! formats; the block size SciPy estimates; `kron`'s choice of format; typed errors.
 use super::common::{array, case_tolerance};
+use super::sparse::{expect, load};
 use serde_json::Value;
 use xp::sparse::{BsrArray, CsrArray, Sparse, SparseArray};
 use xp::{Array, Device};
 use xp_testing::{compare, devices, layouts, Expected, Failures, Tolerance};
 
 const EXACT: Tolerance = Tolerance { rtol: 0.0, atol: 0.0 };
-
-fn load(v: &Value, dev: Device) -> Array {
-    let (buf, shape) = array(v);
-    Array::from_buffer(buf, &shape, dev).unwrap()
-}
-
-fn expect(v: &Value, tol: Tolerance) -> Expected {
-    let (buf, shape) = array(v);
-    Expected::new(buf.dtype(), &shape, xp_testing::widen(&buf)).with_tol(tol)
-}
 
 fn pair(v: &Value) -> [usize; 2] {
     [v[0].as_u64().unwrap() as usize, v[1].as_u64().unwrap() as usize]
