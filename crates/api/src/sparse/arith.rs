@@ -341,22 +341,10 @@ impl Sparse for SparseArray {
         SparseArray::format(self)
     }
     fn dtype(&self) -> DType {
-        match self {
-            SparseArray::Csr(a) => a.dtype(),
-            SparseArray::Csc(a) => a.dtype(),
-            SparseArray::Coo(a) => a.dtype(),
-            SparseArray::Dia(a) => a.dtype(),
-            SparseArray::Bsr(a) => a.dtype(),
-        }
+        SparseArray::dtype(self)
     }
     fn device(&self) -> xp_core::Device {
-        match self {
-            SparseArray::Csr(a) => a.device(),
-            SparseArray::Csc(a) => a.device(),
-            SparseArray::Coo(a) => a.device(),
-            SparseArray::Dia(a) => a.device(),
-            SparseArray::Bsr(a) => a.device(),
-        }
+        SparseArray::device(self)
     }
     fn blocksize(&self) -> Option<[usize; 2]> {
         match self {

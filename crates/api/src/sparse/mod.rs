@@ -150,33 +150,23 @@ impl SparseArray {
     }
     /// The shape (rows, columns).
     pub fn shape(&self) -> [usize; 2] {
-        match self {
-            SparseArray::Csr(a) => a.shape(),
-            SparseArray::Csc(a) => a.shape(),
-            SparseArray::Coo(a) => a.shape(),
-            SparseArray::Dia(a) => a.shape(),
-            SparseArray::Bsr(a) => a.shape(),
-        }
+        each!(self, a => a.shape())
+    }
+    /// The value dtype.
+    pub fn dtype(&self) -> DType {
+        each!(self, a => a.dtype())
+    }
+    /// The device the parts live on.
+    pub fn device(&self) -> xp_core::Device {
+        each!(self, a => a.device())
     }
     /// Stored values, explicit zeros and duplicates included.
     pub fn nnz(&self) -> usize {
-        match self {
-            SparseArray::Csr(a) => a.nnz(),
-            SparseArray::Csc(a) => a.nnz(),
-            SparseArray::Coo(a) => a.nnz(),
-            SparseArray::Dia(a) => a.nnz(),
-            SparseArray::Bsr(a) => a.nnz(),
-        }
+        each!(self, a => a.nnz())
     }
     /// The dense array (duplicates summed).
     pub fn toarray(&self) -> Result<crate::Array> {
-        match self {
-            SparseArray::Csr(a) => a.toarray(),
-            SparseArray::Csc(a) => a.toarray(),
-            SparseArray::Coo(a) => a.toarray(),
-            SparseArray::Dia(a) => a.toarray(),
-            SparseArray::Bsr(a) => a.toarray(),
-        }
+        each!(self, a => a.toarray())
     }
     /// `A @ x` for a dense `x` (the format's own product).
     pub fn matmul(&self, x: &crate::Array) -> Result<crate::Array> {
