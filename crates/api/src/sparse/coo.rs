@@ -153,6 +153,10 @@ impl CooArray {
     pub fn matmul(&self, x: &Array) -> Result<Array> {
         self.tocsr()?.matmul(x)
     }
+    /// `x @ A` through the CSR form.
+    pub fn rmatmul(&self, x: &Array) -> Result<Array> {
+        self.tocsr()?.rmatmul(x)
+    }
     /// The value at each stored position `k` (a view of `data`).
     pub fn value(&self, k: usize) -> Result<Array> {
         self.data.slice([SliceElem::Index(k as isize)])

@@ -129,6 +129,10 @@ impl DiaArray {
     pub fn matmul(&self, x: &Array) -> Result<Array> {
         self.tocsr()?.matmul(x)
     }
+    /// `x @ A` for a dense `x`, through the CSR form.
+    pub fn rmatmul(&self, x: &Array) -> Result<Array> {
+        self.tocsr()?.rmatmul(x)
+    }
     /// The values cast to `dtype`.
     pub fn astype(&self, dtype: DType) -> Result<DiaArray> {
         Ok(DiaArray { data: self.data.astype(dtype)?, ..self.clone() })

@@ -172,6 +172,10 @@ impl SparseArray {
     pub fn matmul(&self, x: &crate::Array) -> Result<crate::Array> {
         each!(self, a => a.matmul(x))
     }
+    /// `x @ A` for a dense `x` (the format's own product).
+    pub fn rmatmul(&self, x: &crate::Array) -> Result<crate::Array> {
+        each!(self, a => a.rmatmul(x))
+    }
     /// Every stored value multiplied by `s`, the format kept.
     pub fn mul_scalar(&self, s: impl Into<xp_core::Scalar>) -> Result<SparseArray> {
         let s = s.into();

@@ -41,7 +41,7 @@ macro_rules! sparse_operators {
         impl Matmul<$t> for Array {
             type Output = Array;
             fn matmul_with(&self, a: &$t) -> Result<Array> {
-                Sparse::canonical_csr(a)?.rmatmul(self)
+                <$t>::rmatmul(a, self)
             }
         }
         impl<B: Sparse> Matmul<B> for $t {
