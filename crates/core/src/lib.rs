@@ -23,10 +23,10 @@ pub mod random;
 pub mod select;
 
 pub use backend::{
-    matrix_power, norm_inf, BackendDevice, BackendStorage, Combine, CsrBuilt, CsrParts, Distribution, FftKind, FftNorm,
-    FftSpec, FftStorage, FilterStorage, IndexMode, IndexSet, IndexStorage, KernelArg, KernelDevice, KernelTypes,
-    LinalgStorage, Outputs, PlanCacheInfo, RandomDevice, Recursed, Recursion, RecursionKind, Side, SortOutput,
-    SortStorage, SparseStorage, StatsStorage,
+    matrix_power, norm_inf, BackendDevice, BackendStorage, BsrParts, Combine, CsrBuilt, CsrParts, Distribution,
+    FftKind, FftNorm, FftSpec, FftStorage, FilterStorage, IndexMode, IndexSet, IndexStorage, KernelArg, KernelDevice,
+    KernelTypes, LinalgStorage, Outputs, PlanCacheInfo, RandomDevice, Recursed, Recursion, RecursionKind, Side,
+    SortOutput, SortStorage, SparseStorage, StatsStorage,
 };
 pub use device::{Device, DeviceProperties};
 pub use dtype::{DType, Kind};

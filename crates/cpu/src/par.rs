@@ -29,3 +29,16 @@ pub(crate) fn chunks_mut_map<T: Send, R: Send>(
 ) -> Vec<R> {
     s.par_chunks_mut(c).enumerate().map(|(i, ch)| f(i, ch)).collect()
 }
+
+/// An output pointer shared by parallel tasks, each writing its own elements.
+#[derive(Clone, Copy)]
+pub(crate) struct Out<T>(pub(crate) *mut T);
+// SAFETY: tasks write disjoint row ranges of one buffer that outlives them.
+unsafe impl<T> Send for Out<T> {}
+unsafe impl<T> Sync for Out<T> {}
+impl<T> Out<T> {
+    /// The element `i` on (a method, so that closures capture the whole `Out`).
+    pub(crate) unsafe fn at(self, i: usize) -> *mut T {
+        self.0.add(i)
+    }
+}

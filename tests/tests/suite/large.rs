@@ -228,7 +228,8 @@ fn reused_buffers_hold_fresh_results() {
     xp_cpu_free();
 }
 
+/// Empty the CPU block cache. (Whether it is then empty is the pool's own doctest: here other
+/// tests of this binary give blocks back concurrently, so a count read after would race.)
 fn xp_cpu_free() {
     xp::cpu::free_all_blocks();
-    assert_eq!(xp::cpu::cached_bytes(), 0);
 }

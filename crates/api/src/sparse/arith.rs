@@ -220,6 +220,17 @@ pub(crate) fn binop<A: Sparse + ?Sized>(
         return Err(shape_error(name, &shape, &b.shape()));
     }
     let (ca, cb) = (a.canonical_csr()?, b.canonical_csr()?);
+    let ptrs = [ca.indptr().dtype(), cb.indptr().dtype()];
+    let ix_for = |nnz: usize| super::index_dtype_for(&ptrs, shape[0].max(shape[1]).max(nnz));
+    let bool_sub = op == BinaryOp::Sub && ca.dtype() == DType::Bool && cb.dtype() == DType::Bool;
+    let seam = if bool_sub { None } else { super::seam::binop(&ca.0, &cb.0, op, ix_for(ca.nnz() + cb.nnz()))? };
+    if let Some(b) = seam {
+        let ix = ix_for(b.indices.size());
+        let (indptr, indices, data) = (b.indptr.cast_if(ix)?, b.indices.cast_if(ix)?, b.data);
+        let csr =
+            CsrArray(Compressed { indptr, indices, data, dims: shape, canonical: true, other: Default::default() });
+        return in_format(a, op, csr);
+    }
     let cols = super::keys::key_span(name, shape[0], shape[1])?;
     let key = |c: &CsrArray| -> Result<Array> {
         let coo = c.tocoo()?;
@@ -243,8 +254,7 @@ pub(crate) fn binop<A: Sparse + ?Sized>(
     let keep = r.ne(0)?;
     let (keys, vals) = (crate::compress(&keep, &union, 0)?, crate::compress(&keep, &r, 0)?);
     let (row, col) = (keys.floor_divide(cols)?, keys.remainder(cols)?);
-    let ix =
-        super::index_dtype_for(&[ca.indptr().dtype(), cb.indptr().dtype()], shape[0].max(shape[1]).max(keys.size()));
+    let ix = ix_for(keys.size());
     let csr = CsrArray(Compressed {
         indptr: offsets(&row, shape[0], ix)?,
         indices: col.cast_if(ix)?,
@@ -253,6 +263,11 @@ pub(crate) fn binop<A: Sparse + ?Sized>(
         canonical: true,
         other: Default::default(),
     });
+    in_format(a, op, csr)
+}
+
+/// The result `csr` of `a op b` in SciPy's format for it.
+fn in_format<A: Sparse + ?Sized>(a: &A, op: BinaryOp, csr: CsrArray) -> Result<SparseArray> {
     match (a.format(), op) {
         // (SciPy's BSR maximum and minimum go through CSR)
         (Format::Bsr, BinaryOp::Max | BinaryOp::Min) => Ok(SparseArray::Csr(csr)),

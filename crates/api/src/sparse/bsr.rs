@@ -3,7 +3,8 @@
 //! of shape `(blocks, R, C)`; what `kron` of a dense-ish factor gives and what finite elements
 //! with several unknowns per node assemble. Every conversion is composed from xp's gathers,
 //! scatters and searches, so it runs on every device; products go through the CSR form, which a
-//! canonical BSR array gives in order without a sort.
+//! canonical BSR array gives in order without a sort. A backend with its own block loops
+//! (the CPU's) converts and multiplies in one pass instead.
 //!
 //! ```
 //! use xp::sparse::{CsrArray, Sparse};
@@ -167,6 +168,14 @@ impl BsrArray {
     pub fn tocsr(&self) -> Result<CsrArray> {
         let (nb, [r, c]) = (self.data.shape()[0], self.blocksize());
         let (rc, nnz) = ((r * c) as i64, self.data.size());
+        let ix = index_dtype_for(&[self.indptr.dtype()], self.shape[0].max(self.shape[1]).max(nnz));
+        let parts = [&self.indptr, &self.indices, &self.data];
+        if let Some(b) = super::seam::to_csr(parts, self.grid(), [r, c], ix)? {
+            let dims = self.shape;
+            let other = Arc::default();
+            let (indptr, indices, data) = (b.indptr, b.indices, b.data);
+            return Ok(CsrArray(Compressed { data, indices, indptr, dims, canonical: self.canonical, other }));
+        }
         let mods = get_array_module(&self.data);
         let ptr = self.indptr.cast_if(DType::I64)?;
         let nbr = ptr.size() - 1;
@@ -188,7 +197,6 @@ impl BsrArray {
         let i = ri.reshape(&[1, r, 1][..])?;
         let j: Array = mods.arange(0i64, c as i64, 1i64, Some(DType::I64))?.reshape(&[1, 1, c][..])?;
         let dest = base.add(&i.mul(&cube(n.mul(c as i64)?)?)?)?.add(&j)?.broadcast_to(&[nb, r, c][..])?.ravel()?;
-        let ix = index_dtype_for(&[self.indptr.dtype()], self.shape[0].max(self.shape[1]).max(nnz));
         let cols = cube(self.indices.cast_if(DType::I64)?.mul(c as i64)?)?.add(&j)?.broadcast_to(&[nb, r, c][..])?;
         let (data, indices) = (mods.zeros([nnz], self.dtype())?, mods.zeros([nnz], ix)?);
         if nnz > 0 {
@@ -218,7 +226,17 @@ impl BsrArray {
     }
     /// `A @ x` for a dense `x` of shape `(cols,)` or `(cols, k)`, through the CSR form.
     pub fn matmul(&self, x: &Array) -> Result<Array> {
-        self.tocsr()?.matmul(x)
+        super::compressed::check_operand("matmul", self.shape, x)?;
+        let parts = [&self.indptr, &self.indices, &self.data];
+        match super::seam::matmul(parts, self.grid(), self.blocksize(), x)? {
+            Some(y) => Ok(y),
+            None => self.tocsr()?.matmul(x),
+        }
+    }
+    /// The block grid: block rows and block columns.
+    fn grid(&self) -> [usize; 2] {
+        let [r, c] = self.blocksize();
+        [self.shape[0] / r, self.shape[1] / c]
     }
     /// `x @ A` for a dense `x` of shape `(rows,)` or `(m, rows)`.
     pub fn rmatmul(&self, x: &Array) -> Result<Array> {
@@ -293,6 +311,18 @@ impl CsrArray {
             None => estimate_blocksize(self)?,
         };
         let [m, n] = self.shape();
+        let wide = index_dtype_for(&[self.indptr().dtype()], (n / c).max(self.nnz()));
+        if let Some(b) = super::seam::from_csr(&self.0, [r, c], wide)? {
+            let nb = b.indices.size();
+            let ix = index_dtype_for(&[self.indptr().dtype()], (n / c).max(nb));
+            return Ok(BsrArray {
+                data: b.data.reshape(&[nb, r, c][..])?,
+                indices: b.indices.cast_if(ix)?,
+                indptr: b.indptr.cast_if(ix)?,
+                shape: [m, n],
+                canonical: true,
+            });
+        }
         let (key, row, col, data) = block_keys(self, [r, c])?;
         let keys = crate::unique_values(&key)?;
         let nb = keys.size();

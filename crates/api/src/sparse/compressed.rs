@@ -288,7 +288,7 @@ fn untranspose(y: Array) -> Result<Array> {
 }
 
 /// The operand of a product: `(n,)` or `(n, k)` with `n` the sparse matrix's columns.
-fn check_operand(op: &'static str, shape: [usize; 2], x: &Array) -> Result<()> {
+pub(crate) fn check_operand(op: &'static str, shape: [usize; 2], x: &Array) -> Result<()> {
     if x.ndim() == 0 || x.ndim() > 2 {
         return Err(Error::invalid(
             op,

@@ -41,6 +41,7 @@ mod keys;
 mod mm;
 mod operators;
 mod reduce;
+mod seam;
 mod spgemm;
 mod structure;
 mod ufuncs;

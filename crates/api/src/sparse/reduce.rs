@@ -15,11 +15,10 @@ pub(crate) enum Extreme {
     Min,
 }
 
-/// Each major line's first offset and stored count (int64), and the line of each stored value.
+/// Each major line's first offset and stored count (int64).
 struct Lines {
     starts: Array,
     counts: Array,
-    rows: Array,
 }
 
 fn lines(c: &Compressed) -> Result<Lines> {
@@ -27,19 +26,27 @@ fn lines(c: &Compressed) -> Result<Lines> {
     let cut = |r: std::ops::Range<isize>| ptr.slice([SliceElem::from(r)]);
     let starts = cut(0..c.dims[0] as isize)?;
     let counts = cut(1..c.dims[0] as isize + 1)?.sub(&starts)?;
-    Ok(Lines { starts, counts, rows: expand(&c.indptr, c.data.size())? })
+    Ok(Lines { starts, counts })
 }
 
 /// The extreme of each major line's stored values (zero for an empty line); `c` holds some.
 fn stored_extreme(c: &Compressed, l: &Lines, e: Extreme) -> Result<Array> {
+    let op = match e {
+        Extreme::Max => xp_core::BinaryOp::Max,
+        Extreme::Min => xp_core::BinaryOp::Min,
+    };
+    if let Some(r) = super::seam::reduce_lines(c, op)? {
+        return Ok(r);
+    }
     let zero = get_array_module(&c.data).zeros([c.dims[0]], c.data.dtype())?;
     // start from each line's first stored value (zero for an empty line), then fold in the rest
     let first = xp_core::Scalar::Int(c.data.size() as i64 - 1);
     let init = crate::where_(&l.counts.gt(0)?, &c.data.take(&l.starts.clip(Some(0), Some(first))?, 0)?, &zero)?
         .cast_if(c.data.dtype())?;
+    let rows = expand(&c.indptr, c.data.size())?;
     match e {
-        Extreme::Max => crate::scatter_max(&init, &l.rows, &c.data)?,
-        Extreme::Min => crate::scatter_min(&init, &l.rows, &c.data)?,
+        Extreme::Max => crate::scatter_max(&init, &rows, &c.data)?,
+        Extreme::Min => crate::scatter_min(&init, &rows, &c.data)?,
     }
     Ok(init)
 }
@@ -104,22 +111,23 @@ fn line_argextreme(c: &Compressed, e: Extreme, explicit: bool) -> Result<Array> 
     }
     let l = lines(c)?;
     let ext = stored_extreme(c, &l, e)?;
+    let rows = expand(&c.indptr, c.data.size())?;
     let minor = c.indices.cast_if(DType::I64)?;
     let len_i = len as i64;
     // the first stored position holding the line's extreme (NaN: the first NaN, as NumPy's)
-    let at = ext.take(&l.rows, 0)?;
+    let at = ext.take(&rows, 0)?;
     let hit = c.data.eq(&at)?.logical_or(&c.data.isnan()?.logical_and(&at.isnan()?)?)?;
     let first_hit = mods.full([n], len_i, DType::I64)?;
-    crate::scatter_min(&first_hit, &l.rows, &crate::where_(&hit, &minor, len_i)?)?;
+    crate::scatter_min(&first_hit, &rows, &crate::where_(&hit, &minor, len_i)?)?;
     let empty = l.counts.eq(0)?;
     if explicit {
         return crate::where_(&empty, 0i64, &first_hit);
     }
     // the first absent position: where a stored index leaves its place in 0, 1, 2, …, or the
     // end of the run of stored values
-    let place = mods.arange(0i64, c.data.size() as i64, 1i64, Some(DType::I64))?.sub(&l.starts.take(&l.rows, 0)?)?;
+    let place = mods.arange(0i64, c.data.size() as i64, 1i64, Some(DType::I64))?.sub(&l.starts.take(&rows, 0)?)?;
     let missing = l.counts.copy()?;
-    crate::scatter_min(&missing, &l.rows, &crate::where_(&minor.ne(&place)?, &place, len_i)?)?;
+    crate::scatter_min(&missing, &rows, &crate::where_(&minor.ne(&place)?, &place, len_i)?)?;
     let beats_zero = match e {
         Extreme::Max => ext.gt(0)?,
         Extreme::Min => ext.lt(0)?,

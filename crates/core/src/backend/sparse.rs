@@ -5,7 +5,7 @@
 //! only the loops no composition makes fast. A compressed sparse column matrix is the CSR
 //! matrix of its transpose, so one product serves both.
 use super::unsupported;
-use crate::{BackendStorage, DType, Layout, Result};
+use crate::{BackendStorage, BinaryOp, DType, Layout, Result};
 
 /// A CSR matrix as a backend sees it: contiguous storages, indices of one dtype (int32 or
 /// int64), checked by the front end (`indptr` non-decreasing from 0 to `nnz`, every index in
@@ -22,6 +22,17 @@ pub struct CsrParts<'a, S> {
     pub rows: usize,
     /// columns of the matrix
     pub cols: usize,
+}
+
+/// A BSR matrix as a backend sees it: the CSR structure of its block grid (`grid.rows` block
+/// rows, `grid.cols` block columns, `grid.indices` the block column of each block) whose
+/// `grid.data` holds the blocks, `R · C` values each in C order; checked by the front end.
+#[derive(Clone, Copy, Debug)]
+pub struct BsrParts<'a, S> {
+    /// the block grid, values block by block
+    pub grid: CsrParts<'a, S>,
+    /// the block shape `[R, C]`
+    pub block: [usize; 2],
 }
 
 /// The parts of a CSR matrix a backend built.
@@ -88,5 +99,47 @@ pub trait SparseStorage: BackendStorage {
         _ix: DType,
     ) -> Result<(Self, Self)> {
         unsupported("gather_runs", Self::NAME)
+    }
+    /// The CSR parts of the BSR matrix `a`, every block value stored: row `I·R + i` holds row
+    /// `i` of block row `I`'s blocks in their order (so canonical blocks give canonical rows),
+    /// indices of dtype `ix`. A backend without it answers `Unsupported` and the front end
+    /// composes the same from gathers and scatters.
+    fn bsr_to_csr(_a: &BsrParts<'_, Self>, _ix: DType) -> Result<CsrBuilt<Self>> {
+        unsupported("bsr_to_csr", Self::NAME)
+    }
+    /// The BSR parts of the CSR matrix `a` (its rows and columns divisible by `block`): the
+    /// blocks holding a stored value, each block row's in increasing block column, values at
+    /// one place added in their order; `data` holds the blocks end to end, indices of dtype
+    /// `ix`. A backend without it answers `Unsupported` and the front end composes the same.
+    fn csr_to_bsr(_a: &CsrParts<'_, Self>, _block: [usize; 2], _ix: DType) -> Result<CsrBuilt<Self>> {
+        unsupported("csr_to_bsr", Self::NAME)
+    }
+    /// `A @ X` for the BSR matrix `a` and the dense `X` at `xl` (values of `a`'s dtype, shape
+    /// `(a.grid.cols · C, k)`, any strides): a new C-contiguous `(a.grid.rows · R, k)` storage,
+    /// sums as [`Self::csr_matmul`]'s. A backend without it answers `Unsupported` and the front
+    /// end multiplies by the CSR form.
+    fn bsr_matmul(_a: &BsrParts<'_, Self>, _x: &Self, _xl: &Layout) -> Result<Self> {
+        unsupported("bsr_matmul", Self::NAME)
+    }
+    /// `op` (`Add`, `Sub`, `Mul`, `Max`, `Min`: NumPy's, in the values' dtype) of two canonical
+    /// CSR matrices of one shape and one value dtype over the union of their positions, an
+    /// absent value counting as zero: the canonical CSR parts of the result without the
+    /// positions whose result is zero (SciPy's `csr_binop_csr`), indices of dtype `ix`. A
+    /// backend without it (or without `op` for the dtype) answers `Unsupported` and the front
+    /// end composes the same from a sort of the positions.
+    fn csr_binop(
+        _a: &CsrParts<'_, Self>,
+        _b: &CsrParts<'_, Self>,
+        _op: BinaryOp,
+        _ix: DType,
+    ) -> Result<CsrBuilt<Self>> {
+        unsupported("csr_binop", Self::NAME)
+    }
+    /// Each row's stored values of the CSR matrix `a` folded by `op` (`Max`, `Min`: NumPy's
+    /// `maximum`/`minimum` of the dtype) in their order from the first, zero for an empty row: a
+    /// new `(a.rows,)` storage of the values' dtype. A backend without it answers
+    /// `Unsupported` and the front end composes the same from a scatter.
+    fn csr_reduce_rows(_a: &CsrParts<'_, Self>, _op: BinaryOp) -> Result<Self> {
+        unsupported("csr_reduce_rows", Self::NAME)
     }
 }

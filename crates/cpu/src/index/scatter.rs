@@ -2,7 +2,9 @@
 //! the last of several writes to one element wins and `ufunc.at` combines occurrences in order,
 //! as NumPy does. The indices were checked before anything is written; each op gets its own
 //! monomorphised loop (the hot ones inline), and a 1-D index with a value stride needs no
-//! offset tables.
+//! offset tables. A long 1-D index in nondecreasing order (the groups of a sorted sparse array)
+//! is split where its value changes and the parts run on every core: each element's writes stay
+//! on one thread, in order.
 use super::{offsets, resolve};
 use crate::scalar::ScalarOps;
 use crate::CpuStorage;
@@ -70,7 +72,7 @@ impl Scatter<'_, '_> {
         })
     }
 
-    fn run<T: Copy>(&self, dst: &mut [T], v: &[T], f: impl Fn(T, T) -> T) {
+    fn run<T: Copy + Send + Sync>(&self, dst: &mut [T], v: &[T], f: impl Fn(T, T) -> T + Sync) {
         let (set, l, vl) = (self.set, self.l, self.vl);
         let k = self.idx.len();
         let (base, vbase) = (l.offset() as isize, vl.offset() as isize);
@@ -79,6 +81,9 @@ impl Scatter<'_, '_> {
         if simple {
             // One index position per element (`a[idx] = v`, `np.add.at(a, idx, v)`).
             let sv = if nbd == 1 { vl.strides()[0] } else { 0 };
+            if k == 1 && sorted_in_range(self.idx[0], l.shape()[0]) {
+                return sorted_parallel(dst, v, base, l.strides()[0], vbase, sv, self.idx[0], &f);
+            }
             if k == 1 {
                 let (n, s, ix) = (l.shape()[0] as i64, l.strides()[0], self.idx[0]);
                 let last = vbase + ix.len().saturating_sub(1) as isize * sv;
@@ -114,4 +119,53 @@ impl Scatter<'_, '_> {
             }
         }
     }
+}
+
+/// Indices long enough to split (and cheap to check) that are nondecreasing and lie in `0..n`.
+fn sorted_in_range(ix: &[i64], n: usize) -> bool {
+    use rayon::prelude::*;
+    const MIN: usize = 1 << 16;
+    if ix.len() < MIN || rayon::current_num_threads() < 2 || ix[0] < 0 || ix[ix.len() - 1] >= n as i64 {
+        return false;
+    }
+    ix.par_windows(2).with_min_len(MIN).all(|w| w[0] <= w[1])
+}
+
+/// The 1-D scatter of `v` (from `vbase`, stride `sv`) through the nondecreasing in-range `ix`
+/// into `dst` (from `base`, stride `s`), split into parts at changes of index.
+#[allow(clippy::too_many_arguments)]
+fn sorted_parallel<T: Copy + Send + Sync>(
+    dst: &mut [T],
+    v: &[T],
+    base: isize,
+    s: isize,
+    vbase: isize,
+    sv: isize,
+    ix: &[i64],
+    f: &(impl Fn(T, T) -> T + Sync),
+) {
+    use rayon::prelude::*;
+    let parts = rayon::current_num_threads() * 4;
+    let mut cuts = vec![0usize];
+    for p in 1..parts {
+        let mut c = (ix.len() * p / parts).max(*cuts.last().unwrap());
+        while c < ix.len() && c > 0 && ix[c] == ix[c - 1] {
+            c += 1;
+        }
+        cuts.push(c);
+    }
+    cuts.push(ix.len());
+    let last = vbase + (ix.len() as isize - 1) * sv;
+    assert!(vbase.min(last) >= 0 && (vbase.max(last) as usize) < v.len());
+    let (len, out) = (dst.len(), crate::par::Out(dst.as_mut_ptr()));
+    cuts.par_windows(2).for_each(|w| {
+        for b in w[0]..w[1] {
+            let o = (base + ix[b] as isize * s) as usize;
+            let x = v[(vbase + b as isize * sv) as usize];
+            assert!(o < len);
+            // SAFETY: `o` is in bounds (checked), and only this part writes element `o`: the
+            // parts split between different index values of a sorted index.
+            unsafe { *out.at(o) = f(*out.at(o), x) };
+        }
+    });
 }

@@ -124,18 +124,7 @@ impl Ix for i64 {
     }
 }
 
-/// The output pointer shared by the tasks, each writing its own rows.
-#[derive(Clone, Copy)]
-pub(super) struct Out<T>(pub(super) *mut T);
-// SAFETY: tasks write disjoint row ranges of one buffer that outlives them.
-unsafe impl<T> Send for Out<T> {}
-unsafe impl<T> Sync for Out<T> {}
-impl<T> Out<T> {
-    /// The element `i` on (a method, so that closures capture the whole `Out`).
-    pub(super) unsafe fn at(self, i: usize) -> *mut T {
-        self.0.add(i)
-    }
-}
+pub(super) use crate::par::Out;
 
 /// `tasks + 1` row bounds splitting `rows` rows into blocks of about equal stored-value counts
 /// (block b holds the rows whose first value lies in [b·nnz/tasks, (b+1)·nnz/tasks)).

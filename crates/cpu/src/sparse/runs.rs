@@ -9,26 +9,39 @@ use crate::CpuStorage;
 /// Values per task below which the copy stays on one thread.
 const BLOCK: usize = 1 << 16;
 
-/// Copies run `q` of `src` (`starts[q]`, `ptr[q + 1] - ptr[q]` long) to `ptr[q]` of a new vector,
-/// each value through `f`.
-fn copy_runs<S: Copy + Send + Sync, D: xp_core::Element>(
-    src: &[S],
+/// Runs ahead whose first index and value the copy asks the cache for.
+const AHEAD: usize = 8;
+
+/// Copies run `q` of `idx` and `val` (`starts[q]`, `ptr[q + 1] - ptr[q]` long) to `ptr[q]` of two
+/// new vectors, each index through `f`: both arrays in one pass, the runs `AHEAD` on prefetched
+/// (a selection's runs start at random places: the misses of several overlap).
+fn copy_runs<I: Copy + Send + Sync, J: xp_core::Element, V: xp_core::Element>(
+    idx: &[I],
+    val: &[V],
     starts: &[i64],
     ptr: &[i64],
-    f: impl Fn(S) -> D + Sync,
-) -> Vec<D> {
+    f: impl Fn(I) -> J + Sync,
+) -> (Vec<J>, Vec<V>) {
     let lines = starts.len();
     let total = ptr[lines] as usize;
-    let mut out = crate::pool::alloc::<D>(total);
+    let (mut oi, mut ov) = (crate::pool::alloc::<J>(total), crate::pool::alloc::<V>(total));
     let tasks = (total / BLOCK).clamp(1, 8 * rayon::current_num_threads());
     let bounds = row_blocks(ptr, lines, tasks);
-    let dst = Out(out.spare_capacity_mut().as_mut_ptr().cast::<D>());
+    let di = Out(oi.spare_capacity_mut().as_mut_ptr().cast::<J>());
+    let dv = Out(ov.spare_capacity_mut().as_mut_ptr().cast::<V>());
     let block = |b: usize| {
         for q in bounds[b]..bounds[b + 1] {
+            if let Some(&s) = starts.get(q + AHEAD).filter(|_| q + AHEAD < bounds[b + 1]) {
+                super::spmm::prefetch(idx.as_ptr().wrapping_add(s as usize));
+                super::spmm::prefetch(val.as_ptr().wrapping_add(s as usize));
+            }
             let (to, len, from) = (ptr[q] as usize, (ptr[q + 1] - ptr[q]) as usize, starts[q] as usize);
-            for (k, &v) in src[from..from + len].iter().enumerate() {
+            for (k, (&i, &v)) in idx[from..from + len].iter().zip(&val[from..from + len]).enumerate() {
                 // SAFETY: run q's places to .. to + len belong to this block alone, all < total
-                unsafe { dst.at(to + k).write(f(v)) };
+                unsafe {
+                    di.at(to + k).write(f(i));
+                    dv.at(to + k).write(v);
+                }
             }
         }
     };
@@ -38,8 +51,20 @@ fn copy_runs<S: Copy + Send + Sync, D: xp_core::Element>(
         crate::par::map(tasks, &|b| block(b));
     }
     // SAFETY: the runs cover 0..total, each place written once
-    unsafe { out.set_len(total) };
-    out
+    unsafe {
+        oi.set_len(total);
+        ov.set_len(total);
+    }
+    (oi, ov)
+}
+
+/// Both copies as host buffers.
+fn both<J, V>((i, v): (Vec<J>, Vec<V>)) -> (HostBuffer, HostBuffer)
+where
+    Vec<J>: Into<HostBuffer>,
+    Vec<V>: Into<HostBuffer>,
+{
+    (i.into(), v.into())
 }
 
 /// [`xp_core::SparseStorage::gather_runs`] on host buffers.
@@ -57,20 +82,21 @@ pub(super) fn gather_runs(
     if p.len() != st.len() + 1 {
         return Err(Error::invalid(op, "one offset more than runs"));
     }
-    let idx = match (&indices.0, ix) {
-        (HostBuffer::I32(i), DType::I32) => HostBuffer::I32(copy_runs(i, st, p, |v| v)),
-        (HostBuffer::I64(i), DType::I64) => HostBuffer::I64(copy_runs(i, st, p, |v| v)),
-        (HostBuffer::I32(i), DType::I64) => HostBuffer::I64(copy_runs(i, st, p, i64::from)),
-        (HostBuffer::I64(i), DType::I32) => HostBuffer::I32(copy_runs(i, st, p, |v| v as i32)),
-        (b, _) => return Err(Error::InvalidDType { op, dtype: b.dtype() }),
-    };
     macro_rules! typed {
         ($($v:ident),*) => {
             match &data.0 {
-                $(HostBuffer::$v(d) => HostBuffer::$v(copy_runs(d, st, p, |v| v)),)*
+                $(HostBuffer::$v(d) => {
+                    match (&indices.0, ix) {
+                        (HostBuffer::I32(i), DType::I32) => both(copy_runs(i, d, st, p, |v| v)),
+                        (HostBuffer::I64(i), DType::I64) => both(copy_runs(i, d, st, p, |v| v)),
+                        (HostBuffer::I32(i), DType::I64) => both(copy_runs(i, d, st, p, i64::from)),
+                        (HostBuffer::I64(i), DType::I32) => both(copy_runs(i, d, st, p, |v| v as i32)),
+                        (b, _) => return Err(Error::InvalidDType { op, dtype: b.dtype() }),
+                    }
+                },)*
             }
         };
     }
-    let vals = typed!(Bool, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128);
+    let (idx, vals) = typed!(Bool, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128);
     Ok((idx, vals))
 }

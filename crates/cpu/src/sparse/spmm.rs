@@ -81,7 +81,7 @@ const PREFETCH: usize = 64;
 
 /// A hint to bring `p`'s cache line in (nothing where the target has no such instruction).
 #[inline(always)]
-fn prefetch<T>(p: *const T) {
+pub(super) fn prefetch<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch never faults, whatever the address
     unsafe {
