@@ -126,6 +126,14 @@ fn take_minor(c: &Compressed, lines: &Array, axis: usize) -> Result<Compressed> 
     let counts = crate::bincount(&l, None, c.dims[1])?.cast_if(DType::I64)?;
     let order = crate::argsort(&l, 0)?;
     let starts = counts.cumsum(0)?.sub(&counts)?;
+    let narrow = super::index_dtype_for(&[c.indptr.dtype()], l.size().max(c.data.size()));
+    if let Some(b) = super::seam::take_minor(c, [&counts, &starts, &order.cast_if(DType::I64)?], narrow)? {
+        let total = b.indices.size();
+        let ix = super::index_dtype_for(&[c.indptr.dtype()], total.max(l.size()));
+        let (indptr, indices, data) = (b.indptr.cast_if(ix)?, b.indices.cast_if(ix)?, b.data);
+        let dims = [c.dims[0], l.size()];
+        return Ok(Compressed { indptr, indices, data, dims, canonical: false, other: Arc::default() });
+    }
     let minor = c.indices.cast_if(DType::I64)?;
     let copies = counts.take(&minor, 0)?;
     let ends = crate::concatenate(&[&zero, &copies.cumsum(0)?], 0)?;

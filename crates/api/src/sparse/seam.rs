@@ -1,5 +1,6 @@
 //! The optional backend loops of the front end's conversions and arithmetic (the block
-//! format's `bsr_to_csr`, `csr_to_bsr`, `bsr_matmul`; `csr_binop` of two canonical CSR arrays, `csr_reduce_rows` along the major axis):
+//! format's `bsr_to_csr`, `csr_to_bsr`, `bsr_matmul`; `csr_binop` of two canonical CSR arrays, `csr_reduce_rows` along the major axis,
+//! `csr_take_minor` for a selection of minor lines):
 //! each answers `None` where the backend has no such loop (or [`super::force_generic`] is on),
 //! and the caller composes the same instead.
 use super::compressed::{exact, Compressed};
@@ -115,4 +116,22 @@ pub(super) fn reduce_lines(c: &Compressed, op: BinaryOp) -> Result<Option<Array>
         SparseStorage::csr_reduce_rows(&parts, op)
     });
     answered(r.map(|s| Array::from_storage(s, &[c.dims[0]])))
+}
+
+/// The minor lines of `c` that a selection picks, given per minor line as `counts`, `starts`
+/// and `order` (see `xp_core::SparseStorage::csr_take_minor`): the compressed parts, offsets
+/// int64, indices of dtype `ix`.
+pub(super) fn take_minor(c: &Compressed, pick: [&Array; 3], ix: DType) -> Result<Option<CsrBuilt<Array>>> {
+    if super::generic() {
+        return Ok(None);
+    }
+    let [p, i, d] = grid_parts(&c.indptr, &c.indices, &c.data)?;
+    let [n, s, o] = [exact(pick[0])?, exact(pick[1])?, exact(pick[2])?];
+    let reads = Reads::lock(&[&p, &i, &d, &n, &s, &o]);
+    let r = on_many_map!(reads.many("take")?, v => {
+        use xp_core::SparseStorage;
+        let parts = CsrParts { indptr: v[0], indices: v[1], data: v[2], rows: c.dims[0], cols: c.dims[1] };
+        SparseStorage::csr_take_minor(&parts, v[3], v[4], v[5], ix)
+    });
+    answered(r.map(|b| b.map(whole)))
 }

@@ -142,4 +142,20 @@ pub trait SparseStorage: BackendStorage {
     fn csr_reduce_rows(_a: &CsrParts<'_, Self>, _op: BinaryOp) -> Result<Self> {
         unsupported("csr_reduce_rows", Self::NAME)
     }
+    /// Columns of the CSR matrix `a` picked by a selection given per column: column `m` occurs
+    /// `counts[m]` times, at the selection's positions `order[starts[m]..][..counts[m]]`
+    /// (contiguous int64, one count and start per column, checked by the front end). Each
+    /// stored value is copied once per occurrence of its column, in row order, with the
+    /// position as its new index (SciPy's `csr_column_index2`): the CSR parts, offsets int64,
+    /// indices of dtype `ix`. A backend without it answers `Unsupported` and the front end
+    /// composes the same from gathers.
+    fn csr_take_minor(
+        _a: &CsrParts<'_, Self>,
+        _counts: &Self,
+        _starts: &Self,
+        _order: &Self,
+        _ix: DType,
+    ) -> Result<CsrBuilt<Self>> {
+        unsupported("csr_take_minor", Self::NAME)
+    }
 }

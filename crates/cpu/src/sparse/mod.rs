@@ -2,12 +2,13 @@
 //! stored-value counts, one rayon task each, and coordinates to CSR by a counting sort
 //! ([`convert`]); runs of lines copied end to end on the cores ([`runs`]); the block format's
 //! conversions and product ([`blocks`]); arithmetic over the union of two arrays' positions
-//! ([`merge`]); each row's values folded ([`lines`]).
+//! ([`merge`]); each row's values folded ([`lines`]); columns picked ([`minor`]).
 mod blocks;
 mod convert;
 mod elem;
 mod lines;
 mod merge;
+mod minor;
 mod runs;
 mod spgemm;
 mod spmm;
@@ -53,5 +54,14 @@ impl SparseStorage for CpuStorage {
     }
     fn csr_reduce_rows(a: &CsrParts<'_, Self>, op: BinaryOp) -> Result<Self> {
         lines::csr_reduce_rows(a, op).map(CpuStorage)
+    }
+    fn csr_take_minor(
+        a: &CsrParts<'_, Self>,
+        counts: &Self,
+        starts: &Self,
+        order: &Self,
+        ix: DType,
+    ) -> Result<CsrBuilt<Self>> {
+        minor::csr_take_minor(a, counts, starts, order, ix)
     }
 }

@@ -1,0 +1,124 @@
+//! Columns of a CSR matrix picked by an index array (SciPy's `csr_column_index1/2`): every
+//! stored value copied once per occurrence of its column in the selection, to the places of
+//! those occurrences. One pass counts each row's copies, a second writes them; rows split over
+//! the cores. A bitmap of the picked columns (a bit each: in cache where the counts are not)
+//! turns away the values of unpicked columns before any count is read. (Packing a row's picked
+//! values without a branch first measured slower: 74 against 66 ms for 10^7 values.)
+use super::elem::{row_blocks, Ix, Out};
+use crate::CpuStorage;
+use xp_core::{CsrBuilt, CsrParts, DType, Element, Error, HostBuffer, Result};
+
+/// The selection as the front end hands it over: for each column `m` of the matrix, `counts[m]`
+/// occurrences at `order[starts[m]..][..counts[m]]` of the selection.
+struct Picks<'a> {
+    counts: &'a [i64],
+    starts: &'a [i64],
+    order: &'a [i64],
+}
+
+fn take<T: Element, I: Ix, O: Ix + Element>(
+    ptr: &[I],
+    idx: &[I],
+    data: &[T],
+    rows: usize,
+    p: &Picks<'_>,
+) -> CsrBuilt<CpuStorage>
+where
+    Vec<O>: Into<HostBuffer>,
+    Vec<T>: Into<HostBuffer>,
+{
+    let nnz = ptr[rows].at();
+    let mut bits = vec![0u64; p.counts.len().div_ceil(64)];
+    for (m, _) in p.counts.iter().enumerate().filter(|(_, &n)| n > 0) {
+        bits[m / 64] |= 1 << (m % 64);
+    }
+    let picked = |m: usize| (bits[m / 64] >> (m % 64)) & 1 != 0;
+    let per_row = crate::iter::fill_chunks_work(rows, nnz / rows.max(1) + 1, |start, out| {
+        for (r, o) in (start..start + out.len()).zip(out.iter_mut()) {
+            let line = &idx[ptr[r].at()..ptr[r + 1].at()];
+            o.write(line.iter().filter(|m| picked(m.at())).map(|m| p.counts[m.at()]).sum::<i64>());
+        }
+    });
+    let mut new_ptr = Vec::with_capacity(rows + 1);
+    new_ptr.push(0i64);
+    for n in &per_row {
+        new_ptr.push(new_ptr[new_ptr.len() - 1] + n);
+    }
+    let total = new_ptr[rows] as usize;
+    let (mut oi, mut ov) = (crate::pool::alloc::<O>(total), crate::pool::alloc::<T>(total));
+    let (di, dv) =
+        (Out(oi.spare_capacity_mut().as_mut_ptr().cast::<O>()), Out(ov.spare_capacity_mut().as_mut_ptr().cast::<T>()));
+    let tasks = (total >> 16).clamp(1, 8 * rayon::current_num_threads());
+    let bounds = row_blocks(&new_ptr, rows, tasks);
+    let block = |b: usize| {
+        for r in bounds[b]..bounds[b + 1] {
+            let (mut at, end) = (new_ptr[r] as usize, new_ptr[r + 1] as usize);
+            for k in ptr[r].at()..ptr[r + 1].at() {
+                let m = idx[k].at();
+                if !picked(m) {
+                    continue;
+                }
+                let (s, c) = (p.starts[m] as usize, p.counts[m] as usize);
+                assert!(at + c <= end);
+                for &q in &p.order[s..s + c] {
+                    // SAFETY: row r's places new_ptr[r]..new_ptr[r + 1] are this block's, < total
+                    unsafe {
+                        di.at(at).write(O::from_usize(q as usize));
+                        dv.at(at).write(data[k]);
+                    }
+                    at += 1;
+                }
+            }
+            assert_eq!(at, end);
+        }
+    };
+    if tasks == 1 {
+        block(0);
+    } else {
+        crate::par::map(tasks, &|b| block(b));
+    }
+    // SAFETY: every row wrote its counted copies; the rows tile 0..total
+    unsafe {
+        oi.set_len(total);
+        ov.set_len(total);
+    }
+    CsrBuilt { indptr: CpuStorage(new_ptr.into()), indices: CpuStorage(oi.into()), data: CpuStorage(ov.into()) }
+}
+
+/// [`xp_core::SparseStorage::csr_take_minor`] on host buffers.
+pub(super) fn csr_take_minor(
+    a: &CsrParts<'_, CpuStorage>,
+    counts: &CpuStorage,
+    starts: &CpuStorage,
+    order: &CpuStorage,
+    ix: DType,
+) -> Result<CsrBuilt<CpuStorage>> {
+    let op = "csr_take_minor";
+    let (HostBuffer::I64(counts), HostBuffer::I64(starts), HostBuffer::I64(order)) = (&counts.0, &starts.0, &order.0)
+    else {
+        return Err(Error::invalid(op, "the selection's counts, starts and order must be int64"));
+    };
+    if counts.len() != a.cols || starts.len() != a.cols {
+        return Err(Error::invalid(op, "one count and one start per column"));
+    }
+    let p = Picks { counts, starts, order };
+    macro_rules! values {
+        ($pt:ident, $it:ident; $($v:ident),*) => {
+            match &a.data.0 {
+                $(HostBuffer::$v(d) => Ok(match ix {
+                    DType::I32 => take::<_, _, i32>($pt, $it, d, a.rows, &p),
+                    _ => take::<_, _, i64>($pt, $it, d, a.rows, &p),
+                }),)*
+            }
+        };
+    }
+    match (&a.indptr.0, &a.indices.0) {
+        (HostBuffer::I32(pt), HostBuffer::I32(it)) => {
+            values!(pt, it; Bool, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128)
+        }
+        (HostBuffer::I64(pt), HostBuffer::I64(it)) => {
+            values!(pt, it; Bool, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128)
+        }
+        _ => Err(Error::invalid(op, "indptr and indices must share one index dtype (int32 or int64)")),
+    }
+}
