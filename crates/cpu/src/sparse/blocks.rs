@@ -3,7 +3,7 @@
 //! added into its block) and the BSR × dense product (a block row's `R` sums kept together, each
 //! block's `C` values of `x` read once). Block rows split into tasks of about equal block counts;
 //! one pass over the values each, where the composed forms take a dozen passes and a search.
-use super::elem::{row_blocks, Dense, Ix, Mac, Out};
+use super::elem::{each_task, fresh, offsets_of, row_blocks, Dense, Ix, Mac};
 use xp_core::{BsrParts, CsrBuilt, CsrParts, DType, Element, Error, HostBuffer, Layout, Result};
 
 use crate::CpuStorage;
@@ -15,15 +15,6 @@ const BLOCK: usize = 1 << 16;
 /// Tasks for `work` values: one below [`BLOCK`], else a few per core.
 fn tasks_for(work: usize) -> usize {
     (work / BLOCK).clamp(1, 4 * rayon::current_num_threads())
-}
-
-/// `f(b)` for every task `b` of `tasks`, on the cores when there are several.
-fn each_task(tasks: usize, f: &(dyn Fn(usize) + Sync)) {
-    if tasks == 1 {
-        f(0)
-    } else {
-        crate::par::map(tasks, &|b| f(b));
-    }
 }
 
 /// A block grid's typed parts: offsets and block columns of one index type, the blocks' values.
@@ -44,11 +35,7 @@ fn to_csr<T: Element, I: Ix, O: Ix + Element>(g: &Grid<'_, T, I>) -> (Vec<O>, Ve
         ptr.extend((0..r).map(|i| O::from_usize(s * r * c + i * n * c)));
     }
     ptr.push(O::from_usize(nnz));
-    let (mut idx, mut data) = (crate::pool::alloc::<O>(nnz), crate::pool::alloc::<T>(nnz));
-    let (di, dd) = (
-        Out(idx.spare_capacity_mut().as_mut_ptr().cast::<O>()),
-        Out(data.spare_capacity_mut().as_mut_ptr().cast::<T>()),
-    );
+    let ((mut idx, di), (mut data, dd)) = (fresh::<O>(nnz), fresh::<T>(nnz));
     let tasks = tasks_for(nnz);
     let bounds = row_blocks(g.ptr, g.rows, tasks);
     each_task(tasks, &|t| {
@@ -84,8 +71,7 @@ fn to_csr<T: Element, I: Ix, O: Ix + Element>(g: &Grid<'_, T, I>) -> (Vec<O>, Ve
 fn product<T: Mac, I: Ix>(g: &Grid<'_, T, I>, x: Dense<'_, T>, k: usize) -> Vec<T> {
     let [r, c] = g.rc;
     let n = g.rows * r * k;
-    let mut out = crate::pool::alloc::<T>(n);
-    let dst = Out(out.spare_capacity_mut().as_mut_ptr().cast::<T>());
+    let (mut out, dst) = fresh::<T>(n);
     let tasks = tasks_for(g.data.len() * k);
     let bounds = row_blocks(g.ptr, g.rows, tasks);
     let contiguous = (k == 1 && x.s0 == 1).then(|| &x.x[x.off as usize..]);
@@ -163,17 +149,9 @@ fn to_bsr<T: Mac, I: Ix, O: Ix + Element>(a: &Grid<'_, T, I>, cols: usize) -> (V
             },
         )
         .collect();
-    let mut ptr = Vec::with_capacity(nbr + 1);
-    ptr.push(0usize);
-    for n in counts.iter().flatten() {
-        ptr.push(ptr[ptr.len() - 1] + n);
-    }
+    let ptr = offsets_of(counts.iter().flatten());
     let nb = ptr[nbr];
-    let (mut idx, mut data) = (crate::pool::alloc::<O>(nb), crate::pool::alloc::<T>(nb * rc));
-    let (di, dd) = (
-        Out(idx.spare_capacity_mut().as_mut_ptr().cast::<O>()),
-        Out(data.spare_capacity_mut().as_mut_ptr().cast::<T>()),
-    );
+    let ((mut idx, di), (mut data, dd)) = (fresh::<O>(nb), fresh::<T>(nb * rc));
     let scratch = || (vec![0usize; ncb], Vec::new(), vec![0usize; ncb]);
     (0..tasks).into_par_iter().for_each_init(scratch, |(seen, list, slot), t| {
         for bi in bounds[t]..bounds[t + 1] {

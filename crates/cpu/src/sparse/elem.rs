@@ -126,6 +126,32 @@ impl Ix for i64 {
 
 pub(super) use crate::par::Out;
 
+/// A vector of `n` elements from the pool, not yet initialised, and the pointer tasks fill it
+/// through (the caller sets its length once every element is written).
+pub(super) fn fresh<T: xp_core::Element>(n: usize) -> (Vec<T>, Out<T>) {
+    let mut v = crate::pool::alloc::<T>(n);
+    let out = Out(v.spare_capacity_mut().as_mut_ptr().cast::<T>());
+    (v, out)
+}
+
+/// `f(b)` for every task `b` of `tasks`, on the cores when there are several.
+pub(super) fn each_task(tasks: usize, f: &(dyn Fn(usize) + Sync)) {
+    if tasks == 1 {
+        f(0)
+    } else {
+        crate::par::map(tasks, &|b| f(b));
+    }
+}
+
+/// The offsets (from 0, one more than the counts) of consecutive runs of `counts` elements.
+pub(super) fn offsets_of<'a>(counts: impl IntoIterator<Item = &'a usize>) -> Vec<usize> {
+    let mut ptr = vec![0usize];
+    for n in counts {
+        ptr.push(ptr[ptr.len() - 1] + n);
+    }
+    ptr
+}
+
 /// `tasks + 1` row bounds splitting `rows` rows into blocks of about equal stored-value counts
 /// (block b holds the rows whose first value lies in [b·nnz/tasks, (b+1)·nnz/tasks)).
 pub(super) fn row_blocks<I: Ix>(indptr: &[I], rows: usize, tasks: usize) -> Vec<usize> {

@@ -2,7 +2,7 @@
 //! `csr_binop_csr`): each row's two sorted index runs merged, zeros of the result left out.
 //! Rows split into tasks of about equal value counts; one pass counts each row's results, a
 //! second writes them to their places.
-use super::elem::{row_blocks, Ix, Out};
+use super::elem::{fresh, offsets_of, row_blocks, Ix};
 use crate::scalar::ScalarOps;
 use crate::CpuStorage;
 use rayon::prelude::*;
@@ -75,17 +75,9 @@ where
                 .collect()
         })
         .collect();
-    let mut ptr = Vec::with_capacity(rows + 1);
-    ptr.push(0usize);
-    for n in counts.iter().flatten() {
-        ptr.push(ptr[ptr.len() - 1] + n);
-    }
+    let ptr = offsets_of(counts.iter().flatten());
     let nnz = ptr[rows];
-    let (mut idx, mut data) = (crate::pool::alloc::<O>(nnz), crate::pool::alloc::<T>(nnz));
-    let (di, dd) = (
-        Out(idx.spare_capacity_mut().as_mut_ptr().cast::<O>()),
-        Out(data.spare_capacity_mut().as_mut_ptr().cast::<T>()),
-    );
+    let ((mut idx, di), (mut data, dd)) = (fresh::<O>(nnz), fresh::<T>(nnz));
     (0..tasks).into_par_iter().for_each(|t| {
         for r in bounds[t]..bounds[t + 1] {
             let (mut at, end) = (ptr[r], ptr[r + 1]);

@@ -4,7 +4,7 @@
 //! the cores. A bitmap of the picked columns (a bit each: in cache where the counts are not)
 //! turns away the values of unpicked columns before any count is read. (Packing a row's picked
 //! values without a branch first measured slower: 74 against 66 ms for 10^7 values.)
-use super::elem::{row_blocks, Ix, Out};
+use super::elem::{each_task, fresh, offsets_of, row_blocks, Ix};
 use crate::CpuStorage;
 use xp_core::{CsrBuilt, CsrParts, DType, Element, Error, HostBuffer, Result};
 
@@ -36,23 +36,17 @@ where
     let per_row = crate::iter::fill_chunks_work(rows, nnz / rows.max(1) + 1, |start, out| {
         for (r, o) in (start..start + out.len()).zip(out.iter_mut()) {
             let line = &idx[ptr[r].at()..ptr[r + 1].at()];
-            o.write(line.iter().filter(|m| picked(m.at())).map(|m| p.counts[m.at()]).sum::<i64>());
+            o.write(line.iter().filter(|m| picked(m.at())).map(|m| p.counts[m.at()] as u64).sum::<u64>());
         }
     });
-    let mut new_ptr = Vec::with_capacity(rows + 1);
-    new_ptr.push(0i64);
-    for n in &per_row {
-        new_ptr.push(new_ptr[new_ptr.len() - 1] + n);
-    }
-    let total = new_ptr[rows] as usize;
-    let (mut oi, mut ov) = (crate::pool::alloc::<O>(total), crate::pool::alloc::<T>(total));
-    let (di, dv) =
-        (Out(oi.spare_capacity_mut().as_mut_ptr().cast::<O>()), Out(ov.spare_capacity_mut().as_mut_ptr().cast::<T>()));
+    let new_ptr = offsets_of(&per_row.iter().map(|&n| n as usize).collect::<Vec<_>>());
+    let total = new_ptr[rows];
+    let ((mut oi, di), (mut ov, dv)) = (fresh::<O>(total), fresh::<T>(total));
     let tasks = (total >> 16).clamp(1, 8 * rayon::current_num_threads());
     let bounds = row_blocks(&new_ptr, rows, tasks);
     let block = |b: usize| {
         for r in bounds[b]..bounds[b + 1] {
-            let (mut at, end) = (new_ptr[r] as usize, new_ptr[r + 1] as usize);
+            let (mut at, end) = (new_ptr[r], new_ptr[r + 1]);
             for k in ptr[r].at()..ptr[r + 1].at() {
                 let m = idx[k].at();
                 if !picked(m) {
@@ -72,16 +66,13 @@ where
             assert_eq!(at, end);
         }
     };
-    if tasks == 1 {
-        block(0);
-    } else {
-        crate::par::map(tasks, &|b| block(b));
-    }
+    each_task(tasks, &block);
     // SAFETY: every row wrote its counted copies; the rows tile 0..total
     unsafe {
         oi.set_len(total);
         ov.set_len(total);
     }
+    let new_ptr: Vec<i64> = new_ptr.into_iter().map(|p| p as i64).collect();
     CsrBuilt { indptr: CpuStorage(new_ptr.into()), indices: CpuStorage(oi.into()), data: CpuStorage(ov.into()) }
 }
 

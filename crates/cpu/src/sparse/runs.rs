@@ -1,7 +1,7 @@
 //! Runs of a compressed array's indices and values copied end to end (the lines a selection
 //! picks): blocks of runs holding about the same number of values, one rayon task each, every
 //! run one slice copy — where the composed gathers read an index array per value.
-use super::elem::{row_blocks, Out};
+use super::elem::{each_task, fresh, row_blocks};
 use xp_core::{DType, Error, HostBuffer, Result};
 
 use crate::CpuStorage;
@@ -24,11 +24,9 @@ fn copy_runs<I: Copy + Send + Sync, J: xp_core::Element, V: xp_core::Element>(
 ) -> (Vec<J>, Vec<V>) {
     let lines = starts.len();
     let total = ptr[lines] as usize;
-    let (mut oi, mut ov) = (crate::pool::alloc::<J>(total), crate::pool::alloc::<V>(total));
+    let ((mut oi, di), (mut ov, dv)) = (fresh::<J>(total), fresh::<V>(total));
     let tasks = (total / BLOCK).clamp(1, 8 * rayon::current_num_threads());
     let bounds = row_blocks(ptr, lines, tasks);
-    let di = Out(oi.spare_capacity_mut().as_mut_ptr().cast::<J>());
-    let dv = Out(ov.spare_capacity_mut().as_mut_ptr().cast::<V>());
     let block = |b: usize| {
         for q in bounds[b]..bounds[b + 1] {
             if let Some(&s) = starts.get(q + AHEAD).filter(|_| q + AHEAD < bounds[b + 1]) {
@@ -45,11 +43,7 @@ fn copy_runs<I: Copy + Send + Sync, J: xp_core::Element, V: xp_core::Element>(
             }
         }
     };
-    if tasks == 1 {
-        block(0);
-    } else {
-        crate::par::map(tasks, &|b| block(b));
-    }
+    each_task(tasks, &block);
     // SAFETY: the runs cover 0..total, each place written once
     unsafe {
         oi.set_len(total);
