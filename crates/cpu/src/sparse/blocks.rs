@@ -149,7 +149,7 @@ fn to_bsr<T: Mac, I: Ix, O: Ix + Element>(a: &Grid<'_, T, I>, cols: usize) -> (V
             },
         )
         .collect();
-    let ptr = offsets_of(counts.iter().flatten());
+    let ptr = offsets_of(counts.iter().flatten().copied());
     let nb = ptr[nbr];
     let ((mut idx, di), (mut data, dd)) = (fresh::<O>(nb), fresh::<T>(nb * rc));
     let scratch = || (vec![0usize; ncb], Vec::new(), vec![0usize; ncb]);

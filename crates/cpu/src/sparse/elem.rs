@@ -144,7 +144,7 @@ pub(super) fn each_task(tasks: usize, f: &(dyn Fn(usize) + Sync)) {
 }
 
 /// The offsets (from 0, one more than the counts) of consecutive runs of `counts` elements.
-pub(super) fn offsets_of<'a>(counts: impl IntoIterator<Item = &'a usize>) -> Vec<usize> {
+pub(super) fn offsets_of(counts: impl IntoIterator<Item = usize>) -> Vec<usize> {
     let mut ptr = vec![0usize];
     for n in counts {
         ptr.push(ptr[ptr.len() - 1] + n);

@@ -75,7 +75,7 @@ where
                 .collect()
         })
         .collect();
-    let ptr = offsets_of(counts.iter().flatten());
+    let ptr = offsets_of(counts.iter().flatten().copied());
     let nnz = ptr[rows];
     let ((mut idx, di), (mut data, dd)) = (fresh::<O>(nnz), fresh::<T>(nnz));
     (0..tasks).into_par_iter().for_each(|t| {

@@ -39,7 +39,7 @@ where
             o.write(line.iter().filter(|m| picked(m.at())).map(|m| p.counts[m.at()] as u64).sum::<u64>());
         }
     });
-    let new_ptr = offsets_of(&per_row.iter().map(|&n| n as usize).collect::<Vec<_>>());
+    let new_ptr = offsets_of(per_row.iter().map(|&n| n as usize));
     let total = new_ptr[rows];
     let ((mut oi, di), (mut ov, dv)) = (fresh::<O>(total), fresh::<T>(total));
     let tasks = (total >> 16).clamp(1, 8 * rayon::current_num_threads());
