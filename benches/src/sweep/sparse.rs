@@ -3,7 +3,7 @@
 //! constructors do), built from the same counter-based inputs on both sides: products with a
 //! vector and with 16 dense columns, the transposed product, and the conversion from coordinates.
 use super::{ints, one, uniform, Row};
-use xp::sparse::{CooArray, CsrArray, Format, Sparse};
+use xp::sparse::{CooArray, CooArray1d, CsrArray, CsrArray1d, Format, Sparse, Sparse1d};
 use xp::{Device, Result};
 
 /// Rows and columns of the matrix.
@@ -156,6 +156,66 @@ fn blocks_and_arithmetic(r: &mut Vec<Row>, gsetup: &str) {
             one(move || a.max(Some(1), false))
         })
         .out("r.toarray().ravel()"),
+    );
+    vector_rows(r);
+}
+
+/// Stored values of the 1-D rows' vectors (of length `N`).
+const VNNZ: usize = 100_000;
+
+/// The 1-D rows: SciPy's 1-D `csr_array` (CuPy has no 1-D sparse arrays) of `VNNZ` values at
+/// random places of `N`, two of them, with the headline matrix `A` and a dense `x`.
+fn vector_rows(r: &mut Vec<Row>) {
+    let setup = format!(
+        "{}; V = sp.sparse.coo_array((uniform({VNNZ}, 12), (ints({VNNZ}, {N}, 11),)), shape=({N},)).tocsr(); \
+         W = sp.sparse.coo_array((uniform({VNNZ}, 14), (ints({VNNZ}, {N}, 13),)), shape=({N},)).tocsr()",
+        py_setup()
+    );
+    let vec = |d: Device, seed: u64| -> Result<CsrArray1d> {
+        CooArray1d::new(&uniform(&[VNNZ], seed + 1, d)?, &ints(&[VNNZ], N as u64, seed, d)?, N)?.tocsr()
+    };
+    let size = "10^6, 10^5 f32";
+    r.push(
+        Row::new("sparse.vec + vec", size, setup.clone(), "V + W", move |d| {
+            let (v, w) = (vec(d, 11)?, vec(d, 13)?);
+            one(move || Ok(v.add(&w)?.data().clone()))
+        })
+        .out("r.data"),
+    );
+    r.push(Row::new("sparse.vec @ x", size, setup.clone(), "V @ x", move |d| {
+        let (v, x) = (vec(d, 11)?, uniform(&[N], 4, d)?);
+        one(move || v.matmul(&x))
+    }));
+    r.push(
+        Row::new(
+            "sparse.vec[a:b:s]",
+            format!("{size}, 10^3..9·10^5 by 3"),
+            setup.clone(),
+            "V[1000:900000:3]",
+            move |d| {
+                let v = vec(d, 11)?;
+                one(move || {
+                    Ok(v.slice(xp::SliceElem::Slice { start: Some(1000), stop: Some(900_000), step: 3 })?
+                        .data()
+                        .clone())
+                })
+            },
+        )
+        .out("r.data"),
+    );
+    r.push(
+        Row::new("sparse.csr[i]", "10^6² 10^7 f32, row 5·10^5", setup.clone(), "A[500000]", |d| {
+            let a = csr(d)?;
+            one(move || Ok(a.row(500_000)?.data().clone()))
+        })
+        .out("r.data"),
+    );
+    r.push(
+        Row::new("sparse.csr @ vec", format!("10^6² 10^7 f32 @ {size}"), setup, "A @ V", move |d| {
+            let (a, v) = (csr(d)?, vec(d, 11)?);
+            one(move || Ok(a.matmul_vector(&v)?.data().clone()))
+        })
+        .out("r.data"),
     );
 }
 

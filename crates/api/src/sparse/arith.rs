@@ -14,7 +14,7 @@
 //! ```
 use super::compressed::Compressed;
 use super::keys::offsets;
-use super::{shape_error, BsrArray, CooArray, CscArray, CsrArray, DiaArray, Format, SparseArray};
+use super::{shape_error, BsrArray, CooArray, CooArray1d, CscArray, CsrArray, DiaArray, Format, SparseArray};
 use crate::ufunc::BinaryUfunc;
 use crate::{get_array_module, Array};
 use xp_core::{BinaryOp, DType, Result, Side};
@@ -83,14 +83,28 @@ pub trait Sparse {
         })
     }
     /// The largest value over everything (`None`, a 0-d array) or along `axis` 0 or 1 (a dense
-    /// 1-D array), absent entries counting as zeros unless `explicit` (SciPy's `max`; with
-    /// `explicit`, an empty line gives zero, as SciPy's).
+    /// 1-D array: [`Self::max_along`] gives SciPy's 1-D COO one), absent entries counting as
+    /// zeros unless `explicit` (SciPy's `max`; with `explicit`, an empty line gives zero, as
+    /// SciPy's).
     fn max(&self, axis: Option<usize>, explicit: bool) -> Result<Array> {
         super::reduce::extreme(self, axis, super::reduce::Extreme::Max, explicit, false, "max")
     }
     /// The smallest value, as [`Self::max`].
     fn min(&self, axis: Option<usize>, explicit: bool) -> Result<Array> {
         super::reduce::extreme(self, axis, super::reduce::Extreme::Min, explicit, false, "min")
+    }
+    /// SciPy's `max(axis)`: the largest value of each line along `axis` (0 or 1) as a 1-D COO
+    /// array of the nonzero maxima ([`Self::max`] gives the dense form).
+    fn max_along(&self, axis: usize, explicit: bool) -> Result<CooArray1d> {
+        CooArray1d::from_dense(&self.max(Some(axis), explicit)?)
+    }
+    /// SciPy's `min(axis)`, as [`Self::max_along`].
+    fn min_along(&self, axis: usize, explicit: bool) -> Result<CooArray1d> {
+        CooArray1d::from_dense(&self.min(Some(axis), explicit)?)
+    }
+    /// `self @ v` of a sparse vector `v` (SciPy's: a 1-D COO array).
+    fn matmul_vector(&self, v: &dyn super::Sparse1d) -> Result<CooArray1d> {
+        super::vector_ops::matrix_vector(self, v)
     }
     /// The flat (row-major) index of the first largest value (`None`, a 0-d int64 array) or the
     /// index of each line's first largest along `axis` 0 or 1 (a dense 1-D int64 array), absent

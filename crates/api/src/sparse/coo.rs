@@ -126,6 +126,10 @@ impl CooArray {
         let c = self.sum_duplicates()?;
         Ok(CooArray { data: f(&c.data)?, ..c })
     }
+    /// The same coordinates, duplicates included, with the values `f(data)`.
+    pub(crate) fn map_stored(&self, f: impl FnOnce(&Array) -> Result<Array>) -> Result<CooArray> {
+        Ok(CooArray { data: f(&self.data)?, ..self.clone() })
+    }
     /// The values cast to `dtype`.
     pub fn astype(&self, dtype: DType) -> Result<CooArray> {
         Ok(CooArray { data: self.data.astype(dtype)?, ..self.clone() })

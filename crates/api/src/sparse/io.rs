@@ -15,7 +15,7 @@
 //! assert_eq!(b.toarray().unwrap().to_vec::<i64>().unwrap(), vec![0, 3, 4, 0]);
 //! # std::fs::remove_dir_all(&dir).unwrap();
 //! ```
-use super::{BsrArray, CooArray, CscArray, CsrArray, DiaArray, SparseArray};
+use super::{BsrArray, CooArray, CooArray1d, CscArray, CsrArray, CsrArray1d, DiaArray, SparseArray, SparseArray1d};
 use crate::io::npz::{load_on, save_archive};
 use crate::Array;
 use std::path::Path;
@@ -65,7 +65,9 @@ pub fn load_npz_on(path: impl AsRef<Path>, device: Device) -> Result<SparseArray
     let format = npz.text("format").ok_or_else(|| bad("not a sparse array: no 'format' member".into()))?;
     let get = |name: &str| npz.get(name).ok_or_else(|| bad(format!("a {format} array needs a '{name}' member")));
     let shape = get("shape")?.cast_if(DType::I64)?.to_vec::<i64>()?;
-    let [m, n] = shape[..] else { return Err(bad(format!("shape {shape:?} is not two dimensions"))) };
+    let [m, n] = shape[..] else {
+        return Err(bad(format!("shape {shape:?} is not two dimensions (a 1-D array loads by load_npz_1d)")));
+    };
     let dim = |d: i64| usize::try_from(d).map_err(|_| bad(format!("negative dimension in shape {shape:?}")));
     let shape = [dim(m)?, dim(n)?];
     let data = get("data")?;
@@ -82,5 +84,47 @@ pub fn load_npz_on(path: impl AsRef<Path>, device: Device) -> Result<SparseArray
         "dia" => SparseArray::Dia(DiaArray::new(data, get("offsets")?, shape)?),
         "bsr" => SparseArray::Bsr(BsrArray::new(data, get("indices")?, get("indptr")?, shape)?),
         f => return Err(Error::invalid("load_npz", format!("sparse format {f:?} is not supported by xp yet"))),
+    })
+}
+
+/// SciPy's `save_npz(path, v, compressed)` of a 1-D array: SciPy's members (`coords` of shape
+/// `(1, nnz)` for COO, `indices` and `indptr` for CSR; `shape` of one element).
+pub fn save_npz_1d(path: impl AsRef<Path>, v: impl Into<SparseArray1d>, compressed: bool) -> Result<()> {
+    let v = v.into();
+    let shape = Array::from_vec(vec![v.shape()[0] as i64], [1])?;
+    let is_array = Array::from_vec(vec![true], [])?;
+    let c = v.line();
+    let (parts, format): (Vec<(&str, Array)>, &str) = match &v {
+        SparseArray1d::Coo(_) => (vec![("coords", c.indices.reshape(&[1, c.indices.size()][..])?)], "coo"),
+        SparseArray1d::Csr(_) => (vec![("indices", c.indices.clone()), ("indptr", c.indptr.clone())], "csr"),
+    };
+    let mut arrays: Vec<(&str, &Array)> = parts.iter().map(|(n, x)| (*n, x)).collect();
+    arrays.extend([("shape", &shape), ("data", &c.data), ("_is_array", &is_array)]);
+    save_archive("save_npz", path.as_ref(), &arrays, &[("format", format)], compressed)
+}
+
+/// SciPy's `load_npz(path)` of a 1-D array, into host memory.
+pub fn load_npz_1d(path: impl AsRef<Path>) -> Result<SparseArray1d> {
+    load_npz_1d_on(path, Device::Cpu)
+}
+
+/// SciPy's `load_npz(path)` of a 1-D array (COO or CSR) onto `device`; errors as
+/// [`load_npz_on`]'s.
+pub fn load_npz_1d_on(path: impl AsRef<Path>, device: Device) -> Result<SparseArray1d> {
+    let path = path.as_ref();
+    let npz = load_on(path, device)?;
+    let bad = |msg: String| Error::BadFile { path: path.display().to_string(), msg };
+    let format = npz.text("format").ok_or_else(|| bad("not a sparse array: no 'format' member".into()))?;
+    let get = |name: &str| npz.get(name).ok_or_else(|| bad(format!("a 1-D {format} array needs a '{name}' member")));
+    let shape = get("shape")?.cast_if(DType::I64)?.to_vec::<i64>()?;
+    let [len] = shape[..] else {
+        return Err(bad(format!("shape {shape:?} is not one dimension (a 2-D array loads by load_npz)")));
+    };
+    let len = usize::try_from(len).map_err(|_| bad(format!("negative length in shape {shape:?}")))?;
+    let data = get("data")?;
+    Ok(match format {
+        "coo" => SparseArray1d::Coo(CooArray1d::new(data, &get("coords")?.ravel()?, len)?),
+        "csr" => SparseArray1d::Csr(CsrArray1d::new(data, get("indices")?, get("indptr")?, len)?),
+        f => return Err(Error::invalid("load_npz", format!("SciPy has no 1-D {f:?} array"))),
     })
 }

@@ -1,7 +1,8 @@
 //! Sparse arrays with SciPy's sparse *array* semantics (`scipy.sparse.csr_array`, not
 //! `csr_matrix`): [`CsrArray`] (compressed rows: row access and products), [`CscArray`]
 //! (compressed columns), [`CooArray`] (coordinates: construction), [`DiaArray`] (diagonals) and
-//! [`BsrArray`] (dense blocks). Their parts (`data`, `indices`, `indptr`, `row`, `col`, `offsets`)
+//! [`BsrArray`] (dense blocks); in one dimension [`CooArray1d`] and [`CsrArray1d`] (SciPy's 1-D
+//! `coo_array` and `csr_array`: a row `A[i]`, `max` along an axis). Their parts (`data`, `indices`, `indptr`, `row`, `col`, `offsets`)
 //! are xp arrays, so a sparse array lives on any device,
 //! holds any of xp's value dtypes, and its index arrays are int32 or int64, chosen as SciPy's
 //! `get_index_dtype` does ([`index_dtype`]).
@@ -45,6 +46,8 @@ mod seam;
 mod spgemm;
 mod structure;
 mod ufuncs;
+mod vector;
+mod vector_ops;
 
 pub use arith::Sparse;
 pub use blocks::{block_array, kronsum};
@@ -54,9 +57,11 @@ pub use construct::{diags_array, eye, identity, random_array, spdiags};
 pub use coo::CooArray;
 pub use dia::DiaArray;
 #[cfg(feature = "io")]
-pub use io::{load_npz, load_npz_on, save_npz};
+pub use io::{load_npz, load_npz_1d, load_npz_1d_on, load_npz_on, save_npz, save_npz_1d};
 pub use mm::{mmread, mmwrite};
 pub use structure::{block_diag, find, hstack, kron, tril, triu, vstack};
+pub use vector::{CooArray1d, CsrArray1d, SparseArray1d};
+pub use vector_ops::Sparse1d;
 
 use xp_core::{DType, Error, Result};
 

@@ -21,8 +21,14 @@
 //! let d = a.add_dense(&x).unwrap();                                                  // dense
 //! assert_eq!(d.to_vec::<f64>().unwrap(), vec![2.0, 1.0, 1.0, 3.0]);
 //! assert_eq!(a.multiply_dense(&x).unwrap().nnz(), 2);                                 // COO
+//! let v = a.row(1).unwrap();                                                          // 1-D COO
+//! assert_eq!((&(&v + &v) * 0.5).toarray().unwrap().to_vec::<f64>().unwrap(), vec![0.0, 2.0]);
+//! assert_eq!(xp::matmul(&a, &v).unwrap().nnz(), 1);                                   // A @ v
 //! ```
-use super::{BsrArray, CooArray, CscArray, CsrArray, DiaArray, Sparse, SparseArray};
+use super::{
+    BsrArray, CooArray, CooArray1d, CscArray, CsrArray, CsrArray1d, DiaArray, Sparse, Sparse1d, SparseArray,
+    SparseArray1d,
+};
 use crate::{Array, Matmul};
 use xp_core::Result;
 
@@ -102,3 +108,59 @@ macro_rules! sparse_operators {
     )*};
 }
 sparse_operators!(CsrArray, CscArray, CooArray, DiaArray, BsrArray, SparseArray);
+
+/// The same operators for 1-D sparse arrays (results as [`Sparse1d`]'s methods give them).
+macro_rules! vector_operators {
+    ($($t:ty),*) => {$(
+        impl<B: Sparse1d> std::ops::Add<&B> for &$t {
+            type Output = CsrArray1d;
+            fn add(self, b: &B) -> CsrArray1d {
+                expect(Sparse1d::add(self, b))
+            }
+        }
+        impl<B: Sparse1d> std::ops::Sub<&B> for &$t {
+            type Output = CsrArray1d;
+            fn sub(self, b: &B) -> CsrArray1d {
+                expect(Sparse1d::sub(self, b))
+            }
+        }
+        impl<B: Sparse1d> std::ops::Mul<&B> for &$t {
+            type Output = CsrArray1d;
+            /// The elementwise product (SciPy's sparse-array `*`).
+            fn mul(self, b: &B) -> CsrArray1d {
+                expect(Sparse1d::multiply(self, b))
+            }
+        }
+        impl<B: Sparse1d> std::ops::Div<&B> for &$t {
+            type Output = Array;
+            fn div(self, b: &B) -> Array {
+                expect(Sparse1d::divide(self, b))
+            }
+        }
+        impl std::ops::Mul<f64> for &$t {
+            type Output = $t;
+            fn mul(self, s: f64) -> $t {
+                expect(self.mul_scalar(s))
+            }
+        }
+        impl std::ops::Mul<i64> for &$t {
+            type Output = $t;
+            fn mul(self, s: i64) -> $t {
+                expect(self.mul_scalar(s))
+            }
+        }
+        impl std::ops::Div<f64> for &$t {
+            type Output = SparseArray1d;
+            fn div(self, s: f64) -> SparseArray1d {
+                expect(self.divide_scalar(s))
+            }
+        }
+        impl std::ops::Neg for &$t {
+            type Output = $t;
+            fn neg(self) -> $t {
+                expect(<$t>::neg(self))
+            }
+        }
+    )*};
+}
+vector_operators!(CooArray1d, CsrArray1d);

@@ -2,7 +2,8 @@
 //! structure stays, explicit zeros included): `abs sin sinh tan tanh arcsin arcsinh arctan
 //! arctanh sqrt expm1 log1p floor ceil trunc rint sign deg2rad rad2deg`, and `power` by a
 //! nonzero scalar; `mul_scalar`, `div_scalar` and `neg`. Every format has them; duplicates are
-//! summed first, as SciPy does.
+//! summed first, as SciPy does, except by `mul_scalar`, `div_scalar` and `neg`, which keep the
+//! stored values as they are (SciPy's `A * s`, `A / s`, `-A`).
 //!
 //! ```
 //! let d = xp::Array::from_vec(vec![0.0f64, -4.0, 9.0, 0.0], &[2, 2]).unwrap();
@@ -10,7 +11,7 @@
 //! assert_eq!(a.abs().unwrap().sqrt().unwrap().data().to_vec::<f64>().unwrap(), vec![2.0, 3.0]);
 //! assert!(a.power(0).is_err()); // would make every absent entry 1
 //! ```
-use super::{BsrArray, CooArray, CscArray, CsrArray, DiaArray};
+use super::{BsrArray, CooArray, CooArray1d, CscArray, CsrArray, CsrArray1d, DiaArray};
 use crate::Array;
 use xp_core::{Error, Result, Scalar};
 
@@ -26,16 +27,16 @@ macro_rules! zero_preserving {
             /// Every stored value multiplied by `s` (SciPy's `A * s`): the format is kept.
             pub fn mul_scalar(&self, s: impl Into<Scalar>) -> Result<$t> {
                 let s = s.into();
-                self.map_data(|d| d.mul(s))
+                self.map_stored(|d| d.mul(s))
             }
             /// Every stored value divided by `s` (SciPy's `A / s` in the value dtype's true division).
             pub fn div_scalar(&self, s: impl Into<Scalar>) -> Result<$t> {
                 let s = s.into();
-                self.map_data(|d| d.div(s))
+                self.map_stored(|d| d.div(s))
             }
             /// `-A`.
             pub fn neg(&self) -> Result<$t> {
-                self.map_data(|d| d.neg())
+                self.map_stored(|d| d.neg())
             }
             /// NumPy's `deg2rad` of the stored values.
             pub fn deg2rad(&self) -> Result<$t> {
@@ -64,7 +65,7 @@ macro_rules! all_formats {
             floor, ceil, trunc, rint, sign);
     )*};
 }
-all_formats!(CsrArray, CscArray, CooArray, DiaArray, BsrArray);
+all_formats!(CsrArray, CscArray, CooArray, DiaArray, BsrArray, CooArray1d, CsrArray1d);
 
 impl CsrArray {
     /// The canonical structure with the values `f(data)` (duplicates summed first, as SciPy's
@@ -72,6 +73,20 @@ impl CsrArray {
     pub(crate) fn map_data(&self, f: impl FnOnce(&Array) -> Result<Array>) -> Result<CsrArray> {
         let c = self.0.canonicalized()?;
         Ok(CsrArray(c.with_data(f(&c.data)?)))
+    }
+}
+
+impl CsrArray {
+    /// The same structure, duplicates included, with the values `f(data)`.
+    pub(crate) fn map_stored(&self, f: impl FnOnce(&Array) -> Result<Array>) -> Result<CsrArray> {
+        Ok(CsrArray(self.0.with_data(f(&self.0.data)?)))
+    }
+}
+
+impl CscArray {
+    /// As [`CsrArray::map_stored`].
+    pub(crate) fn map_stored(&self, f: impl FnOnce(&Array) -> Result<Array>) -> Result<CscArray> {
+        Ok(CscArray(self.0.with_data(f(&self.0.data)?)))
     }
 }
 
@@ -88,6 +103,10 @@ impl DiaArray {
     pub(crate) fn map_data(&self, f: impl FnOnce(&Array) -> Result<Array>) -> Result<DiaArray> {
         self.with_data(f(self.data())?)
     }
+    /// As [`Self::map_data`] (a diagonal holds no duplicates).
+    pub(crate) fn map_stored(&self, f: impl FnOnce(&Array) -> Result<Array>) -> Result<DiaArray> {
+        self.map_data(f)
+    }
 }
 
 impl BsrArray {
@@ -95,5 +114,9 @@ impl BsrArray {
     pub(crate) fn map_data(&self, f: impl FnOnce(&Array) -> Result<Array>) -> Result<BsrArray> {
         let c = self.sum_duplicates()?;
         c.with_data(f(c.data())?)
+    }
+    /// The same blocks, duplicates included, with the values `f(data)`.
+    pub(crate) fn map_stored(&self, f: impl FnOnce(&Array) -> Result<Array>) -> Result<BsrArray> {
+        self.with_data(f(self.data())?)
     }
 }

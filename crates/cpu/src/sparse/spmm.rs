@@ -1,6 +1,7 @@
 //! `Y = A X` for a CSR matrix `A` and a dense `X` of any strides: rows split into blocks that
 //! hold about the same number of stored values (a row-count split leaves one core with the
-//! dense rows of a power-law graph), each block on one rayon task writing its own rows of `Y`.
+//! dense rows of a power-law graph), each block on one rayon task writing its own rows of `Y`
+//! (a single long row split between the tasks, their sums added).
 //! Sums follow NumPy's `matmul`: integers wrap, bool is or-of-ands, float16/bfloat16 accumulate
 //! in float32 and round once.
 use super::elem::{row_blocks, Dense, Ix, Mac, Out};
@@ -23,6 +24,20 @@ fn product<T: Mac, I: Ix>(
     let mut out = crate::pool::alloc::<T>(rows * k);
     let tasks =
         if nnz * k.max(1) < 2 * BLOCK_NNZ { 1 } else { (nnz * k / BLOCK_NNZ).min(8 * rayon::current_num_threads()) };
+    if rows == 1 && k == 1 && s0 == 1 && tasks > 1 {
+        // one long row (a 1-D array's): its values split between the tasks, partial sums added
+        let xs = &x[off as usize..];
+        let part = |t: usize| {
+            let (lo, hi) = (nnz * t / tasks, nnz * (t + 1) / tasks);
+            dot(&indices[lo..hi], &data[lo..hi], xs)
+        };
+        let mut parts = vec![T::ZERO; tasks];
+        let dst = Out(parts.as_mut_ptr());
+        // SAFETY: task t writes element t of `parts` alone
+        crate::par::map(tasks, &|t| unsafe { dst.at(t).write(part(t)) });
+        out.push(T::out(parts.into_iter().fold(T::ZERO, T::add)));
+        return out;
+    }
     let bounds = row_blocks(indptr, rows, tasks);
     let dst = Out(out.spare_capacity_mut().as_mut_ptr().cast::<T>());
     let dense = Dense { x, off, s0, s1 };
