@@ -204,7 +204,7 @@ fn vector_rows(r: &mut Vec<Row>) {
         .out("r.data"),
     );
     r.push(
-        Row::new("sparse.csr[i]", "10^6² 10^7 f32, row 5·10^5", setup.clone(), "A[500000]", |d| {
+        Row::new("sparse.csr[i]", "10^6² 10^7 f32, row 5·10^5", py_setup(), "A[500000]", |d| {
             let a = csr(d)?;
             one(move || Ok(a.row(500_000)?.data().clone()))
         })
