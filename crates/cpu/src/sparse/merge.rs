@@ -75,7 +75,9 @@ where
     let both: Vec<usize> = (0..=rows).map(|r| a.0[r].at() + b.0[r].at()).collect();
     let tasks = (both[rows] >> 16).clamp(1, 8 * rayon::current_num_threads());
     if rows == 1 {
-        return merge_one::<T, I, O>(a, b, tasks, f);
+        // (one piece per core: the pieces are alike, and every extra one costs a copy's wait)
+        let pieces = if both[1] < 1 << 15 { 1 } else { rayon::current_num_threads() };
+        return merge_one::<T, I, O>(a, b, pieces, f);
     }
     let bounds = row_blocks(&both, rows, tasks);
     // one merge per row (its branches are the cost), each task's results into buffers of its
