@@ -163,7 +163,7 @@ fn blocks_and_arithmetic(r: &mut Vec<Row>, gsetup: &str) {
 /// Stored values of the 1-D rows' vectors (of length `N`).
 const VNNZ: usize = 100_000;
 
-/// The 1-D rows: SciPy's 1-D `csr_array` (CuPy has no 1-D sparse arrays) of `VNNZ` values at
+/// The 1-D rows: SciPy's (and CuPy 14's) 1-D `csr_array` of `VNNZ` values at
 /// random places of `N`, two of them, with the headline matrix `A` and a dense `x`.
 fn vector_rows(r: &mut Vec<Row>) {
     let setup = format!(
