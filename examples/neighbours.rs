@@ -88,7 +88,7 @@ fn main() -> Result<()> {
         }
     }
     let (_, _, h) = reference.expect("the CPU always runs");
-    let mode = h.iter().enumerate().max_by_key(|(_, &c)| c).map(|(b, _)| b).unwrap_or(0);
+    let mode = h.iter().enumerate().max_by_key(|&(_, &c)| c).map(|(b, _)| b).unwrap_or(0);
     println!(
         "most common neighbour distance: [{:.4}, {:.4})",
         mode as f64 * 0.25 / BINS as f64,

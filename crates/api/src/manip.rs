@@ -147,10 +147,10 @@ impl Array {
     /// `a[...] = value`. Every view of the same data sees the change.
     pub fn assign<'a>(&self, value: impl Into<Operand<'a>>) -> Result<()> {
         let value = value.into();
-        if let Operand::Array(v) = &value {
-            if v.device() != self.device() {
-                return Err(Error::DeviceMismatch { op: "assign", lhs: self.device(), rhs: v.device() });
-            }
+        if let Operand::Array(v) = &value
+            && v.device() != self.device()
+        {
+            return Err(Error::DeviceMismatch { op: "assign", lhs: self.device(), rhs: v.device() });
         }
         let v = materialize(&value, self.dtype(), self.device())?;
         let vl = v.layout.broadcast_to("assign", self.shape())?;

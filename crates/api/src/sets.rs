@@ -157,10 +157,11 @@ pub fn isin(element: &Array, test: &Array) -> Result<Array> {
     if test.size() == 0 {
         return crate::on(element.device()).zeros(element.shape(), DType::Bool);
     }
-    if dtype.is_integer() && dtype != DType::U64 {
-        if let Some(r) = isin_table(&element.cast_if(dtype)?, &test.ravel()?.cast_if(dtype)?)? {
-            return Ok(r);
-        }
+    if dtype.is_integer()
+        && dtype != DType::U64
+        && let Some(r) = isin_table(&element.cast_if(dtype)?, &test.ravel()?.cast_if(dtype)?)?
+    {
+        return Ok(r);
     }
     let t = test.ravel()?.cast_if(dtype)?.sort(0)?;
     let e = element.cast_if(dtype)?;

@@ -78,10 +78,10 @@ pub(crate) fn materialize(o: &Operand, dtype: DType, device: Device) -> Result<A
 
 /// Check that an integer scalar fits the array dtype it adopts (NumPy 2 raises OverflowError).
 fn check_scalar(op: &'static str, o: &Operand, adopted: DType) -> Result<()> {
-    if let Operand::Scalar(s) = o {
-        if !scalar_fits(s, adopted) {
-            return Err(Error::ScalarOverflow { op, value: format!("{s:?}"), dtype: adopted });
-        }
+    if let Operand::Scalar(s) = o
+        && !scalar_fits(s, adopted)
+    {
+        return Err(Error::ScalarOverflow { op, value: format!("{s:?}"), dtype: adopted });
     }
     Ok(())
 }
@@ -104,10 +104,11 @@ pub fn binary<'a, 'b>(op: BinaryOp, a: impl Into<Operand<'a>>, b: impl Into<Oper
     // NumPy 2 compares an array with an out-of-range Python int by value instead of refusing.
     let bool_out = op.out_rule() == OutRule::Bool;
     for (o, d) in [(&a, &mut da), (&b, &mut db)] {
-        if let Operand::Scalar(s) = o {
-            if bool_out && !scalar_fits(s, *d) {
-                *d = default_dtype(s);
-            }
+        if let Operand::Scalar(s) = o
+            && bool_out
+            && !scalar_fits(s, *d)
+        {
+            *d = default_dtype(s);
         }
     }
     check_scalar(op.name(), &a, da)?;

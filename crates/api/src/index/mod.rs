@@ -140,10 +140,10 @@ impl Array {
     /// value in C order over the index wins, as NumPy documents. On error nothing is written.
     pub fn set<'a>(&self, index: impl IntoIndex, value: impl Into<Operand<'a>>) -> Result<()> {
         let value = value.into();
-        if let Operand::Array(v) = &value {
-            if v.device() != self.device() {
-                return Err(Error::DeviceMismatch { op: "assign", lhs: self.device(), rhs: v.device() });
-            }
+        if let Operand::Array(v) = &value
+            && v.device() != self.device()
+        {
+            return Err(Error::DeviceMismatch { op: "assign", lhs: self.device(), rhs: v.device() });
         }
         match plan::plan(self, index.into_index())? {
             Plan::View(l) => self.with_layout(l).assign(value),

@@ -467,10 +467,10 @@ pub(crate) fn ufunc_at(op: BinaryOp, a: &Array, index: Vec<super::IndexItem>, v:
     {
         return Err(Error::InvalidDType { op: op.name(), dtype: a.dtype() });
     }
-    if let Operand::Array(x) = v {
-        if x.device() != a.device() {
-            return Err(Error::DeviceMismatch { op: op.name(), lhs: a.device(), rhs: x.device() });
-        }
+    if let Operand::Array(x) = v
+        && x.device() != a.device()
+    {
+        return Err(Error::DeviceMismatch { op: op.name(), lhs: a.device(), rhs: x.device() });
     }
     let v = materialize(v, a.dtype(), a.device())?;
     match plan::plan(a, index)? {

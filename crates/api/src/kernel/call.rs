@@ -83,10 +83,10 @@ pub(crate) fn prepare<'a>(
         }
     }
     for (p, a) in ins.iter().zip(args) {
-        if let (ParamTy::Generic(t), Operand::Scalar(s)) = (&p.ty, a) {
-            if !typedefs.iter().any(|(n, _)| n == t) {
-                typedefs.push((t.clone(), default_dtype(s)));
-            }
+        if let (ParamTy::Generic(t), Operand::Scalar(s)) = (&p.ty, a)
+            && !typedefs.iter().any(|(n, _)| n == t)
+        {
+            typedefs.push((t.clone(), default_dtype(s)));
         }
     }
     let dtype_of = |p: &Param| -> Result<DType> {

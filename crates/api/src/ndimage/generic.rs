@@ -107,18 +107,18 @@ pub fn generic_filter(input: &Array, function: FilterFunction, window: Window, f
         check_origin(op, o, m)?;
     }
     let taps = footprint.iter().filter(|&&t| t).count();
-    if let FilterFunction::Reduction(k) = function {
-        if k.def().ins.len() != 1 || k.def().outs.len() != 1 {
-            return Err(Error::invalid(op, "the reduction kernel must have one input and one output"));
-        }
+    if let FilterFunction::Reduction(k) = function
+        && (k.def().ins.len() != 1 || k.def().outs.len() != 1)
+    {
+        return Err(Error::invalid(op, "the reduction kernel must have one input and one output"));
     }
-    if let FilterFunction::Elementwise(k) = function {
-        if taps == 0 || k.def().ins.len() != taps {
-            return Err(Error::invalid(
-                op,
-                format!("the elementwise kernel takes {} inputs; the window has {taps} values", k.def().ins.len()),
-            ));
-        }
+    if let FilterFunction::Elementwise(k) = function
+        && (taps == 0 || k.def().ins.len() != taps)
+    {
+        return Err(Error::invalid(
+            op,
+            format!("the elementwise kernel takes {} inputs; the window has {taps} values", k.def().ins.len()),
+        ));
     }
     if input.size() == 0 {
         return input.copy();

@@ -129,10 +129,11 @@ fn flat_f64(input: &Array) -> Result<Array> {
 /// `None` for one region of everything). `Positive` and `One` give NumPy's sum dtype, `Many`
 /// float64, as SciPy.
 pub fn sum_labels(input: &Array, labels: Option<&Array>, index: LabelIndex) -> Result<Array> {
-    if labels.is_some() && matches!(index, LabelIndex::Many(_)) {
-        if let Some((s, acc)) = host::slot_sums(input, labels, index, Sums::Moments)? {
-            return host::result(&s, None, s.pick.iter().map(|&p| acc[2 * p + 1]).collect());
-        }
+    if labels.is_some()
+        && matches!(index, LabelIndex::Many(_))
+        && let Some((s, acc)) = host::slot_sums(input, labels, index, Sums::Moments)?
+    {
+        return host::result(&s, None, s.pick.iter().map(|&p| acc[2 * p + 1]).collect());
     }
     let g = groups(input, labels, index)?;
     if g.scalar {

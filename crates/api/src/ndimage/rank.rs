@@ -43,10 +43,10 @@ pub(crate) fn rank_filter_impl(
     let widths: Vec<(usize, usize)> = fshape.iter().zip(origins).map(|(&m, &o)| reach(m, o)).collect();
     let ext = extend(x, &widths, mode, cval_in(mode, x.dtype()))?;
     // a box: the filter family's selection kernels, where the backend takes the window
-    if footprint.iter().all(|&t| t) {
-        if let Some(r) = crate::filter::rank_valid(&ext, fshape, rank)? {
-            return Ok(r);
-        }
+    if footprint.iter().all(|&t| t)
+        && let Some(r) = crate::filter::rank_valid(&ext, fshape, rank)?
+    {
+        return Ok(r);
     }
     let views = (0..footprint.len())
         .filter(|&k| footprint[k])

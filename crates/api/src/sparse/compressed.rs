@@ -48,11 +48,10 @@ impl Compressed {
             Err(Error::Unsupported { op: "tocsr", backend: "" })
         } else {
             let reads = Reads::lock(&[&ma, &mi, &d]);
-            let built = on_many_map!(reads.many("tocsr")?, v => {
+            on_many_map!(reads.many("tocsr")?, v => {
                 use xp_core::SparseStorage;
                 SparseStorage::coo_to_csr(v[0], v[1], v[2], dims, ix)
-            });
-            built
+            })
         };
         let (indptr, indices, data) = match built {
             Ok(b) => (whole(b.indptr), whole(b.indices), whole(b.data)),

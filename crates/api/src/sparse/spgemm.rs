@@ -40,13 +40,12 @@ pub(crate) fn spgemm(a: &Compressed, b: &Compressed) -> Result<Compressed> {
         Err(Error::Unsupported { op, backend: "" })
     } else {
         let reads = Reads::lock(&[&ap, &ai, &ad, &bp, &bi, &bd]);
-        let built = on_many_map!(reads.many(op)?, v => {
+        on_many_map!(reads.many(op)?, v => {
             use xp_core::SparseStorage;
             let pa = CsrParts { indptr: v[0], indices: v[1], data: v[2], rows: m, cols: k };
             let pb = CsrParts { indptr: v[3], indices: v[4], data: v[5], rows: k, cols: n };
             SparseStorage::csr_spgemm(&pa, &pb, ix)
-        });
-        built
+        })
     };
     match built {
         Ok(c) => {

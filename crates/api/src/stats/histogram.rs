@@ -222,10 +222,10 @@ pub fn histogramdd(
     if range.is_some_and(|r| r.len() != d) {
         return Err(bad(op, "range", &format!("must give one pair per dimension ({d})")));
     }
-    if let Some(w) = weights {
-        if w.shape() != [n] {
-            return Err(Error::ShapeMismatch { op, lhs: vec![n], rhs: w.shape().to_vec() });
-        }
+    if let Some(w) = weights
+        && w.shape() != [n]
+    {
+        return Err(Error::ShapeMismatch { op, lhs: vec![n], rhs: w.shape().to_vec() });
     }
     let (mut flat, mut all_edges, mut counts) = (None::<Array>, Vec::new(), Vec::new());
     for k in 0..d {

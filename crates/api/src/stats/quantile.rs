@@ -319,10 +319,10 @@ pub fn nanpercentile(a: &Array, q: impl IntoQuantiles, axes: impl IntoAxes, meth
 
 fn median_impl(op: &'static str, a: &Array, axes: impl IntoAxes, skip_nan: bool) -> Result<Array> {
     let axes = axes.into_axes();
-    if axes.normalize(op, a.ndim())?.len() == a.ndim() {
-        if let Some(m) = super::select::whole_median(a, skip_nan)? {
-            return Ok(m);
-        }
+    if axes.normalize(op, a.ndim())?.len() == a.ndim()
+        && let Some(m) = super::select::whole_median(a, skip_nan)?
+    {
+        return Ok(m);
     }
     let (sorted, rest) = sorted_lanes(op, a, axes)?;
     let ft = if a.dtype().is_float() { a.dtype() } else { DType::F64 };
