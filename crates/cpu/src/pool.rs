@@ -128,7 +128,7 @@ fn into_typed<A: Element, B: Element>(v: Vec<A>) -> Option<Vec<B>> {
 }
 
 #[cfg(target_os = "linux")]
-fn advise_huge(addr: usize, bytes: usize) {
+pub(crate) fn advise_huge(addr: usize, bytes: usize) {
     const HUGE: usize = 2 << 20;
     if bytes < 2 * HUGE {
         return;
@@ -145,4 +145,4 @@ fn advise_huge(addr: usize, bytes: usize) {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn advise_huge(_: usize, _: usize) {}
+pub(crate) fn advise_huge(_: usize, _: usize) {}

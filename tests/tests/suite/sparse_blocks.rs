@@ -7,8 +7,8 @@
 use super::common::{array, case_tolerance};
 use super::sparse::{expect, load};
 use serde_json::Value;
-use xp::sparse::{BsrArray, CsrArray, Sparse, SparseArray};
-use xp::{Array, Device};
+use xp::sparse::{BsrArray, CooArray, CsrArray, Sparse, SparseArray};
+use xp::{Array, DType, Device};
 use xp_testing::{compare, devices, layouts, Expected, Failures, Tolerance};
 
 const EXACT: Tolerance = Tolerance { rtol: 0.0, atol: 0.0 };
@@ -268,6 +268,71 @@ fn matmul_dot_and_operators_take_sparse_operands() {
             same(&w("-A"), (-&s).toarray().unwrap(), -&a);
             same(&w("A / 4"), (&s / 4.0).toarray().unwrap(), &a / 4.0);
             assert_eq!((&s * 2.0).format(), fmt, "{}", w("A * 2 keeps the format"));
+        }
+    }
+}
+
+/// Large enough for the CPU's parallel loops (2·10^5 values): `tobsr` of sorted rows (merged)
+/// and of unsorted ones (marked), block heights at and past the merge's limit, and column
+/// selections of columns picked once and many times, against the dense forms (integer values,
+/// so every sum is exact).
+#[test]
+fn long_blocks_and_columns_match_their_dense_forms() {
+    let (m, n, nnz) = (600usize, 900usize, 200_000usize);
+    let mut z = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |hi: usize| {
+        z ^= z << 13;
+        z ^= z >> 7;
+        z ^= z << 17;
+        (z % hi as u64) as i64
+    };
+    let rows: Vec<i64> = (0..nnz).map(|_| next(m)).collect();
+    let cols: Vec<i64> = (0..nnz).map(|_| next(n)).collect();
+    let vals: Vec<f64> = (0..nnz).map(|_| (next(19) - 9) as f64).collect();
+    let picks_many: Vec<i64> = (0..5000).map(|_| next(n)).collect();
+    let picks_once: Vec<i64> = (0..n as i64).rev().step_by(3).collect();
+    for dev in devices() {
+        let on = |v: Array| v.to_device(dev).unwrap();
+        let coo = CooArray::new(
+            &on(Array::from_vec(vals.clone(), [nnz]).unwrap()),
+            &on(Array::from_vec(rows.clone(), [nnz]).unwrap()),
+            &on(Array::from_vec(cols.clone(), [nnz]).unwrap()),
+            [m, n],
+        )
+        .unwrap();
+        let sorted = coo.tocsr().unwrap();
+        let dense = sorted.toarray().unwrap();
+        let want = dense.to_vec::<f64>().unwrap();
+        // the same matrix with every row's values reversed (unsorted columns)
+        let (p, mut i, mut d) = (
+            sorted.indptr().to_vec::<i64>().unwrap(),
+            sorted.indices().astype(DType::I64).unwrap().to_vec::<i64>().unwrap(),
+            sorted.data().to_vec::<f64>().unwrap(),
+        );
+        for r in 0..m {
+            let (lo, hi) = (p[r] as usize, p[r + 1] as usize);
+            i[lo..hi].reverse();
+            d[lo..hi].reverse();
+        }
+        let k = i.len();
+        let unsorted = CsrArray::new(
+            &on(Array::from_vec(d, [k]).unwrap()),
+            &on(Array::from_vec(i, [k]).unwrap()),
+            &on(Array::from_vec(p, [m + 1]).unwrap()),
+            [m, n],
+        )
+        .unwrap();
+        for (what, a) in [("sorted", &sorted), ("unsorted", &unsorted)] {
+            for bs in [[2, 2], [3, 3], [10, 3]] {
+                let b = a.tobsr(Some(bs)).unwrap();
+                assert!(b.has_canonical_format(), "{what} {bs:?} on {dev}: not canonical");
+                assert_eq!(b.toarray().unwrap().to_vec::<f64>().unwrap(), want, "{what} tobsr {bs:?} on {dev}");
+            }
+            for picks in [&picks_many, &picks_once] {
+                let sel = on(Array::from_vec(picks.clone(), [picks.len()]).unwrap());
+                let got = a.take_cols(&sel).unwrap().toarray().unwrap().to_vec::<f64>().unwrap();
+                assert_eq!(got, dense.take(&sel, 1).unwrap().to_vec::<f64>().unwrap(), "{what} take_cols on {dev}");
+            }
         }
     }
 }

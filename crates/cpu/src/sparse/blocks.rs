@@ -109,9 +109,43 @@ fn product<T: Mac, I: Ix>(g: &Grid<'_, T, I>, x: Dense<'_, T>, k: usize) -> Vec<
     out
 }
 
+/// Block rows of at most this many rows whose rows hold sorted columns are walked by merging
+/// their rows (no scratch over the block columns, whose random reads dominate otherwise).
+const MERGE_ROWS: usize = 8;
+
+/// Visits the values of rows `first .. first + r` in increasing column, ties in row order, as
+/// `(i, k)` (row `first + i`, value `k`), where `r <= MERGE_ROWS` and every row's columns are
+/// nondecreasing; else visits nothing and answers `false`.
+fn merged<I: Ix>(ptr: &[I], idx: &[I], first: usize, r: usize, mut visit: impl FnMut(usize, usize)) -> bool {
+    if r > MERGE_ROWS {
+        return false;
+    }
+    let (mut at, mut end) = ([0usize; MERGE_ROWS], [0usize; MERGE_ROWS]);
+    for i in 0..r {
+        (at[i], end[i]) = (ptr[first + i].at(), ptr[first + i + 1].at());
+        if idx[at[i]..end[i]].windows(2).any(|w| w[0].at() > w[1].at()) {
+            return false;
+        }
+    }
+    loop {
+        let (mut best, mut pick) = (usize::MAX, r);
+        for i in 0..r {
+            if at[i] < end[i] && idx[at[i]].at() < best {
+                (best, pick) = (idx[at[i]].at(), i);
+            }
+        }
+        if pick == r {
+            return true;
+        }
+        visit(pick, at[pick]);
+        at[pick] += 1;
+    }
+}
+
 #[allow(clippy::needless_range_loop)] // (block rows index several arrays)
 /// CSR to BSR of blocks `[r, c]`: each block row's blocks in increasing block column, values at
-/// one place added in their order (NumPy's addition of the dtype).
+/// one place added in their order (NumPy's addition of the dtype). A block row of sorted rows
+/// is a merge of its rows; others mark the block columns they touch in a scratch array.
 fn to_bsr<T: Mac, I: Ix, O: Ix + Element>(a: &Grid<'_, T, I>, cols: usize) -> (Vec<O>, Vec<O>, Vec<T>) {
     let [r, c] = a.rc;
     let (nbr, ncb, rc) = (a.rows / r, cols / c, r * c);
@@ -121,9 +155,11 @@ fn to_bsr<T: Mac, I: Ix, O: Ix + Element>(a: &Grid<'_, T, I>, cols: usize) -> (V
     let tasks = if a.data.len() < BLOCK { 1 } else { rayon::current_num_threads() };
     let bounds = row_blocks(&bptr, nbr, tasks);
     // the sorted block columns a block row touches, through `seen` (the last block row that
-    // marked each block column, plus one) and `list`; scratch per worker, not per task
-    let columns = |bi: usize, seen: &mut [usize], list: &mut Vec<usize>, sort: bool| {
+    // marked each block column, plus one) and `list`; scratch per worker, not per task, made
+    // on first use
+    let columns = |bi: usize, seen: &mut Vec<usize>, list: &mut Vec<usize>, sort: bool| {
         list.clear();
+        seen.resize(ncb, 0);
         for &j in &a.idx[bptr[bi]..bptr[bi + 1]] {
             let jb = j.at() / c;
             if seen[jb] != bi + 1 {
@@ -138,10 +174,19 @@ fn to_bsr<T: Mac, I: Ix, O: Ix + Element>(a: &Grid<'_, T, I>, cols: usize) -> (V
     let counts: Vec<Vec<usize>> = (0..tasks)
         .into_par_iter()
         .map_init(
-            || (vec![0usize; ncb], Vec::new()),
+            || (Vec::new(), Vec::new()),
             |(seen, list), t| {
                 (bounds[t]..bounds[t + 1])
                     .map(|bi| {
+                        let (mut n, mut last) = (0, usize::MAX);
+                        let walked = merged(a.ptr, a.idx, bi * r, r, |_, k| {
+                            let jb = a.idx[k].at() / c;
+                            n += usize::from(jb != last);
+                            last = jb;
+                        });
+                        if walked {
+                            return n;
+                        }
                         columns(bi, seen, list, false);
                         list.len()
                     })
@@ -152,31 +197,51 @@ fn to_bsr<T: Mac, I: Ix, O: Ix + Element>(a: &Grid<'_, T, I>, cols: usize) -> (V
     let ptr = offsets_of(counts.iter().flatten().copied());
     let nb = ptr[nbr];
     let ((mut idx, di), (mut data, dd)) = (fresh::<O>(nb), fresh::<T>(nb * rc));
-    let scratch = || (vec![0usize; ncb], Vec::new(), vec![0usize; ncb]);
+    // block q of a block row starting at `first`: its column written, its values zeroed
+    let open = |first: usize, q: usize, jb: usize, end: usize| {
+        assert!(first + q < end);
+        // SAFETY: block row bi's blocks first .. end belong to this task, end <= nb
+        unsafe { di.at(first + q).write(O::from_usize(jb)) };
+        for v in 0..rc {
+            // SAFETY: as above, the block's rc values
+            unsafe { dd.at((first + q) * rc + v).write(T::default()) };
+        }
+    };
+    // value k of row i of the block row added into its block's place `q`
+    let add = |q: usize, i: usize, k: usize| {
+        let j = a.idx[k].at();
+        // SAFETY: block q was opened above, in this task's range
+        unsafe {
+            let p = dd.at(q * rc + i * c + j % c);
+            p.write(T::plus(*p, a.data[k]));
+        }
+    };
+    let scratch = || (Vec::new(), Vec::new(), Vec::new());
     (0..tasks).into_par_iter().for_each_init(scratch, |(seen, list, slot), t| {
         for bi in bounds[t]..bounds[t + 1] {
+            let (first, end) = (ptr[bi], ptr[bi + 1]);
+            let (mut q, mut last) = (0usize, usize::MAX);
+            let walked = merged(a.ptr, a.idx, bi * r, r, |i, k| {
+                let jb = a.idx[k].at() / c;
+                if jb != last {
+                    open(first, q, jb, end);
+                    (q, last) = (q + 1, jb);
+                }
+                add(first + q - 1, i, k);
+            });
+            if walked {
+                continue;
+            }
             columns(bi, seen, list, true);
-            let first = ptr[bi];
-            assert!(first + list.len() <= nb);
+            slot.resize(ncb, 0);
             for (q, &jb) in list.iter().enumerate() {
                 slot[jb] = first + q;
-                // SAFETY: block row bi's blocks first .. first + len belong to this task, < nb
-                unsafe { di.at(first + q).write(O::from_usize(jb)) };
-                for v in 0..rc {
-                    // SAFETY: as above, the block's rc values
-                    unsafe { dd.at((first + q) * rc + v).write(T::default()) };
-                }
+                open(first, q, jb, end);
             }
             for i in 0..r {
                 let row = bi * r + i;
                 for k in a.ptr[row].at()..a.ptr[row + 1].at() {
-                    let j = a.idx[k].at();
-                    let at = slot[j / c] * rc + i * c + j % c;
-                    // SAFETY: the block of column j was placed above, in this task's range
-                    unsafe {
-                        let p = dd.at(at);
-                        p.write(T::plus(*p, a.data[k]));
-                    }
+                    add(slot[a.idx[k].at() / c], i, k);
                 }
             }
         }

@@ -48,6 +48,8 @@ fn build<T: Mac, I: Ix + xp_core::Element>(
     drop(counts);
     // stable scatter of (column, value) pairs into their rows: one random write per value
     let mut pairs: Vec<(u32, T)> = Vec::with_capacity(n);
+    // (huge pages: the scatter's random writes otherwise miss the TLB at almost every value)
+    crate::pool::advise_huge(pairs.as_ptr() as usize, n * std::mem::size_of::<(u32, T)>());
     let dst = Out(pairs.as_mut_ptr());
     let starts = std::sync::Mutex::new(starts.into_iter().map(Some).collect::<Vec<_>>());
     crate::par::map(chunks, &|c| {

@@ -2,7 +2,8 @@
 //! stored value copied once per occurrence of its column in the selection, to the places of
 //! those occurrences. One pass counts each row's copies, a second writes them; rows split over
 //! the cores. A bitmap of the picked columns (a bit each: in cache where the counts are not)
-//! turns away the values of unpicked columns before any count is read. (Packing a row's picked
+//! turns away the values of unpicked columns before any count is read; a second marks those
+//! picked more than once, the others' one place kept in a 32-bit table. (Packing a row's picked
 //! values without a branch first measured slower: 74 against 66 ms for 10^7 values.)
 use super::elem::{each_task, fresh, offsets_of, row_blocks, Ix};
 use crate::CpuStorage;
@@ -28,18 +29,33 @@ where
     Vec<T>: Into<HostBuffer>,
 {
     let nnz = ptr[rows].at();
-    let mut bits = vec![0u64; p.counts.len().div_ceil(64)];
-    for (m, _) in p.counts.iter().enumerate().filter(|(_, &n)| n > 0) {
+    // two bits per column: picked at all, picked more than once; a column picked once (most,
+    // for a selection shorter than the axis) has its one place in `place`, so neither pass reads
+    // the selection's tables, whose random reads dominated otherwise
+    let words = p.counts.len().div_ceil(64);
+    let (mut bits, mut multi) = (vec![0u64; words], vec![0u64; words]);
+    // (from the pool and back to it: fresh pages cost more than the table's use)
+    let slots = if p.order.len() <= u32::MAX as usize { p.counts.len() } else { 0 };
+    let mut place = crate::pool::alloc::<u32>(slots);
+    place.resize(slots, 0);
+    for (m, &n) in p.counts.iter().enumerate().filter(|(_, &n)| n > 0) {
         bits[m / 64] |= 1 << (m % 64);
+        if n > 1 || place.is_empty() {
+            multi[m / 64] |= 1 << (m % 64);
+        } else {
+            place[m] = p.order[p.starts[m] as usize] as u32;
+        }
     }
-    let picked = |m: usize| (bits[m / 64] >> (m % 64)) & 1 != 0;
+    let test = |b: &[u64], m: usize| (b[m / 64] >> (m % 64)) & 1 != 0;
     let per_row = crate::iter::fill_chunks_work(rows, nnz / rows.max(1) + 1, |start, out| {
         for (r, o) in (start..start + out.len()).zip(out.iter_mut()) {
             let line = &idx[ptr[r].at()..ptr[r + 1].at()];
-            o.write(line.iter().filter(|m| picked(m.at())).map(|m| p.counts[m.at()] as u64).sum::<u64>());
+            let count = |m: usize| if test(&multi, m) { p.counts[m] as u64 } else { 1 };
+            o.write(line.iter().map(|m| m.at()).filter(|&m| test(&bits, m)).map(count).sum::<u64>());
         }
     });
     let new_ptr = offsets_of(per_row.iter().map(|&n| n as usize));
+    crate::pool::give(per_row.into());
     let total = new_ptr[rows];
     let ((mut oi, di), (mut ov, dv)) = (fresh::<O>(total), fresh::<T>(total));
     let tasks = (total >> 16).clamp(1, 8 * rayon::current_num_threads());
@@ -47,26 +63,34 @@ where
     let block = |b: usize| {
         for r in bounds[b]..bounds[b + 1] {
             let (mut at, end) = (new_ptr[r], new_ptr[r + 1]);
+            let mut put = |q: usize, v: T| {
+                assert!(at < end);
+                // SAFETY: row r's places new_ptr[r]..new_ptr[r + 1] are this block's, < total
+                unsafe {
+                    di.at(at).write(O::from_usize(q));
+                    dv.at(at).write(v);
+                }
+                at += 1;
+            };
             for k in ptr[r].at()..ptr[r + 1].at() {
                 let m = idx[k].at();
-                if !picked(m) {
+                if !test(&bits, m) {
+                    continue;
+                }
+                if !test(&multi, m) {
+                    put(place[m] as usize, data[k]);
                     continue;
                 }
                 let (s, c) = (p.starts[m] as usize, p.counts[m] as usize);
-                assert!(at + c <= end);
                 for &q in &p.order[s..s + c] {
-                    // SAFETY: row r's places new_ptr[r]..new_ptr[r + 1] are this block's, < total
-                    unsafe {
-                        di.at(at).write(O::from_usize(q as usize));
-                        dv.at(at).write(data[k]);
-                    }
-                    at += 1;
+                    put(q as usize, data[k]);
                 }
             }
             assert_eq!(at, end);
         }
     };
     each_task(tasks, &block);
+    crate::pool::give(place.into());
     // SAFETY: every row wrote its counted copies; the rows tile 0..total
     unsafe {
         oi.set_len(total);
