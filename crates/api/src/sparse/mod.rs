@@ -39,6 +39,7 @@ mod index;
 #[cfg(feature = "io")]
 mod io;
 mod keys;
+pub mod linalg;
 mod mm;
 mod operators;
 mod reduce;

@@ -1,0 +1,127 @@
+//! Conjugate gradients (`cg`, for Hermitian positive-definite `A`) and conjugate gradients
+//! squared (`cgs`), as SciPy 1.17 writes them.
+use super::system::{make_system, Breakdown, Krylov, Solution, Status};
+use super::LinearOperator;
+use crate::Array;
+use xp_core::Complex64 as C;
+use xp_core::Result;
+
+/// Solves `A x = b` by conjugate gradients (SciPy's `cg`): `A` Hermitian positive definite,
+/// `M` (if given) too. `maxiter` defaults to `10 n`.
+///
+/// ```
+/// use xp::sparse::linalg::{cg, Krylov};
+/// // the 1-D Poisson matrix tridiag(-1, 2, -1)
+/// let d = |v: f64| xp::Array::from_vec(vec![v], &[1]).unwrap();
+/// let a = xp::sparse::diags_array(&[&d(-1.0), &d(2.0), &d(-1.0)], &[-1, 0, 1], Some([50, 50]), None, xp::sparse::Format::Csr).unwrap();
+/// let b = xp::ones(&[50], xp::DType::F64).unwrap();
+/// let sol = cg(&a, &b, Krylov { rtol: 1e-10, ..Default::default() }).unwrap();
+/// assert!(sol.converged());
+/// let r = b.sub(&a.matmul(&sol.x).unwrap()).unwrap();
+/// assert!(xp::linalg::norm(&r, None, ..).unwrap().to_f64().unwrap() < 1e-9 * 50f64.sqrt());
+/// ```
+pub fn cg<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> Result<Solution> {
+    let mut s = make_system("cg", a, b, &opts)?;
+    let v = s.v;
+    let bnorm = v.norm(&s.b)?;
+    let atol = s.tolerance(&opts, bnorm);
+    if bnorm == 0.0 {
+        s.x = s.b.clone();
+        return s.done(Status::Converged, 0, 0.0);
+    }
+    let maxiter = opts.maxiter.unwrap_or(10 * s.n);
+    let mut r = s.residual()?;
+    let (mut rho_prev, mut p) = (C::new(0.0, 0.0), None::<Array>);
+    for it in 0..maxiter {
+        // without a preconditioner z = r, and ρ = rᴴ r gives the norm too
+        let (z, rho) = if s.preconditioned {
+            let rnorm = v.norm(&r)?;
+            if rnorm < atol {
+                return s.done(Status::Converged, it, rnorm);
+            }
+            let z = s.psolve(&r)?;
+            let rho = v.dot(&r, &z)?;
+            (z, rho)
+        } else {
+            let rho = v.dot(&r, &r)?;
+            let rnorm = rho.re.max(0.0).sqrt();
+            if rnorm < atol {
+                return s.done(Status::Converged, it, rnorm);
+            }
+            (r.clone(), rho)
+        };
+        let pk = match p.take() {
+            Some(p) => v.axpy(rho / rho_prev, &p, &z)?,
+            None => z,
+        };
+        let q = s.matvec(&pk)?;
+        let alpha = rho / v.dot(&pk, &q)?;
+        s.x = v.axpy(alpha, &pk, &s.x)?;
+        r = v.axpy(-alpha, &q, &r)?;
+        rho_prev = rho;
+        p = Some(pk);
+        if let Some(cb) = opts.callback.as_mut() {
+            cb(&s.x);
+        }
+    }
+    // SciPy reports the limit without a last test of the residual
+    let last = v.norm(&r)?;
+    s.done(Status::MaxIter, maxiter, last)
+}
+
+/// Solves `A x = b` by conjugate gradients squared (SciPy's `cgs`), for general square `A`.
+/// `maxiter` defaults to `10 n`.
+pub fn cgs<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> Result<Solution> {
+    let mut s = make_system("cgs", a, b, &opts)?;
+    let v = s.v;
+    let bnorm = v.norm(&s.b)?;
+    let atol = s.tolerance(&opts, bnorm);
+    if bnorm == 0.0 {
+        s.x = s.b.clone();
+        return s.done(Status::Converged, 0, 0.0);
+    }
+    let maxiter = opts.maxiter.unwrap_or(10 * s.n);
+    let rhotol = v.eps() * v.eps();
+    let mut r = s.residual()?;
+    let rtilde = r.clone();
+    let mut rho_prev = C::new(0.0, 0.0);
+    let (mut p, mut q): (Option<Array>, Option<Array>) = (None, None);
+    for it in 0..maxiter {
+        let rnorm = v.norm(&r)?;
+        if rnorm < atol {
+            return s.done(Status::Converged, it, rnorm);
+        }
+        let rho = v.dot(&rtilde, &r)?;
+        if rho.norm() < rhotol {
+            return s.done(Status::Breakdown(Breakdown::Rho), it, rnorm);
+        }
+        let (pk, uk) = match (p.take(), q.take()) {
+            (Some(p), Some(q)) => {
+                let beta = rho / rho_prev;
+                let uk = v.axpy(beta, &q, &r)?;
+                // p = u + β (q + β p)
+                let pk = v.axpy(beta, &v.axpy(beta, &p, &q)?, &uk)?;
+                (pk, uk)
+            }
+            _ => (r.clone(), r.clone()),
+        };
+        let phat = s.psolve(&pk)?;
+        let vhat = s.matvec(&phat)?;
+        let rv = v.dot(&rtilde, &vhat)?;
+        if rv == C::new(0.0, 0.0) {
+            return s.done(Status::Breakdown(Breakdown::Denominator), it, rnorm);
+        }
+        let alpha = rho / rv;
+        let qk = v.axpy(-alpha, &vhat, &uk)?;
+        let uhat = s.psolve(&uk.add(&qk)?)?;
+        s.x = v.axpy(alpha, &uhat, &s.x)?;
+        r = s.b.sub(&s.matvec(&s.x)?)?;
+        rho_prev = rho;
+        (p, q) = (Some(pk), Some(qk));
+        if let Some(cb) = opts.callback.as_mut() {
+            cb(&s.x);
+        }
+    }
+    let last = v.norm(&r)?;
+    s.done(Status::MaxIter, maxiter, last)
+}

@@ -1,0 +1,154 @@
+//! Restarted GMRES, as SciPy 1.17 writes it: Arnoldi by modified Gram–Schmidt on the
+//! preconditioned operator `M A`, Givens rotations on the host, the inner tolerance adapted
+//! between restarts.
+use super::system::{make_system, Krylov, Solution, Status};
+use super::LinearOperator;
+use crate::Array;
+use xp_core::Complex64 as C;
+use xp_core::Result;
+
+const ZERO: C = C::new(0.0, 0.0);
+
+/// LAPACK's `lartg`: `(c, s, r)` with `c` real, `[c s; −s̄ c] [f; g] = [r; 0]`.
+pub(crate) fn lartg(f: C, g: C) -> (f64, C, C) {
+    if g == ZERO {
+        return (1.0, ZERO, f);
+    }
+    if f == ZERO {
+        let gn = g.norm();
+        return (0.0, g.conj() / gn, C::new(gn, 0.0));
+    }
+    let (fa, d) = (f.norm(), f.norm().hypot(g.norm()));
+    let phase = f / fa;
+    (fa / d, phase * g.conj() / d, phase * d)
+}
+
+/// Upper-triangular solve of the rotated Hessenberg matrix (`h[col][row]`) against `s`.
+pub(crate) fn back_substitute(h: &[Vec<C>], s: &[C], k: usize) -> Vec<C> {
+    let mut y = s[..=k].to_vec();
+    for i in (0..=k).rev() {
+        if y[i] != ZERO {
+            y[i] /= h[i][i];
+            let t = y[i];
+            for j in 0..i {
+                y[j] -= t * h[i][j];
+            }
+        }
+    }
+    y
+}
+
+/// `x + Σ y_k v_k`.
+pub(crate) fn add_combination(x: &Array, y: &[C], basis: &[Array], v: super::system::Vecs) -> Result<Array> {
+    let mut x = x.clone();
+    for (c, b) in y.iter().zip(basis) {
+        x = v.axpy(*c, b, &x)?;
+    }
+    Ok(x)
+}
+
+/// Solves `A x = b` by restarted GMRES (SciPy's `gmres`): `restart` (default 20) inner steps
+/// per cycle, at most `maxiter` cycles (default `10 n`). `Solution::iterations` counts the
+/// inner steps; the callback sees `x` after each cycle (SciPy's `callback_type='x'`).
+///
+/// ```
+/// use xp::sparse::linalg::{gmres, Krylov};
+/// let d = |v: f64| xp::Array::from_vec(vec![v], &[1]).unwrap();
+/// let a = xp::sparse::diags_array(&[&d(-1.0), &d(3.0), &d(-0.5)], &[-1, 0, 1], Some([40, 40]), None, xp::sparse::Format::Csr).unwrap();
+/// let b = xp::ones(&[40], xp::DType::F64).unwrap();
+/// let sol = gmres(&a, &b, Krylov { rtol: 1e-10, restart: Some(10), ..Default::default() }).unwrap();
+/// assert!(sol.converged());
+/// ```
+pub fn gmres<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> Result<Solution> {
+    let mut s = make_system("gmres", a, b, &opts)?;
+    let v = s.v;
+    let n = s.n;
+    let bnorm = v.norm(&s.b)?;
+    let atol = s.tolerance(&opts, bnorm);
+    if bnorm == 0.0 {
+        s.x = s.b.clone();
+        return s.done(Status::Converged, 0, 0.0);
+    }
+    let eps = v.eps();
+    let maxiter = opts.maxiter.unwrap_or(10 * n);
+    let restart = opts.restart.unwrap_or(20).clamp(1, n.max(1));
+    let mb = v.norm(&s.psolve(&s.b)?)?;
+    let mut ptol_max = 1.0f64;
+    let mut ptol = mb * ptol_max.min(atol / bnorm);
+    let mut r = s.residual()?;
+    let mut rnorm = v.norm(&r)?;
+    if rnorm < atol {
+        return s.done(Status::Converged, 0, rnorm);
+    }
+    let mut inner = 0usize;
+    for _ in 0..maxiter {
+        let z = s.psolve(&r)?;
+        let znorm = v.norm(&z)?;
+        let mut basis = vec![v.scale(C::new(1.0 / znorm, 0.0), &z)?];
+        let mut h: Vec<Vec<C>> = Vec::with_capacity(restart);
+        let mut givens: Vec<(f64, C)> = Vec::with_capacity(restart);
+        let mut sv = vec![ZERO; restart + 1];
+        sv[0] = C::new(znorm, 0.0);
+        let mut presid = 0.0f64;
+        let mut breakdown = false;
+        let mut col = 0;
+        for c in 0..restart {
+            col = c;
+            let mut w = s.psolve(&s.matvec(&basis[c])?)?;
+            let h0 = v.norm(&w)?;
+            let mut hc = vec![ZERO; c + 2];
+            for (k, vk) in basis.iter().enumerate() {
+                let t = v.dot(vk, &w)?;
+                hc[k] = t;
+                w = v.axpy(-t, vk, &w)?;
+            }
+            let h1 = v.norm(&w)?;
+            hc[c + 1] = C::new(h1, 0.0);
+            if h1 <= eps * h0 {
+                hc[c + 1] = ZERO;
+                breakdown = true;
+                basis.push(w);
+            } else {
+                basis.push(v.scale(C::new(1.0 / h1, 0.0), &w)?);
+            }
+            for (k, &(cs, sn)) in givens.iter().enumerate() {
+                let (n0, n1) = (hc[k], hc[k + 1]);
+                hc[k] = n0 * cs + sn * n1;
+                hc[k + 1] = -sn.conj() * n0 + n1 * cs;
+            }
+            let (cs, sn, mag) = lartg(hc[c], hc[c + 1]);
+            givens.push((cs, sn));
+            hc[c] = mag;
+            hc[c + 1] = ZERO;
+            h.push(hc);
+            let t = -sn.conj() * sv[c];
+            sv[c] *= cs;
+            sv[c + 1] = t;
+            presid = t.norm();
+            inner += 1;
+            if presid <= ptol || breakdown {
+                break;
+            }
+        }
+        if h[col][col] == ZERO {
+            sv[col] = ZERO;
+        }
+        let y = back_substitute(&h, &sv, col);
+        s.x = add_combination(&s.x, &y, &basis, v)?;
+        r = s.b.sub(&s.matvec(&s.x)?)?;
+        rnorm = v.norm(&r)?;
+        if let Some(cb) = opts.callback.as_mut() {
+            cb(&s.x);
+        }
+        if rnorm <= atol || breakdown {
+            break;
+        } else if presid <= ptol {
+            ptol_max = eps.max(0.25 * ptol_max);
+        } else {
+            ptol_max = (1.5 * ptol_max).min(1.0);
+        }
+        ptol = presid * ptol_max.min(atol / rnorm);
+    }
+    let status = if rnorm <= atol { Status::Converged } else { Status::MaxIter };
+    s.done(status, inner, rnorm)
+}
