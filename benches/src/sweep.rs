@@ -47,6 +47,7 @@ mod ndimage;
 mod ports;
 mod signal;
 mod sparse;
+mod sparse_linalg;
 mod stats;
 
 use std::io::{Read, Write};
@@ -265,6 +266,7 @@ fn rows(gpu: bool) -> Vec<Row> {
     ndimage::rows(&mut r, gpu);
     stats::rows(&mut r, gpu);
     sparse::rows(&mut r, gpu);
+    sparse_linalg::rows(&mut r, gpu);
     index::rows(&mut r, gpu);
     everyday::rows(&mut r, gpu);
     ports::rows(&mut r, gpu);

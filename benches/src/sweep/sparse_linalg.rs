@@ -1,0 +1,94 @@
+//! Sweep rows of `xp::sparse::linalg` against `scipy.sparse.linalg` / `cupyx.scipy.sparse.linalg`:
+//! the issue's headline, CG on the 5-point 2-D Poisson matrix of 1024² unknowns in float64 for
+//! 300 iterations (no tolerance stops it), and every other Krylov solver on the same matrix for a
+//! fixed number of iterations.
+use super::{one, uniform, Row};
+use xp::sparse::linalg::{bicg, bicgstab, cg, cgs, gmres, lsmr, lsqr, minres, qmr, tfqmr, Krylov, Lsq};
+use xp::sparse::{CsrArray, Format};
+use xp::{Array, DType, Device, Result};
+
+/// The grid's side: `K²` unknowns.
+const K: usize = 1024;
+
+/// The 2-D Poisson matrix `kron(I, T) + kron(T, I)`, `T = tridiag(−1, 2, −1)`, on `d`.
+pub(crate) fn poisson(k: usize, d: Device) -> Result<CsrArray> {
+    let c = |v: f64| Array::from_vec(vec![v], [1]);
+    let t = xp::sparse::diags_array(&[&c(-1.0)?, &c(2.0)?, &c(-1.0)?], &[-1, 0, 1], Some([k, k]), None, Format::Csr)?;
+    let a = xp::sparse::kronsum(&t, &t, Some(Format::Csr))?.tocsr()?;
+    CsrArray::new(&a.data().to_device(d)?, &a.indices().to_device(d)?, &a.indptr().to_device(d)?, a.shape())
+}
+
+/// The same in Python, `A` (CSR) and `b`.
+fn py_setup(k: usize) -> String {
+    format!(
+        "K = {k}; T = sp.sparse.diags([xp.full(K - 1, -1.0), xp.full(K, 2.0), xp.full(K - 1, -1.0)], [-1, 0, 1], format='csr'); \
+         I = sp.sparse.identity(K, format='csr'); A = (sp.sparse.kron(I, T) + sp.sparse.kron(T, I)).tocsr(); \
+         b = uniform(K * K, 11).astype(xp.float64); L = sp.sparse.linalg\n\
+         def solve(f, atol=True, **kw):\n    \
+             t = {{'atol': 0.0}} if atol else {{}}\n    \
+             try:\n        return f(A, b, rtol=0.0, **t, **kw)[0]\n    \
+             except TypeError:\n        return f(A, b, tol=0.0, **t, **kw)[0]\n"
+    )
+}
+
+fn rhs(k: usize, d: Device) -> Result<Array> {
+    uniform(&[k * k], 11, d)?.astype(DType::F64)
+}
+
+type Solver =
+    for<'a> fn(&'a dyn xp::sparse::linalg::LinearOperator, &Array, Krylov<'a>) -> Result<xp::sparse::linalg::Solution>;
+
+pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
+    let size = format!("{K}² Poisson f64, 300 iterations");
+    r.push(
+        Row::new("sparse.linalg.cg", size, py_setup(K), "solve(L.cg, maxiter=300)", |d| {
+            let (a, b) = (poisson(K, d)?, rhs(K, d)?);
+            one(move || Ok(cg(&a, &b, Krylov { rtol: 0.0, maxiter: Some(300), ..Default::default() })?.x))
+        })
+        .out("r"),
+    );
+    // the others on a 256² grid, 50 iterations (restarts of 20 for GMRES: 3 cycles)
+    let k = 256;
+    let size = format!("{k}² Poisson f64, 50 iterations");
+    let solvers: [(&str, Solver, &str); 8] = [
+        ("cgs", cgs, "solve(L.cgs, maxiter=50)"),
+        ("bicg", bicg, "solve(L.bicg, maxiter=50)"),
+        ("bicgstab", bicgstab, "solve(L.bicgstab, maxiter=50)"),
+        ("gmres", gmres, "solve(L.gmres, maxiter=3, restart=20)"),
+        ("qmr", |a, b, o| qmr(a, b, o, None, None), "solve(L.qmr, maxiter=50)"),
+        ("tfqmr", tfqmr, "solve(L.tfqmr, maxiter=50)"),
+        ("minres", |a, b, o| minres(a, b, 0.0, o), "solve(L.minres, atol=False, maxiter=50)"),
+        ("cg", cg, "solve(L.cg, maxiter=50)"),
+    ];
+    for (name, f, call) in solvers {
+        r.push(
+            Row::new(&format!("sparse.linalg.{name}"), size.clone(), py_setup(k), call, move |d| {
+                let (a, b) = (poisson(k, d)?, rhs(k, d)?);
+                let maxiter = if name == "gmres" { 3 } else { 50 };
+                one(move || {
+                    Ok(f(
+                        &a,
+                        &b,
+                        Krylov { rtol: 0.0, maxiter: Some(maxiter), restart: Some(20), ..Default::default() },
+                    )?
+                    .x)
+                })
+            })
+            .out("r"),
+        );
+    }
+    for name in ["lsqr", "lsmr"] {
+        let call = format!(
+            "L.{name}(A, b, atol=0.0, btol=0.0, conlim=0.0, {}=50)[0]",
+            if name == "lsqr" { "iter_lim" } else { "maxiter" }
+        );
+        r.push(
+            Row::new(&format!("sparse.linalg.{name}"), size.clone(), py_setup(k), call, move |d| {
+                let (a, b) = (poisson(k, d)?, rhs(k, d)?);
+                let o = || Lsq { atol: 0.0, btol: 0.0, conlim: 0.0, iter_lim: Some(50), ..Default::default() };
+                one(move || Ok(if name == "lsqr" { lsqr(&a, &b, o())?.x } else { lsmr(&a, &b, o())?.x }))
+            })
+            .out("r"),
+        );
+    }
+}
