@@ -58,7 +58,6 @@ fn rel_diff(a: &Array, b: &Array) -> Result<f64> {
     Ok(d / m.max(f64::MIN_POSITIVE))
 }
 
-
 fn main() -> Result<()> {
     let n: usize = std::env::args().nth(1).map_or(4096, |s| s.parse().expect("N, the image size"));
     let k = kernel()?;

@@ -3,7 +3,9 @@
 //! 300 iterations (no tolerance stops it), and every other Krylov solver on the same matrix for a
 //! fixed number of iterations.
 use super::{one, uniform, Row};
-use xp::sparse::linalg::{bicg, bicgstab, cg, cgs, gmres, lsmr, lsqr, minres, qmr, tfqmr, Krylov, Lsq};
+use xp::sparse::linalg::{
+    bicg, bicgstab, cg, cgs, gcrotmk, gmres, lgmres, lsmr, lsqr, minres, qmr, tfqmr, Krylov, Lsq,
+};
 use xp::sparse::{CsrArray, Format};
 use xp::{Array, DType, Device, Result};
 
@@ -24,6 +26,7 @@ fn py_setup(k: usize) -> String {
         "K = {k}; T = sp.sparse.diags([xp.full(K - 1, -1.0), xp.full(K, 2.0), xp.full(K - 1, -1.0)], [-1, 0, 1], format='csr'); \
          I = sp.sparse.identity(K, format='csr'); A = (sp.sparse.kron(I, T) + sp.sparse.kron(T, I)).tocsr(); \
          b = uniform(K * K, 11).astype(xp.float64); L = sp.sparse.linalg\n\
+         gm_iters = 60 if gpu else 3  # CuPy's gmres counts inner steps, SciPy's restart cycles\n\
          def solve(f, atol=True, **kw):\n    \
              t = {{'atol': 0.0}} if atol else {{}}\n    \
              try:\n        return f(A, b, rtol=0.0, **t, **kw)[0]\n    \
@@ -47,14 +50,16 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
         })
         .out("r"),
     );
-    // the others on a 256² grid, 50 iterations (restarts of 20 for GMRES: 3 cycles)
+    // the others on a 256² grid, 50 iterations (3 cycles of 20 steps for GMRES, LGMRES, GCROT(m, k))
     let k = 256;
     let size = format!("{k}² Poisson f64, 50 iterations");
-    let solvers: [(&str, Solver, &str); 8] = [
+    let solvers: [(&str, Solver, &str); 10] = [
         ("cgs", cgs, "solve(L.cgs, maxiter=50)"),
         ("bicg", bicg, "solve(L.bicg, maxiter=50)"),
         ("bicgstab", bicgstab, "solve(L.bicgstab, maxiter=50)"),
-        ("gmres", gmres, "solve(L.gmres, maxiter=3, restart=20)"),
+        ("gmres", gmres, "solve(L.gmres, maxiter=gm_iters, restart=20)"),
+        ("lgmres", |a, b, o| lgmres(a, b, o, 3), "solve(L.lgmres, maxiter=3, inner_m=20)"),
+        ("gcrotmk", |a, b, o| gcrotmk(a, b, o, None), "solve(L.gcrotmk, maxiter=3, m=20)"),
         ("qmr", |a, b, o| qmr(a, b, o, None, None), "solve(L.qmr, maxiter=50)"),
         ("tfqmr", tfqmr, "solve(L.tfqmr, maxiter=50)"),
         ("minres", |a, b, o| minres(a, b, 0.0, o), "solve(L.minres, atol=False, maxiter=50)"),
@@ -64,7 +69,7 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
         r.push(
             Row::new(&format!("sparse.linalg.{name}"), size.clone(), py_setup(k), call, move |d| {
                 let (a, b) = (poisson(k, d)?, rhs(k, d)?);
-                let maxiter = if name == "gmres" { 3 } else { 50 };
+                let maxiter = if name.contains("gmres") || name == "gcrotmk" { 3 } else { 50 };
                 one(move || {
                     Ok(f(
                         &a,

@@ -9,8 +9,8 @@
 use super::common::{array, split_cases};
 use serde_json::Value;
 use xp::sparse::linalg::{
-    bicg, bicgstab, cg, cgs, gmres, lsmr, lsqr, minres, qmr, tfqmr, Krylov, LinearOperator, Lsq, LsqStop, Operator,
-    Solution, Status,
+    bicg, bicgstab, cg, cgs, gcrotmk, gmres, lgmres, lsmr, lsqr, minres, qmr, tfqmr, Krylov, LinearOperator, Lsq,
+    LsqStop, Operator, Solution, Status,
 };
 use xp::sparse::{CooArray, CsrArray, Format};
 use xp::{Array, DType, Device, Error};
@@ -62,6 +62,8 @@ fn solver(name: &str) -> Option<Solver> {
         "qmr" => |a, b, o| qmr(a, b, o, None, None),
         "tfqmr" => tfqmr,
         "minres" => |a, b, o| minres(a, b, 0.0, o),
+        "lgmres" => |a, b, o| lgmres(a, b, o, 3),
+        "gcrotmk" => |a, b, o| gcrotmk(a, b, o, None),
         _ => return None,
     })
 }
@@ -224,6 +226,16 @@ fn reference(f: &mut Failures, dev: Device, c: &Value) {
 }
 
 split_cases!(reference, "sparse_linalg");
+
+/// The same cases with the solvers' GPU paths (scalars on the device, fused updates) forced on
+/// every device, the CPU included.
+fn fused(f: &mut Failures, dev: Device, c: &Value) {
+    xp::sparse::linalg::force_fused(true);
+    reference(f, dev, c);
+    xp::sparse::linalg::force_fused(false);
+}
+
+split_cases!(fused, "sparse_linalg");
 
 fn poisson(k: usize, dev: Device) -> CsrArray {
     let d = |v: f64| Array::from_vec(vec![v], [1]).unwrap();

@@ -1,8 +1,10 @@
 //! Conjugate gradients (`cg`, for Hermitian positive-definite `A`) and conjugate gradients
 //! squared (`cgs`), as SciPy 1.17 writes them.
-use super::system::{make_system, Breakdown, Krylov, Solution, Status};
+use super::system::{make_system, Breakdown, Krylov, Solution, Status, System};
 use super::LinearOperator;
+use crate::kernel::ElementwiseKernel;
 use crate::Array;
+use std::sync::OnceLock;
 use xp_core::Complex64 as C;
 use xp_core::Result;
 
@@ -30,6 +32,9 @@ pub fn cg<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> Res
         return s.done(Status::Converged, 0, 0.0);
     }
     let maxiter = opts.maxiter.unwrap_or(10 * s.n);
+    if (s.b.device() != xp_core::Device::Cpu || super::fused_forced()) && !v.dtype.is_complex() {
+        return cg_on_device(s, atol, maxiter, opts);
+    }
     let mut r = s.residual()?;
     let (mut rho_prev, mut p) = (C::new(0.0, 0.0), None::<Array>);
     for it in 0..maxiter {
@@ -66,6 +71,72 @@ pub fn cg<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> Res
     }
     // SciPy reports the limit without a last test of the residual
     let last = v.norm(&r)?;
+    s.done(Status::MaxIter, maxiter, last)
+}
+
+/// A kernel made once.
+fn kernel(
+    cell: &'static OnceLock<ElementwiseKernel>,
+    ins: &str,
+    outs: &str,
+    body: &str,
+    name: &str,
+) -> Result<&'static ElementwiseKernel> {
+    if let Some(k) = cell.get() {
+        return Ok(k);
+    }
+    let k = ElementwiseKernel::new(ins, outs, body, name)?;
+    Ok(cell.get_or_init(|| k))
+}
+
+/// SciPy's CG with its scalars kept on the device (0-d arrays read by the kernels), so that an
+/// iteration waits for the device once, for the residual's norm its test needs, and is five
+/// launches: `p ← z + (ρ/ρ') p`, `q ← A p`, `p·q`, `x ← x + α p` with `r ← r − α q` in one
+/// kernel (α = ρ / p·q), and `r·z`.
+fn cg_on_device(mut s: System, atol: f64, maxiter: usize, mut opts: Krylov) -> Result<Solution> {
+    static P: OnceLock<ElementwiseKernel> = OnceLock::new();
+    static XR: OnceLock<ElementwiseKernel> = OnceLock::new();
+    let pk =
+        kernel(&P, "T z, T p, raw T rho, raw T prev", "T out", "out = z + (rho[0] / prev[0]) * p", "cg_direction")?;
+    let xr = kernel(
+        &XR,
+        "T x, T p, T r, T q, raw T rho, raw T pq",
+        "T x2, T r2",
+        "T a = rho[0] / pq[0]; x2 = x + a * p; r2 = r - a * q",
+        "cg_update",
+    )?;
+    let mut r = s.residual()?;
+    let (mut rho_prev, mut p): (Option<Array>, Option<Array>) = (None, None);
+    for it in 0..maxiter {
+        // ‖r‖, and ρ = rᴴ z (the same number without a preconditioner)
+        let rr = crate::vdot(&r, &r)?;
+        let rnorm = rr.scalar()?.to_f64().max(0.0).sqrt();
+        if rnorm < atol {
+            return s.done(Status::Converged, it, rnorm);
+        }
+        let (z, rho) = if s.preconditioned {
+            let z = s.psolve(&r)?;
+            let rho = crate::vdot(&r, &z)?;
+            (z, rho)
+        } else {
+            (r.clone(), rr)
+        };
+        let pk = match (p.take(), &rho_prev) {
+            (Some(p), Some(prev)) => pk.call1(&[(&z).into(), (&p).into(), (&rho).into(), prev.into()])?,
+            _ => z,
+        };
+        let q = s.matvec(&pk)?;
+        let pq = crate::vdot(&pk, &q)?;
+        let mut out = xr.call(&[(&s.x).into(), (&pk).into(), (&r).into(), (&q).into(), (&rho).into(), (&pq).into()])?;
+        r = out.pop().expect("two outputs");
+        s.x = out.pop().expect("two outputs");
+        rho_prev = Some(rho);
+        p = Some(pk);
+        if let Some(cb) = opts.callback.as_mut() {
+            cb(&s.x);
+        }
+    }
+    let last = s.v.norm(&r)?;
     s.done(Status::MaxIter, maxiter, last)
 }
 

@@ -1,6 +1,9 @@
-//! Restarted GMRES, as SciPy 1.17 writes it: Arnoldi by modified Gram–Schmidt on the
-//! preconditioned operator `M A`, Givens rotations on the host, the inner tolerance adapted
+//! Restarted GMRES, as SciPy 1.17 writes it, on the preconditioned operator `M A`, but with the
+//! Arnoldi vectors orthogonalised by classical Gram–Schmidt done twice ([`Basis`]: two
+//! matrix–vector products and one wait a step, where SciPy's modified process waits once per
+//! vector), Givens rotations on the host, the inner tolerance adapted
 //! between restarts.
+use super::basis::Basis;
 use super::system::{make_system, Krylov, Solution, Status};
 use super::LinearOperator;
 use crate::Array;
@@ -36,15 +39,6 @@ pub(crate) fn back_substitute(h: &[Vec<C>], s: &[C], k: usize) -> Vec<C> {
         }
     }
     y
-}
-
-/// `x + Σ y_k v_k`.
-pub(crate) fn add_combination(x: &Array, y: &[C], basis: &[Array], v: super::system::Vecs) -> Result<Array> {
-    let mut x = x.clone();
-    for (c, b) in y.iter().zip(basis) {
-        x = v.axpy(*c, b, &x)?;
-    }
-    Ok(x)
 }
 
 /// Solves `A x = b` by restarted GMRES (SciPy's `gmres`): `restart` (default 20) inner steps
@@ -84,7 +78,7 @@ pub fn gmres<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> 
     for _ in 0..maxiter {
         let z = s.psolve(&r)?;
         let znorm = v.norm(&z)?;
-        let mut basis = vec![v.scale(C::new(1.0 / znorm, 0.0), &z)?];
+        let mut basis = Basis::new(&v.scale(C::new(1.0 / znorm, 0.0), &z)?, restart + 1, v)?;
         let mut h: Vec<Vec<C>> = Vec::with_capacity(restart);
         let mut givens: Vec<(f64, C)> = Vec::with_capacity(restart);
         let mut sv = vec![ZERO; restart + 1];
@@ -94,22 +88,17 @@ pub fn gmres<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> 
         let mut col = 0;
         for c in 0..restart {
             col = c;
-            let mut w = s.psolve(&s.matvec(&basis[c])?)?;
+            let w = s.psolve(&s.matvec(&basis.get(c)?)?)?;
             let h0 = v.norm(&w)?;
-            let mut hc = vec![ZERO; c + 2];
-            for (k, vk) in basis.iter().enumerate() {
-                let t = v.dot(vk, &w)?;
-                hc[k] = t;
-                w = v.axpy(-t, vk, &w)?;
-            }
+            let (w, mut hc) = basis.orthogonalize(&w)?;
             let h1 = v.norm(&w)?;
-            hc[c + 1] = C::new(h1, 0.0);
+            hc.push(C::new(h1, 0.0));
             if h1 <= eps * h0 {
                 hc[c + 1] = ZERO;
                 breakdown = true;
-                basis.push(w);
+                basis.push(&w)?;
             } else {
-                basis.push(v.scale(C::new(1.0 / h1, 0.0), &w)?);
+                basis.push(&v.scale(C::new(1.0 / h1, 0.0), &w)?)?;
             }
             for (k, &(cs, sn)) in givens.iter().enumerate() {
                 let (n0, n1) = (hc[k], hc[k + 1]);
@@ -134,7 +123,7 @@ pub fn gmres<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> 
             sv[col] = ZERO;
         }
         let y = back_substitute(&h, &sv, col);
-        s.x = add_combination(&s.x, &y, &basis, v)?;
+        s.x = s.x.add(&basis.combine(&y)?)?;
         r = s.b.sub(&s.matvec(&s.x)?)?;
         rnorm = v.norm(&r)?;
         if let Some(cb) = opts.callback.as_mut() {

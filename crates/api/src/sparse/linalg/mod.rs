@@ -20,9 +20,12 @@
 //! assert_eq!(short.status, Status::MaxIter);
 //! assert!(short.ok("gmres").is_err());
 //! ```
+mod basis;
 mod bicg;
 mod cg;
+mod fgmres;
 mod gmres;
+mod lgmres;
 mod lsq;
 mod minres;
 mod operator;
@@ -32,8 +35,24 @@ mod system;
 pub use bicg::{bicg, bicgstab};
 pub use cg::{cg, cgs};
 pub use gmres::gmres;
+pub use lgmres::{gcrotmk, lgmres};
 pub use lsq::{lsmr, lsqr, Lsq, LsqSolution, LsqStop};
 pub use minres::minres;
 pub use operator::{aslinearoperator, IdentityOperator, LinearOperator, Operator, ProductFn};
 pub use qmr::{qmr, tfqmr};
 pub use system::{Breakdown, Callback, Krylov, Solution, Status};
+
+thread_local! {
+    static FUSED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Makes this thread's solvers take their GPU paths (scalars on the device, fused updates) on
+/// the CPU too, so that the tests check them where there is no GPU. Not for users.
+#[doc(hidden)]
+pub fn force_fused(on: bool) {
+    FUSED.with(|f| f.set(on));
+}
+
+pub(crate) fn fused_forced() -> bool {
+    FUSED.with(|f| f.get())
+}

@@ -287,7 +287,7 @@ impl Vecs {
     /// (complex dtypes; the CPU, whose kernel evaluator copies blocks: measured 2× slower than
     /// the two ops at 10^6 float64 values).
     pub fn axpy(&self, s: C, x: &Array, y: &Array) -> Result<Array> {
-        if self.dtype.is_complex() || x.device() == xp_core::Device::Cpu {
+        if self.dtype.is_complex() || (x.device() == xp_core::Device::Cpu && !super::fused_forced()) {
             return y.add(&x.mul(self.s(s))?);
         }
         static AXPY: OnceLock<ElementwiseKernel> = OnceLock::new();
