@@ -21,6 +21,12 @@ pub trait LinalgStorage: BackendStorage {
     fn matmul(&self, _l: &Layout, _rhs: &Self, _rl: &Layout) -> Result<Self> {
         unsupported("matmul", Self::NAME)
     }
+    /// BLAS's `axpy` out of place: `self + alpha x` for two vectors of one shape and of this
+    /// storage's dtype (float32 or float64), in one pass. Optional: the front end composes it of
+    /// a product and a sum where a backend answers `Unsupported`.
+    fn axpy(&self, _l: &Layout, _alpha: f64, _x: &Self, _xl: &Layout) -> Result<Self> {
+        unsupported("axpy", Self::NAME)
+    }
     /// Solve `A X = B` for square `A` `[.., n, n]` and `B` `[.., n, k]` → `X` `[.., n, k]`.
     /// An exact zero pivot is [`crate::LinAlgKind::Singular`].
     fn solve(&self, _l: &Layout, _b: &Self, _bl: &Layout) -> Result<Self> {

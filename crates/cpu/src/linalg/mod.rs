@@ -112,6 +112,17 @@ impl LinalgStorage for CpuStorage {
     fn matmul(&self, l: &Layout, rhs: &Self, rl: &Layout) -> Result<Self> {
         matmul::matmul(&self.0, l, &rhs.0, rl).map(CpuStorage)
     }
+    fn axpy(&self, l: &Layout, alpha: f64, x: &Self, xl: &Layout) -> Result<Self> {
+        use xp_core::HostBuffer as H;
+        Ok(CpuStorage(match (&self.0, &x.0) {
+            (H::F64(y), H::F64(x)) => H::F64(crate::iter::map2(y, l, x, xl, |y, x| y + alpha * x)),
+            (H::F32(y), H::F32(x)) => {
+                let a = alpha as f32;
+                H::F32(crate::iter::map2(y, l, x, xl, |y, x| y + a * x))
+            }
+            _ => return Err(xp_core::Error::Unsupported { op: "axpy", backend: "cpu" }),
+        }))
+    }
     #[cfg(feature = "linalg")]
     fn solve(&self, l: &Layout, b: &Self, bl: &Layout) -> Result<Self> {
         on_field!("solve", &self.0, a => {

@@ -92,7 +92,25 @@ fn product<T: Mac, I: Ix>(
 /// independent gathers to hide the cache's latency). No per-row slices: on the 5-point Poisson
 /// matrix (5 values a row) the per-row bookkeeping of slicing each row cost as much as the
 /// products.
-fn rows_times_vector<T: Mac, I: Ix>(
+fn rows_times_vector<T: Mac, I: Ix>(parts: (&[I], &[I], &[T]), xs: &[T], rows: std::ops::Range<usize>, dst: &Out<T>) {
+    let (indptr, indices, _) = parts;
+    let (lo, end) = (indptr[rows.start].at(), indptr[rows.end].at());
+    // A block whose first values lie near the diagonal (a stencil's band) reads `x` in order,
+    // which the hardware prefetcher follows: asking ahead there only costs (the 5-point Poisson
+    // matrix of 10^6 rows on one thread: 11.1 ms with the prefetches, 7.9 without; SciPy 7).
+    let local = indices[lo..(lo + 64).min(end)].iter().all(|c| c.at().abs_diff(rows.start) < LOCAL);
+    if local {
+        rows_times_vector_with::<T, I, false>(parts, xs, rows, dst)
+    } else {
+        rows_times_vector_with::<T, I, true>(parts, xs, rows, dst)
+    }
+}
+
+/// Columns this close to a block's first row count as near the diagonal.
+const LOCAL: usize = 1 << 16;
+
+/// [`rows_times_vector`] with or without asking for `x` ahead.
+fn rows_times_vector_with<T: Mac, I: Ix, const AHEAD: bool>(
     (indptr, indices, data): (&[I], &[I], &[T]),
     xs: &[T],
     rows: std::ops::Range<usize>,
@@ -101,8 +119,10 @@ fn rows_times_vector<T: Mac, I: Ix>(
     let end = indptr[rows.end].at();
     let (indices, data) = (&indices[..end], &data[..end]);
     let ahead = |j: usize| {
-        if let Some(p) = indices.get(j + PREFETCH) {
-            prefetch(xs.as_ptr().wrapping_add(p.at()));
+        if AHEAD {
+            if let Some(p) = indices.get(j + PREFETCH) {
+                prefetch(xs.as_ptr().wrapping_add(p.at()));
+            }
         }
     };
     let mut j = indptr[rows.start].at();

@@ -56,12 +56,13 @@ impl Basis {
         if self.len == 0 {
             return Ok((w.clone(), vec![]));
         }
+        // `Vᵀ h` as `h V`: the rows stay rows (a transposed view made the CPU's product copy
+        // the basis twice a step)
         let vs = self.active()?;
-        let vt = vs.t()?;
         let h1 = self.coefficients(&vs, w)?;
-        let w1 = w.sub(&vt.matmul(&h1)?)?;
+        let w1 = w.sub(&h1.matmul(&vs)?)?;
         let h2 = self.coefficients(&vs, &w1)?;
-        let w2 = w1.sub(&vt.matmul(&h2)?)?;
+        let w2 = w1.sub(&h2.matmul(&vs)?)?;
         let h = h1.add(&h2)?.astype(xp_core::DType::C128)?.to_vec::<C>()?;
         Ok((w2, h))
     }
@@ -74,6 +75,6 @@ impl Basis {
             Array::from_vec(y[..k].iter().map(|c| c.re).collect::<Vec<f64>>(), [k])?
         };
         let coef = coef.astype(self.v.dtype)?.to_device(self.rows.device())?;
-        self.rows.slice(s![..k as isize, ..])?.t()?.matmul(&coef)
+        coef.matmul(&self.rows.slice(s![..k as isize, ..])?)
     }
 }
