@@ -1,6 +1,6 @@
 //! Biconjugate gradients (`bicg`, which needs `Aᴴ`) and its stabilised form (`bicgstab`), as
 //! SciPy 1.17 writes them.
-use super::system::{make_system, Breakdown, Krylov, Solution, Status};
+use super::system::{started, Breakdown, Krylov, Solution, Status};
 use super::LinearOperator;
 use crate::Array;
 use xp_core::Complex64 as C;
@@ -11,14 +11,8 @@ const ZERO: C = C::new(0.0, 0.0);
 /// Solves `A x = b` by biconjugate gradients (SciPy's `bicg`): `A` square, its `rmatvec`
 /// (`Aᴴ x`) needed, as is the preconditioner's. `maxiter` defaults to `10 n`.
 pub fn bicg<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> Result<Solution> {
-    let mut s = make_system("bicg", a, b, &opts)?;
+    let (mut s, atol, _) = started!("bicg", a, b, &opts);
     let v = s.v;
-    let bnorm = v.norm(&s.b)?;
-    let atol = s.tolerance(&opts, bnorm);
-    if bnorm == 0.0 {
-        s.x = s.b.clone();
-        return s.done(Status::Converged, 0, 0.0);
-    }
     let maxiter = opts.maxiter.unwrap_or(10 * s.n);
     let rhotol = v.eps() * v.eps();
     let mut r = s.residual()?;
@@ -55,12 +49,9 @@ pub fn bicg<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> R
         rtilde = v.axpy(-alpha.conj(), &qtilde, &rtilde)?;
         rho_prev = rho;
         pp = Some((p, ptilde));
-        if let Some(cb) = opts.callback.as_mut() {
-            cb(&s.x);
-        }
+        opts.notify(&s.x);
     }
-    let last = v.norm(&r)?;
-    s.done(Status::MaxIter, maxiter, last)
+    s.limit(maxiter, &r)
 }
 
 /// Solves `A x = b` by BiCGSTAB (SciPy's `bicgstab`), for general square `A`. `maxiter`
@@ -76,14 +67,8 @@ pub fn bicg<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> R
 /// assert!(sol.converged());
 /// ```
 pub fn bicgstab<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> Result<Solution> {
-    let mut s = make_system("bicgstab", a, b, &opts)?;
+    let (mut s, atol, _) = started!("bicgstab", a, b, &opts);
     let v = s.v;
-    let bnorm = v.norm(&s.b)?;
-    let atol = s.tolerance(&opts, bnorm);
-    if bnorm == 0.0 {
-        s.x = s.b.clone();
-        return s.done(Status::Converged, 0, 0.0);
-    }
     let maxiter = opts.maxiter.unwrap_or(10 * s.n);
     let rhotol = v.eps() * v.eps();
     let omegatol = rhotol;
@@ -131,10 +116,7 @@ pub fn bicgstab<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) 
         r = v.axpy(-omega, &t, &r)?;
         rho_prev = rho;
         pv = Some((p, vv));
-        if let Some(cb) = opts.callback.as_mut() {
-            cb(&s.x);
-        }
+        opts.notify(&s.x);
     }
-    let last = v.norm(&r)?;
-    s.done(Status::MaxIter, maxiter, last)
+    s.limit(maxiter, &r)
 }

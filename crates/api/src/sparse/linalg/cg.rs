@@ -1,6 +1,6 @@
 //! Conjugate gradients (`cg`, for Hermitian positive-definite `A`) and conjugate gradients
 //! squared (`cgs`), as SciPy 1.17 writes them.
-use super::system::{make_system, Breakdown, Krylov, Solution, Status, System};
+use super::system::{started, Breakdown, Krylov, Solution, Status, System};
 use super::LinearOperator;
 use crate::kernel::ElementwiseKernel;
 use crate::Array;
@@ -23,14 +23,8 @@ use xp_core::Result;
 /// assert!(xp::linalg::norm(&r, None, ..).unwrap().to_f64().unwrap() < 1e-9 * 50f64.sqrt());
 /// ```
 pub fn cg<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> Result<Solution> {
-    let mut s = make_system("cg", a, b, &opts)?;
+    let (mut s, atol, _) = started!("cg", a, b, &opts);
     let v = s.v;
-    let bnorm = v.norm(&s.b)?;
-    let atol = s.tolerance(&opts, bnorm);
-    if bnorm == 0.0 {
-        s.x = s.b.clone();
-        return s.done(Status::Converged, 0, 0.0);
-    }
     let maxiter = opts.maxiter.unwrap_or(10 * s.n);
     if (s.b.device() != xp_core::Device::Cpu || super::fused_forced()) && !v.dtype.is_complex() {
         return cg_on_device(s, atol, maxiter, opts);
@@ -65,13 +59,10 @@ pub fn cg<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> Res
         r = v.axpy(-alpha, &q, &r)?;
         rho_prev = rho;
         p = Some(pk);
-        if let Some(cb) = opts.callback.as_mut() {
-            cb(&s.x);
-        }
+        opts.notify(&s.x);
     }
     // SciPy reports the limit without a last test of the residual
-    let last = v.norm(&r)?;
-    s.done(Status::MaxIter, maxiter, last)
+    s.limit(maxiter, &r)
 }
 
 /// A kernel made once.
@@ -132,9 +123,7 @@ fn cg_on_device(mut s: System, atol: f64, maxiter: usize, mut opts: Krylov) -> R
         s.x = out.pop().expect("two outputs");
         rho_prev = Some(rho);
         p = Some(pk);
-        if let Some(cb) = opts.callback.as_mut() {
-            cb(&s.x);
-        }
+        opts.notify(&s.x);
     }
     let last = s.v.norm(&r)?;
     s.done(Status::MaxIter, maxiter, last)
@@ -143,14 +132,8 @@ fn cg_on_device(mut s: System, atol: f64, maxiter: usize, mut opts: Krylov) -> R
 /// Solves `A x = b` by conjugate gradients squared (SciPy's `cgs`), for general square `A`.
 /// `maxiter` defaults to `10 n`.
 pub fn cgs<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> Result<Solution> {
-    let mut s = make_system("cgs", a, b, &opts)?;
+    let (mut s, atol, _) = started!("cgs", a, b, &opts);
     let v = s.v;
-    let bnorm = v.norm(&s.b)?;
-    let atol = s.tolerance(&opts, bnorm);
-    if bnorm == 0.0 {
-        s.x = s.b.clone();
-        return s.done(Status::Converged, 0, 0.0);
-    }
     let maxiter = opts.maxiter.unwrap_or(10 * s.n);
     let rhotol = v.eps() * v.eps();
     let mut r = s.residual()?;
@@ -189,10 +172,7 @@ pub fn cgs<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> Re
         r = s.b.sub(&s.matvec(&s.x)?)?;
         rho_prev = rho;
         (p, q) = (Some(pk), Some(qk));
-        if let Some(cb) = opts.callback.as_mut() {
-            cb(&s.x);
-        }
+        opts.notify(&s.x);
     }
-    let last = v.norm(&r)?;
-    s.done(Status::MaxIter, maxiter, last)
+    s.limit(maxiter, &r)
 }

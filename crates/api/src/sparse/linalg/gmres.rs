@@ -126,9 +126,7 @@ pub fn gmres<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> 
         s.x = s.x.add(&basis.combine(&y)?)?;
         r = s.b.sub(&s.matvec(&s.x)?)?;
         rnorm = v.norm(&r)?;
-        if let Some(cb) = opts.callback.as_mut() {
-            cb(&s.x);
-        }
+        opts.notify(&s.x);
         if rnorm <= atol || breakdown {
             break;
         } else if presid <= ptol {

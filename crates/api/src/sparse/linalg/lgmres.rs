@@ -44,9 +44,7 @@ pub fn lgmres<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>, ou
     let mut cycles = maxiter;
     for k in 0..maxiter {
         let r = s.matvec(&x)?.sub(&s.b)?;
-        if let Some(cb) = opts.callback.as_mut() {
-            cb(&x);
-        }
+        opts.notify(&x);
         rnorm = v.norm(&r)?;
         if rnorm <= atol {
             (status, cycles) = (Status::Converged, k);
@@ -119,9 +117,7 @@ pub fn gcrotmk<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>, k
     let mut status = Status::MaxIter;
     let mut cycles = maxiter;
     for j in 0..maxiter {
-        if let Some(cb) = opts.callback.as_mut() {
-            cb(&x);
-        }
+        opts.notify(&x);
         beta = v.norm(&r)?;
         if beta <= beta_tol && (j > 0 || !cu.is_empty()) {
             // the recurrence's residual says done: check the true one

@@ -132,9 +132,7 @@ pub fn minres<'a>(a: &'a dyn LinearOperator, b: &Array, shift: f64, mut opts: Kr
                 istop = 1;
             }
         }
-        if let Some(cb) = opts.callback.as_mut() {
-            cb(&s.x);
-        }
+        opts.notify(&s.x);
         if istop != 0 {
             break;
         }

@@ -119,12 +119,9 @@ pub fn qmr<'a>(
         s.x = s.x.add(&d)?;
         r = r.sub(&sv)?;
         state = Some((p, q, d, sv));
-        if let Some(cb) = opts.callback.as_mut() {
-            cb(&s.x);
-        }
+        opts.notify(&s.x);
     }
-    let last = v.norm(&r)?;
-    s.done(Status::MaxIter, maxiter, last)
+    s.limit(maxiter, &r)
 }
 
 /// Solves `A x = b` by the transpose-free quasi-minimal residual method (SciPy's `tfqmr`).
@@ -179,9 +176,7 @@ pub fn tfqmr<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> 
         let zz = s.psolve(&dk)?;
         s.x = v.axpy(eta, &zz, &s.x)?;
         d = Some(dk);
-        if let Some(cb) = opts.callback.as_mut() {
-            cb(&s.x);
-        }
+        opts.notify(&s.x);
         if tau * ((it + 1) as f64).sqrt() < atol {
             return s.done(Status::Converged, it + 1, tau);
         }

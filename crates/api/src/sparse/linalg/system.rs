@@ -216,7 +216,56 @@ pub(crate) fn make_system<'a>(
     Ok(System { a, m, b, x, started, preconditioned: opts.m.is_some(), n, v: Vecs { dtype } })
 }
 
+/// SciPy's prologue: the checked system, `‖b‖` and `max(atol, rtol ‖b‖)`; or the answer at once
+/// when `b = 0` (`x = 0`, converged).
+pub(crate) enum Begin<'a> {
+    Solve(System<'a>, f64, f64),
+    Zero(Solution),
+}
+
+pub(crate) fn begin<'a>(
+    op: &'static str,
+    a: &'a dyn LinearOperator,
+    b: &Array,
+    opts: &Krylov<'a>,
+) -> Result<Begin<'a>> {
+    let mut s = make_system(op, a, b, opts)?;
+    let bnorm = s.v.norm(&s.b)?;
+    if bnorm == 0.0 {
+        s.x = s.b.clone();
+        return Ok(Begin::Zero(s.done(Status::Converged, 0, 0.0)?));
+    }
+    let atol = s.tolerance(opts, bnorm);
+    Ok(Begin::Solve(s, atol, bnorm))
+}
+
+/// `let (s, atol, bnorm) = started!(op, a, b, &opts);`: [`begin`], returning its answer at once
+/// when `b = 0`.
+macro_rules! started {
+    ($op:expr, $a:expr, $b:expr, $opts:expr) => {
+        match super::system::begin($op, $a, $b, $opts)? {
+            super::system::Begin::Solve(s, atol, bnorm) => (s, atol, bnorm),
+            super::system::Begin::Zero(sol) => return Ok(sol),
+        }
+    };
+}
+pub(crate) use started;
+
+impl Krylov<'_> {
+    /// Calls the callback, if any, with the iterate.
+    pub(crate) fn notify(&mut self, x: &Array) {
+        if let Some(cb) = self.callback.as_mut() {
+            cb(x);
+        }
+    }
+}
+
 impl System<'_> {
+    /// The report when the iteration limit stopped the solve, with `‖r‖`.
+    pub fn limit(self, maxiter: usize, r: &Array) -> Result<Solution> {
+        let last = self.v.norm(r)?;
+        self.done(Status::MaxIter, maxiter, last)
+    }
     /// `b − A x`, or `b` when no start was given.
     pub fn residual(&self) -> Result<Array> {
         if self.started {
