@@ -3,7 +3,7 @@
 //! optionally ending with given outer directions; the least-squares problem by Givens rotations
 //! (SciPy updates a QR factorisation; the same triangle), the projections by [`Basis`].
 use super::basis::Basis;
-use super::gmres::{back_substitute, lartg};
+use super::gmres::{back_substitute, Rotations};
 use super::system::Vecs;
 use crate::Array;
 use xp_core::{Complex64 as C, Result};
@@ -69,8 +69,7 @@ pub(crate) fn fgmres(
     let (mut zs, mut hcols) = (Vec::with_capacity(m), Vec::with_capacity(m));
     let mut b: Vec<Vec<C>> = vec![Vec::with_capacity(m); cs.len()];
     let mut rotated: Vec<Vec<C>> = Vec::with_capacity(m);
-    let mut givens: Vec<(f64, C)> = Vec::with_capacity(m);
-    let mut g = vec![C::new(1.0, 0.0)];
+    let mut rot = Rotations::new(C::new(1.0, 0.0));
     let mut res = f64::NAN;
     for j in 0..m {
         let (z, given) = if j >= m - outer.len() {
@@ -106,18 +105,7 @@ pub(crate) fn fgmres(
         zs.push(z);
         // the new column, rotated by the earlier rotations, then its own
         let mut r = h.clone();
-        for (k, &(cs_, sn)) in givens.iter().enumerate() {
-            let (n0, n1) = (r[k], r[k + 1]);
-            r[k] = n0 * cs_ + sn * n1;
-            r[k + 1] = -sn.conj() * n0 + n1 * cs_;
-        }
-        let (cs_, sn, mag) = lartg(r[j], r[j + 1]);
-        givens.push((cs_, sn));
-        r[j] = mag;
-        r[j + 1] = ZERO;
-        g.push(-sn.conj() * g[j]);
-        g[j] *= cs_;
-        res = g[j + 1].norm();
+        res = rot.add_column(&mut r);
         hcols.push(h);
         rotated.push(r);
         if res < atol || breakdown {
@@ -128,6 +116,6 @@ pub(crate) fn fgmres(
     if !rotated[k][k].norm().is_finite() {
         return Err(xp_core::Error::LinAlg { op: "fgmres", kind: xp_core::LinAlgKind::NoConvergence { index: 0 } });
     }
-    let y = back_substitute(&rotated, &g, k);
+    let y = back_substitute(&rotated, &rot.g, k);
     Ok(Cycle { vs, zs, hcols, b, y, res })
 }

@@ -13,7 +13,7 @@ use xp_core::Result;
 const ZERO: C = C::new(0.0, 0.0);
 
 /// LAPACK's `lartg`: `(c, s, r)` with `c` real, `[c s; −s̄ c] [f; g] = [r; 0]`.
-pub(crate) fn lartg(f: C, g: C) -> (f64, C, C) {
+fn lartg(f: C, g: C) -> (f64, C, C) {
     if g == ZERO {
         return (1.0, ZERO, f);
     }
@@ -24,6 +24,39 @@ pub(crate) fn lartg(f: C, g: C) -> (f64, C, C) {
     let (fa, d) = (f.norm(), f.norm().hypot(g.norm()));
     let phase = f / fa;
     (fa / d, phase * g.conj() / d, phase * d)
+}
+
+/// The Givens rotations that make an Arnoldi process's Hessenberg matrix upper triangular, and
+/// the right-hand side `g` they rotate (`β e₁` at the start).
+pub(crate) struct Rotations {
+    givens: Vec<(f64, C)>,
+    /// the rotated right-hand side, one entry longer than the columns added
+    pub g: Vec<C>,
+}
+
+impl Rotations {
+    /// No column yet, `g = [g0]`.
+    pub fn new(g0: C) -> Rotations {
+        Rotations { givens: vec![], g: vec![g0] }
+    }
+    /// Rotate the new column `col` (its `j + 2` entries) by the earlier rotations, then by its
+    /// own, which zeroes its last entry; returns the residual estimate `|g_{j+1}|`.
+    pub fn add_column(&mut self, col: &mut [C]) -> f64 {
+        let j = self.givens.len();
+        for (k, &(cs, sn)) in self.givens.iter().enumerate() {
+            let (n0, n1) = (col[k], col[k + 1]);
+            col[k] = n0 * cs + sn * n1;
+            col[k + 1] = -sn.conj() * n0 + n1 * cs;
+        }
+        let (cs, sn, mag) = lartg(col[j], col[j + 1]);
+        self.givens.push((cs, sn));
+        col[j] = mag;
+        col[j + 1] = ZERO;
+        let t = -sn.conj() * self.g[j];
+        self.g[j] *= cs;
+        self.g.push(t);
+        t.norm()
+    }
 }
 
 /// Upper-triangular solve of the rotated Hessenberg matrix (`h[col][row]`) against `s`.
@@ -80,9 +113,7 @@ pub fn gmres<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> 
         let znorm = v.norm(&z)?;
         let mut basis = Basis::new(&v.scale(C::new(1.0 / znorm, 0.0), &z)?, restart + 1, v)?;
         let mut h: Vec<Vec<C>> = Vec::with_capacity(restart);
-        let mut givens: Vec<(f64, C)> = Vec::with_capacity(restart);
-        let mut sv = vec![ZERO; restart + 1];
-        sv[0] = C::new(znorm, 0.0);
+        let mut rot = Rotations::new(C::new(znorm, 0.0));
         let mut presid = 0.0f64;
         let mut breakdown = false;
         let mut col = 0;
@@ -100,29 +131,17 @@ pub fn gmres<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> 
             } else {
                 basis.push(&v.scale(C::new(1.0 / h1, 0.0), &w)?)?;
             }
-            for (k, &(cs, sn)) in givens.iter().enumerate() {
-                let (n0, n1) = (hc[k], hc[k + 1]);
-                hc[k] = n0 * cs + sn * n1;
-                hc[k + 1] = -sn.conj() * n0 + n1 * cs;
-            }
-            let (cs, sn, mag) = lartg(hc[c], hc[c + 1]);
-            givens.push((cs, sn));
-            hc[c] = mag;
-            hc[c + 1] = ZERO;
+            presid = rot.add_column(&mut hc);
             h.push(hc);
-            let t = -sn.conj() * sv[c];
-            sv[c] *= cs;
-            sv[c + 1] = t;
-            presid = t.norm();
             inner += 1;
             if presid <= ptol || breakdown {
                 break;
             }
         }
         if h[col][col] == ZERO {
-            sv[col] = ZERO;
+            rot.g[col] = ZERO;
         }
-        let y = back_substitute(&h, &sv, col);
+        let y = back_substitute(&h, &rot.g, col);
         s.x = s.x.add(&basis.combine(&y)?)?;
         r = s.b.sub(&s.matvec(&s.x)?)?;
         rnorm = v.norm(&r)?;
