@@ -161,6 +161,18 @@ pub enum LinAlgKind {
         /// position in the stack
         index: usize,
     },
+    /// a sparse factorisation found no nonzero pivot for column `column` of the matrix (the
+    /// matrix is exactly singular)
+    SingularColumn {
+        /// the column of the matrix given
+        column: usize,
+    },
+    /// a sparse Cholesky factorisation met a pivot that is not positive, at column `column` of
+    /// the matrix given (the matrix is not positive definite)
+    NonPositivePivot {
+        /// the column of the matrix given
+        column: usize,
+    },
     /// a matrix routine got an array of fewer than two dimensions
     NotMatrix {
         /// the number of dimensions given
@@ -185,6 +197,12 @@ impl fmt::Display for LinAlgKind {
             ),
             LinAlgKind::NoConvergence { index } => {
                 write!(f, "the algorithm did not converge (matrix {index} of the stack)")
+            }
+            LinAlgKind::SingularColumn { column } => {
+                write!(f, "the matrix is exactly singular: no nonzero pivot for its column {column}")
+            }
+            LinAlgKind::NonPositivePivot { column } => {
+                write!(f, "the matrix is not positive definite: the pivot of its column {column} is not positive")
             }
             LinAlgKind::NotMatrix { ndim } => write!(
                 f,

@@ -14,6 +14,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod direct;
 pub mod eval;
 mod extreme;
 mod fastmath;

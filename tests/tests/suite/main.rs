@@ -39,6 +39,7 @@ mod sort;
 mod sparse;
 mod sparse_assembly;
 mod sparse_blocks;
+mod sparse_direct;
 mod sparse_linalg;
 mod sparse_vector;
 mod special;

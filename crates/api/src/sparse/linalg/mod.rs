@@ -23,6 +23,7 @@
 mod basis;
 mod bicg;
 mod cg;
+mod direct;
 mod fgmres;
 mod gmres;
 mod lgmres;
@@ -34,6 +35,7 @@ mod system;
 
 pub use bicg::{bicg, bicgstab};
 pub use cg::{cg, cgs};
+pub use direct::{cholesky, factorized, spilu, splu, spsolve, spsolve_triangular, IluOptions, SuperLu, Trans};
 pub use gmres::gmres;
 pub use lgmres::{gcrotmk, lgmres};
 pub use lsq::{lsmr, lsqr, Lsq, LsqSolution, LsqStop};
