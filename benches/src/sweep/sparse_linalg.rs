@@ -4,8 +4,10 @@
 //! fixed number of iterations.
 use super::{one, uniform, Row};
 use xp::sparse::linalg::{
-    bicg, bicgstab, cg, cgs, gcrotmk, gmres, lgmres, lsmr, lsqr, minres, qmr, tfqmr, Krylov, Lsq,
+    bicg, bicgstab, cg, cgs, gcrotmk, gmres, lgmres, lsmr, lsqr, minres, qmr, spilu, splu, spsolve, spsolve_triangular,
+    tfqmr, IluOptions, Krylov, Lsq, Trans,
 };
+use xp::sparse::Sparse;
 use xp::sparse::{CsrArray, Format};
 use xp::{Array, DType, Device, Result};
 
@@ -82,6 +84,7 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
             .out("r"),
         );
     }
+    direct(r);
     for name in ["lsqr", "lsmr"] {
         let call = format!(
             "L.{name}(A, b, atol=0.0, btol=0.0, conlim=0.0, {}=50)[0]",
@@ -96,4 +99,56 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
             .out("r"),
         );
     }
+}
+
+/// The direct solves: the issue's headline `spsolve` of the 512² Poisson matrix (Hermitian:
+/// Cholesky), the same with a convection term (LU), `splu` then one solve, the triangular solve
+/// of its lower triangle, and `spilu` (SciPy's ILUTP; CuPy's is ILU(0) by cuSPARSE).
+fn direct(r: &mut Vec<Row>) {
+    let k = 512;
+    let conv = |k: usize, d: Device| -> Result<CsrArray> {
+        let n = k * k;
+        let c = |v: f64| Array::from_vec(vec![v], [1]);
+        let t = xp::sparse::diags_array(&[&c(-0.3)?, &c(0.3)?], &[-1, 1], Some([n, n]), None, Format::Csr)?;
+        poisson(k, d)?.add(&t.tocsr()?.to_device(d)?)?.tocsr()
+    };
+    let py_conv = "C = sp.sparse.diags([xp.full(K * K - 1, -0.3), xp.full(K * K - 1, 0.3)], [-1, 1], format='csr'); N = (A + C).tocsr()\n";
+    let size = format!("{k}² Poisson f64");
+    r.push(
+        Row::new("sparse.linalg.spsolve", size.clone(), py_setup(k), "L.spsolve(A, b)", move |d| {
+            let (a, b) = (poisson(k, d)?, rhs(k, d)?);
+            one(move || spsolve(&a, &b))
+        })
+        .out("r"),
+    );
+    let csize = format!("{k}² Poisson + convection f64");
+    r.push(
+        Row::new("sparse.linalg.spsolve", csize.clone(), py_setup(k) + py_conv, "L.spsolve(N, b)", move |d| {
+            let (a, b) = (conv(k, d)?, rhs(k, d)?);
+            one(move || spsolve(&a, &b))
+        })
+        .out("r"),
+    );
+    r.push(
+        Row::new("sparse.linalg.splu", csize, py_setup(k) + py_conv, "L.splu(N.tocsc()).solve(b)", move |d| {
+            let (a, b) = (conv(k, d)?, rhs(k, d)?);
+            one(move || splu(&a)?.solve(&b, Trans::N))
+        })
+        .out("r"),
+    );
+    let tri = "Lo = sp.sparse.tril(A, format='csr')\n";
+    r.push(
+        Row::new("sparse.linalg.spsolve_triangular", size.clone(), py_setup(k) + tri, "L.spsolve_triangular(Lo, b)", move |d| {
+            let (a, b) = (poisson(k, d)?, rhs(k, d)?);
+            one(move || spsolve_triangular(&a, &b, true, false))
+        })
+        .out("r"),
+    );
+    let k = 256;
+    r.push(
+        Row::new("sparse.linalg.spilu", format!("{k}² Poisson f64"), py_setup(k), "L.spilu(A.tocsc()).solve(b)", move |d| {
+            let (a, b) = (poisson(k, d)?, rhs(k, d)?);
+            one(move || spilu(&a, IluOptions::default())?.solve(&b, Trans::N))
+        }),
+    );
 }
