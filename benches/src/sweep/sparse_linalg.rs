@@ -138,17 +138,27 @@ fn direct(r: &mut Vec<Row>) {
     );
     let tri = "Lo = sp.sparse.tril(A, format='csr')\n";
     r.push(
-        Row::new("sparse.linalg.spsolve_triangular", size.clone(), py_setup(k) + tri, "L.spsolve_triangular(Lo, b)", move |d| {
-            let (a, b) = (poisson(k, d)?, rhs(k, d)?);
-            one(move || spsolve_triangular(&a, &b, true, false))
-        })
+        Row::new(
+            "sparse.linalg.spsolve_triangular",
+            size.clone(),
+            py_setup(k) + tri,
+            "L.spsolve_triangular(Lo, b)",
+            move |d| {
+                let (a, b) = (poisson(k, d)?, rhs(k, d)?);
+                one(move || spsolve_triangular(&a, &b, true, false))
+            },
+        )
         .out("r"),
     );
     let k = 256;
-    r.push(
-        Row::new("sparse.linalg.spilu", format!("{k}² Poisson f64"), py_setup(k), "L.spilu(A.tocsc()).solve(b)", move |d| {
+    r.push(Row::new(
+        "sparse.linalg.spilu",
+        format!("{k}² Poisson f64"),
+        py_setup(k),
+        "L.spilu(A.tocsc()).solve(b)",
+        move |d| {
             let (a, b) = (poisson(k, d)?, rhs(k, d)?);
             one(move || spilu(&a, IluOptions::default())?.solve(&b, Trans::N))
-        }),
-    );
+        },
+    ));
 }

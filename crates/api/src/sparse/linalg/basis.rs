@@ -78,3 +78,30 @@ impl Basis {
         coef.matmul(&self.rows.slice(s![..k as isize, ..])?)
     }
 }
+
+impl Basis {
+    /// Room for `cap` vectors like `like`, none yet.
+    pub fn empty(like: &Array, cap: usize, v: Vecs) -> Result<Basis> {
+        let n = like.shape()[0];
+        let rows = crate::creation::full_on(like.device(), &[cap.max(1), n], 0, v.dtype)?;
+        Ok(Basis { rows, len: 0, v })
+    }
+    /// `Wᵀ V` for `W` (`len × l` row-major): the rows of the `(l, n)` array of `Σ_p W[p][q] v_p`.
+    pub fn rows_times(&self, w: &[C], l: usize) -> Result<Array> {
+        let m = self.len;
+        let wt: Vec<C> = (0..l).flat_map(|q| (0..m).map(move |p| (p, q))).map(|(p, q)| w[p * l + q]).collect();
+        let coef = if self.v.dtype.is_complex() {
+            Array::from_vec(wt, [l, m])?
+        } else {
+            Array::from_vec(wt.iter().map(|c| c.re).collect::<Vec<f64>>(), [l, m])?
+        };
+        coef.astype(self.v.dtype)?.to_device(self.rows.device())?.matmul(&self.active()?)
+    }
+    /// Keeps `V W` (`W` of `l` columns) as the first `l` vectors.
+    pub fn rotate(&mut self, w: &[C], l: usize) -> Result<()> {
+        let kept = self.rows_times(w, l)?;
+        self.rows.slice(s![..l as isize, ..])?.assign(&kept)?;
+        self.len = l;
+        Ok(())
+    }
+}

@@ -206,7 +206,7 @@ pub fn factorized(a: &dyn Sparse) -> Result<impl Fn(&Array) -> Result<Array> + S
 /// let b = xp::ones(&[64], xp::DType::F64).unwrap();
 /// let x = spsolve(&a, &b).unwrap();
 /// let r = a.matmul(&x).unwrap().sub(&b).unwrap();
-/// assert!(xp::linalg::norm(&r, None, None, false).unwrap().to_f64().unwrap() < 1e-12);
+/// assert!(xp::linalg::norm(&r, None, ..).unwrap().to_f64().unwrap() < 1e-12);
 /// ```
 pub fn spsolve(a: &dyn Sparse, b: &Array) -> Result<Array> {
     let op = "spsolve";

@@ -20,28 +20,35 @@
 //! assert_eq!(short.status, Status::MaxIter);
 //! assert!(short.ok("gmres").is_err());
 //! ```
+mod arnoldi;
 mod basis;
 mod bicg;
 mod cg;
 mod direct;
+mod eigen;
 mod fgmres;
 mod gmres;
 mod lgmres;
 mod lsq;
+mod matfuncs;
 mod minres;
 mod operator;
 mod qmr;
+mod svds;
 mod system;
 
 pub use bicg::{bicg, bicgstab};
 pub use cg::{cg, cgs};
 pub use direct::{cholesky, factorized, spilu, splu, spsolve, spsolve_triangular, IluOptions, SuperLu, Trans};
+pub use eigen::{eigs, eigsh, EigOptions, EigResult, Which};
 pub use gmres::gmres;
 pub use lgmres::{gcrotmk, lgmres};
 pub use lsq::{lsmr, lsqr, Lsq, LsqSolution, LsqStop};
+pub use matfuncs::{expm, expm_multiply, inv, matrix_power, norm, onenormest};
 pub use minres::minres;
 pub use operator::{aslinearoperator, IdentityOperator, LinearOperator, Operator, ProductFn};
 pub use qmr::{qmr, tfqmr};
+pub use svds::{svds, Svds};
 pub use system::{Breakdown, Callback, Krylov, Solution, Status};
 
 thread_local! {

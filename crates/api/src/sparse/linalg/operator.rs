@@ -42,6 +42,11 @@ pub trait LinearOperator: Send + Sync {
     fn validate(&self) -> Result<()> {
         Ok(())
     }
+    /// The matrix as CSR where the operator holds one (a sparse or dense array), for the
+    /// methods that factor it (`eigsh`'s shift-invert mode); `None` for a matrix-free operator.
+    fn to_csr(&self) -> Option<Result<CsrArray>> {
+        None
+    }
 }
 
 /// `f` applied to each column of the 2-D `x`, the results stacked as columns.
@@ -95,6 +100,9 @@ impl LinearOperator for Array {
         }
         Ok(())
     }
+    fn to_csr(&self) -> Option<Result<CsrArray>> {
+        Some(CsrArray::from_dense(self))
+    }
 }
 
 macro_rules! sparse_operator {
@@ -118,6 +126,9 @@ macro_rules! sparse_operator {
             }
             fn rmatmat(&self, x: &Array) -> Result<Array> {
                 conj_if_complex(&self.rmatmul(&conj_if_complex(x)?.t()?)?.t()?)
+            }
+            fn to_csr(&self) -> Option<Result<CsrArray>> {
+                Some(crate::sparse::Sparse::canonical_csr(self))
             }
         }
     )*};
@@ -145,6 +156,9 @@ impl<T: LinearOperator + ?Sized> LinearOperator for &T {
     }
     fn validate(&self) -> Result<()> {
         (**self).validate()
+    }
+    fn to_csr(&self) -> Option<Result<CsrArray>> {
+        (**self).to_csr()
     }
 }
 
