@@ -4,8 +4,8 @@
 //! fixed number of iterations.
 use super::{one, uniform, Row};
 use xp::sparse::linalg::{
-    bicg, bicgstab, cg, cgs, gcrotmk, gmres, lgmres, lsmr, lsqr, minres, qmr, spilu, splu, spsolve, spsolve_triangular,
-    tfqmr, IluOptions, Krylov, Lsq, Trans,
+    bicg, bicgstab, cg, cgs, eigs, eigsh, expm_multiply, gcrotmk, gmres, lgmres, lsmr, lsqr, minres, norm, qmr, spilu,
+    splu, spsolve, spsolve_triangular, svds, tfqmr, EigOptions, IluOptions, Krylov, Lsq, Trans,
 };
 use xp::sparse::Sparse;
 use xp::sparse::{CsrArray, Format};
@@ -85,6 +85,7 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
         );
     }
     direct(r);
+    eigen(r);
     for name in ["lsqr", "lsmr"] {
         let call = format!(
             "L.{name}(A, b, atol=0.0, btol=0.0, conlim=0.0, {}=50)[0]",
@@ -159,6 +160,87 @@ fn direct(r: &mut Vec<Row>) {
         move |d| {
             let (a, b) = (poisson(k, d)?, rhs(k, d)?);
             one(move || spilu(&a, IluOptions::default())?.solve(&b, Trans::N))
+        },
+    ));
+}
+
+/// The banded symmetric test matrix of the eigen rows: diagonals 0, ±1 and ±100 of uniform
+/// values (seeds 11, 12, 13), order `n`; with `skew` the lower diagonals get seeds 14 and 15
+/// (non-symmetric).
+fn banded(n: usize, skew: bool, d: Device) -> Result<CsrArray> {
+    let u = |len: usize, seed: u64| -> Result<Array> { uniform(&[len], seed, xp::Device::Cpu)?.astype(DType::F64) };
+    let (u0, u1, u2) = (u(n, 11)?, u(n - 1, 12)?, u(n - 100, 13)?);
+    let (l1, l2) = if skew { (u(n - 1, 14)?, u(n - 100, 15)?) } else { (u1.clone(), u2.clone()) };
+    let a =
+        xp::sparse::diags_array(&[&l2, &l1, &u0, &u1, &u2], &[-100, -1, 0, 1, 100], Some([n, n]), None, Format::Csr)?;
+    let a = a.tocsr()?;
+    CsrArray::new(&a.data().to_device(d)?, &a.indices().to_device(d)?, &a.indptr().to_device(d)?, a.shape())
+}
+
+fn py_banded(n: usize, skew: bool) -> String {
+    let lower =
+        if skew { "uniform(N - 1, 14).astype(xp.float64), uniform(N - 100, 15).astype(xp.float64)" } else { "u1, u2" };
+    format!(
+        "N = {n}; u0, u1, u2 = (uniform(N, 11).astype(xp.float64), uniform(N - 1, 12).astype(xp.float64), uniform(N - 100, 13).astype(xp.float64)); \
+         l1, l2 = {lower}; A = sp.sparse.diags([l2, l1, u0, u1, u2], [-100, -1, 0, 1, 100], format='csr'); L = sp.sparse.linalg\n"
+    )
+}
+
+/// The eigen rows: the issue's headline `eigsh` k = 6 on a 20,000² sparse symmetric matrix,
+/// `eigs` and `svds` on the same size, and the matrix functions.
+fn eigen(r: &mut Vec<Row>) {
+    let n = 20_000;
+    let size = format!("{n}² banded f64, k = 6");
+    r.push(Row::new("sparse.linalg.eigsh", size.clone(), py_banded(n, false), "L.eigsh(A, k=6)[0]", move |d| {
+        let a = banded(n, false, d)?;
+        one(move || Ok(eigsh(&a, 6, EigOptions::default())?.w))
+    }));
+    r.push(Row::new("sparse.linalg.svds", size.clone(), py_banded(n, false), "L.svds(A, k=6)[1]", move |d| {
+        let a = banded(n, false, d)?;
+        one(move || Ok(svds(&a, 6, EigOptions::default())?.s))
+    }));
+    r.push(Row::new(
+        "sparse.linalg.eigs",
+        format!("{n}² banded non-symmetric f64, k = 6"),
+        py_banded(n, true),
+        "L.eigs(A, k=6)[0]",
+        move |d| {
+            let a = banded(n, true, d)?;
+            one(move || Ok(eigs(&a, 6, EigOptions::default())?.w))
+        },
+    ));
+    let k = 256;
+    r.push(
+        Row::new(
+            "sparse.linalg.expm_multiply",
+            format!("{k}² Poisson f64 × 0.01"),
+            py_setup(k),
+            "L.expm_multiply(-0.01 * A, b)",
+            move |d| {
+                let (a, b) = (poisson(k, d)?.mul_scalar(-0.01)?, rhs(k, d)?);
+                one(move || expm_multiply(&a, &b))
+            },
+        )
+        .out("r"),
+    );
+    r.push(Row::new(
+        "sparse.linalg.norm",
+        format!("{k}² Poisson f64, Frobenius"),
+        py_setup(k),
+        "L.norm(A)",
+        move |d| {
+            let a = poisson(k, d)?;
+            one(move || norm(&a, None, None))
+        },
+    ));
+    r.push(Row::new(
+        "sparse.linalg.norm",
+        format!("{k}² Poisson f64, ord 1"),
+        py_setup(k),
+        "L.norm(A, 1)",
+        move |d| {
+            let a = poisson(k, d)?;
+            one(move || norm(&a, Some(xp::linalg::NormOrd::P(1.0)), None))
         },
     ));
 }

@@ -150,3 +150,50 @@ fn eigen_case(f: &mut Failures, dev: Device, c: &Value) {
     }
 }
 split_cases!(eigen_case, "sparse_eigen");
+
+/// `lobpcg` finds the same extreme eigenvalues as the dense decomposition (the reference's LA
+/// and SA cases of the random Hermitian matrices), its vectors orthonormal with small residuals.
+fn lobpcg_case(f: &mut Failures, dev: Device, c: &Value) {
+    let name = c["name"].as_str().unwrap();
+    let which = c.get("which").and_then(|w| w.as_str()).unwrap_or("");
+    if c["group"] != "eigsh" || !name.starts_with("eigsh_random") || !(which == "LA" || which == "SA") || single(c) {
+        return;
+    }
+    let a = matrix(c, dev);
+    let n = a.shape()[0];
+    let k = c["k"].as_u64().unwrap() as usize;
+    let dt = if c["dtype"] == "complex128" { DType::C128 } else { DType::F64 };
+    let x = xp::random::default_rng(3)
+        .standard_normal(&[n, k], DType::F64)
+        .unwrap()
+        .astype(dt)
+        .unwrap()
+        .to_device(dev)
+        .unwrap();
+    let opts = xp::sparse::linalg::Lobpcg {
+        tol: Some(1e-9),
+        maxiter: Some(2000),
+        smallest: which == "SA",
+        ..Default::default()
+    };
+    match xp::sparse::linalg::lobpcg(&a, &x, opts) {
+        Ok(r) => {
+            let want = complex(&load(&c["w"], Device::Cpu));
+            let e = value_error(&complex(&r.w), &want);
+            add(f, r.converged && e <= 1e-7, || {
+                format!("{name} on {dev}: lobpcg values off by {e:e} (converged {})", r.converged)
+            });
+            let o = orthogonality(&r.v);
+            add(f, o <= 1e-10, || format!("{name} on {dev}: lobpcg ‖VᴴV − I‖ = {o:e}"));
+            let w = complex(&r.w);
+            let ordered = if which == "LA" {
+                w.windows(2).all(|p| p[0].re >= p[1].re)
+            } else {
+                w.windows(2).all(|p| p[0].re <= p[1].re)
+            };
+            add(f, ordered, || format!("{name} on {dev}: lobpcg order {w:?}"));
+        }
+        Err(e) => f.add(Err(format!("{name} on {dev}: lobpcg {e}"))),
+    }
+}
+split_cases!(lobpcg_case, "sparse_eigen");

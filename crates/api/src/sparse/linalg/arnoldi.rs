@@ -30,6 +30,8 @@ pub(crate) struct Space<'a> {
     seed: u64,
     /// operator applications so far
     pub matvecs: usize,
+    /// `‖A v‖` of the step that made `f` (0 before any): `‖f‖` far below it is a breakdown
+    fscale: f64,
 }
 
 /// Uniform values in [-1, 1) from a 64-bit LCG (the same on every device).
@@ -67,6 +69,7 @@ impl<'a> Space<'a> {
             device,
             seed: 7,
             matvecs: 0,
+            fscale: 0.0,
         })
     }
     pub fn len(&self) -> usize {
@@ -93,9 +96,9 @@ impl<'a> Space<'a> {
         while self.len() < m {
             let j = self.len();
             let mut beta = self.v.norm(&self.f)?;
-            // a breakdown: the space is invariant; continue from a random direction
-            let scale = (0..j).map(|p| self.h(p, p).norm()).fold(1e-300, f64::max);
-            if beta <= self.v.eps() * scale * 8.0 || j == 0 && beta == 0.0 {
+            // a breakdown: `f` is rounding noise of `A v` (the space is invariant); continue
+            // from a random direction
+            if beta <= 16.0 * self.v.eps() * self.fscale || beta == 0.0 {
                 self.f = self.random()?;
                 self.r.clear();
                 beta = self.v.norm(&self.f)?;
@@ -108,7 +111,16 @@ impl<'a> Space<'a> {
             }
             let w = self.v.cast((self.op)(&vj)?)?;
             self.matvecs += 1;
-            let (w, hcol) = self.basis.orthogonalize(&w)?;
+            let (mut w, mut hcol) = self.basis.orthogonalize(&w)?;
+            let (b, h2) = (self.v.norm(&w)?, hcol.iter().map(|c| c.norm_sqr()).sum::<f64>());
+            self.fscale = (b * b + h2).sqrt();
+            if b < 1e-4 * self.fscale {
+                // heavy cancellation: Gram–Schmidt twice leaves `f` orthogonal only relative to
+                // `‖A v‖`; a third pass makes it orthogonal relative to itself
+                let (w3, h3) = self.basis.orthogonalize(&w)?;
+                w = w3;
+                hcol.iter_mut().zip(h3).for_each(|(a, b)| *a += b);
+            }
             for (p, c) in hcol.into_iter().enumerate() {
                 self.h[p * self.cap + j] = c;
             }

@@ -67,7 +67,7 @@ fn columns(b: &Array, n: usize, op: &'static str) -> Result<usize> {
 }
 
 enum Kind {
-    Exact(Factor),
+    Exact(Box<Factor>),
     Incomplete(Ilu),
 }
 
@@ -157,7 +157,7 @@ fn exact(a: &dyn Sparse, dt: DType, chol: bool, op: &'static str) -> Result<Supe
     let n = square(a).map_err(|e| e.in_op(op))?;
     let c = HostParts::of(&a.canonical_csr()?.tocsc()?.0, dt)?;
     let f = if chol { Factor::cholesky(&c.csc()) } else { Factor::lu(&c.csc()) };
-    Ok(SuperLu { kind: Kind::Exact(f.map_err(|e| e.in_op(op))?), n, dtype: dt, op })
+    Ok(SuperLu { kind: Kind::Exact(Box::new(f.map_err(|e| e.in_op(op))?)), n, dtype: dt, op })
 }
 
 /// SciPy's `spilu` options: drop a value below `drop_tol` times its row's 2-norm (default

@@ -211,15 +211,15 @@ pub(crate) fn ritz(
                 p.iter().zip(&cur).all(|(a, b)| (a - b).norm() <= eps23 * scale.max(f64::MIN_POSITIVE))
             });
             confirmed = if same { confirmed + 1 } else { 0 };
-            if j == n || confirmed >= 2 {
+            if j == n || confirmed >= 1 {
                 let sel: Vec<C> =
                     (0..j).flat_map(|p| order[..k].iter().map(move |&i| (p, i))).map(|(p, i)| s[p * j + i]).collect();
                 let rows = space.vectors(&sel, k)?;
                 let theta = order[..k].iter().map(|&i| theta[i]).collect();
                 return Ok(Ritz { theta, rows, restarts: restart, matvecs: space.matvecs });
             }
-            // converged: check from new directions (twice) for missing copies of multiple
-            // eigenvalues and for wanted eigenvalues the restarts filtered out
+            // converged: check from a new direction for missing copies of multiple eigenvalues
+            // and for wanted eigenvalues the restarts filtered out
             prev = Some(cur);
             true
         } else {
@@ -271,7 +271,7 @@ fn check_k(k: usize, n: usize, limit: usize, op: &'static str) -> Result<()> {
 /// The shift-invert solve `(A − σI)⁻¹`: SciPy's `OPinv` or `splu` of `A − σI`.
 enum Inverse<'a> {
     Given(&'a dyn LinearOperator),
-    Lu(SuperLu),
+    Lu(Box<SuperLu>),
 }
 
 fn inverse<'a>(
@@ -294,7 +294,7 @@ fn inverse<'a>(
     let csr = csr?;
     let eye = crate::sparse::identity(n, dt, crate::sparse::Format::Csr, csr.device())?.mul_scalar(-sigma)?;
     let shifted = crate::sparse::Sparse::add(&csr, &eye)?;
-    Ok(Inverse::Lu(splu(&shifted).map_err(|e| e.in_op(op))?))
+    Ok(Inverse::Lu(Box::new(splu(&shifted).map_err(|e| e.in_op(op))?)))
 }
 
 impl Inverse<'_> {
@@ -403,7 +403,7 @@ pub fn eigs(a: &dyn LinearOperator, k: usize, opts: EigOptions) -> Result<EigRes
 fn probe_device(a: &dyn LinearOperator, n: usize, dt: DType) -> Result<Device> {
     match a.to_csr() {
         Some(c) => Ok(c?.device()),
-        None => Ok(a.matvec(&crate::zeros(&[n], dt)?)?.device()),
+        None => Ok(a.matvec(&crate::zeros([n], dt)?)?.device()),
     }
 }
 

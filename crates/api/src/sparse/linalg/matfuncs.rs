@@ -20,10 +20,16 @@ use crate::linalg::NormOrd;
 use crate::Array;
 use xp_core::{DType, Error, Result};
 
+/// `f(values)` of the canonical CSR form of `a`, the structure shared (not checked again).
+fn with_values(a: &CsrArray, f: impl Fn(&Array) -> Result<Array>) -> Result<CsrArray> {
+    let mut c = a.0.clone();
+    c.data = f(&c.data)?;
+    Ok(CsrArray(c))
+}
+
 /// `|A|` as canonical CSR.
 fn abs_csr(a: &dyn Sparse) -> Result<CsrArray> {
-    let c = a.canonical_csr()?;
-    CsrArray::new(&c.data().abs()?, c.indices(), c.indptr(), c.shape())
+    with_values(&a.canonical_csr()?, |d| d.abs())
 }
 
 /// The norm of a sparse matrix (SciPy's `scipy.sparse.linalg.norm`): with `axis` `None` the
@@ -36,7 +42,6 @@ pub fn norm(x: &dyn Sparse, ord: Option<NormOrd>, axis: Option<usize>) -> Result
     let real =
         if matches!(x.dtype(), DType::C64 | DType::F32 | DType::F16 | DType::BF16) { DType::F32 } else { DType::F64 };
     let real = if x.dtype().is_complex() || x.dtype().is_float() { real } else { DType::F64 };
-    let abs = abs_csr(x)?;
     let bad = |what: &str| {
         Err(Error::invalid(
             op,
@@ -44,14 +49,18 @@ pub fn norm(x: &dyn Sparse, ord: Option<NormOrd>, axis: Option<usize>) -> Result
         ))
     };
     let Some(ax) = axis else {
-        let sums = |axis: usize| abs.sum(Some(axis));
+        let sums = |axis: usize| abs_csr(x)?.sum(Some(axis));
         return match ord {
-            None | Some(NormOrd::Fro) => abs.data().astype(real)?.square()?.sum(..)?.sqrt(),
+            None | Some(NormOrd::Fro) => {
+                let d = x.canonical_csr()?.data().clone();
+                let d = if d.dtype().is_complex() || d.dtype() == real { d } else { d.astype(real)? };
+                crate::vdot(&d, &d)?.real()?.astype(real)?.sqrt()
+            }
             Some(NormOrd::Inf) => sums(1)?.max(..),
             Some(NormOrd::NegInf) => sums(1)?.min(..),
-            Some(NormOrd::P(p)) if p == 1.0 => sums(0)?.max(..),
-            Some(NormOrd::P(p)) if p == -1.0 => sums(0)?.min(..),
-            Some(NormOrd::P(p)) if p == 2.0 => {
+            Some(NormOrd::P(1.0)) => sums(0)?.max(..),
+            Some(NormOrd::P(-1.0)) => sums(0)?.min(..),
+            Some(NormOrd::P(2.0)) => {
                 let [m, n] = x.shape();
                 if m.min(n) < 2 {
                     return crate::linalg::norm(&x.canonical_csr()?.toarray()?, NormOrd::P(2.0), ..);
@@ -65,15 +74,13 @@ pub fn norm(x: &dyn Sparse, ord: Option<NormOrd>, axis: Option<usize>) -> Result
     if ax > 1 {
         return Err(Error::invalid(op, format!("axis {ax} is out of bounds for a 2-D array")));
     }
-    let absf = CsrArray::new(&abs.data().astype(real)?, abs.indices(), abs.indptr(), abs.shape())?;
-    let with = |f: &dyn Fn(&Array) -> Result<Array>| -> Result<CsrArray> {
-        CsrArray::new(&f(absf.data())?, absf.indices(), absf.indptr(), absf.shape())
-    };
+    let absf = with_values(&abs_csr(x)?, |d| d.astype(real))?;
+    let with = |f: &dyn Fn(&Array) -> Result<Array>| -> Result<CsrArray> { with_values(&absf, f) };
     match ord {
         None => with(&|d| d.square())?.sum(Some(ax))?.sqrt(),
-        Some(NormOrd::P(p)) if p == 2.0 => with(&|d| d.square())?.sum(Some(ax))?.sqrt(),
-        Some(NormOrd::P(p)) if p == 1.0 => absf.sum(Some(ax)),
-        Some(NormOrd::P(p)) if p == 0.0 => with(&|d| d.ne(0.0)?.astype(real))?.sum(Some(ax)),
+        Some(NormOrd::P(2.0)) => with(&|d| d.square())?.sum(Some(ax))?.sqrt(),
+        Some(NormOrd::P(1.0)) => absf.sum(Some(ax)),
+        Some(NormOrd::P(0.0)) => with(&|d| d.ne(0.0)?.astype(real))?.sum(Some(ax)),
         Some(NormOrd::Inf) => absf.max(Some(ax), false),
         Some(NormOrd::NegInf) => absf.min(Some(ax), false),
         Some(NormOrd::P(p)) => with(&|d| d.pow(p))?.sum(Some(ax))?.pow(1.0 / p),
@@ -194,10 +201,10 @@ pub fn expm(a: &dyn Sparse) -> Result<SparseArray> {
     let a0 = SparseArray::Csr(CsrArray::new(&c.data().astype(dt)?, c.indices(), c.indptr(), c.shape())?);
     let nrm = one_norm(&a0)?;
     let theta =
-        [(3, 1.495585217958292e-2), (5, 2.539398330063230e-1), (7, 9.504178996162932e-1), (9, 2.097847961257068e0)];
+        [(3, 1.495585217958292e-2), (5, 2.539_398_330_063_23e-1), (7, 9.504178996162932e-1), (9, 2.097847961257068e0)];
     let (m, s) = match theta.iter().find(|t| nrm <= t.1) {
         Some(&(m, _)) => (m, 0),
-        None => (13, (nrm / 5.371920351148152).log2().ceil().max(0.0) as i32),
+        None => (13, (nrm / 5.371_920_351_148_152).log2().ceil().max(0.0) as i32),
     };
     let a1 = if s > 0 { a0.mul_scalar(0.5f64.powi(s))? } else { a0 };
     let b = pade(m);

@@ -29,6 +29,7 @@ mod eigen;
 mod fgmres;
 mod gmres;
 mod lgmres;
+mod lobpcg;
 mod lsq;
 mod matfuncs;
 mod minres;
@@ -43,6 +44,7 @@ pub use direct::{cholesky, factorized, spilu, splu, spsolve, spsolve_triangular,
 pub use eigen::{eigs, eigsh, EigOptions, EigResult, Which};
 pub use gmres::gmres;
 pub use lgmres::{gcrotmk, lgmres};
+pub use lobpcg::{lobpcg, Lobpcg, LobpcgResult};
 pub use lsq::{lsmr, lsqr, Lsq, LsqSolution, LsqStop};
 pub use matfuncs::{expm, expm_multiply, inv, matrix_power, norm, onenormest};
 pub use minres::minres;
