@@ -164,7 +164,7 @@ fn lobpcg_case(f: &mut Failures, dev: Device, c: &Value) {
     let k = c["k"].as_u64().unwrap() as usize;
     let dt = if c["dtype"] == "complex128" { DType::C128 } else { DType::F64 };
     let x = xp::random::default_rng(3)
-        .standard_normal(&[n, k], DType::F64)
+        .standard_normal([n, k], DType::F64)
         .unwrap()
         .astype(dt)
         .unwrap()
