@@ -106,7 +106,9 @@ impl CudaStorage {
                 Source::new(format!("{}_{what}_w{}_i{}", d.name(), tier.0, tier.1), block_src(d, tier, indices))
             })?;
             let smem = block_smem(d, tier, indices);
-            if smem > 48 * 1024 {
+            // the limit without the opt-in counts the static shared memory too: a tier whose
+            // dynamic part is exactly 48 KB (int64 values, 8 warps × 16 items) was refused
+            if smem + STATIC_SMEM > 48 * 1024 {
                 use cudarc::driver::sys::CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as MAX;
                 k.f.set_attribute(MAX, smem as i32).map_err(driver_err)?;
             }
