@@ -2,6 +2,7 @@
 //! compared with an independent reference (NumPy 2.4 data in `tests/data`, or float64 loops).
 mod common;
 mod coverage;
+mod csgraph;
 mod cuda;
 mod edge;
 mod errors;

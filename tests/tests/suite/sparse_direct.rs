@@ -35,7 +35,10 @@ fn stepped(v: &Array) -> Array {
     let mut axes: Vec<usize> = (0..shape.len()).collect();
     axes.swap(0, 1);
     let t = big.transpose(Some(&axes)).unwrap();
-    t.take(&Array::from_vec(vec![0i64], [1]).unwrap().to_device(v.device()).unwrap(), Some(1)).unwrap().squeeze(Some(&[1])).unwrap()
+    t.take(&Array::from_vec(vec![0i64], [1]).unwrap().to_device(v.device()).unwrap(), Some(1))
+        .unwrap()
+        .squeeze(Some(&[1]))
+        .unwrap()
 }
 
 fn check(f: &mut Failures, ok: bool, msg: String) {

@@ -1,6 +1,6 @@
 //! Sparse eigensolvers against the dense decomposition of the same matrix
 //! (tests/data/sparse_eigen.json, made by scripts/gen_sparse_eigen_reference.py): `eigsh` on
-//! CuPy's failing cases (the identity; the float32 2-D Laplacian of a 40 × 40 grid with k = 1,
+//! CuPy's failing cases (the identity; the float32 2-D Laplacian of a 26 × 26 grid with k = 1,
 //! 20 and 300, whose eigenvalues are largely double) and on random real symmetric and complex
 //! Hermitian matrices with every `which` and shift-invert; `eigs` on non-symmetric matrices;
 //! `svds`'s singular values. Each result is checked for its values (to 1e-9 relative in double,

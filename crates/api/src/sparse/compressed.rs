@@ -146,7 +146,7 @@ impl Compressed {
     }
 
     /// Coordinates (major, minor) as int64, one per stored value.
-    fn coords(&self) -> Result<(Array, Array)> {
+    pub(crate) fn coords(&self) -> Result<(Array, Array)> {
         Ok((expand(&self.indptr, self.nnz())?, self.indices.cast_if(DType::I64)?))
     }
 

@@ -34,6 +34,7 @@ mod compare;
 mod compressed;
 mod construct;
 mod coo;
+pub mod csgraph;
 mod dia;
 mod index;
 #[cfg(feature = "io")]
