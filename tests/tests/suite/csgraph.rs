@@ -1,6 +1,6 @@
 //! `xp::sparse::csgraph` against SciPy (tests/data/csgraph.json, made by
 //! scripts/gen_csgraph_reference.py): connected components (weak labels exactly SciPy's;
-//! strong components the same partition), the Laplacian plain and normed, and the dense
+//! strong components the same partition; the GPU's label propagation forced on the CPU too), the Laplacian plain and normed, and the dense
 //! conversions, on every device.
 use super::common::{array, split_cases};
 use serde_json::Value;
@@ -110,3 +110,11 @@ fn case(f: &mut Failures, dev: Device, c: &Value) {
     }
 }
 split_cases!(case, "csgraph");
+
+/// The same cases with the GPU's label propagation forced on every device, the CPU included.
+fn propagated(f: &mut Failures, dev: Device, c: &Value) {
+    xp::sparse::linalg::force_fused(true);
+    case(f, dev, c);
+    xp::sparse::linalg::force_fused(false);
+}
+split_cases!(propagated, "csgraph");

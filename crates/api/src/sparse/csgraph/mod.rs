@@ -1,9 +1,9 @@
 //! Graph algorithms on sparse adjacency matrices (SciPy's `scipy.sparse.csgraph`): a stored
 //! entry `(i, j)` is an edge from `i` to `j` of weight `A[i, j]`.
 //!
-//! Built so far: [`connected_components`] (weak components by label propagation over xp's
-//! gathers and scatter-minimum on the graph's device; strong components by Tarjan's algorithm
-//! on the host), [`laplacian`] (normed too), [`csgraph_from_dense`] and [`csgraph_to_dense`].
+//! Built so far: [`connected_components`] (weak components by union–find on the CPU and by label
+//! propagation over xp's gathers and scatter-minimum on a GPU; strong components by Tarjan's
+//! algorithm on the host), [`laplacian`] (normed too), [`csgraph_from_dense`] and [`csgraph_to_dense`].
 //!
 //! ```
 //! use xp::sparse::csgraph::{connected_components, Connection};
@@ -46,11 +46,10 @@ fn square(g: &dyn Sparse, op: &'static str) -> Result<usize> {
 
 /// The number of components and each vertex's component label (int32, SciPy's), components
 /// numbered in the order of their smallest vertex (SciPy's order for weak components). With
-/// `directed = false` or [`Connection::Weak`] the weak components: labels start as the vertex
-/// numbers and each round every edge lowers both ends' labels to the smaller (a scatter
-/// minimum) and every label jumps to its label's label, until nothing changes (a few rounds on
-/// a random graph: the rounds grow with the diameter only through the jumps' logarithm); on
-/// the graph's device. Strong components: Tarjan's algorithm on the host.
+/// `directed = false` or [`Connection::Weak`] the weak components: on the CPU by union–find; on
+/// a GPU labels start as the vertex numbers and each round every edge lowers both ends' labels
+/// to the smaller (a scatter minimum) and every label jumps to its label's label, until nothing
+/// changes. Strong components: Tarjan's algorithm on the host.
 pub fn connected_components(g: &dyn Sparse, directed: bool, connection: Connection) -> Result<(usize, Array)> {
     let op = "connected_components";
     let n = square(g, op)?;
@@ -65,10 +64,16 @@ pub fn connected_components(g: &dyn Sparse, directed: bool, connection: Connecti
     Ok((u.values.size(), labels))
 }
 
-/// Weak components by label propagation with pointer jumping: each vertex's smallest
-/// reachable vertex number (int64).
+/// Weak components: each vertex's smallest reachable vertex number (int64). On the host by
+/// union–find (one sequential pass over the edges: label propagation on two cores measured
+/// 5.1 s against SciPy's 2.3 s at 10^7 edges), on a GPU by label propagation with pointer
+/// jumping.
 fn weak(csr: &CsrArray, n: usize) -> Result<Array> {
     let dev = csr.device();
+    // (`sparse::linalg::force_fused` runs the GPU's path on the CPU for the tests)
+    if dev == xp_core::Device::Cpu && !super::linalg::fused_forced() {
+        return union_find(csr, n);
+    }
     let mut labels = crate::arange(0.0, n as f64, 1.0, Some(DType::I64))?.to_device(dev)?;
     if n == 0 || csr.nnz() == 0 {
         return Ok(labels);
@@ -88,6 +93,35 @@ fn weak(csr: &CsrArray, n: usize) -> Result<Array> {
             return Ok(labels);
         }
     }
+}
+
+/// Weak components by union–find with path halving, the root of a set its smallest vertex.
+fn union_find(csr: &CsrArray, n: usize) -> Result<Array> {
+    let ptr: Vec<i64> = csr.indptr().astype(DType::I64)?.to_vec::<i64>()?;
+    let idx: Vec<i64> = csr.indices().astype(DType::I64)?.to_vec::<i64>()?;
+    let mut parent: Vec<i64> = (0..n as i64).collect();
+    fn find(parent: &mut [i64], mut x: i64) -> i64 {
+        while parent[x as usize] != x {
+            let up = parent[parent[x as usize] as usize];
+            parent[x as usize] = up;
+            x = up;
+        }
+        x
+    }
+    for i in 0..n {
+        for &j in &idx[ptr[i] as usize..ptr[i + 1] as usize] {
+            let (a, b) = (find(&mut parent, i as i64), find(&mut parent, j));
+            if a != b {
+                // the smaller root stays root: a set's root is its smallest vertex
+                let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+                parent[hi as usize] = lo;
+            }
+        }
+    }
+    for i in 0..n {
+        parent[i] = find(&mut parent, i as i64);
+    }
+    Array::from_vec(parent, [n])
 }
 
 /// Strong components by Tarjan's algorithm (iterative) on the host: each vertex's component
