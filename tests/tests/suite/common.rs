@@ -108,6 +108,30 @@ pub fn case_tolerance(case: &Value) -> xp_testing::Tolerance {
     xp_testing::Tolerance { rtol: t[0].as_f64().unwrap(), atol: t[1].as_f64().unwrap() }
 }
 
+/// A reference array on `dev`.
+pub fn load_on(v: &Value, dev: xp::Device) -> xp::Array {
+    let (buf, shape) = array(v);
+    xp::Array::from_buffer(buf, &shape, dev).unwrap()
+}
+
+/// The sparse matrix of a case stored as coordinates (`shape`, `data`, `row`, `col`), as CSR on
+/// `dev`.
+pub fn coo_case(c: &Value, dev: xp::Device) -> xp::sparse::CsrArray {
+    let shape = [c["shape"][0].as_u64().unwrap() as usize, c["shape"][1].as_u64().unwrap() as usize];
+    xp::sparse::CooArray::new(&load_on(&c["data"], dev), &load_on(&c["row"], dev), &load_on(&c["col"], dev), shape)
+        .unwrap()
+        .tocsr()
+        .unwrap()
+}
+
+/// `body` with the sparse solvers' and graphs' GPU paths forced on every device, the CPU
+/// included (`xp::sparse::linalg::force_fused`).
+pub fn forced_gpu_paths<F: FnOnce()>(body: F) {
+    xp::sparse::linalg::force_fused(true);
+    body();
+    xp::sparse::linalg::force_fused(false);
+}
+
 /// (buffer, shape) of a reference array.
 pub fn array(v: &Value) -> (HostBuffer, Vec<usize>) {
     let d = DType::from_name(v["dtype"].as_str().unwrap()).expect("known dtype");

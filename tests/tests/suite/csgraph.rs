@@ -2,21 +2,19 @@
 //! scripts/gen_csgraph_reference.py): connected components (weak labels exactly SciPy's;
 //! strong components the same partition; the GPU's label propagation forced on the CPU too), the Laplacian plain and normed, and the dense
 //! conversions, on every device.
-use super::common::{array, split_cases};
+use super::common::split_cases;
 use serde_json::Value;
 use xp::sparse::csgraph::{connected_components, csgraph_from_dense, csgraph_to_dense, laplacian, Connection};
-use xp::sparse::{CooArray, CsrArray};
+use xp::sparse::CsrArray;
 use xp::{Array, DType, Device};
 use xp_testing::Failures;
 
 fn load(v: &Value, dev: Device) -> Array {
-    let (buf, shape) = array(v);
-    Array::from_buffer(buf, &shape, dev).unwrap()
+    super::common::load_on(v, dev)
 }
 
 fn matrix(c: &Value, dev: Device) -> CsrArray {
-    let shape = [c["shape"][0].as_u64().unwrap() as usize, c["shape"][1].as_u64().unwrap() as usize];
-    CooArray::new(&load(&c["data"], dev), &load(&c["row"], dev), &load(&c["col"], dev), shape).unwrap().tocsr().unwrap()
+    super::common::coo_case(c, dev)
 }
 
 fn add(f: &mut Failures, ok: bool, msg: impl FnOnce() -> String) {
@@ -113,8 +111,6 @@ split_cases!(case, "csgraph");
 
 /// The same cases with the GPU's label propagation forced on every device, the CPU included.
 fn propagated(f: &mut Failures, dev: Device, c: &Value) {
-    xp::sparse::linalg::force_fused(true);
-    case(f, dev, c);
-    xp::sparse::linalg::force_fused(false);
+    super::common::forced_gpu_paths(|| case(f, dev, c));
 }
 split_cases!(propagated, "csgraph");

@@ -6,23 +6,21 @@
 //! with `b` a stepped view; the singular matrices SciPy's `splu` refuses are typed errors naming
 //! a column without a pivot. `spilu` by its properties: exact with nothing dropped, and a
 //! preconditioner that makes GMRES converge in fewer iterations.
-use super::common::{array, split_cases};
+use super::common::split_cases;
 use serde_json::Value;
 use xp::sparse::linalg::{
     cholesky, factorized, gmres, spilu, splu, spsolve, spsolve_triangular, IluOptions, Krylov, Operator, Trans,
 };
-use xp::sparse::{CooArray, CsrArray, Sparse};
+use xp::sparse::{CsrArray, Sparse};
 use xp::{Array, DType, Device, Error, LinAlgKind};
 use xp_testing::{devices, Failures};
 
 fn load(v: &Value, dev: Device) -> Array {
-    let (buf, shape) = array(v);
-    Array::from_buffer(buf, &shape, dev).unwrap()
+    super::common::load_on(v, dev)
 }
 
 fn matrix(c: &Value, dev: Device) -> CsrArray {
-    let shape = [c["shape"][0].as_u64().unwrap() as usize, c["shape"][1].as_u64().unwrap() as usize];
-    CooArray::new(&load(&c["data"], dev), &load(&c["row"], dev), &load(&c["col"], dev), shape).unwrap().tocsr().unwrap()
+    super::common::coo_case(c, dev)
 }
 
 /// `v` (1-D or 2-D) as a view stepping over every other row of an array twice as tall.

@@ -6,21 +6,19 @@
 //! `svds`'s singular values. Each result is checked for its values (to 1e-9 relative in double,
 //! 2e-4 in single precision), its residuals `‖A v − λ v‖`, and for `eigsh` the orthonormality
 //! of its eigenvectors: `‖VᴴV − I‖_max ≤ 100 · n · eps`, on every device.
-use super::common::{array, split_cases};
+use super::common::split_cases;
 use serde_json::Value;
 use xp::sparse::linalg::{eigs, eigsh, svds, EigOptions, Which};
-use xp::sparse::{CooArray, CsrArray};
+use xp::sparse::CsrArray;
 use xp::{Array, Complex64 as C, DType, Device};
 use xp_testing::Failures;
 
 fn load(v: &Value, dev: Device) -> Array {
-    let (buf, shape) = array(v);
-    Array::from_buffer(buf, &shape, dev).unwrap()
+    super::common::load_on(v, dev)
 }
 
 fn matrix(c: &Value, dev: Device) -> CsrArray {
-    let shape = [c["shape"][0].as_u64().unwrap() as usize, c["shape"][1].as_u64().unwrap() as usize];
-    CooArray::new(&load(&c["data"], dev), &load(&c["row"], dev), &load(&c["col"], dev), shape).unwrap().tocsr().unwrap()
+    super::common::coo_case(c, dev)
 }
 
 fn which(s: &str) -> Which {

@@ -6,25 +6,22 @@
 //! iterate must be SciPy's (the recurrence is SciPy's step for step); with a Jacobi preconditioner
 //! (a closure [`Operator`]) the solve must converge. LSQR and LSMR on over- and underdetermined
 //! and damped problems against SciPy's solution and stopping reason. Typed errors for bad input.
-use super::common::{array, split_cases};
+use super::common::split_cases;
 use serde_json::Value;
 use xp::sparse::linalg::{
     bicg, bicgstab, cg, cgs, gcrotmk, gmres, lgmres, lsmr, lsqr, minres, qmr, tfqmr, Krylov, LinearOperator, Lsq,
     LsqStop, Operator, Solution, Status,
 };
-use xp::sparse::{CooArray, CsrArray, Format};
+use xp::sparse::{CsrArray, Format};
 use xp::{Array, DType, Device, Error};
 use xp_testing::{devices, Failures};
 
 fn load(v: &Value, dev: Device) -> Array {
-    let (buf, shape) = array(v);
-    Array::from_buffer(buf, &shape, dev).unwrap()
+    super::common::load_on(v, dev)
 }
 
-/// The matrix of a case, as CSR on `dev`.
 fn matrix(c: &Value, dev: Device) -> CsrArray {
-    let shape = [c["shape"][0].as_u64().unwrap() as usize, c["shape"][1].as_u64().unwrap() as usize];
-    CooArray::new(&load(&c["data"], dev), &load(&c["row"], dev), &load(&c["col"], dev), shape).unwrap().tocsr().unwrap()
+    super::common::coo_case(c, dev)
 }
 
 /// `v` as a stepped view (every other element of an array twice as long).
@@ -230,9 +227,7 @@ split_cases!(reference, "sparse_linalg");
 /// The same cases with the solvers' GPU paths (scalars on the device, fused updates) forced on
 /// every device, the CPU included.
 fn fused(f: &mut Failures, dev: Device, c: &Value) {
-    xp::sparse::linalg::force_fused(true);
-    reference(f, dev, c);
-    xp::sparse::linalg::force_fused(false);
+    super::common::forced_gpu_paths(|| reference(f, dev, c));
 }
 
 split_cases!(fused, "sparse_linalg");

@@ -4,22 +4,20 @@
 //! (one and three right-hand sides), `matrix_power` (0, 1, 2, 5) and `onenormest` (never above
 //! the exact 1-norm, within a factor 3 of it, exact when `t ≥ n`), in float32, float64 and complex128
 //! (int64 for `matrix_power`) on every device; bad input as typed errors.
-use super::common::{array, split_cases};
+use super::common::split_cases;
 use serde_json::Value;
 use xp::linalg::NormOrd;
 use xp::sparse::linalg::{expm, expm_multiply, inv, matrix_power, norm, onenormest};
-use xp::sparse::{CooArray, CsrArray, Sparse};
+use xp::sparse::{CsrArray, Sparse};
 use xp::{Array, DType, Device, Error};
 use xp_testing::{devices, Failures};
 
 fn load(v: &Value, dev: Device) -> Array {
-    let (buf, shape) = array(v);
-    Array::from_buffer(buf, &shape, dev).unwrap()
+    super::common::load_on(v, dev)
 }
 
 fn matrix(c: &Value, dev: Device) -> CsrArray {
-    let shape = [c["shape"][0].as_u64().unwrap() as usize, c["shape"][1].as_u64().unwrap() as usize];
-    CooArray::new(&load(&c["data"], dev), &load(&c["row"], dev), &load(&c["col"], dev), shape).unwrap().tocsr().unwrap()
+    super::common::coo_case(c, dev)
 }
 
 fn wide(v: &Array) -> Array {

@@ -120,6 +120,10 @@ impl Factor {
     pub fn n(&self) -> usize {
         self.n
     }
+    /// True for a Cholesky factorisation.
+    pub fn is_cholesky(&self) -> bool {
+        false
+    }
 }
 
 /// True when the matrix of canonical CSC parts `c` and CSR parts `r` (the same matrix) is
