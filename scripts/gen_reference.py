@@ -51,6 +51,14 @@ def arr(a):
     return {"dtype": name_of(a.dtype), "shape": list(a.shape), "data": [enc(v, a.dtype) for v in a.ravel()]}
 
 
+def coords(c, a):
+    """The case dict `c` with the sparse matrix `a` as coordinates: shape, data, row, col (int64)."""
+    import scipy.sparse as sp
+    a = sp.coo_array(a)
+    c.update({"shape": list(a.shape), "data": arr(a.data), "row": arr(a.row.astype(np.int64)), "col": arr(a.col.astype(np.int64))})
+    return c
+
+
 def write_cases(name, cases):
     """tests/data/{name}.json: the cases, compact, with the NumPy version that made them."""
     with open(os.path.join(OUT, f"{name}.json"), "w") as fh:

@@ -22,15 +22,9 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as sla
 
 sys.path.insert(0, os.path.dirname(__file__))
-from gen_reference import arr, write_cases  # noqa: E402
+from gen_reference import arr, coords, write_cases  # noqa: E402
 
 RNG = np.random.default_rng(20261130)
-
-
-def coords(c, a):
-    a = sp.coo_array(a)
-    c.update({"shape": list(a.shape), "data": arr(a.data), "row": arr(a.row.astype(np.int64)), "col": arr(a.col.astype(np.int64))})
-    return c
 
 
 def pick(w, which, k, sigma=None, real=False):
