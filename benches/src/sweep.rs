@@ -39,6 +39,7 @@
 //! against the largest magnitude), after the row's normalisation ([`Cmp`]): eigenvalues
 //! sorted, signs of QR factors dropped. The files go to a temporary folder, removed afterwards,
 //! or to `$XP_SWEEP_CHECK_DIR`, kept (`<row>_<output>.npy`, rows numbered as listed).
+mod csgraph;
 mod everyday;
 mod fft;
 mod index;
@@ -267,6 +268,7 @@ fn rows(gpu: bool) -> Vec<Row> {
     stats::rows(&mut r, gpu);
     sparse::rows(&mut r, gpu);
     sparse_linalg::rows(&mut r, gpu);
+    csgraph::rows(&mut r);
     index::rows(&mut r, gpu);
     everyday::rows(&mut r, gpu);
     ports::rows(&mut r, gpu);

@@ -86,7 +86,6 @@ pub(super) fn rows(r: &mut Vec<Row>, _gpu: bool) {
     }
     direct(r);
     eigen(r);
-    graphs(r);
     for name in ["lsqr", "lsmr"] {
         let call = format!(
             "L.{name}(A, b, atol=0.0, btol=0.0, conlim=0.0, {}=50)[0]",
@@ -242,40 +241,6 @@ fn eigen(r: &mut Vec<Row>) {
         move |d| {
             let a = poisson(k, d)?;
             one(move || norm(&a, Some(xp::linalg::NormOrd::P(1.0)), None))
-        },
-    ));
-}
-
-/// `connected_components` of a random graph of 10^7 edges on 5·10^6 vertices (weak, undirected).
-/// The reference is SciPy's on the host in every mode (CuPy's needs RAPIDS' pylibcugraph): on a
-/// GPU the ratio is the issue's "GPU ≥ 10× SciPy".
-fn graphs(r: &mut Vec<Row>) {
-    let (n, m) = (5_000_000usize, 10_000_000usize);
-    let setup = format!(
-        "import scipy.sparse as SS, scipy.sparse.csgraph as CG\n\
-         host = lambda x: x.get() if hasattr(x, 'get') else x\n\
-         N, M = {n}, {m}; R = (host(uniform(M, 21)).astype(np.float64) * N).astype(np.int64); C = (host(uniform(M, 22)).astype(np.float64) * N).astype(np.int64)\n\
-         G = SS.coo_array((np.ones(M), (R, C)), shape=(N, N)).tocsr()\n"
-    );
-    r.push(Row::new(
-        "sparse.csgraph.connected_components",
-        "10^7 edges, 5·10^6 vertices (ref: SciPy)".to_string(),
-        setup,
-        "CG.connected_components(G, directed=False)[1]",
-        move |d| {
-            let idx = |seed: u64| -> Result<Array> {
-                uniform(&[m], seed, xp::Device::Cpu)?
-                    .astype(DType::F64)?
-                    .mul(n as f64)?
-                    .astype(DType::I64)?
-                    .to_device(d)
-            };
-            let (rows, cols) = (idx(21)?, idx(22)?);
-            let ones = xp::ones([m], DType::F64)?.to_device(d)?;
-            let g = xp::sparse::CooArray::new(&ones, &rows, &cols, [n, n])?.tocsr()?;
-            one(move || {
-                Ok(xp::sparse::csgraph::connected_components(&g, false, xp::sparse::csgraph::Connection::Weak)?.1)
-            })
         },
     ));
 }

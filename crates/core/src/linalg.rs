@@ -173,6 +173,12 @@ pub enum LinAlgKind {
         /// the column of the matrix given
         column: usize,
     },
+    /// a shortest-path search met a cycle of negative total weight (SciPy's
+    /// `NegativeCycleError`), reachable from vertex `vertex`
+    NegativeCycle {
+        /// the source (or, for all-pairs methods, a vertex on the cycle)
+        vertex: usize,
+    },
     /// a matrix routine got an array of fewer than two dimensions
     NotMatrix {
         /// the number of dimensions given
@@ -203,6 +209,9 @@ impl fmt::Display for LinAlgKind {
             }
             LinAlgKind::NonPositivePivot { column } => {
                 write!(f, "the matrix is not positive definite: the pivot of its column {column} is not positive")
+            }
+            LinAlgKind::NegativeCycle { vertex } => {
+                write!(f, "the graph has a negative cycle (reached from vertex {vertex})")
             }
             LinAlgKind::NotMatrix { ndim } => write!(
                 f,

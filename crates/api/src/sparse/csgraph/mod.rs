@@ -1,9 +1,21 @@
 //! Graph algorithms on sparse adjacency matrices (SciPy's `scipy.sparse.csgraph`): a stored
 //! entry `(i, j)` is an edge from `i` to `j` of weight `A[i, j]`.
 //!
-//! Built so far: [`connected_components`] (weak components by union–find on the CPU and by label
-//! propagation over xp's gathers and scatter-minimum on a GPU; strong components by Tarjan's
-//! algorithm on the host), [`laplacian`] (normed too), [`csgraph_from_dense`] and [`csgraph_to_dense`].
+//! - components and matrices: [`connected_components`] (weak components by union–find on the
+//!   CPU and by label propagation over xp's gathers and scatter-minimum on a GPU; strong
+//!   components by Tarjan's algorithm on the host), [`laplacian`] (normed too),
+//!   [`csgraph_from_dense`], [`csgraph_to_dense`];
+//! - traversals ([`breadth_first_order`], [`depth_first_order`], their trees,
+//!   [`reconstruct_path`]), on the host, SciPy's orders exactly;
+//! - shortest paths with predecessors ([`shortest_path`], [`dijkstra`], [`bellman_ford`],
+//!   [`johnson`], [`floyd_warshall`], [`dijkstra_min_only`]): Bellman–Ford and Floyd–Warshall
+//!   as whole-array rounds on the graph's device, Dijkstra and Johnson on the host;
+//! - [`minimum_spanning_tree`] (Kruskal), [`reverse_cuthill_mckee`],
+//!   [`maximum_bipartite_matching`] (Hopcroft–Karp) and [`structural_rank`], on the host.
+//!
+//! What runs on the host takes a graph on a GPU there and puts its answers back on the graph's
+//! device. Vertex numbers and predecessors are int32, as SciPy's; a missing predecessor is
+//! [`NULL_IDX`].
 //!
 //! ```
 //! use xp::sparse::csgraph::{connected_components, Connection};
@@ -21,6 +33,23 @@
 //! // strongly, every vertex of a chain is its own component
 //! assert_eq!(connected_components(&g, true, Connection::Strong).unwrap().0, 5);
 //! ```
+mod matching;
+mod mst;
+mod reorder;
+mod shortest;
+mod traversal;
+
+pub use matching::{maximum_bipartite_matching, structural_rank, PermType};
+pub use mst::minimum_spanning_tree;
+pub use reorder::reverse_cuthill_mckee;
+pub use shortest::{
+    bellman_ford, dijkstra, dijkstra_min_only, floyd_warshall, johnson, shortest_path, Method, NearestSource,
+    PathOptions, ShortestPaths,
+};
+pub use traversal::{
+    breadth_first_order, breadth_first_tree, depth_first_order, depth_first_tree, reconstruct_path, Traversal,
+};
+
 use super::arith::Sparse;
 use super::CsrArray;
 use crate::Array;
@@ -34,6 +63,114 @@ pub enum Connection {
     Weak,
     /// vertices each reachable from the other along the edges' directions
     Strong,
+}
+
+/// SciPy's `NULL_IDX`: the predecessor of a vertex that has none (a source, or unreachable).
+pub const NULL_IDX: i32 = -9999;
+
+/// A graph's canonical CSR on the host: row pointers, columns (u32: half the memory traffic of
+/// a wider index on graphs of 10^7 edges) and float64 weights (SciPy's csgraph routines work
+/// on float64 weights too; empty for a pattern).
+pub(crate) struct Host {
+    pub rows: usize,
+    pub cols: usize,
+    pub ptr: Vec<usize>,
+    pub idx: Vec<u32>,
+    pub w: Vec<f64>,
+}
+
+impl Host {
+    /// The canonical form of `g` (duplicates summed, columns sorted in each row) on the host.
+    pub fn of(g: &dyn Sparse) -> Result<Host> {
+        Host::read(g, true)
+    }
+    /// The same without the weights.
+    pub fn pattern(g: &dyn Sparse) -> Result<Host> {
+        Host::read(g, false)
+    }
+    fn read(g: &dyn Sparse, weights: bool) -> Result<Host> {
+        let csr = g.canonical_csr()?;
+        let [rows, cols] = csr.shape();
+        // a vertex number fits u32 (the graph's side is checked below)
+        if rows.max(cols) > u32::MAX as usize {
+            return Err(Error::invalid("csgraph", format!("a graph of {} vertices is too large", rows.max(cols))));
+        }
+        let idx: Vec<u32> = match csr.indices().dtype() {
+            DType::I32 => csr.indices().to_vec::<i32>()?.into_iter().map(|v| v as u32).collect(),
+            _ => csr.indices().astype(DType::I64)?.to_vec::<i64>()?.into_iter().map(|v| v as u32).collect(),
+        };
+        let ptr = csr.indptr().astype(DType::I64)?.to_vec::<i64>()?.into_iter().map(|v| v as usize).collect();
+        let w = if weights { csr.data().astype(DType::F64)?.to_vec::<f64>()? } else { Vec::new() };
+        Ok(Host { rows, cols, ptr, idx, w })
+    }
+    /// The stored entries of row `i`: positions into `idx` and `w`.
+    pub fn row(&self, i: usize) -> std::ops::Range<usize> {
+        self.ptr[i]..self.ptr[i + 1]
+    }
+    /// The column of stored entry `k`.
+    pub fn col(&self, k: usize) -> usize {
+        self.idx[k] as usize
+    }
+    /// The transpose, columns sorted in each row (SciPy's `csgraph.T.tocsr()`).
+    pub fn transpose(&self) -> Host {
+        let mut ptr = vec![0usize; self.cols + 1];
+        for &j in &self.idx {
+            ptr[j as usize + 1] += 1;
+        }
+        for j in 0..self.cols {
+            ptr[j + 1] += ptr[j];
+        }
+        let mut next = ptr.clone();
+        let weighted = !self.w.is_empty();
+        let (mut idx, mut w) = (vec![0u32; self.idx.len()], vec![0.0; if weighted { self.idx.len() } else { 0 }]);
+        for i in 0..self.rows {
+            for p in self.row(i) {
+                let j = self.col(p);
+                idx[next[j]] = i as u32;
+                if weighted {
+                    w[next[j]] = self.w[p];
+                }
+                next[j] += 1;
+            }
+        }
+        Host { rows: self.cols, cols: self.rows, ptr, idx, w }
+    }
+    /// The weight of the edge `i → j`, if stored.
+    pub fn weight(&self, i: usize, j: usize) -> Option<f64> {
+        let r = self.row(i);
+        self.idx[r.clone()].binary_search(&(j as u32)).ok().map(|k| self.w[r.start + k])
+    }
+}
+
+/// An int32 array of `v` on `dev`.
+pub(crate) fn i32_on(v: Vec<i32>, shape: &[usize], dev: xp_core::Device) -> Result<Array> {
+    Array::from_vec(v, shape)?.to_device(dev)
+}
+
+/// A float64 CSR graph of `n` vertices built on the host, moved to `dev`.
+pub(crate) fn host_csr(
+    ptr: Vec<i64>,
+    idx: Vec<i64>,
+    data: Vec<f64>,
+    n: usize,
+    dev: xp_core::Device,
+) -> Result<CsrArray> {
+    let m = idx.len();
+    CsrArray::new(
+        &Array::from_vec(data, [m])?.to_device(dev)?,
+        &Array::from_vec(idx, [m])?.to_device(dev)?,
+        &Array::from_vec(ptr, [n + 1])?.to_device(dev)?,
+        [n, n],
+    )
+}
+
+/// `i` as a vertex of an `n`-vertex graph (negative from the end, as SciPy's indices).
+pub(crate) fn vertex(op: &'static str, i: i64, n: usize) -> Result<usize> {
+    let j = if i < 0 { i + n as i64 } else { i };
+    if j < 0 || j >= n as i64 {
+        return Err(Error::invalid(op, format!("vertex {i} out of range for a graph of {n} vertices")));
+    }
+    Ok(j as usize)
 }
 
 fn square(g: &dyn Sparse, op: &'static str) -> Result<usize> {
@@ -127,8 +264,7 @@ fn union_find(csr: &CsrArray, n: usize) -> Result<Array> {
 /// Strong components by Tarjan's algorithm (iterative) on the host: each vertex's component
 /// named by its smallest vertex (int64).
 fn strong(csr: &CsrArray, n: usize) -> Result<Array> {
-    let ptr: Vec<usize> = csr.indptr().astype(DType::I64)?.to_vec::<i64>()?.into_iter().map(|v| v as usize).collect();
-    let idx: Vec<usize> = csr.indices().astype(DType::I64)?.to_vec::<i64>()?.into_iter().map(|v| v as usize).collect();
+    let Host { ptr, idx, .. } = Host::pattern(csr)?;
     const NONE: usize = usize::MAX;
     let (mut index, mut low, mut on) = (vec![NONE; n], vec![0usize; n], vec![false; n]);
     let mut comp = vec![NONE; n];
@@ -147,7 +283,7 @@ fn strong(csr: &CsrArray, n: usize) -> Result<Array> {
         on[s] = true;
         while let Some(&mut (v, ref mut p)) = call.last_mut() {
             if *p < ptr[v + 1] {
-                let w = idx[*p];
+                let w = idx[*p] as usize;
                 *p += 1;
                 if index[w] == NONE {
                     index[w] = next;
