@@ -20,6 +20,50 @@ fn chain(x: &Array, y: &Array, out: &Array) -> xp::Result<()> {
 fn graphs() {
     captured_chains_replay_on_new_inputs();
     graphs_keep_their_buffers_and_refuse_waits();
+    products_and_sparse_products_capture();
+}
+
+/// What CG's captured iteration is made of, each captured alone in float32 and float64 and
+/// replayed: `vdot`, a CSR matrix–vector product, and `assign` of a 0-d array.
+fn products_and_sparse_products_capture() {
+    for dev in devices().into_iter().filter(|d| *d != Device::Cpu) {
+        let Device::Cuda(i) = dev else { unreachable!() };
+        let s = xp::cuda::Stream::new(i).unwrap();
+        let g = xp::on(dev);
+        for dt in [DType::F32, DType::F64] {
+            let x = g.arange(0.0, 64.0, 1.0, Some(dt)).unwrap();
+            let d = |v: f64| Array::from_vec(vec![v], [1]).unwrap();
+            let a = xp::sparse::diags_array(
+                &[&d(-1.0), &d(2.0), &d(-1.0)],
+                &[-1, 0, 1],
+                Some([64, 64]),
+                Some(dt),
+                xp::sparse::Format::Csr,
+            )
+            .unwrap()
+            .tocsr()
+            .unwrap()
+            .to_device(dev)
+            .unwrap();
+            let (dot, ax, zero) = (g.zeros([], dt).unwrap(), g.zeros([64], dt).unwrap(), g.zeros([], dt).unwrap());
+            let steps: [(&str, &dyn Fn() -> xp::Result<()>); 3] = [
+                ("vdot", &|| dot.assign(&xp::vdot(&x, &x)?)),
+                ("csr @ x", &|| ax.assign(&a.matmul(&x)?)),
+                ("0-d assign", &|| zero.assign(&dot)),
+            ];
+            for (what, step) in steps {
+                let r = s.capture(step);
+                let (graph, ()) = r.unwrap_or_else(|e| panic!("{what} {dt} on {dev}: {e}"));
+                graph.launch().unwrap();
+                s.synchronize().unwrap();
+            }
+            let want: f64 = (0..64).map(|k| (k * k) as f64).sum();
+            assert_eq!(dot.astype(DType::F64).unwrap().to_f64().unwrap(), want, "{dt}");
+            assert_eq!(zero.astype(DType::F64).unwrap().to_f64().unwrap(), want, "{dt}");
+            let axv = ax.astype(DType::F64).unwrap().to_vec::<f64>().unwrap();
+            assert_eq!((axv[0], axv[10], axv[63]), (-1.0, 0.0, 64.0), "{dt}");
+        }
+    }
 }
 
 fn captured_chains_replay_on_new_inputs() {

@@ -35,19 +35,34 @@ const FREE: usize = usize::MAX;
 fn hopcroft_karp(h: &Host) -> (Vec<usize>, Vec<usize>) {
     let (m, n) = (h.rows, h.cols);
     let (mut col_of, mut row_of) = (vec![FREE; m], vec![FREE; n]);
+    // a greedy start: each row takes its first free column (most rows of a sparse graph), so
+    // the phases below only repair what it missed
+    for (i, c) in col_of.iter_mut().enumerate() {
+        if let Some(v) = h.row(i).map(|k| h.col(k)).find(|&v| row_of[v] == FREE) {
+            *c = v;
+            row_of[v] = i;
+        }
+    }
     let mut level = vec![usize::MAX; m];
     loop {
-        // layers of rows from the free rows along alternating paths
+        // layers of rows from the free rows along alternating paths, up to the first layer
+        // that reaches a free column
         let mut queue: Vec<usize> = (0..m).filter(|&i| col_of[i] == FREE).collect();
         level.iter_mut().for_each(|l| *l = usize::MAX);
         queue.iter().for_each(|&i| level[i] = 0);
-        let (mut head, mut found) = (0, false);
+        let (mut head, mut found, mut limit) = (0, false, usize::MAX);
         while head < queue.len() {
             let u = queue[head];
             head += 1;
+            if level[u] >= limit {
+                break;
+            }
             for v in h.row(u).map(|k| h.col(k)) {
                 match row_of[v] {
-                    FREE => found = true,
+                    FREE => {
+                        found = true;
+                        limit = level[u] + 1;
+                    }
                     w if level[w] == usize::MAX => {
                         level[w] = level[u] + 1;
                         queue.push(w);

@@ -52,8 +52,7 @@ fn neighbours(parts: &[Option<Host>; 2], v: usize) -> [&[u32]; 2] {
     [list(&parts[0], v), list(&parts[1], v)]
 }
 
-fn answer(order: Vec<usize>, pred: Vec<i32>, n: usize, dev: xp_core::Device) -> Result<Traversal> {
-    let order: Vec<i32> = order.into_iter().map(|v| v as i32).collect();
+fn answer(order: Vec<i32>, pred: Vec<i32>, n: usize, dev: xp_core::Device) -> Result<Traversal> {
     let k = order.len();
     Ok(Traversal { order: i32_on(order, &[k], dev)?, predecessors: i32_on(pred, &[n], dev)? })
 }
@@ -67,18 +66,18 @@ pub fn breadth_first_order(g: &dyn Sparse, i_start: i64, directed: bool) -> Resu
     let s = vertex(op, i_start, n)?;
     let parts = graphs(g, directed)?;
     let mut pred = vec![NULL_IDX; n];
-    let mut order = Vec::with_capacity(n);
-    order.push(s);
+    let mut order: Vec<i32> = Vec::with_capacity(n);
+    order.push(s as i32);
     let mut head = 0;
     while head < order.len() {
-        let v = order[head];
+        let v = order[head] as usize;
         head += 1;
         for part in neighbours(&parts, v) {
             for &w in part {
                 let w = w as usize;
                 if w != s && pred[w] == NULL_IDX {
                     pred[w] = v as i32;
-                    order.push(w);
+                    order.push(w as i32);
                 }
             }
         }
@@ -96,7 +95,7 @@ pub fn depth_first_order(g: &dyn Sparse, i_start: i64, directed: bool) -> Result
     let mut pred = vec![NULL_IDX; n];
     let mut seen = vec![false; n];
     seen[s] = true;
-    let mut order = vec![s];
+    let mut order = vec![s as i32];
     // the path from the start: each vertex with how far its neighbour lists (out, then in) have
     // been walked; a vertex's first unseen neighbour is taken, and the walk resumes after it
     let mut path: Vec<(usize, usize)> = vec![(s, 0)];
@@ -113,7 +112,7 @@ pub fn depth_first_order(g: &dyn Sparse, i_start: i64, directed: bool) -> Result
                 *at = k + 1;
                 seen[w] = true;
                 pred[w] = v as i32;
-                order.push(w);
+                order.push(w as i32);
                 path.push((w, 0));
             }
             None => {

@@ -24,8 +24,6 @@ mod arnoldi;
 mod basis;
 mod bicg;
 mod cg;
-#[cfg(xp_cuda)]
-mod cg_graph;
 mod direct;
 mod eigen;
 mod fgmres;
