@@ -49,7 +49,17 @@ pub fn norm(x: &dyn Sparse, ord: Option<NormOrd>, axis: Option<usize>) -> Result
         ))
     };
     let Some(ax) = axis else {
-        let sums = |axis: usize| abs_csr(x)?.sum(Some(axis));
+        // the sums of |A| over `axis` as a product with a vector of ones (the sparse `sum`
+        // measured 16× SciPy's time at 256²)
+        let sums = |axis: usize| -> Result<Array> {
+            let a = abs_csr(x)?;
+            let ones = crate::creation::full_on(a.device(), &[x.shape()[1 - axis]], 1, a.dtype())?;
+            if axis == 0 {
+                a.transpose().tocsr()?.matmul(&ones)
+            } else {
+                a.matmul(&ones)
+            }
+        };
         return match ord {
             None | Some(NormOrd::Fro) => {
                 let d = x.canonical_csr()?.data().clone();
