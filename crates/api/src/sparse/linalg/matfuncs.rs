@@ -55,7 +55,7 @@ pub fn norm(x: &dyn Sparse, ord: Option<NormOrd>, axis: Option<usize>) -> Result
             let a = abs_csr(x)?;
             let ones = crate::creation::full_on(a.device(), &[x.shape()[1 - axis]], 1, a.dtype())?;
             if axis == 0 {
-                a.transpose().tocsr()?.matmul(&ones)
+                a.transpose().matmul(&ones)
             } else {
                 a.matmul(&ones)
             }
