@@ -197,15 +197,22 @@ fn dijkstra_row(p: &Problem, sources: &[usize], limit: f64, dist: &mut [f64], pr
 /// the host.
 pub fn dijkstra(g: &dyn Sparse, o: &PathOptions) -> Result<ShortestPaths> {
     let p = problem("dijkstra", g, o)?;
+    from_each_source(&p, o.limit, |_, _| {})
+}
+
+/// Dijkstra from each source separately, the sources in parallel; `finish(source, row)`
+/// adjusts each row of distances after its search.
+fn from_each_source(p: &Problem, limit: f64, finish: impl Fn(usize, &mut [f64]) + Sync) -> Result<ShortestPaths> {
+    use rayon::prelude::*;
     let (rows, n) = (p.sources.len(), p.n);
     let (mut dist, mut pred) = (vec![f64::INFINITY; rows * n], vec![NULL_IDX; rows * n]);
-    let run = |(i, (d, pr)): (usize, (&mut [f64], &mut [i32]))| {
-        let mut src = vec![NULL_IDX; n];
-        dijkstra_row(&p, &p.sources[i..i + 1], o.limit, d, pr, &mut src);
-    };
-    use rayon::prelude::*;
     if n > 0 {
-        dist.par_chunks_mut(n).zip(pred.par_chunks_mut(n)).enumerate().for_each(run);
+        dist.par_chunks_mut(n).zip(pred.par_chunks_mut(n)).enumerate().for_each(|(i, (d, pr))| {
+            let mut src = vec![NULL_IDX; n];
+            let s = p.sources[i];
+            dijkstra_row(p, &[s], limit, d, pr, &mut src);
+            finish(s, d);
+        });
     }
     answer(dist, pred, rows, n, p.dev)
 }
@@ -402,20 +409,11 @@ pub fn johnson(g: &dyn Sparse, o: &PathOptions) -> Result<ShortestPaths> {
     if let Some(t) = p.t.as_mut() {
         reweight(t);
     }
-    let rows = p.sources.len();
-    let (mut dist, mut pred) = (vec![f64::INFINITY; rows * n], vec![NULL_IDX; rows * n]);
-    use rayon::prelude::*;
-    if n > 0 {
-        dist.par_chunks_mut(n).zip(pred.par_chunks_mut(n)).enumerate().for_each(|(i, (d, pr))| {
-            let mut src = vec![NULL_IDX; n];
-            let s = p.sources[i];
-            dijkstra_row(&p, &[s], f64::INFINITY, d, pr, &mut src);
-            for (j, x) in d.iter_mut().enumerate() {
-                *x += pot[j] - pot[s];
-            }
-        });
-    }
-    answer(dist, pred, rows, n, p.dev)
+    from_each_source(&p, f64::INFINITY, |s, d| {
+        for (j, x) in d.iter_mut().enumerate() {
+            *x += pot[j] - pot[s];
+        }
+    })
 }
 
 /// The Floyd–Warshall algorithm over all pairs (SciPy's `floyd_warshall(...,
