@@ -23,7 +23,7 @@ pub mod random;
 pub mod select;
 
 pub use backend::{
-    matrix_power, norm_inf, BackendDevice, BackendStorage, BsrParts, Combine, CsrBuilt, CsrParts, Distribution,
+    matrix_power, norm_inf, BackendDevice, BackendStorage, BsrParts, CgRun, Combine, CsrBuilt, CsrParts, Distribution,
     FftKind, FftNorm, FftSpec, FftStorage, FilterStorage, IndexMode, IndexSet, IndexStorage, KernelArg, KernelDevice,
     KernelTypes, LinalgStorage, Outputs, PlanCacheInfo, RandomDevice, Recursed, Recursion, RecursionKind, Side,
     SortOutput, SortStorage, SparseStorage, StatsStorage,

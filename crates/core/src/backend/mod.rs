@@ -28,7 +28,7 @@ pub use kernel::{KernelArg, KernelDevice, KernelTypes, Outputs};
 pub use linalg::LinalgStorage;
 pub use random::{Distribution, RandomDevice};
 pub use sort::{Side, SortOutput, SortStorage};
-pub use sparse::{BsrParts, CsrBuilt, CsrParts, SparseStorage};
+pub use sparse::{BsrParts, CgRun, CsrBuilt, CsrParts, SparseStorage};
 pub use stats::StatsStorage;
 
 /// The answer of a family method that a backend does not implement.

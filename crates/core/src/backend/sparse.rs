@@ -53,6 +53,17 @@ impl<S> CsrBuilt<S> {
     }
 }
 
+/// How a backend's conjugate-gradient run ([`SparseStorage::csr_cg`]) ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CgRun {
+    /// the iterations made (the updates of `x`)
+    pub iterations: usize,
+    /// whether the residual's norm fell below the tolerance before `maxiter` iterations
+    pub converged: bool,
+    /// the last residual's norm, `‖r‖`
+    pub residual: f64,
+}
+
 /// The sparse family of a backend's storage.
 pub trait SparseStorage: BackendStorage {
     /// `A @ X` for the CSR matrix `a` (values of `X`'s dtype) and the dense `X` at `xl`, of shape
@@ -67,6 +78,16 @@ pub trait SparseStorage: BackendStorage {
     /// answers `Unsupported` and the front end multiplies by the transpose's CSR form instead.
     fn csr_matmul_t(_a: &CsrParts<'_, Self>, _x: &Self, _xl: &Layout) -> Result<Self> {
         unsupported("csr_matmul_t", Self::NAME)
+    }
+    /// SciPy's conjugate gradients without a preconditioner on the square CSR matrix `a`
+    /// (values of a real floating dtype) from the iterate `x` and its residual `r = b − A x`
+    /// (contiguous, `a.rows` values of `a`'s dtype; neither is modified): before each
+    /// iteration the test `‖r‖ < atol` (converged), at most `maxiter` iterations
+    /// (`p ← r + (ρ/ρ′) p`, `q ← A p`, `α = ρ / pᵀq`, `x ← x + α p`, `r ← r − α q`, `ρ = rᵀr`).
+    /// The final iterate and the report. A backend without it answers `Unsupported` and the
+    /// front end runs the iteration from its other families.
+    fn csr_cg(_a: &CsrParts<'_, Self>, _x: &Self, _r: &Self, _atol: f64, _maxiter: usize) -> Result<(Self, CgRun)> {
+        unsupported("csr_cg", Self::NAME)
     }
     /// `A @ B` of two CSR matrices (values of one dtype, indices of dtype `ix` in both,
     /// `a.cols == b.rows`): the CSR parts of the product, no column twice in a row but in any

@@ -61,6 +61,7 @@ pub(crate) enum Family {
     Recursive,
     Label,
     SparseMatmul,
+    SparseCg,
 }
 
 /// A kernel's identity: its family and everything that specialises it, packed field by field

@@ -9,10 +9,12 @@
 //!   over the row's values and folding by warp shuffles (`L` = 32 for a vector of long rows, 1
 //!   for several columns, where the lanes of a warp read neighbouring columns of one row of `X`);
 //! - `A B` of two CSR matrices by hash tables per row (`spgemm.rs`);
+//! - conjugate gradients in three kernels an iteration, the scalars on the device (`cg.rs`);
 //! - selected lines' runs copied end to end, a warp per run (`runs.rs`);
 //! - `Aᵀ X` (`csr_matmul_t`) by atomic additions into a zeroed `Y`, for the dtypes whose addition
 //!   has a hardware atomic; the others answer `Unsupported` and the front end multiplies by the
 //!   transpose's CSR form.
+mod cg;
 mod runs;
 mod source;
 mod spgemm;
@@ -23,7 +25,7 @@ use crate::runtime::buffer::CudaStorage;
 use crate::runtime::device::driver_err;
 use crate::runtime::launch::{Family, Key, Source};
 use cudarc::driver::LaunchConfig;
-use xp_core::{BackendStorage, CsrBuilt, CsrParts, DType, Error, Layout, Result, SparseStorage};
+use xp_core::{BackendStorage, CgRun, CsrBuilt, CsrParts, DType, Error, Layout, Result, SparseStorage};
 
 /// Threads per block.
 const THREADS: u32 = 256;
@@ -107,6 +109,10 @@ impl SparseStorage for CudaStorage {
         }
         wk.done()?;
         Ok(out)
+    }
+
+    fn csr_cg(a: &CsrParts<'_, Self>, x: &Self, r: &Self, atol: f64, maxiter: usize) -> Result<(Self, CgRun)> {
+        cg::run(a, x, r, atol, maxiter)
     }
 
     fn csr_matmul_t(a: &CsrParts<'_, Self>, x: &Self, xl: &Layout) -> Result<Self> {

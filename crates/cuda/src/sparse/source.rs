@@ -42,13 +42,17 @@ template <class T> __device__ __forceinline__ T xp_cs(const T* p) {{ return *p; 
 // A block takes `per` consecutive rows. Where their values fit in `cap` elements of shared
 // memory, its threads first form every product of the block (consecutive values, many loads in
 // flight), then each thread adds up one row's products in order; otherwise a warp takes a row.
-__device__ __forceinline__ void spmv_body(const {i}* __restrict__ indptr, const {i}* __restrict__ indices,
+// With `DOT` (a square matrix), each thread also returns the sum of `x[r] y[r]` over the rows it
+// wrote (conjugate gradients' `pᵀ A p`, formed as `A p` is stored).
+template <bool DOT>
+__device__ __forceinline__ {c} spmv_body(const {i}* __restrict__ indptr, const {i}* __restrict__ indices,
     const {t}* __restrict__ data, const {t}* __restrict__ x, i64 xo, i64 s0, {t}* __restrict__ y,
     i64 rows, int per, int cap) {{
   extern __shared__ double xp_sh[];  // the block's products (the base is 16-byte aligned)
   {c}* sh = ({c}*)xp_sh;
   const i64 r0 = (i64)blockIdx.x * per, r1 = r0 + per < rows ? r0 + per : rows;
   const i64 lo = (i64)indptr[r0], hi = (i64)indptr[r1];
+  {c} dot = {c}();
   if (hi - lo <= cap) {{
     // 32-bit positions within the block's run of values
     const int n = (int)(hi - lo);
@@ -64,6 +68,7 @@ __device__ __forceinline__ void spmv_body(const {i}* __restrict__ indptr, const 
       {c} s = {c}();
       for (int e = a; e < b; ++e) s = b_add(s, sh[e]);
       y[r0 + q] = {out};
+      if (DOT) dot = b_add(dot, b_multiply(s, ({c})ld(x[xo + (r0 + q) * s0])));
     }}
   }} else {{
     const int lane = threadIdx.x & 31;
@@ -72,15 +77,19 @@ __device__ __forceinline__ void spmv_body(const {i}* __restrict__ indptr, const 
       {c} s = {c}();
       for (i64 j = a + lane; j < b; j += 32) s = b_add(s, {term});
       for (int o = 16; o > 0; o >>= 1) s = b_add(s, shfl_down(s, o));
-      if (lane == 0) y[r] = {out};
+      if (lane == 0) {{
+        y[r] = {out};
+        if (DOT) dot = b_add(dot, b_multiply(s, ({c})ld(x[xo + r * s0])));
+      }}
     }}
   }}
+  return dot;
 }}
 
 extern \"C\" __global__ void XP_NAME(csr_spmv)(const {i}* __restrict__ indptr, const {i}* __restrict__ indices,
     const {t}* __restrict__ data, const {t}* __restrict__ x, i64 xo, i64 s0, {t}* __restrict__ y,
     i64 rows, int per, int cap) {{
-  spmv_body(indptr, indices, data, x, xo, s0, y, rows, per, cap);
+  spmv_body<false>(indptr, indices, data, x, xo, s0, y, rows, per, cap);
 }}
 "
     )

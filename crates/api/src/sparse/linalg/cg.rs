@@ -6,7 +6,7 @@ use crate::kernel::ElementwiseKernel;
 use crate::Array;
 use std::sync::OnceLock;
 use xp_core::Complex64 as C;
-use xp_core::Result;
+use xp_core::{CgRun, Result};
 
 /// Solves `A x = b` by conjugate gradients (SciPy's `cg`): `A` Hermitian positive definite,
 /// `M` (if given) too. `maxiter` defaults to `10 n`.
@@ -26,6 +26,20 @@ pub fn cg<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> Res
     let (mut s, atol, _) = started!("cg", a, b, &opts);
     let v = s.v;
     let maxiter = opts.maxiter.unwrap_or(10 * s.n);
+    // the backend's own loop where it has one (the CUDA backend's: three kernels an iteration)
+    let whole =
+        s.b.device() != xp_core::Device::Cpu && !v.dtype.is_complex() && !s.preconditioned && opts.callback.is_none();
+    if let Some(csr) = if whole { a.sparse_csr() } else { None } {
+        match backend_cg(&csr?, &s.x, &s.residual()?, atol, maxiter) {
+            Ok((x, run)) => {
+                s.x = x;
+                let status = if run.converged { Status::Converged } else { Status::MaxIter };
+                return s.done(status, run.iterations, run.residual);
+            }
+            Err(xp_core::Error::Unsupported { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
     if (s.b.device() != xp_core::Device::Cpu || super::fused_forced()) && !v.dtype.is_complex() {
         return cg_on_device(s, atol, maxiter, opts);
     }
@@ -63,6 +77,30 @@ pub fn cg<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> Res
     }
     // SciPy reports the limit without a last test of the residual
     s.limit(maxiter, &r)
+}
+
+/// The backend's whole conjugate-gradient run on the CSR matrix `a` from `x` and its residual
+/// `r` (no preconditioner, no callback: [`xp_core::SparseStorage::csr_cg`]), the values cast to
+/// the working dtype of `x`.
+fn backend_cg(a: &crate::sparse::CsrArray, x: &Array, r: &Array, atol: f64, maxiter: usize) -> Result<(Array, CgRun)> {
+    use crate::backend::{Many, Reads, Storage};
+    use crate::sparse::compressed::exact;
+    use xp_core::{CsrParts, SparseStorage};
+    fn run<S: SparseStorage>(v: &[&S], dims: [usize; 2], atol: f64, maxiter: usize) -> Result<(S, CgRun)> {
+        let parts = CsrParts { indptr: v[0], indices: v[1], data: v[2], rows: dims[0], cols: dims[1] };
+        S::csr_cg(&parts, v[3], v[4], atol, maxiter)
+    }
+    let c = &a.0;
+    let idx = exact(&c.indices)?;
+    let ptr = exact(&c.indptr.cast_if(idx.dtype())?)?;
+    let data = exact(&c.data.cast_if(x.dtype())?)?;
+    let (x, r) = (exact(x)?, exact(&r.cast_if(x.dtype())?)?);
+    let reads = Reads::lock(&[&ptr, &idx, &data, &x, &r]);
+    let (out, run) = match reads.many("cg")? {
+        Many::Cpu(v) => run(&v, c.dims, atol, maxiter).map(|(s, k)| (Storage::Cpu(s), k))?,
+        Many::Cuda(v) => run(&v, c.dims, atol, maxiter).map(|(s, k)| (Storage::Cuda(s), k))?,
+    };
+    Ok((Array::from_storage(out, &[c.dims[0]]), run))
 }
 
 /// A kernel made once.

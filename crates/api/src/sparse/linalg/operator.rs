@@ -47,6 +47,11 @@ pub trait LinearOperator: Send + Sync {
     fn to_csr(&self) -> Option<Result<CsrArray>> {
         None
     }
+    /// The matrix as CSR where the operator is a sparse array, for the solvers whose device
+    /// paths multiply it in their own kernels (`cg`); `None` for dense and matrix-free operators.
+    fn sparse_csr(&self) -> Option<Result<CsrArray>> {
+        None
+    }
 }
 
 /// `f` applied to each column of the 2-D `x`, the results stacked as columns.
@@ -130,6 +135,9 @@ macro_rules! sparse_operator {
             fn to_csr(&self) -> Option<Result<CsrArray>> {
                 Some(crate::sparse::Sparse::canonical_csr(self))
             }
+            fn sparse_csr(&self) -> Option<Result<CsrArray>> {
+                self.to_csr()
+            }
         }
     )*};
 }
@@ -159,6 +167,9 @@ impl<T: LinearOperator + ?Sized> LinearOperator for &T {
     }
     fn to_csr(&self) -> Option<Result<CsrArray>> {
         (**self).to_csr()
+    }
+    fn sparse_csr(&self) -> Option<Result<CsrArray>> {
+        (**self).sparse_csr()
     }
 }
 
