@@ -169,7 +169,12 @@ pub(super) fn run(
     let spec = format!("{}_{}", d.name(), ix.name());
     let [start, dir, spmv, update] =
         dev.kernels(key, ["cg_start", "cg_dir", "cg_spmv", "cg_update"], || Source::new(spec, kernels(d, ix)))?;
+    // a row per thread at most (its bounds load while the products are formed), and shared
+    // memory for twice a block's mean share of values: 8 blocks an SM fit (occupancy bound the
+    // first cut, 6 blocks of 2 × 2048 values, to 31% of the bandwidth on the 1024² Poisson matrix)
     let (per, cap) = super::spmv_plan(a.data.len, n, compute_size(d));
+    let per = per.min(THREADS as usize);
+    let cap = cap.min(2 * per * a.data.len.div_ceil(n).max(1));
     let spmv_blocks = n.div_ceil(per);
     let fill = n.div_ceil(THREADS as usize).min(start.fill.min(update.fill)).max(1);
     let parts = CudaStorage::alloc(dev, d, spmv_blocks.max(fill))?;

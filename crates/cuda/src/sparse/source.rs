@@ -59,16 +59,27 @@ __device__ __forceinline__ {c} spmv_body(const {i}* __restrict__ indptr, const {
     const {i}* ind = indices + lo;
     const {t}* dat = data + lo;
     const {t}* xb = x + xo;
+    const int nr = (int)(r1 - r0);
+    // the thread's first row's bounds (and x there), loaded while the products are formed
+    i64 fa = 0, fb = 0;
+    {c} fx = {c}();
+    if (threadIdx.x < nr) {{
+      fa = (i64)indptr[r0 + threadIdx.x];
+      fb = (i64)indptr[r0 + threadIdx.x + 1];
+      if (DOT) fx = ({c})ld(xb[(r0 + threadIdx.x) * s0]);
+    }}
 #pragma unroll 4
     for (int e = threadIdx.x; e < n; e += blockDim.x)
       sh[e] = b_multiply(({c})ld(xp_cs(dat + e)), ({c})ld(xb[(i64)xp_cs(ind + e) * s0]));
     __syncthreads();
-    for (int q = threadIdx.x; q < (int)(r1 - r0); q += blockDim.x) {{
-      const int a = (int)((i64)indptr[r0 + q] - lo), b = (int)((i64)indptr[r0 + q + 1] - lo);
+    for (int q = threadIdx.x; q < nr; q += blockDim.x) {{
+      const bool first = q == (int)threadIdx.x;
+      const int a = (int)((first ? fa : (i64)indptr[r0 + q]) - lo);
+      const int b = (int)((first ? fb : (i64)indptr[r0 + q + 1]) - lo);
       {c} s = {c}();
       for (int e = a; e < b; ++e) s = b_add(s, sh[e]);
       y[r0 + q] = {out};
-      if (DOT) dot = b_add(dot, b_multiply(s, ({c})ld(x[xo + (r0 + q) * s0])));
+      if (DOT) dot = b_add(dot, b_multiply(s, first ? fx : ({c})ld(xb[(r0 + q) * s0])));
     }}
   }} else {{
     const int lane = threadIdx.x & 31;
