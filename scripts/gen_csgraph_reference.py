@@ -58,6 +58,14 @@ def cases():
         g = cg.csgraph_from_dense(m, **kw)
         c[key] = arr(cg.csgraph_to_dense(g))
     out.append(c)
+    # a CSR array with duplicate entries (the lightest is the edge), an explicit zero (an edge of
+    # weight 0) and a negative weight; its parts read as CSC give the transpose
+    data, indices, indptr = np.array([2.0, 3.0, 0.0, -1.0, 4.0, 1.5]), np.array([1, 1, 0, 2, 2, 2]), np.array([0, 2, 4, 6])
+    g = sp.csr_array((data, indices, indptr), shape=(3, 3))
+    out.append({"name": "to_dense_duplicates", "group": "to_dense", "data": arr(data),
+                "indices": arr(indices.astype(np.int32)), "indptr": arr(indptr.astype(np.int32)),
+                "zero": arr(cg.csgraph_to_dense(g)), "inf": arr(cg.csgraph_to_dense(g, null_value=np.inf)),
+                "csc_zero": arr(cg.csgraph_to_dense(sp.csc_array((data, indices, indptr), shape=(3, 3))))})
     out += traversal() + paths() + spanning() + rcm() + matching()
     return out
 

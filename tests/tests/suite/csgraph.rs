@@ -14,7 +14,7 @@ use xp::sparse::csgraph::{
     maximum_bipartite_matching, minimum_spanning_tree, reverse_cuthill_mckee, shortest_path, structural_rank,
     Connection, Method, PathOptions, PermType, ShortestPaths,
 };
-use xp::sparse::{CooArray, CsrArray};
+use xp::sparse::{CooArray, CscArray, CsrArray};
 use xp::{Array, DType, Device};
 use xp_testing::Failures;
 
@@ -96,6 +96,7 @@ fn case(f: &mut Failures, dev: Device, c: &Value) {
         }
         "rcm" => rcm(f, dev, c),
         "matching" => matching(f, dev, c),
+        "to_dense" => to_dense(f, dev, c),
         _ => {
             let m = load(&c["dense"], dev);
             // SciPy's defaults (NaN and inf are non-edges), then inf kept as an edge
@@ -125,6 +126,29 @@ fn case(f: &mut Failures, dev: Device, c: &Value) {
     }
 }
 split_cases!(case, "csgraph");
+
+/// `csgraph_to_dense` of parts with duplicates (the lightest wins), an explicit zero and a
+/// negative weight, as CSR and as CSC, the inputs untouched.
+fn to_dense(f: &mut Failures, dev: Device, c: &Value) {
+    let (data, indices, indptr) = (load(&c["data"], dev), load(&c["indices"], dev), load(&c["indptr"], dev));
+    let csr = CsrArray::new(&data, &indices, &indptr, [3, 3]).unwrap();
+    let csc = CscArray::new(&data, &indices, &indptr, [3, 3]).unwrap();
+    let runs: [(&str, xp::Result<Array>); 3] = [
+        ("zero", csgraph_to_dense(&csr, 0.0)),
+        ("inf", csgraph_to_dense(&csr, f64::INFINITY)),
+        ("csc_zero", csgraph_to_dense(&csc, 0.0)),
+    ];
+    for (key, got) in runs {
+        let want = load(&c[key], dev).to_vec::<f64>().unwrap();
+        match got.and_then(|g| g.to_vec::<f64>()) {
+            Ok(g) => add(f, g == want, || format!("to_dense {key} on {dev}: {g:?}, SciPy {want:?}")),
+            Err(e) => f.add(Err(format!("to_dense {key} on {dev}: {e}"))),
+        }
+    }
+    add(f, csr.data().to_vec::<f64>().unwrap() == data.to_vec::<f64>().unwrap() && csr.nnz() == 6, || {
+        format!("to_dense on {dev}: the input changed")
+    });
+}
 
 /// The same cases with the GPU's label propagation forced on every device, the CPU included.
 fn propagated(f: &mut Failures, dev: Device, c: &Value) {

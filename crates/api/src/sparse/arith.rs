@@ -29,6 +29,11 @@ pub trait Sparse {
     fn dtype(&self) -> DType;
     /// The canonical CSR form (sorted indices, duplicates summed).
     fn canonical_csr(&self) -> Result<CsrArray>;
+    /// The stored entries in coordinate form: duplicates kept for CSR and CSC (as their
+    /// `tocoo`), the canonical entries for the other formats.
+    fn stored_coo(&self) -> Result<CooArray> {
+        self.canonical_csr()?.tocoo()
+    }
     /// The device the parts live on.
     fn device(&self) -> xp_core::Device;
     /// The block size `(R, C)` of a BSR array (`None` for the other formats).
@@ -336,8 +341,22 @@ macro_rules! sparse_format {
             fn canonical_csr(&self) -> Result<CsrArray> {
                 self.$canonical()
             }
+            fn stored_coo(&self) -> Result<CooArray> {
+                stored_coo!($t, self)
+            }
         }
     )*};
+}
+macro_rules! stored_coo {
+    (CsrArray, $s:expr) => {
+        $s.tocoo()
+    };
+    (CscArray, $s:expr) => {
+        $s.tocoo()
+    };
+    ($t:ident, $s:expr) => {
+        $s.canonical_csr()?.tocoo()
+    };
 }
 sparse_format!(CsrArray => Csr, sum_duplicates; CscArray => Csc, tocsr; CooArray => Coo, tocsr; DiaArray => Dia, tocsr);
 
@@ -385,6 +404,13 @@ impl Sparse for SparseArray {
         match self {
             SparseArray::Csr(a) => a.sum_duplicates(),
             _ => self.tocsr(),
+        }
+    }
+    fn stored_coo(&self) -> Result<CooArray> {
+        match self {
+            SparseArray::Csr(a) => a.tocoo(),
+            SparseArray::Csc(a) => a.tocoo(),
+            _ => self.canonical_csr()?.tocoo(),
         }
     }
 }

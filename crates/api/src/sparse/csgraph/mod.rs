@@ -380,14 +380,16 @@ pub fn csgraph_from_dense(dense: &Array, null_value: f64, nan_null: bool, inf_nu
 }
 
 /// The dense adjacency matrix of a sparse graph (SciPy's `csgraph_to_dense`): non-edges are
-/// `null_value` (default 0); duplicate edges are summed first (the canonical form).
+/// `null_value` (default 0); of several edges between two vertices (duplicates of a CSR or CSC
+/// array) the lightest; an explicit zero is an edge of weight 0.
 pub fn csgraph_to_dense(g: &dyn Sparse, null_value: f64) -> Result<Array> {
     let [m, n] = g.shape();
-    let c = g.canonical_csr()?;
-    let dev = c.device();
-    let out = crate::creation::full_on(dev, &[m * n], null_value, DType::F64)?;
-    let (rows, cols) = c.0.coords()?;
-    let flat = rows.astype(DType::I64)?.mul(n as i64)?.add(&cols.astype(DType::I64)?)?;
-    out.put(&flat, &c.data().astype(DType::F64)?, crate::IndexMode::Raise)?;
-    out.reshape([m as isize, n as isize])
+    let coo = g.stored_coo()?;
+    let dev = coo.data().device();
+    let flat = coo.row().astype(DType::I64)?.mul(n as i64)?.add(&coo.col().astype(DType::I64)?)?;
+    let lightest = crate::creation::full_on(dev, &[m * n], f64::INFINITY, DType::F64)?;
+    crate::scatter_min(&lightest, &flat, &coo.data().astype(DType::F64)?)?;
+    let edge = crate::creation::full_on(dev, &[m * n], 0.0, DType::Bool)?;
+    edge.put(&flat, &crate::creation::full_on(dev, &[flat.size()], 1.0, DType::Bool)?, crate::IndexMode::Raise)?;
+    crate::where_(&edge, &lightest, null_value)?.reshape([m as isize, n as isize])
 }
