@@ -34,6 +34,7 @@ mod compare;
 mod creation;
 mod diagonal;
 mod display;
+pub mod dist;
 mod einsum;
 pub mod fft;
 pub(crate) mod filter;
@@ -123,8 +124,8 @@ pub use stream::{synchronize, Event, Stream, StreamGuard};
 pub use ufunc::*;
 pub use xp_core::{
     bf16, can_cast_safe, f16, promote_types, promote_weak, ArgReduceOp, BinaryOp, Complex32, Complex64, DType, Device,
-    DeviceProperties, Element, Error, HostBuffer, IndexMode, Kind, Layout, LinAlgKind, Result, Scalar, Side, SliceElem,
-    UnaryOp,
+    DeviceProperties, DistKind, Element, Error, HostBuffer, IndexMode, Kind, Layout, LinAlgKind, Result, Scalar, Side,
+    SliceElem, UnaryOp,
 };
 
 /// The CPU side: the host block cache (large buffers are reused instead of returned to the

@@ -1,5 +1,5 @@
 //! The typed errors of xp. Every user mistake comes back as one of these, naming what was wrong.
-use crate::{DType, Device, LinAlgKind};
+use crate::{DType, Device, DistKind, LinAlgKind};
 use thiserror::Error;
 
 /// Result with xp's [`enum@Error`].
@@ -287,6 +287,15 @@ pub enum Error {
     /// An error from the CUDA driver, NVRTC or a CUDA library.
     #[error("CUDA: {0}")]
     Cuda(String),
+    /// A distributed operation failed (`xp::dist`): a rank that never arrived, ranks that
+    /// disagree, NCCL missing or failing.
+    #[error("{op}: {kind}")]
+    Dist {
+        /// the operation
+        op: &'static str,
+        /// what went wrong
+        kind: DistKind,
+    },
 }
 
 impl Error {

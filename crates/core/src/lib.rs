@@ -11,6 +11,7 @@
 
 mod backend;
 mod device;
+mod dist;
 mod dtype;
 mod element;
 mod error;
@@ -29,6 +30,7 @@ pub use backend::{
     SortOutput, SortStorage, SparseStorage, StatsStorage,
 };
 pub use device::{Device, DeviceProperties};
+pub use dist::{version as nccl_version, DistKind};
 pub use dtype::{DType, Kind};
 pub use element::{Element, HostBuffer, Scalar};
 pub use error::{Error, Result};

@@ -25,6 +25,7 @@ mod generator;
 mod index;
 mod label;
 pub mod linalg;
+pub mod nccl;
 mod random;
 mod raw;
 mod recursive;

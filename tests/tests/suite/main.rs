@@ -4,6 +4,7 @@ mod common;
 mod coverage;
 mod csgraph;
 mod cuda;
+mod dist;
 mod edge;
 mod errors;
 mod everyday;

@@ -1,0 +1,317 @@
+//! The collectives and point-to-point calls of a [`Communicator`] on xp arrays.
+use super::{Communicator, ReduceOp};
+use crate::{Array, DType};
+use xp_core::{Error, Result};
+
+impl Communicator {
+    /// The element-wise reduction of `x` over every rank, on every rank (NCCL's `AllReduce`;
+    /// CuPy's `allReduce`). `x` has one shape and dtype on all ranks.
+    pub fn all_reduce(&self, x: &Array, op: ReduceOp) -> Result<Array> {
+        let name = "all_reduce";
+        self.ready(name, x, &format!("{op:?}"))?;
+        let out = self.alloc(x.shape(), x.dtype())?;
+        self.run(name, x, &out, Some(op), |c, s, r, n, w| c.all_reduce(s, r, n, w.ty, w.op))?;
+        Ok(out)
+    }
+
+    /// Rank `root`'s `x` on every rank (NCCL's `Broadcast`); the other ranks pass an array of
+    /// the same shape and dtype, whose values are not read.
+    pub fn broadcast(&self, x: &Array, root: usize) -> Result<Array> {
+        let name = "broadcast";
+        self.peer(name, root)?;
+        self.ready(name, x, &format!("root {root}"))?;
+        let out = self.alloc(x.shape(), x.dtype())?;
+        self.run(name, x, &out, None, |c, s, r, n, w| c.broadcast(s, r, n, w.ty, root))?;
+        Ok(out)
+    }
+
+    /// The element-wise reduction of `x` over every rank, on rank `root` only (`Some` there,
+    /// `None` elsewhere; NCCL's `Reduce`).
+    pub fn reduce(&self, x: &Array, op: ReduceOp, root: usize) -> Result<Option<Array>> {
+        let name = "reduce";
+        self.peer(name, root)?;
+        self.ready(name, x, &format!("{op:?} root {root}"))?;
+        let out = self.alloc(x.shape(), x.dtype())?;
+        self.run(name, x, &out, Some(op), |c, s, r, n, w| c.reduce(s, r, n, w.ty, w.op, root))?;
+        Ok((self.rank() == root).then_some(out))
+    }
+
+    /// Every rank's `x`, stacked along a new first axis in rank order: shape
+    /// `(size, *x.shape)` on every rank (NCCL's `AllGather`).
+    pub fn all_gather(&self, x: &Array) -> Result<Array> {
+        let name = "all_gather";
+        self.ready(name, x, "")?;
+        let out = self.alloc(&stacked(self.size(), x.shape()), x.dtype())?;
+        self.run(name, x, &out, None, |c, s, r, n, w| c.all_gather(s, r, n, w.ty))?;
+        Ok(out)
+    }
+
+    /// The reduction over ranks of `x[rank]`, where `x` has shape `(size, *rest)`: shape `rest`
+    /// on each rank (NCCL's `ReduceScatter`).
+    pub fn reduce_scatter(&self, x: &Array, op: ReduceOp) -> Result<Array> {
+        let name = "reduce_scatter";
+        let rest = self.pieces(name, x)?;
+        self.ready(name, x, &format!("{op:?}"))?;
+        let out = self.alloc(&rest, x.dtype())?;
+        self.run(name, x, &out, Some(op), |c, s, r, n, w| c.reduce_scatter(s, r, n, w.ty, w.op))?;
+        Ok(out)
+    }
+
+    /// Exchanges pieces: `x` of shape `(size, *rest)`, `x[r]` goes to rank `r`; the result's
+    /// `[r]` is what rank `r` sent here (MPI's `Alltoall`; grouped sends and receives).
+    pub fn all_to_all(&self, x: &Array) -> Result<Array> {
+        let name = "all_to_all";
+        self.pieces(name, x)?;
+        self.ready(name, x, "")?;
+        let out = self.alloc(x.shape(), x.dtype())?;
+        let x = whole(x)?;
+        self.pairs(name, &x, &out, x.size() / self.size())?;
+        Ok(out)
+    }
+
+    /// Every rank's `x` stacked along a new first axis on rank `root` (`Some` there, `None`
+    /// elsewhere; grouped sends and receives).
+    pub fn gather(&self, x: &Array, root: usize) -> Result<Option<Array>> {
+        let name = "gather";
+        self.peer(name, root)?;
+        self.ready(name, x, &format!("root {root}"))?;
+        let out = self.alloc(&stacked(self.size(), x.shape()), x.dtype())?;
+        let got = self.gathered(name, &whole(x)?, &out, root)?;
+        Ok(got.then_some(out))
+    }
+
+    /// Rank `root`'s `x[r]` on each rank `r` (`x` of shape `(size, *shape)` on the root, `None`
+    /// elsewhere): an array of `shape` and `dtype` (grouped sends and receives).
+    pub fn scatter(&self, x: Option<&Array>, root: usize, shape: &[usize], dtype: DType) -> Result<Array> {
+        let name = "scatter";
+        self.peer(name, root)?;
+        let out = self.alloc(shape, dtype)?;
+        let send = match (self.rank() == root, x) {
+            (true, Some(x)) => {
+                if x.shape() != stacked(self.size(), shape).as_slice() || x.dtype() != dtype {
+                    return Err(Error::invalid(
+                        name,
+                        format!(
+                            "the root's array is {:?} {}, expected {:?} {dtype}",
+                            x.shape(),
+                            x.dtype(),
+                            stacked(self.size(), shape)
+                        ),
+                    ));
+                }
+                whole(x)?
+            }
+            (true, None) => return Err(Error::invalid(name, "the root must give the array to scatter")),
+            (false, _) => out.clone(),
+        };
+        self.ready(name, &out, &format!("root {root}"))?;
+        self.scattered(name, &send, &out, root)?;
+        Ok(out)
+    }
+
+    /// Sends `x` to rank `peer`, whose [`recv`](Communicator::recv) names this rank with the
+    /// same shape and dtype (NCCL's `Send`).
+    pub fn send(&self, x: &Array, peer: usize) -> Result<()> {
+        let name = "send";
+        self.peer(name, peer)?;
+        self.usable(name, x)?;
+        let x = whole(x)?;
+        let w = wire(name, x.dtype(), None)?;
+        self.with_storages(&[&x], |c, s| c.send(s[0], 0, x.size() * w.per, w.ty, peer))
+    }
+
+    /// Receives an array of `shape` and `dtype` that rank `peer` sends (NCCL's `Recv`).
+    pub fn recv(&self, shape: &[usize], dtype: DType, peer: usize) -> Result<Array> {
+        let name = "recv";
+        self.peer(name, peer)?;
+        let out = self.alloc(shape, dtype)?;
+        self.usable(name, &out)?;
+        let w = wire(name, dtype, None)?;
+        self.with_storages(&[&out], |c, s| c.recv(s[0], 0, out.size() * w.per, w.ty, peer))?;
+        Ok(out)
+    }
+
+    /// Returns once every rank has queued its work up to here and that work is done (an
+    /// all-reduce of one byte, then [`synchronize`](Communicator::synchronize)).
+    pub fn barrier(&self) -> Result<()> {
+        let one = crate::on(self.device()).zeros([1], DType::U8)?;
+        self.all_reduce(&one, ReduceOp::Sum)?;
+        self.synchronize()
+    }
+
+    /// The communicators of the ranks that give the same `color` (`None`: this rank joins
+    /// none), ranked by `key`, then by rank (NCCL's `CommSplit`, 2.18+). Every rank calls it.
+    pub fn split(&self, color: Option<u32>, key: usize) -> Result<Option<Communicator>> {
+        let Some(nccl) = self.inner.nccl.split(color, key)? else { return Ok(None) };
+        Ok(Some(Communicator {
+            inner: std::sync::Arc::new(super::Inner {
+                rank: nccl.rank(),
+                size: nccl.size(),
+                device: self.device(),
+                opts: super::Options { verify: false, ..self.inner.opts.clone() },
+                rdv: None,
+                local: self.inner.local,
+                nccl,
+            }),
+        }))
+    }
+
+    // ---- the steps every call shares ----
+
+    /// `Err` unless `x` is on this rank's device and the call may run now (a process driving
+    /// several GPUs calls inside [`super::group`]).
+    fn usable(&self, op: &'static str, x: &Array) -> Result<()> {
+        if x.device() != self.device() {
+            return Err(Error::DeviceMismatch { op, lhs: self.device(), rhs: x.device() });
+        }
+        if self.inner.local > 1 && !super::in_group() {
+            return Err(Error::invalid(
+                op,
+                "this process drives several GPUs: call each one's collective inside dist::group",
+            ));
+        }
+        Ok(())
+    }
+
+    /// [`Self::usable`], then (with [`super::Options::verify`]) the check that every rank called
+    /// the same operation on the same shape and dtype.
+    fn ready(&self, op: &'static str, x: &Array, extra: &str) -> Result<()> {
+        self.usable(op, x)?;
+        match &self.inner.rdv {
+            Some(rdv) if self.inner.opts.verify => {
+                let what = format!("{op} of {} {:?} {extra}", x.dtype(), x.shape());
+                rdv.lock().unwrap_or_else(|e| e.into_inner()).same(&what)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn peer(&self, op: &'static str, r: usize) -> Result<()> {
+        if r >= self.size() {
+            return Err(Error::invalid(op, format!("rank {r} is outside a world of {}", self.size())));
+        }
+        Ok(())
+    }
+
+    /// `x`'s pieces `(size, *rest)`: `rest`.
+    fn pieces(&self, op: &'static str, x: &Array) -> Result<Vec<usize>> {
+        match x.shape().split_first() {
+            Some((&n, rest)) if n == self.size() => Ok(rest.to_vec()),
+            _ => Err(Error::invalid(op, format!("expected shape ({}, ...), got {:?}", self.size(), x.shape()))),
+        }
+    }
+
+    fn alloc(&self, shape: &[usize], dtype: DType) -> Result<Array> {
+        crate::on(self.device()).empty(shape, dtype)
+    }
+}
+
+/// `(n, *shape)`.
+fn stacked(n: usize, shape: &[usize]) -> Vec<usize> {
+    let mut s = vec![n];
+    s.extend_from_slice(shape);
+    s
+}
+
+/// `x` as a C-contiguous buffer from its storage's start (copied where it is a view).
+fn whole(x: &Array) -> Result<Array> {
+    if x.is_contiguous() && x.layout.offset() == 0 {
+        Ok(x.clone())
+    } else {
+        x.copy()
+    }
+}
+
+use super::wire::{wire, Wire};
+use super::Nccl;
+use crate::backend::CudaStorage;
+
+impl Communicator {
+    /// `f(nccl, storages)` over the CUDA storages of `arrays`.
+    fn with_storages(&self, arrays: &[&Array], f: impl FnOnce(&Nccl, &[&CudaStorage]) -> Result<()>) -> Result<()> {
+        use crate::backend::{Reads, Storage};
+        let reads = Reads::lock(arrays);
+        let mut s = Vec::with_capacity(arrays.len());
+        for (i, a) in arrays.iter().enumerate() {
+            let Storage::Cuda(c) = reads.get(i) else {
+                return Err(Error::DeviceMismatch { op: "dist", lhs: self.device(), rhs: a.device() });
+            };
+            s.push(c);
+        }
+        f(&self.inner.nccl, &s)
+    }
+
+    /// A collective from `send` (a contiguous copy where it is a view) into `recv`, over the
+    /// smaller one's elements.
+    fn run(
+        &self,
+        op: &'static str,
+        send: &Array,
+        recv: &Array,
+        red: Option<ReduceOp>,
+        f: impl FnOnce(&Nccl, &CudaStorage, &CudaStorage, usize, Wire) -> Result<()>,
+    ) -> Result<()> {
+        let w = wire(op, send.dtype(), red)?;
+        #[cfg(xp_cuda)]
+        if red == Some(ReduceOp::Avg) {
+            xp_cuda::nccl::require(21000)?;
+        }
+        let send = whole(send)?;
+        let count = send.size().min(recv.size()) * w.per;
+        self.with_storages(&[&send, recv], |c, s| f(c, s[0], s[1], count, w))
+    }
+
+    /// Grouped sends of `piece` elements `x[r]` to each rank `r` and receives of `out[r]` from it.
+    fn pairs(&self, op: &'static str, x: &Array, out: &Array, piece: usize) -> Result<()> {
+        let w = wire(op, x.dtype(), None)?;
+        let bytes = piece * x.dtype().size();
+        self.with_storages(&[x, out], |c, s| {
+            super::group(|| {
+                for r in 0..self.size() {
+                    c.send(s[0], r * bytes, piece * w.per, w.ty, r)?;
+                    c.recv(s[1], r * bytes, piece * w.per, w.ty, r)?;
+                }
+                Ok(())
+            })
+        })
+    }
+
+    /// Gather's sends and receives (`x`, one piece, to the root; the root's `out[r]` from `r`):
+    /// `true` on the root.
+    fn gathered(&self, op: &'static str, x: &Array, out: &Array, root: usize) -> Result<bool> {
+        let w = wire(op, x.dtype(), None)?;
+        let piece = x.size();
+        let bytes = piece * x.dtype().size();
+        let me = self.rank();
+        self.with_storages(&[x, out], |c, s| {
+            super::group(|| {
+                c.send(s[0], 0, piece * w.per, w.ty, root)?;
+                if me == root {
+                    for r in 0..self.size() {
+                        c.recv(s[1], r * bytes, piece * w.per, w.ty, r)?;
+                    }
+                }
+                Ok(())
+            })
+        })?;
+        Ok(me == root)
+    }
+
+    /// Scatter's sends (the root's `x[r]` to `r`) and receives (into `out`).
+    fn scattered(&self, op: &'static str, x: &Array, out: &Array, root: usize) -> Result<()> {
+        let w = wire(op, out.dtype(), None)?;
+        let piece = out.size();
+        let bytes = piece * out.dtype().size();
+        let me = self.rank();
+        self.with_storages(&[x, out], |c, s| {
+            super::group(|| {
+                if me == root {
+                    for r in 0..self.size() {
+                        c.send(s[0], r * bytes, piece * w.per, w.ty, r)?;
+                    }
+                }
+                c.recv(s[1], 0, piece * w.per, w.ty, root)
+            })
+        })
+    }
+}
