@@ -40,6 +40,7 @@
 //! sorted, signs of QR factors dropped. The files go to a temporary folder, removed afterwards,
 //! or to `$XP_SWEEP_CHECK_DIR`, kept (`<row>_<output>.npy`, rows numbered as listed).
 mod csgraph;
+mod dist;
 mod everyday;
 mod fft;
 mod index;
@@ -269,6 +270,7 @@ fn rows(gpu: bool) -> Vec<Row> {
     sparse::rows(&mut r, gpu);
     sparse_linalg::rows(&mut r, gpu);
     csgraph::rows(&mut r);
+    dist::rows(&mut r, gpu);
     index::rows(&mut r, gpu);
     everyday::rows(&mut r, gpu);
     ports::rows(&mut r, gpu);

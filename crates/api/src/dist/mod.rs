@@ -107,6 +107,15 @@ impl std::fmt::Debug for Communicator {
     }
 }
 
+/// The version of the NCCL library xp loads (NCCL's code: 22803 for 2.28.3), or why it cannot
+/// be loaded (a typed error listing the places tried).
+pub fn nccl_version() -> Result<u32> {
+    #[cfg(xp_cuda)]
+    return xp_cuda::nccl::nccl_version();
+    #[cfg(not(xp_cuda))]
+    Err(Error::CudaNotCompiled)
+}
+
 /// The communicator of this process, from the launcher's environment ([`Launch::from_env`]) on
 /// GPU `local_rank` (modulo the GPUs visible), with the default [`Options`].
 pub fn init() -> Result<Communicator> {
