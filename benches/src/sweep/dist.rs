@@ -8,7 +8,7 @@ use xp::{Array, DType, Device, Result};
 
 const NCCL_SETUP: &str = "from cupy.cuda import nccl\n\
     comms = nccl.NcclCommunicator.initAll([0, 1])\n\
-    def both(f):\n    nccl.groupStart()\n    for i in (0, 1):\n        with cp.cuda.Device(i):\n            f(i)\n    nccl.groupEnd()\n    cp.cuda.Device(1).synchronize()\n";
+    def both(f):\n    nccl.groupStart()\n    for i in (0, 1):\n        with xp.cuda.Device(i):\n            f(i)\n    nccl.groupEnd()\n    xp.cuda.Device(1).synchronize()\n";
 
 fn two() -> [Device; 2] {
     [Device::Cuda(0), Device::Cuda(1)]
@@ -28,8 +28,8 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
     }
     for (label, n) in [("1 GiB", 1usize << 28), ("64 MiB", 1 << 24), ("1 MiB", 1 << 18)] {
         let setup = format!(
-            "{NCCL_SETUP}N = {n}\nxs, ys = [], []\nfor i in (0, 1):\n    with cp.cuda.Device(i):\n        xs.append(cp.full(N, i + 1, dtype=cp.float32)); ys.append(cp.empty(N, dtype=cp.float32))\n\
-             def ar(i): comms[i].allReduce(xs[i].data.ptr, ys[i].data.ptr, N, nccl.NCCL_FLOAT32, nccl.NCCL_SUM, cp.cuda.Stream.null.ptr)\n"
+            "{NCCL_SETUP}N = {n}\nxs, ys = [], []\nfor i in (0, 1):\n    with xp.cuda.Device(i):\n        xs.append(xp.full(N, i + 1, dtype=xp.float32)); ys.append(xp.empty(N, dtype=xp.float32))\n\
+             def ar(i): comms[i].allReduce(xs[i].data.ptr, ys[i].data.ptr, N, nccl.NCCL_FLOAT32, nccl.NCCL_SUM, xp.cuda.Stream.null.ptr)\n"
         );
         r.push(Row::new(
             "dist.all_reduce",
@@ -50,7 +50,7 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
     // the sum of 2^31 float32: each GPU sums its half, then one all-reduce of the two partial
     // sums; against CuPy's sum of the whole on one GPU
     let n = 1usize << 31;
-    let setup = format!("N = {n}\nwith cp.cuda.Device(0):\n    X = cp.full(N, 0.5, dtype=cp.float32)\n");
+    let setup = format!("N = {n}\nwith xp.cuda.Device(0):\n    X = xp.full(N, 0.5, dtype=xp.float32)\n");
     r.push(Row::new("dist.sum", "2^31 f32 sharded over 2 GPUs (ref: CuPy, one GPU)", setup, "X.sum()", move |_| {
         let comms = Communicator::local(&two())?;
         let halves = two().iter().map(|&d| xp::on(d).full([n / 2], 0.5, DType::F32)).collect::<Result<Vec<_>>>()?;
@@ -63,7 +63,7 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
     // one all-reduce of the 256 × 256 results; against CuPy's product on one GPU
     let (m, k) = (1usize << 20, 256usize);
     let setup = format!(
-        "with cp.cuda.Device(0):\n    A = uniform(({m}, {k}), 5).astype(cp.float32)\n    B = uniform(({m}, {k}), 6).astype(cp.float32)\n"
+        "with xp.cuda.Device(0):\n    A = uniform(({m}, {k}), 5).astype(xp.float32)\n    B = uniform(({m}, {k}), 6).astype(xp.float32)\n"
     );
     r.push(Row::new(
         "dist.matmul",

@@ -29,17 +29,49 @@ pub fn unique_id() -> Result<UniqueId> {
     Ok(id)
 }
 
+thread_local! {
+    /// The depth of the calling thread's groups, and the non-blocking communicators its open
+    /// group used (NCCL queues their work at the outermost `ncclGroupEnd`, which may return
+    /// before it has: they are polled then).
+    static GROUP: std::cell::RefCell<(usize, Vec<usize>)> = const { std::cell::RefCell::new((0, Vec::new())) };
+}
+
+/// How long a non-blocking call may stay in progress before it is a typed timeout.
+const QUEUE_TIMEOUT: Duration = Duration::from_secs(300);
+
 /// Starts a group of calls (`ncclGroupStart`): one thread driving several devices must group
 /// its calls, which NCCL runs at [`group_end`].
 pub fn group_start() -> Result<()> {
     // SAFETY: no arguments.
-    check("ncclGroupStart", unsafe { (nccl()?.group_start)() }, std::ptr::null_mut())
+    check("ncclGroupStart", unsafe { (nccl()?.group_start)() }, std::ptr::null_mut())?;
+    GROUP.with(|g| g.borrow_mut().0 += 1);
+    Ok(())
 }
 
-/// Ends a group of calls (`ncclGroupEnd`).
+/// Ends a group of calls (`ncclGroupEnd`); at the outermost end, waits (with a deadline) until
+/// NCCL has queued the work of every non-blocking communicator the group used.
 pub fn group_end() -> Result<()> {
+    let pending = GROUP.with(|g| {
+        let mut g = g.borrow_mut();
+        g.0 = g.0.saturating_sub(1);
+        if g.0 == 0 {
+            std::mem::take(&mut g.1)
+        } else {
+            Vec::new()
+        }
+    });
     // SAFETY: no arguments.
-    check("ncclGroupEnd", unsafe { (nccl()?.group_end)() }, std::ptr::null_mut())
+    check("ncclGroupEnd", unsafe { (nccl()?.group_end)() }, std::ptr::null_mut())?;
+    let deadline = Instant::now() + QUEUE_TIMEOUT;
+    for c in pending {
+        settle("ncclGroupEnd", c as CommPtr, deadline, QUEUE_TIMEOUT)?;
+    }
+    Ok(())
+}
+
+/// Whether the calling thread is inside a group.
+fn grouped() -> bool {
+    GROUP.with(|g| g.borrow().0 > 0)
 }
 
 struct State {
@@ -175,6 +207,20 @@ impl NcclComm {
         let wk = self.dev.work(bufs)?;
         let r = f(n, st.comm, wk.stream().cu_stream() as *mut c_void);
         check(op, r, st.comm)?;
+        if !self.blocking {
+            // a non-blocking call may return before NCCL has queued its work: outside a group
+            // wait for that now; inside one, at the group's end
+            if grouped() {
+                GROUP.with(|g| {
+                    let mut g = g.borrow_mut();
+                    if !g.1.contains(&(st.comm as usize)) {
+                        g.1.push(st.comm as usize);
+                    }
+                });
+            } else if r == IN_PROGRESS {
+                settle(op, st.comm, Instant::now() + QUEUE_TIMEOUT, QUEUE_TIMEOUT)?;
+            }
+        }
         wk.done()
     }
 
