@@ -225,6 +225,7 @@ fn child(scenario: &str) {
                     other => Err(Error::invalid("child", format!("shapes differ, got {other:?}"))),
                 }
             }
+            "sharded" => sharded(&comm),
             other => Err(Error::invalid("child", format!("no scenario {other}"))),
         }
     })();
@@ -234,9 +235,103 @@ fn child(scenario: &str) {
     }
 }
 
+/// Values equal to 1e-12 (relative; sums run in another order), or exactly for integers.
+fn close(a: &Array, b: &Array) -> bool {
+    let host = |x: &Array| x.to_device(Device::Cpu).unwrap().astype(DType::F64).unwrap().to_vec::<f64>().unwrap();
+    let (x, y) = (host(a), host(b));
+    a.shape() == b.shape() && x.iter().zip(&y).all(|(p, q)| (p - q).abs() <= 1e-12 * q.abs().max(1.0))
+}
+
+/// Every `ShardedArray` operation of a 7 × 5 array over the ranks against the same on the
+/// whole array.
+fn sharded(comm: &Communicator) -> xp::Result<()> {
+    use xp::dist::{block, Placement, ShardedArray};
+    let (r, n, dev) = (comm.rank(), comm.size(), comm.device());
+    let g = xp::on(dev);
+    let x = g.arange(0.0, 35.0, 1.0, Some(DType::F64))?.mul(0.37)?.sin()?.reshape([7, 5])?;
+    let fail = |what: &str| Err(Error::invalid("sharded", format!("{what} differs on rank {r}")));
+    let rows = |a: &Array, axis: isize, len: usize| -> xp::Result<Array> {
+        let (s, e) = block(len, n, r);
+        a.take(&g.arange(s as f64, e as f64, 1.0, Some(DType::I64))?, Some(axis))
+    };
+    let sx = ShardedArray::from_root(comm, (r == 0).then_some(&x), 0, Placement::Sharded(0))?;
+    if sx.shape() != [7, 5] || !close(sx.local(), &rows(&x, 0, 7)?) || !close(&sx.all_gather()?, &x) {
+        return fail("from_root / all_gather");
+    }
+    let sl = ShardedArray::from_local(comm, rows(&x, 0, 7)?, Placement::Sharded(0))?;
+    if sl.shape() != [7, 5] || !close(&sl.all_gather()?, &x) {
+        return fail("from_local");
+    }
+    let v = ShardedArray::from_local(comm, g.arange(1.0, 6.0, 1.0, Some(DType::F64))?, Placement::Replicated)?;
+    let c = ShardedArray::from_local(
+        comm,
+        g.arange(1.0, 8.0, 1.0, Some(DType::F64))?.reshape([7, 1])?,
+        Placement::Replicated,
+    )?;
+    if !close(&sx.zip(&v, |a, b| a.add(b))?.all_gather()?, &x.add(v.local())?)
+        || !close(&sx.zip(&c, |a, b| a.mul(b))?.all_gather()?, &x.mul(c.local())?)
+        || !close(&sx.zip(&sl, |a, b| a.sub(b))?.all_gather()?, &x.sub(&x)?)
+        || !close(&sx.map(|a| a.exp())?.all_gather()?, &x.exp()?)
+    {
+        return fail("element-wise");
+    }
+    for axis in [None, Some(0), Some(1)] {
+        let ax = axis.map(|a| a as isize);
+        let checks = [
+            ("sum", sx.sum(axis)?, x.sum(ax)?),
+            ("max", sx.max(axis)?, x.max(ax)?),
+            ("min", sx.min(axis)?, x.min(ax)?),
+            ("mean", sx.mean(axis)?, x.mean(ax)?),
+            ("argmax", sx.argmax(axis)?, x.argmax(ax)?),
+            ("argmin", sx.argmin(axis)?, x.argmin(ax)?),
+        ];
+        for (name, got, want) in checks {
+            if !close(&got.all_gather()?, &want) {
+                return fail(&format!("{name} over {axis:?}"));
+            }
+        }
+        let var = x.var_with(ax, xp::Var { ddof: 1, keepdims: false })?;
+        if !close(&sx.var(axis, 1)?.all_gather()?, &var) || !close(&sx.std(axis, 1)?.all_gather()?, &var.sqrt()?) {
+            return fail(&format!("var/std over {axis:?}"));
+        }
+        let b = sx.map(|a| a.gt(0.0))?;
+        if !close(&b.any(axis)?.all_gather()?, &x.gt(0.0)?.any(ax)?)
+            || !close(&b.all(axis)?.all_gather()?, &x.gt(0.0)?.all(ax)?)
+        {
+            return fail(&format!("any/all over {axis:?}"));
+        }
+    }
+    let w = g.arange(0.0, 15.0, 1.0, Some(DType::F64))?.reshape([5, 3])?;
+    let sw = ShardedArray::from_local(comm, w.clone(), Placement::Replicated)?;
+    if !close(&sx.matmul(&sw)?.all_gather()?, &x.matmul(&w)?)
+        || !close(&sx.t_matmul(&sx)?.all_gather()?, &x.t()?.matmul(&x)?)
+    {
+        return fail("matmul");
+    }
+    let cols = sx.reshard(Placement::Sharded(1))?;
+    if !close(cols.local(), &rows(&x, 1, 5)?) || !close(&cols.reshard(Placement::Sharded(0))?.all_gather()?, &x) {
+        return fail("reshard");
+    }
+    let got = sx.gather(0)?;
+    if (r == 0) != got.is_some() || got.is_some_and(|a| !close(&a, &x)) {
+        return fail("gather");
+    }
+    Ok(())
+}
+
 /// Starts `ranks` of a world of `world` as children with `env(rank)`, each given `limit`;
 /// their exit codes and output.
 fn spawn(
+    world: usize,
+    ranks: &[usize],
+    env: impl Fn(usize) -> Vec<(String, String)>,
+    limit: Duration,
+) -> Vec<(i32, String)> {
+    spawn_as("collectives", world, ranks, env, limit)
+}
+
+fn spawn_as(
+    scenario: &str,
     world: usize,
     ranks: &[usize],
     env: impl Fn(usize) -> Vec<(String, String)>,
@@ -253,7 +348,7 @@ fn spawn(
             for (k, v) in env(r) {
                 c.env(k, v);
             }
-            c.env("XP_DIST_CHILD", "collectives").env("NCCL_NVLS_ENABLE", "0").env("WORLD", world.to_string());
+            c.env("XP_DIST_CHILD", scenario).env("NCCL_NVLS_ENABLE", "0").env("WORLD", world.to_string());
             c.spawn().unwrap()
         })
         .collect();
@@ -307,6 +402,18 @@ fn processes() {
     };
     for (r, (code, err)) in spawn(2, &[0, 1], slurm, Duration::from_secs(120)).into_iter().enumerate() {
         assert_eq!(code, 0, "Slurm rank {r}: {err}");
+    }
+    let port = free_port().to_string();
+    let xpvars = |r: usize| {
+        vec![
+            ("XP_RANK".into(), r.to_string()),
+            ("XP_WORLD_SIZE".into(), "2".into()),
+            ("XP_LOCAL_RANK".into(), r.to_string()),
+            ("XP_MASTER_PORT".into(), port.clone()),
+        ]
+    };
+    for (r, (code, err)) in spawn_as("sharded", 2, &[0, 1], xpvars, Duration::from_secs(180)).into_iter().enumerate() {
+        assert_eq!(code, 0, "ShardedArray rank {r}: {err}");
     }
     // rank 1 of 2 never starts: rank 0 fails within its timeout, naming it
     let port = free_port().to_string();

@@ -33,6 +33,7 @@
 mod env;
 mod ops;
 mod rendezvous;
+mod sharded;
 #[cfg(not(xp_cuda))]
 mod stand_in;
 mod wire;
@@ -44,6 +45,7 @@ pub(crate) use xp_cuda::nccl::NcclComm as Nccl;
 
 pub use env::{first_node, Launch, Launcher, DEFAULT_PORT};
 pub use rendezvous::Rendezvous;
+pub use sharded::{block, Placement, ShardedArray};
 
 use crate::Device;
 use std::sync::{Arc, Mutex};
