@@ -72,11 +72,14 @@ fn rank() -> Result<()> {
     let (s, e) = dist::block(N, comm.size(), comm.rank());
     let mine = whole.slice(xp::s![s as isize..e as isize, ..])?.copy()?;
     let x = ShardedArray::from_local(&comm, mine, Placement::Sharded(0))?;
+    // a first run compiles the kernels and sets NCCL's channels up; the second is timed
+    kmeans_sharded(&comm, &x)?;
     comm.barrier()?;
     let t = Instant::now();
     let c = kmeans_sharded(&comm, &x)?;
     let sharded_ms = t.elapsed().as_secs_f64() * 1e3;
     if comm.rank() == 0 {
+        kmeans_one(&whole)?;
         let t = Instant::now();
         let one = kmeans_one(&whole)?;
         xp::cuda::synchronize(match dev {
@@ -84,13 +87,14 @@ fn rank() -> Result<()> {
             Device::Cpu => 0,
         })?;
         let one_ms = t.elapsed().as_secs_f64() * 1e3;
-        let diff = c.sub(&one)?.abs()?.max(..)?.to_f64()?;
+        // float32 sums in another order: compared relative to the centroids' size
+        let diff = c.sub(&one)?.abs()?.max(..)?.to_f64()? / one.abs()?.max(..)?.to_f64()?;
         println!(
             "k-means of {N} points in {D} dimensions, {K} clusters, {ITERS} iterations on {} GPUs: {sharded_ms:.1} ms; \
-             on one GPU: {one_ms:.1} ms; largest centroid difference {diff:.2e}",
+             on one GPU: {one_ms:.1} ms; largest centroid difference {diff:.2e} (relative)",
             comm.size()
         );
-        if diff > 1e-3 {
+        if diff > 1e-4 {
             eprintln!("the sharded centroids differ from the one-GPU run");
             std::process::exit(1);
         }
