@@ -11,22 +11,6 @@ use std::time::{Duration, Instant};
 use xp::dist::{self, Communicator, ReduceOp};
 use xp::{Array, DType, Device, DistKind, Error};
 
-const DTYPES: [DType; 14] = [
-    DType::Bool,
-    DType::I8,
-    DType::U8,
-    DType::I16,
-    DType::I32,
-    DType::U32,
-    DType::I64,
-    DType::U64,
-    DType::F16,
-    DType::BF16,
-    DType::F32,
-    DType::F64,
-    DType::C64,
-    DType::C128,
-];
 const OPS: [ReduceOp; 5] = [ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min, ReduceOp::Avg];
 
 /// Rank `r`'s operand: small values whose sums and products are exact in every dtype.
@@ -81,7 +65,7 @@ fn local(gpus: usize) {
             failures.push(what);
         }
     };
-    for dt in DTYPES {
+    for dt in DType::ALL {
         let shape = [3usize, 5];
         let xs: Vec<Array> = (0..n).map(|r| operand(r, &shape, dt, devs[r])).collect();
         let on_one: Vec<Array> = xs.iter().map(|x| x.to_device(one).unwrap()).collect();
