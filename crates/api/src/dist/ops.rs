@@ -64,8 +64,8 @@ impl Communicator {
         self.pieces(name, x)?;
         self.ready(name, x, "")?;
         let out = self.alloc(x.shape(), x.dtype())?;
-        let x = whole(x)?;
-        self.pairs(name, &x, &out, x.size() / self.size())?;
+        let all: Vec<(usize, usize)> = (0..self.size()).map(|r| (r, r)).collect();
+        self.p2p(name, &exact(x)?, &out, x.size() / self.size(), &all, &all)?;
         Ok(out)
     }
 
@@ -76,8 +76,11 @@ impl Communicator {
         self.peer(name, root)?;
         self.ready(name, x, &format!("root {root}"))?;
         let out = self.alloc(&stacked(self.size(), x.shape()), x.dtype())?;
-        let got = self.gathered(name, &whole(x)?, &out, root)?;
-        Ok(got.then_some(out))
+        // every rank sends its x (piece 0) to the root; the root receives piece r from rank r
+        let on_root = self.rank() == root;
+        let recvs: Vec<(usize, usize)> = if on_root { (0..self.size()).map(|r| (r, r)).collect() } else { Vec::new() };
+        self.p2p(name, &exact(x)?, &out, x.size(), &[(0, root)], &recvs)?;
+        Ok(on_root.then_some(out))
     }
 
     /// Rank `root`'s `x[r]` on each rank `r` (`x` of shape `(size, *shape)` on the root, `None`
@@ -99,13 +102,15 @@ impl Communicator {
                         ),
                     ));
                 }
-                whole(x)?
+                exact(x)?
             }
             (true, None) => return Err(Error::invalid(name, "the root must give the array to scatter")),
             (false, _) => out.clone(),
         };
         self.ready(name, &out, &format!("root {root}"))?;
-        self.scattered(name, &send, &out, root)?;
+        let sends: Vec<(usize, usize)> =
+            if self.rank() == root { (0..self.size()).map(|r| (r, r)).collect() } else { Vec::new() };
+        self.p2p(name, &send, &out, out.size(), &sends, &[(0, root)])?;
         Ok(out)
     }
 
@@ -115,7 +120,7 @@ impl Communicator {
         let name = "send";
         self.peer(name, peer)?;
         self.usable(name, x)?;
-        let x = whole(x)?;
+        let x = exact(x)?;
         let w = wire(name, x.dtype(), None)?;
         self.with_storages(&[&x], |c, s| c.send(s[0], 0, x.size() * w.per, w.ty, peer))
     }
@@ -213,18 +218,10 @@ fn stacked(n: usize, shape: &[usize]) -> Vec<usize> {
     s
 }
 
-/// `x` as a C-contiguous buffer from its storage's start (copied where it is a view).
-fn whole(x: &Array) -> Result<Array> {
-    if x.is_contiguous() && x.layout.offset() == 0 {
-        Ok(x.clone())
-    } else {
-        x.copy()
-    }
-}
-
 use super::wire::{wire, Wire};
 use super::Nccl;
 use crate::backend::CudaStorage;
+use crate::sparse::exact;
 
 impl Communicator {
     /// `f(nccl, storages)` over the CUDA storages of `arrays`.
@@ -256,61 +253,33 @@ impl Communicator {
         if red == Some(ReduceOp::Avg) {
             xp_cuda::nccl::require(21000)?;
         }
-        let send = whole(send)?;
+        let send = exact(send)?;
         let count = send.size().min(recv.size()) * w.per;
         self.with_storages(&[&send, recv], |c, s| f(c, s[0], s[1], count, w))
     }
 
-    /// Grouped sends of `piece` elements `x[r]` to each rank `r` and receives of `out[r]` from it.
-    fn pairs(&self, op: &'static str, x: &Array, out: &Array, piece: usize) -> Result<()> {
-        let w = wire(op, x.dtype(), None)?;
-        let bytes = piece * x.dtype().size();
-        self.with_storages(&[x, out], |c, s| {
-            super::group(|| {
-                for r in 0..self.size() {
-                    c.send(s[0], r * bytes, piece * w.per, w.ty, r)?;
-                    c.recv(s[1], r * bytes, piece * w.per, w.ty, r)?;
-                }
-                Ok(())
-            })
-        })
-    }
-
-    /// Gather's sends and receives (`x`, one piece, to the root; the root's `out[r]` from `r`):
-    /// `true` on the root.
-    fn gathered(&self, op: &'static str, x: &Array, out: &Array, root: usize) -> Result<bool> {
-        let w = wire(op, x.dtype(), None)?;
-        let piece = x.size();
-        let bytes = piece * x.dtype().size();
-        let me = self.rank();
-        self.with_storages(&[x, out], |c, s| {
-            super::group(|| {
-                c.send(s[0], 0, piece * w.per, w.ty, root)?;
-                if me == root {
-                    for r in 0..self.size() {
-                        c.recv(s[1], r * bytes, piece * w.per, w.ty, r)?;
-                    }
-                }
-                Ok(())
-            })
-        })?;
-        Ok(me == root)
-    }
-
-    /// Scatter's sends (the root's `x[r]` to `r`) and receives (into `out`).
-    fn scattered(&self, op: &'static str, x: &Array, out: &Array, root: usize) -> Result<()> {
+    /// One group of sends and receives of `piece` elements each: `(slot, peer)` in `sends`
+    /// sends `x[slot]` to `peer`, in `recvs` receives `out[slot]` from `peer`.
+    fn p2p(
+        &self,
+        op: &'static str,
+        x: &Array,
+        out: &Array,
+        piece: usize,
+        sends: &[(usize, usize)],
+        recvs: &[(usize, usize)],
+    ) -> Result<()> {
         let w = wire(op, out.dtype(), None)?;
-        let piece = out.size();
         let bytes = piece * out.dtype().size();
-        let me = self.rank();
         self.with_storages(&[x, out], |c, s| {
             super::group(|| {
-                if me == root {
-                    for r in 0..self.size() {
-                        c.send(s[0], r * bytes, piece * w.per, w.ty, r)?;
-                    }
+                for &(slot, to) in sends {
+                    c.send(s[0], slot * bytes, piece * w.per, w.ty, to)?;
                 }
-                c.recv(s[1], 0, piece * w.per, w.ty, root)
+                for &(slot, from) in recvs {
+                    c.recv(s[1], slot * bytes, piece * w.per, w.ty, from)?;
+                }
+                Ok(())
             })
         })
     }

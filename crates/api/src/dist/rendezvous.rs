@@ -175,16 +175,40 @@ impl Rendezvous {
     /// Every rank's outcome of a step: `Ok` on every rank when all succeeded, otherwise the
     /// first failure (by rank) on every rank; a rank that does not report in time is named.
     pub fn agree(&mut self, mine: std::result::Result<(), DistKind>) -> Result<()> {
+        let (tag, body) = match &mine {
+            Ok(()) => (OK, Vec::new()),
+            Err(k) => (FAILED, encode(k)),
+        };
+        self.round(tag, &body, mine.err(), |_, tag, body| (tag != OK).then(|| decode(body)))
+    }
+
+    /// Checks that every rank describes its call as `what` (the same operation, shape and
+    /// dtype): a typed `Mismatch` naming the first rank that differs, on every rank.
+    pub fn same(&mut self, what: &str) -> Result<()> {
+        self.round(OK, what.as_bytes(), None, |rank, _, body| {
+            (body != what.as_bytes()).then(|| DistKind::Mismatch {
+                what: format!("rank {rank} called {} where rank 0 called {what}", String::from_utf8_lossy(body)),
+            })
+        })
+    }
+
+    /// One round through rank 0: each other rank sends `(tag, body)`; rank 0 judges each
+    /// (`judge(rank, tag, body)`: the failure it shows, if any), starting from its own
+    /// `failure`, names the ranks that did not report in time, and tells every rank the first
+    /// failure or that all is well.
+    fn round(
+        &mut self,
+        tag: u8,
+        body: &[u8],
+        failure: Option<DistKind>,
+        judge: impl Fn(usize, u8, &[u8]) -> Option<DistKind>,
+    ) -> Result<()> {
         let deadline = Instant::now() + self.timeout;
         let secs = self.timeout.as_secs();
         match &mut self.peers {
-            Peers::Alone => mine.map_err(err),
+            Peers::Alone => failure.map_or(Ok(()), |k| Err(err(k))),
             Peers::Member(c) => {
-                let (tag, body) = match &mine {
-                    Ok(()) => (OK, Vec::new()),
-                    Err(k) => (FAILED, encode(k)),
-                };
-                send(c, tag, &body).map_err(|e| broken(e.to_string()))?;
+                send(c, tag, body).map_err(|e| broken(e.to_string()))?;
                 match recv(c, deadline)? {
                     Some((OK, _)) => Ok(()),
                     Some((_, body)) => Err(err(decode(&body))),
@@ -192,66 +216,20 @@ impl Rendezvous {
                 }
             }
             Peers::Root(conns) => {
-                let mut first: Option<DistKind> = mine.err();
+                let mut first = failure;
                 let mut missing = Vec::new();
                 for (i, c) in conns.iter_mut().enumerate() {
                     match recv(c, deadline) {
-                        Ok(Some((OK, _))) => {}
-                        Ok(Some((_, body))) => {
-                            first.get_or_insert(decode(&body));
+                        Ok(Some((tag, body))) => {
+                            if let Some(k) = judge(i + 1, tag, &body) {
+                                first.get_or_insert(k);
+                            }
                         }
                         Ok(None) | Err(_) => missing.push(i + 1),
                     }
                 }
                 if first.is_none() && !missing.is_empty() {
                     first = Some(DistKind::Timeout { seconds: secs, missing });
-                }
-                let (tag, body) = match &first {
-                    None => (OK, Vec::new()),
-                    Some(k) => (FAILED, encode(k)),
-                };
-                for c in conns.iter_mut() {
-                    let _ = send(c, tag, &body);
-                }
-                first.map_or(Ok(()), |k| Err(err(k)))
-            }
-        }
-    }
-
-    /// Checks that every rank describes its call as `what` (the same operation, shape and
-    /// dtype): a typed `Mismatch` naming the first rank that differs, on every rank.
-    pub fn same(&mut self, what: &str) -> Result<()> {
-        let deadline = Instant::now() + self.timeout;
-        match &mut self.peers {
-            Peers::Alone => Ok(()),
-            Peers::Member(c) => {
-                send(c, OK, what.as_bytes()).map_err(|e| broken(e.to_string()))?;
-                match recv(c, deadline)? {
-                    Some((OK, _)) => Ok(()),
-                    Some((_, body)) => Err(err(decode(&body))),
-                    None => Err(err(DistKind::Timeout { seconds: self.timeout.as_secs(), missing: vec![0] })),
-                }
-            }
-            Peers::Root(conns) => {
-                let mut first = None;
-                let mut missing = Vec::new();
-                for (i, c) in conns.iter_mut().enumerate() {
-                    match recv(c, deadline) {
-                        Ok(Some((_, body))) if body == what.as_bytes() => {}
-                        Ok(Some((_, body))) => {
-                            first.get_or_insert(DistKind::Mismatch {
-                                what: format!(
-                                    "rank {} called {} where rank 0 called {what}",
-                                    i + 1,
-                                    String::from_utf8_lossy(&body)
-                                ),
-                            });
-                        }
-                        Ok(None) | Err(_) => missing.push(i + 1),
-                    }
-                }
-                if first.is_none() && !missing.is_empty() {
-                    first = Some(DistKind::Timeout { seconds: self.timeout.as_secs(), missing });
                 }
                 let (tag, body) = first.as_ref().map_or((OK, Vec::new()), |k| (FAILED, encode(k)));
                 for c in conns.iter_mut() {

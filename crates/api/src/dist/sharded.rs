@@ -25,6 +25,16 @@ pub fn block(len: usize, parts: usize, r: usize) -> (usize, usize) {
     (start, start + q + usize::from(r < extra))
 }
 
+/// This rank's block of `whole` along `axis`, as an array of its own (the whole one is not
+/// kept alive by a view).
+fn own_block(comm: &Communicator, whole: &Array, axis: usize, op: &'static str) -> Result<Array> {
+    if axis >= whole.ndim() {
+        return Err(Error::AxisOutOfRange { op, axis: axis as isize, ndim: whole.ndim() });
+    }
+    let (s, e) = block(whole.shape()[axis], comm.size(), comm.rank());
+    crate::fft::slice_axis(whole, axis, s, e)?.copy()
+}
+
 /// A global array spread over the ranks of a communicator.
 #[derive(Clone, Debug)]
 pub struct ShardedArray {
@@ -100,16 +110,7 @@ impl ShardedArray {
         let whole = comm.broadcast(&mine, root)?;
         let local = match placement {
             Placement::Replicated => whole,
-            Placement::Sharded(axis) => {
-                if axis >= shape.len() {
-                    return Err(Error::AxisOutOfRange { op, axis: axis as isize, ndim: shape.len() });
-                }
-                let (s, e) = block(shape[axis], comm.size(), comm.rank());
-                whole.take(
-                    &crate::on(comm.device()).arange(s as f64, e as f64, 1.0, Some(DType::I64))?,
-                    Some(axis as isize),
-                )?
-            }
+            Placement::Sharded(axis) => own_block(comm, &whole, axis, op)?,
         };
         Ok(ShardedArray { comm: comm.clone(), shape, placement, local })
     }
@@ -196,8 +197,7 @@ impl ShardedArray {
                         return Ok(x.local.clone());
                     }
                     let (s, e) = block(shape[ax], x.comm.size(), x.comm.rank());
-                    let idx = crate::on(x.comm.device()).arange(s as f64, e as f64, 1.0, Some(DType::I64))?;
-                    x.local.take(&idx, Some(k))
+                    crate::fft::slice_axis(&x.local, k as usize, s, e)
                 }
                 _ => Ok(x.local.clone()),
             }
@@ -461,20 +461,7 @@ impl ShardedArray {
         let whole = self.all_gather()?;
         let local = match placement {
             Placement::Replicated => whole,
-            Placement::Sharded(axis) => {
-                if axis >= self.shape.len() {
-                    return Err(Error::AxisOutOfRange {
-                        op: "ShardedArray::reshard",
-                        axis: axis as isize,
-                        ndim: self.shape.len(),
-                    });
-                }
-                let (s, e) = block(self.shape[axis], self.comm.size(), self.comm.rank());
-                whole.take(
-                    &crate::on(self.comm.device()).arange(s as f64, e as f64, 1.0, Some(DType::I64))?,
-                    Some(axis as isize),
-                )?
-            }
+            Placement::Sharded(axis) => own_block(&self.comm, &whole, axis, "ShardedArray::reshard")?,
         };
         Ok(ShardedArray { comm: self.comm.clone(), shape: self.shape.clone(), placement, local })
     }

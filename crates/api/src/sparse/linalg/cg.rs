@@ -90,7 +90,7 @@ pub fn cg<'a>(a: &'a dyn LinearOperator, b: &Array, mut opts: Krylov<'a>) -> Res
 /// the working dtype of `x`.
 fn backend_cg(a: &crate::sparse::CsrArray, x: &Array, r: &Array, atol: f64, maxiter: usize) -> Result<(Array, CgRun)> {
     use crate::backend::{Many, Reads, Storage};
-    use crate::sparse::compressed::exact;
+    use crate::sparse::exact;
     use xp_core::{CsrParts, SparseStorage};
     fn run<S: SparseStorage>(v: &[&S], dims: [usize; 2], atol: f64, maxiter: usize) -> Result<(S, CgRun)> {
         let parts = CsrParts { indptr: v[0], indices: v[1], data: v[2], rows: dims[0], cols: dims[1] };
