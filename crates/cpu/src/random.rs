@@ -147,7 +147,7 @@ impl<T: Element, const V: usize, F: Values<T, V>> pulp::WithSimd for Fill<'_, T,
         let (mut i, end) = (start, start + out.len());
         while i < end {
             let g = i / V;
-            let k0 = (g * LANES) as u64;
+            let k0 = (g * LANES) as u64 + s.first_block((V / LANES) as u64);
             f.values(k0, &batch(s, k0), &mut vals);
             let (lo, hi) = (i - g * V, (end - g * V).min(V));
             for (o, v) in out[i - start..i - start + hi - lo].iter_mut().zip(&vals[lo..hi]) {
@@ -180,7 +180,7 @@ fn by_values<T: Element>(
             for (a, p) in args.iter_mut().zip(&ps) {
                 *a = p[if p.len() == 1 { 0 } else { i }];
             }
-            o.write(f(&mut Words::new(s, i as u64), &args));
+            o.write(f(&mut Words::new(s, s.first + i as u64), &args));
         }
     }))
 }
@@ -236,6 +236,34 @@ mod tests {
             let w = batch(&s, b0);
             for l in 0..LANES {
                 assert_eq!(w[4 * l..4 * l + 4], s.block(b0 + l as u64), "block {}", b0 + l as u64);
+            }
+        }
+    }
+
+    #[test]
+    fn a_piece_of_a_draw_is_the_whole_draws_values_from_its_first() {
+        let dev = CpuDevice;
+        let whole = Stream::new(99, 3);
+        let param = CpuStorage(HostBuffer::F64(vec![2.5]));
+        let cases = [
+            (Distribution::Uniform, DType::F32),
+            (Distribution::Uniform, DType::F64),
+            (Distribution::StandardNormal, DType::F32),
+            (Distribution::StandardNormal, DType::F64),
+            (Distribution::StandardExponential, DType::F64),
+            (Distribution::Integers { low: -5, span: 6 }, DType::I32),
+            (Distribution::Integers { low: 0, span: 1 << 40 }, DType::I64),
+            (Distribution::StandardGamma, DType::F64),
+            (Distribution::Poisson, DType::I64),
+        ];
+        for (dist, d) in cases {
+            let ps: Vec<&CpuStorage> = (0..dist.params()).map(|_| &param).collect();
+            let all = dev.random(1000, d, dist, &ps, whole).unwrap();
+            for first in [0usize, 4, 64, 516] {
+                let part = dev.random(1000 - first, d, dist, &ps, whole.from(first as u64)).unwrap();
+                let tail = xp_core::with_buffer!(&all.0, v => format!("{:?}", &v[first..]));
+                let piece = xp_core::with_buffer!(&part.0, v => format!("{v:?}"));
+                assert_eq!(piece, tail, "{dist:?} {d} from {first}");
             }
         }
     }

@@ -12,7 +12,7 @@ use xp_core::{DType, Distribution, Error, RandomDevice, Result};
 /// rounds' keys come from the kernel's parameters (computed on the host), so that a round is two
 /// wide multiplies and two three-way xors with nothing else to add.
 const PHILOX: &str = r#"
-struct Str { unsigned rk[20]; unsigned d0, d1; };
+struct Str { unsigned rk[20]; unsigned d0, d1; unsigned long long first; };
 __device__ __forceinline__ void philox(unsigned c[4], const Str& s) {
 #pragma unroll
   for (int r = 0; r < 10; ++r) {
@@ -131,7 +131,7 @@ fn value_src(dist: Distribution, d: DType) -> Option<String> {
 extern \"C\" __global__ void XP_NAME(random)({st}* __restrict__ o, long long n, const __grid_constant__ Str s, const double* __restrict__ p0, long long s0, const double* __restrict__ p1, long long s1) {{
   (void)p1; (void)s1;
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{
-    Words q; words_init(q, s, (unsigned long long)i);
+    Words q; words_init(q, s, s.first + (unsigned long long)i);
     o[i] = ({st})({expr});
   }}
 }}\n"
@@ -185,7 +185,7 @@ fn body(dist: Distribution, d: DType) -> Option<(u32, String)> {
         for (unsigned a = 1;; ++a) {
           const unsigned long long hi = __umul64hi(x, r), lw = x * r;
           if (lw >= r || lw >= (0ull - r) % r) { v[j] = (long long)(lo + hi); break; }
-          unsigned q[4]; block(s, 2 * k + j, a, q); x = ((unsigned long long)q[1] << 32) | q[0];
+          unsigned q[4]; block(s, 2 * kb + j, a, q); x = ((unsigned long long)q[1] << 32) | q[0];
         }
       }"
                 .to_string()
@@ -197,7 +197,7 @@ fn body(dist: Distribution, d: DType) -> Option<(u32, String)> {
           const unsigned long long m = (unsigned long long)x * r, l = m & 0xffffffffull;
           // The threshold (2^32 mod r, a division) only matters when l < r.
           if (l >= r || l >= ((1ull << 32) - r) % r) { v[j] = (long long)(lo + (m >> 32)); break; }
-          unsigned q[4]; block(s, 4 * k + j, a, q); x = q[0];
+          unsigned q[4]; block(s, 4 * kb + j, a, q); x = q[0];
         }
       }"
                 .to_string()
@@ -221,7 +221,8 @@ extern \"C\" __global__ void XP_NAME(random)({st}* __restrict__ o, long long n, 
   (void)lo; (void)span;
   const long long nb = (n + {per} - 1) / {per};
   for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < nb; k += (long long)gridDim.x * blockDim.x) {{
-    unsigned w[4]; block(s, (unsigned long long)k, 0, w);
+    const unsigned long long kb = (unsigned long long)k + s.first / {per};
+    unsigned w[4]; block(s, kb, 0, w);
     {vt} v[{per}];
     {body}
     if (k * {per} + {per} <= n) {{
@@ -246,13 +247,14 @@ struct Str {
     rk: [[u32; 2]; 10],
     d0: u32,
     d1: u32,
+    first: u64,
 }
-// SAFETY: plain-old-data of 22 u32, laid out as the device struct.
+// SAFETY: plain-old-data (22 u32 and a u64 at offset 88), laid out as the device struct.
 unsafe impl cudarc::driver::DeviceRepr for Str {}
 
 /// The kernel's stream parameter.
 fn stream_arg(s: &Stream) -> Str {
-    Str { rk: round_keys(s.key), d0: s.draw as u32, d1: (s.draw >> 32) as u32 }
+    Str { rk: round_keys(s.key), d0: s.draw as u32, d1: (s.draw >> 32) as u32, first: s.first }
 }
 
 /// Draw a distribution that rejects: one thread per value.

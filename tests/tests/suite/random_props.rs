@@ -165,3 +165,36 @@ fn bad_random_arguments_are_typed_errors() {
     // A failed call draws nothing: the next draw is the generator's first.
     assert_eq!(rng, before);
 }
+
+#[test]
+fn a_piece_of_each_draw_is_the_whole_draws_values_at_its_positions() {
+    // What the shards of a distributed array draw: each its positions of one global draw.
+    type Draw = fn(&mut xp::random::Generator, &[usize]) -> xp::Result<xp::Array>;
+    let draws: [(&str, Draw); 6] = [
+        ("random f32", |g, s| g.random(s, DType::F32)),
+        ("random f64", |g, s| g.random(s, DType::F64)),
+        ("standard_normal f32", |g, s| g.standard_normal(s, DType::F32)),
+        ("normal(3, 2) f64", |g, s| g.normal(3.0, 2.0, s.to_vec())),
+        ("integers u8", |g, s| g.integers(0, 200, s, DType::U8)),
+        ("gamma(0.7)", |g, s| g.gamma(0.7, 1.0, s.to_vec())),
+    ];
+    for dev in devices() {
+        for (name, draw) in draws {
+            let whole = draw(&mut xp::on(dev).default_rng(8), &[10, 7]).unwrap().reshape([-1]).unwrap();
+            for (start, shape) in [(0usize, vec![3usize, 7]), (7, vec![2, 7]), (21, vec![7, 7]), (69, vec![1])] {
+                let mut g = xp::on(dev).default_rng(8);
+                let piece = g.piece(start, |g| draw(g, &shape)).unwrap();
+                assert_eq!(piece.shape(), &shape[..], "{name} on {dev}");
+                let want = whole.slice(xp::s![start as isize..(start + piece.size()) as isize]).unwrap();
+                assert!(xp::array_equal(&piece.reshape([-1]).unwrap(), &want).unwrap(), "{name} from {start} on {dev}");
+            }
+        }
+    }
+    // a parameter array is not cut to a piece: a typed error
+    let mut g = default_rng(1);
+    let k = xp::on(xp::Device::Cpu).asarray(vec![1.0, 2.0], [2]).unwrap();
+    assert!(matches!(
+        g.piece(4, |g| g.standard_gamma(&k, [2], DType::F64)),
+        Err(Error::InvalidArgument { op: "random", .. })
+    ));
+}

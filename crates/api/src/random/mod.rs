@@ -50,6 +50,8 @@ pub struct Generator {
     seed: u64,
     draws: u64,
     spawned: u64,
+    /// inside [`Generator::piece`]: the position in each draw of the values asked for
+    from: Option<usize>,
 }
 
 /// A generator seeded with `seed` on the CPU (`xp::on(device).default_rng(seed)` for another
@@ -139,7 +141,7 @@ impl<'a> Param<'a> {
 
 impl Generator {
     fn new(device: Device, seed: u64) -> Generator {
-        Generator { device, seed, draws: 0, spawned: 0 }
+        Generator { device, seed, draws: 0, spawned: 0, from: None }
     }
     /// The device the generator's arrays live on.
     pub fn device(&self) -> Device {
@@ -192,8 +194,31 @@ impl Generator {
         params: &[&Array],
     ) -> Result<Array> {
         let s = self.stream();
-        let st = backend::random(self.device, numel(shape), dtype, dist, params, s)?;
-        Ok(Array::from_storage(st, shape))
+        let n = numel(shape);
+        let Some(start) = self.from else {
+            return Ok(Array::from_storage(backend::random(self.device, n, dtype, dist, params, s)?, shape));
+        };
+        if params.iter().any(|p| p.size() > 1) {
+            return Err(Error::invalid("random", "a piece of a draw takes scalar parameters only"));
+        }
+        // from the block holding `start`: the values before it are dropped
+        let head = start % 4;
+        let st = backend::random(self.device, n + head, dtype, dist, params, s.from(start as u64))?;
+        let flat = Array::from_storage(st, &[n + head]);
+        let piece = if head == 0 { flat } else { crate::fft::slice_axis(&flat, 0, head, n + head)?.copy()? };
+        piece.reshape_exact(shape)
+    }
+
+    /// `f`'s draws as the values at positions `start..` of each whole draw (the next draw of
+    /// shape `s` gives the values `start .. start + s.size()` of the flat draw of a larger
+    /// array): how the shards of a distributed array draw their own parts of one global array.
+    /// `f` calls element-wise distributions with scalar parameters (`random`, `standard_normal`,
+    /// `integers`, `normal(loc, scale)`, …); a parameter array is an error.
+    pub fn piece<R>(&mut self, start: usize, f: impl FnOnce(&mut Generator) -> Result<R>) -> Result<R> {
+        let before = self.from.replace(start);
+        let r = f(self);
+        self.from = before;
+        r
     }
 
     /// A parameter as the backend takes it: one value, or `shape`'s values in order.

@@ -70,12 +70,26 @@ pub struct Stream {
     pub key: [u32; 2],
     /// which draw of the generator this is (below 2^48)
     pub draw: u64,
+    /// the position in the draw of the first value asked for, a multiple of 4 (0 for a whole
+    /// draw): a piece of a draw starting at `first` holds the values that the whole draw holds
+    /// at positions `first..` (the shards of a distributed array draw their own blocks)
+    pub first: u64,
 }
 
 impl Stream {
     /// The stream of draw `draw` of the generator seeded with `seed`.
     pub fn new(seed: u64, draw: u64) -> Stream {
-        Stream { key: [seed as u32, (seed >> 32) as u32], draw: draw & ((1 << 48) - 1) }
+        Stream { key: [seed as u32, (seed >> 32) as u32], draw: draw & ((1 << 48) - 1), first: 0 }
+    }
+    /// The piece of this draw whose first value is at position `first` (rounded down to a
+    /// multiple of 4, the values of a block of the narrowest kind).
+    pub fn from(self, first: u64) -> Stream {
+        Stream { first: first & !3, ..self }
+    }
+    /// The position in the whole draw of the first block of a piece whose blocks hold `per`
+    /// values each.
+    pub fn first_block(&self, per: u64) -> u64 {
+        self.first / per
     }
     /// The counter words 2 and 3 of attempt `j`.
     fn high(&self, j: u32) -> [u32; 2] {
