@@ -13,6 +13,9 @@ use xp::{Array, DType, Device, DistKind, Error};
 
 const OPS: [ReduceOp; 5] = [ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min, ReduceOp::Avg];
 
+#[path = "dist_gpu/more.rs"]
+mod more;
+
 /// Rank `r`'s operand: small values whose sums and products are exact in every dtype.
 fn operand(r: usize, shape: &[usize], dt: DType, dev: Device) -> Array {
     let n: usize = shape.iter().product();
@@ -209,7 +212,7 @@ fn child(scenario: &str) {
                     other => Err(Error::invalid("child", format!("shapes differ, got {other:?}"))),
                 }
             }
-            "sharded" => sharded(&comm),
+            "sharded" => sharded(&comm).and_then(|()| more::run(&comm)),
             other => Err(Error::invalid("child", format!("no scenario {other}"))),
         }
     })();

@@ -51,6 +51,14 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
     // sums; against CuPy's sum of the whole on one GPU
     let n = 1usize << 31;
     let setup = format!("N = {n}\nwith xp.cuda.Device(0):\n    X = xp.full(N, 0.5, dtype=xp.float32)\n");
+    r.push(Row::new("dist.sum", "2^31 f32 on one GPU, xp (ref: CuPy, one GPU)", setup.clone(), "X.sum()", move |_| {
+        let x = xp::on(Device::Cuda(0)).full([n], 0.5, DType::F32)?;
+        one(move || {
+            let s = x.sum(..)?;
+            xp::cuda::synchronize(0)?;
+            Ok(s)
+        })
+    }));
     r.push(Row::new("dist.sum", "2^31 f32 sharded over 2 GPUs (ref: CuPy, one GPU)", setup, "X.sum()", move |_| {
         let comms = Communicator::local(&two())?;
         let halves = two().iter().map(|&d| xp::on(d).full([n / 2], 0.5, DType::F32)).collect::<Result<Vec<_>>>()?;
@@ -65,6 +73,21 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
     let setup = format!(
         "with xp.cuda.Device(0):\n    A = uniform(({m}, {k}), 5).astype(xp.float32)\n    B = uniform(({m}, {k}), 6).astype(xp.float32)\n"
     );
+    let whole = move |s: u64| -> Result<Array> { super::uniform(&[m, k], s, Device::Cpu)?.astype(DType::F32) };
+    r.push(Row::new(
+        "dist.matmul",
+        "Aᵀ B, 2^20 × 256 f32 on one GPU, xp (ref: CuPy, one GPU)",
+        setup.clone(),
+        "A.T @ B",
+        move |_| {
+            let (a, b) = (whole(5)?.to_device(Device::Cuda(0))?, whole(6)?.to_device(Device::Cuda(0))?);
+            one(move || {
+                let p = a.t()?.matmul(&b)?;
+                xp::cuda::synchronize(0)?;
+                Ok(p)
+            })
+        },
+    ));
     r.push(Row::new(
         "dist.matmul",
         "Aᵀ B, 2^20 × 256 f32 row-sharded over 2 GPUs (ref: CuPy, one GPU)",
@@ -72,7 +95,6 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
         "A.T @ B",
         move |_| {
             let comms = Communicator::local(&two())?;
-            let whole = |s: u64| -> Result<Array> { super::uniform(&[m, k], s, Device::Cpu)?.astype(DType::F32) };
             let (a, b) = (whole(5)?, whole(6)?);
             let half = |x: &Array, i: usize| -> Result<Array> {
                 let h = (m / 2) as isize;

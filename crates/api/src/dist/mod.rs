@@ -30,10 +30,12 @@
 //! comm.synchronize()?;
 //! # Ok::<(), xp::Error>(())
 //! ```
+mod cg;
 mod env;
 mod ops;
 mod rendezvous;
 mod sharded;
+mod sparse;
 #[cfg(not(xp_cuda))]
 mod stand_in;
 mod wire;
@@ -43,9 +45,11 @@ pub(crate) use stand_in::Nccl;
 #[cfg(xp_cuda)]
 pub(crate) use xp_cuda::nccl::NcclComm as Nccl;
 
+pub use cg::{cg, ShardedSolution};
 pub use env::{first_node, Launch, Launcher, DEFAULT_PORT};
 pub use rendezvous::Rendezvous;
-pub use sharded::{block, Placement, ShardedArray};
+pub use sharded::{block, shard_path, Placement, ShardedArray};
+pub use sparse::ShardedCsr;
 
 use crate::Device;
 use std::sync::{Arc, Mutex};
@@ -168,7 +172,7 @@ pub fn init_with(launch: &Launch, device: Device, opts: &Options) -> Result<Comm
 }
 
 /// An error as the kind the other ranks are told.
-#[cfg_attr(not(xp_cuda), allow(dead_code))]
+#[cfg_attr(not(any(xp_cuda, feature = "io")), allow(dead_code))]
 fn kind_of(e: &Error) -> DistKind {
     match e {
         Error::Dist { kind, .. } => kind.clone(),
@@ -243,6 +247,22 @@ impl Communicator {
     /// aborted and every later call fails at once with a typed error.
     pub fn synchronize(&self) -> Result<()> {
         self.inner.nccl.wait(self.inner.opts.timeout)
+    }
+
+    /// `mine`, this rank's outcome of a step every rank takes, once every rank has reported
+    /// its own: a failure anywhere is an error everywhere (this rank's own error where it
+    /// failed). Without a rendezvous ([`Communicator::local`]: one process sees every
+    /// outcome) it is `mine`.
+    #[cfg_attr(not(feature = "io"), allow(dead_code))]
+    pub(crate) fn agree<T>(&self, op: &'static str, mine: Result<T>) -> Result<T> {
+        let Some(rdv) = &self.inner.rdv else { return mine };
+        let all = rdv.lock().unwrap_or_else(|e| e.into_inner()).agree(mine.as_ref().map(|_| ()).map_err(kind_of));
+        match (mine, all) {
+            (Err(e), _) => Err(e),
+            (Ok(_), Err(Error::Dist { kind, .. })) => Err(Error::Dist { op, kind }),
+            (Ok(_), Err(e)) => Err(e),
+            (Ok(v), Ok(())) => Ok(v),
+        }
     }
 
     /// Stops the communicator at once (its queued and running collectives end unfinished);

@@ -269,15 +269,31 @@ impl Communicator {
         sends: &[(usize, usize)],
         recvs: &[(usize, usize)],
     ) -> Result<()> {
+        let parts =
+            |v: &[(usize, usize)]| v.iter().map(|&(slot, peer)| (slot * piece, piece, peer)).collect::<Vec<_>>();
+        self.exchange(op, x, out, &parts(sends), &parts(recvs))
+    }
+
+    /// One group of sends and receives of runs of elements: `(start, len, peer)` in `sends`
+    /// sends `x[start..start + len]` (of the flat, contiguous `x`) to `peer`, in `recvs`
+    /// receives `out[start..start + len]` from `peer`.
+    pub(crate) fn exchange(
+        &self,
+        op: &'static str,
+        x: &Array,
+        out: &Array,
+        sends: &[(usize, usize, usize)],
+        recvs: &[(usize, usize, usize)],
+    ) -> Result<()> {
         let w = wire(op, out.dtype(), None)?;
-        let bytes = piece * out.dtype().size();
+        let size = out.dtype().size();
         self.with_storages(&[x, out], |c, s| {
             super::group(|| {
-                for &(slot, to) in sends {
-                    c.send(s[0], slot * bytes, piece * w.per, w.ty, to)?;
+                for &(start, len, to) in sends {
+                    c.send(s[0], start * size, len * w.per, w.ty, to)?;
                 }
-                for &(slot, from) in recvs {
-                    c.recv(s[1], slot * bytes, piece * w.per, w.ty, from)?;
+                for &(start, len, from) in recvs {
+                    c.recv(s[1], start * size, len * w.per, w.ty, from)?;
                 }
                 Ok(())
             })

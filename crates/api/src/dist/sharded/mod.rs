@@ -5,6 +5,12 @@
 //! Element-wise work runs on each piece alone (a replicated operand is cut to the piece where
 //! it spans the sharded axis); a reduction over the sharded axis reduces each piece and then
 //! across ranks (one all-reduce); `Aᵀ B` over row shards is a local product and an all-reduce.
+mod layout;
+mod make;
+mod sort;
+
+pub use make::shard_path;
+
 use super::{Communicator, ReduceOp};
 use crate::{Array, DType};
 use xp_core::{DistKind, Error, Result};
@@ -112,6 +118,16 @@ impl ShardedArray {
             Placement::Replicated => whole,
             Placement::Sharded(axis) => own_block(comm, &whole, axis, op)?,
         };
+        Ok(ShardedArray { comm: comm.clone(), shape, placement, local })
+    }
+
+    /// A sharded array from its parts, unchecked (the caller computed them consistently).
+    pub(crate) fn from_parts(
+        comm: &Communicator,
+        shape: Vec<usize>,
+        placement: Placement,
+        local: Array,
+    ) -> Result<ShardedArray> {
         Ok(ShardedArray { comm: comm.clone(), shape, placement, local })
     }
 
@@ -451,19 +467,6 @@ impl ShardedArray {
             placement,
             local: self.local.t()?,
         })
-    }
-
-    /// The same global array laid out by `placement` (through the whole array on each rank).
-    pub fn reshard(&self, placement: Placement) -> Result<ShardedArray> {
-        if placement == self.placement {
-            return Ok(self.clone());
-        }
-        let whole = self.all_gather()?;
-        let local = match placement {
-            Placement::Replicated => whole,
-            Placement::Sharded(axis) => own_block(&self.comm, &whole, axis, "ShardedArray::reshard")?,
-        };
-        Ok(ShardedArray { comm: self.comm.clone(), shape: self.shape.clone(), placement, local })
     }
 
     /// The whole array on rank `root` (`None` elsewhere).

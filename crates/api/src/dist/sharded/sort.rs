@@ -1,0 +1,103 @@
+//! A distributed sort of a 1-D [`ShardedArray`] (sample sort): each rank sorts its block,
+//! regular samples of every block choose `size − 1` splitters, one exchange sends each rank
+//! the values between two splitters, which it sorts; a second exchange moves the sorted run
+//! back into the block layout. Every value crosses the network at most twice; the splitters
+//! keep the buckets within a few percent of equal for any input without long runs of equal
+//! values (and the second exchange restores the blocks whatever the buckets were).
+use super::{block, Placement, ShardedArray};
+
+use crate::{Array, DType};
+use xp_core::{Error, Result, Side};
+
+/// Samples each rank contributes per rank of the world.
+const OVERSAMPLE: usize = 32;
+
+impl ShardedArray {
+    /// The values of a 1-D array in ascending order (NumPy's `sort`: NaNs last), sharded in
+    /// blocks as the input (a replicated array is sorted on each rank).
+    pub fn sort(&self) -> Result<ShardedArray> {
+        let op = "ShardedArray::sort";
+        if self.shape.len() != 1 {
+            return Err(Error::invalid(op, format!("a 1-D array, not {:?}", self.shape)));
+        }
+        let local = self.local.sort(0)?;
+        let (n, me) = (self.comm.size(), self.comm.rank());
+        if self.placement == Placement::Replicated || n == 1 {
+            return Ok(ShardedArray { local, ..self.clone() });
+        }
+        let dev = crate::on(self.comm.device());
+        let len = local.shape()[0];
+        // regular samples of every non-empty block, gathered and sorted: the splitters
+        let k = OVERSAMPLE * n;
+        let at: Vec<i64> = (0..k).map(|i| (i * len / k) as i64).collect();
+        let samples =
+            if len == 0 { dev.zeros([k], local.dtype())? } else { local.take(&dev.asarray(at, [k])?, Some(0))? };
+        let all = self.comm.all_gather(&samples)?.reshape([-1])?;
+        let lens = self.comm.all_gather(&dev.asarray(vec![len as i64], [1])?)?.to_vec::<i64>()?;
+        let real: Vec<i64> =
+            (0..n).filter(|&r| lens[r] > 0).flat_map(|r| (r * k..(r + 1) * k).map(|i| i as i64)).collect();
+        let pool = all.take(&dev.asarray(real.clone(), [real.len()])?, Some(0))?.sort(0)?;
+        let picks: Vec<i64> = (1..n).map(|j| (j * real.len() / n) as i64).collect();
+        let splitters = pool.take(&dev.asarray(picks, [n - 1])?, Some(0))?;
+        let cuts =
+            crate::sorting::searchsorted(&local, &splitters, Side::Left, None)?.astype(DType::I64)?.to_vec::<i64>()?;
+        let bounds: Vec<usize> = std::iter::once(0).chain(cuts.iter().map(|&c| c as usize)).chain([len]).collect();
+        let mine: Vec<i64> = (0..n).map(|q| (bounds[q + 1] - bounds[q]) as i64).collect();
+        // counts[r * n + q]: how many values rank r sends to rank q
+        let counts = self.comm.all_gather(&dev.asarray(mine, [n])?)?.to_vec::<i64>()?;
+        let count = |r: usize, q: usize| counts[r * n + q] as usize;
+        // 1. each value to its bucket's rank
+        let sends: Vec<_> = (0..n).filter(|&q| count(me, q) > 0).map(|q| (bounds[q], count(me, q), q)).collect();
+        let mut recvs = Vec::new();
+        let mut off = 0;
+        for r in 0..n {
+            if count(r, me) > 0 {
+                recvs.push((off, count(r, me), r));
+            }
+            off += count(r, me);
+        }
+        let bucket = dev.empty([off], local.dtype())?;
+        self.exchange_runs(op, &local, &bucket, &sends, &recvs)?;
+        let bucket = bucket.sort(0)?;
+        // 2. the sorted buckets back into blocks: bucket q holds global positions from the
+        // sizes of the buckets before it
+        let sizes: Vec<usize> = (0..n).map(|q| (0..n).map(|r| count(r, q)).sum()).collect();
+        let start = |q: usize| sizes[..q].iter().sum::<usize>();
+        let total = self.shape[0];
+        let overlap = |a: (usize, usize), b: (usize, usize)| (a.0.max(b.0), a.1.min(b.1));
+        let own = (start(me), start(me) + sizes[me]);
+        let sends: Vec<_> = (0..n)
+            .filter_map(|t| {
+                let (s, e) = overlap(own, block(total, n, t));
+                (s < e).then_some((s - own.0, e - s, t))
+            })
+            .collect();
+        let target = block(total, n, me);
+        let recvs: Vec<_> = (0..n)
+            .filter_map(|q| {
+                let (s, e) = overlap((start(q), start(q) + sizes[q]), target);
+                (s < e).then_some((s - target.0, e - s, q))
+            })
+            .collect();
+        let out = dev.empty([target.1 - target.0], local.dtype())?;
+        self.exchange_runs(op, &bucket, &out, &sends, &recvs)?;
+        Ok(ShardedArray { local: out, ..self.clone() })
+    }
+
+    /// [`Communicator::exchange`](crate::dist::Communicator) of runs of `x` into `out`, with
+    /// nothing to do when neither list has a run.
+    fn exchange_runs(
+        &self,
+        op: &'static str,
+        x: &Array,
+        out: &Array,
+        sends: &[(usize, usize, usize)],
+        recvs: &[(usize, usize, usize)],
+    ) -> Result<()> {
+        if sends.is_empty() && recvs.is_empty() {
+            return Ok(());
+        }
+        let x = if sends.is_empty() { out.clone() } else { crate::sparse::exact(x)? };
+        self.comm.exchange(op, &x, out, sends, recvs)
+    }
+}
