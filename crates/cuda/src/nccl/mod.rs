@@ -9,6 +9,7 @@
 //! Types and reductions are NCCL's codes (`ncclDataType_t`, `ncclRedOp_t`); the front end
 //! (`xp::dist`) maps dtypes onto them.
 mod library;
+mod watchdog;
 
 pub use library::{nccl_path, nccl_version, require, UniqueId};
 
@@ -16,8 +17,9 @@ use crate::runtime::buffer::CudaStorage;
 use crate::runtime::device::{driver_err, get, Dev};
 use library::{check, nccl, CommPtr, Config, NcclResult, IN_PROGRESS, SUCCESS};
 use std::ffi::{c_int, c_void};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
+use watchdog::Shared;
 use xp_core::{DistKind, Error, Result};
 
 /// A fresh `ncclUniqueId` (rank 0 makes it; the others receive it).
@@ -30,10 +32,19 @@ pub fn unique_id() -> Result<UniqueId> {
 }
 
 thread_local! {
-    /// The depth of the calling thread's groups, and the non-blocking communicators its open
-    /// group used (NCCL queues their work at the outermost `ncclGroupEnd`, which may return
-    /// before it has: they are polled then).
-    static GROUP: std::cell::RefCell<(usize, Vec<usize>)> = const { std::cell::RefCell::new((0, Vec::new())) };
+    /// The depth of the calling thread's groups, and the communicators its open group used
+    /// (NCCL queues their work at the outermost `ncclGroupEnd`, which for a non-blocking one
+    /// may return before it has: they are polled then).
+    static GROUP: std::cell::RefCell<(usize, Vec<Member>)> = const { std::cell::RefCell::new((0, Vec::new())) };
+}
+
+/// A communicator an open group used: polled at the group's end when non-blocking, and (when
+/// watched) its work noted to its watchdog then, on the stream it went to.
+struct Member {
+    comm: usize,
+    /// non-blocking: polled until NCCL has queued its work
+    poll: bool,
+    watch: Option<(Weak<Shared>, Arc<cudarc::driver::CudaStream>)>,
 }
 
 /// How long a non-blocking call may stay in progress before it is a typed timeout.
@@ -63,8 +74,13 @@ pub fn group_end() -> Result<()> {
     // SAFETY: no arguments.
     check("ncclGroupEnd", unsafe { (nccl()?.group_end)() }, std::ptr::null_mut())?;
     let deadline = Instant::now() + QUEUE_TIMEOUT;
-    for c in pending {
-        settle("ncclGroupEnd", c as CommPtr, deadline, QUEUE_TIMEOUT)?;
+    for m in pending {
+        if m.poll {
+            settle("ncclGroupEnd", m.comm as CommPtr, deadline, QUEUE_TIMEOUT)?;
+        }
+        if let Some((sh, stream)) = m.watch.and_then(|(w, s)| Some((w.upgrade()?, s))) {
+            sh.queued(&stream);
+        }
     }
     Ok(())
 }
@@ -86,7 +102,8 @@ pub struct NcclComm {
     rank: usize,
     size: usize,
     blocking: bool,
-    state: Mutex<State>,
+    /// the communicator's state, shared with its watchdog
+    shared: Arc<Shared>,
 }
 
 // SAFETY: the raw communicator is used under the mutex; NCCL allows calls from any thread.
@@ -140,12 +157,12 @@ impl NcclComm {
             unsafe { (n.abort)(comm) };
             return Err(e);
         }
-        Ok(NcclComm { dev, rank, size, blocking: false, state: Mutex::new(State { comm, failed: None }) })
+        Ok(NcclComm { dev, rank, size, blocking: false, shared: Shared::new(comm, Some(timeout)) })
     }
 
     /// One communicator per device of `ordinals`, all in this process (`ncclCommInitAll`): the
-    /// rank of each is its position.
-    pub fn init_all(ordinals: &[usize]) -> Result<Vec<NcclComm>> {
+    /// rank of each is its position; each watched with `timeout` (see [`watchdog`]).
+    pub fn init_all(ordinals: &[usize], timeout: Duration) -> Result<Vec<NcclComm>> {
         let n = nccl()?;
         let devs = ordinals.iter().map(|&o| get(o)).collect::<Result<Vec<_>>>()?;
         let list: Vec<c_int> = ordinals.iter().map(|&o| o as c_int).collect();
@@ -165,7 +182,7 @@ impl NcclComm {
                 rank,
                 size: list.len(),
                 blocking: true,
-                state: Mutex::new(State { comm, failed: None }),
+                shared: Shared::new(comm, Some(timeout)),
             })
             .collect())
     }
@@ -192,7 +209,7 @@ impl NcclComm {
         f: impl FnOnce(&library::Nccl, CommPtr, *mut c_void) -> NcclResult,
     ) -> Result<()> {
         let n = nccl()?;
-        let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let st = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(k) = &st.failed {
             return Err(Error::Dist { op, kind: k.clone() });
         }
@@ -207,19 +224,24 @@ impl NcclComm {
         let wk = self.dev.work(bufs)?;
         let r = f(n, st.comm, wk.stream().cu_stream() as *mut c_void);
         check(op, r, st.comm)?;
-        if !self.blocking {
-            // a non-blocking call may return before NCCL has queued its work: outside a group
-            // wait for that now; inside one, at the group's end
-            if grouped() {
-                GROUP.with(|g| {
-                    let mut g = g.borrow_mut();
-                    if !g.1.contains(&(st.comm as usize)) {
-                        g.1.push(st.comm as usize);
-                    }
-                });
-            } else if r == IN_PROGRESS {
-                settle(op, st.comm, Instant::now() + QUEUE_TIMEOUT, QUEUE_TIMEOUT)?;
-            }
+        if grouped() {
+            // NCCL queues a group's work at its end: a non-blocking communicator is polled
+            // then, and the watchdog told of the work then
+            GROUP.with(|g| {
+                let mut g = g.borrow_mut();
+                if !g.1.iter().any(|m| m.comm == st.comm as usize) {
+                    let watch = self.shared.watched().then(|| (Arc::downgrade(&self.shared), wk.stream().clone()));
+                    g.1.push(Member { comm: st.comm as usize, poll: !self.blocking, watch });
+                }
+            });
+        } else if !self.blocking && r == IN_PROGRESS {
+            // a non-blocking call may return before NCCL has queued its work: wait for that
+            let t = self.shared.timeout().unwrap_or(QUEUE_TIMEOUT);
+            settle(op, st.comm, Instant::now() + t, t)?;
+        }
+        drop(st);
+        if !grouped() {
+            self.shared.queued(wk.stream());
         }
         wk.done()
     }
@@ -302,7 +324,7 @@ impl NcclComm {
     pub fn split(&self, color: Option<u32>, key: usize) -> Result<Option<NcclComm>> {
         let op = "split";
         let n = library::require_lib(21800)?;
-        let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let st = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(k) = &st.failed {
             return Err(Error::Dist { op, kind: k.clone() });
         }
@@ -330,7 +352,7 @@ impl NcclComm {
             rank: rank as usize,
             size: size as usize,
             blocking: self.blocking,
-            state: Mutex::new(State { comm: out, failed: None }),
+            shared: Shared::new(out, self.shared.timeout()),
         }))
     }
 
@@ -344,7 +366,7 @@ impl NcclComm {
         let ev = self.dev.current().record_event(None).map_err(driver_err)?;
         let deadline = Instant::now() + timeout;
         loop {
-            let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            let mut st = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(k) = &st.failed {
                 return Err(Error::Dist { op, kind: k.clone() });
             }
@@ -375,7 +397,7 @@ impl NcclComm {
 
     /// Aborts the communicator (its queued and running operations stop).
     pub fn abort(&self) {
-        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut st = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
         if st.failed.is_none() {
             if let Ok(n) = nccl() {
                 // SAFETY: a live communicator, freed by the abort.
@@ -390,7 +412,7 @@ impl NcclComm {
     pub fn finalize(&self, timeout: Duration) -> Result<()> {
         let op = "finalize";
         let n = nccl()?;
-        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut st = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
         if st.failed.is_some() {
             return Ok(());
         }
