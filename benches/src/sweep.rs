@@ -41,6 +41,7 @@
 //! or to `$XP_SWEEP_CHECK_DIR`, kept (`<row>_<output>.npy`, rows numbered as listed).
 mod csgraph;
 mod dist;
+mod dist_spmd;
 mod everyday;
 mod fft;
 mod index;
@@ -271,6 +272,7 @@ fn rows(gpu: bool) -> Vec<Row> {
     sparse_linalg::rows(&mut r, gpu);
     csgraph::rows(&mut r);
     dist::rows(&mut r, gpu);
+    dist_spmd::rows(&mut r, gpu);
     index::rows(&mut r, gpu);
     everyday::rows(&mut r, gpu);
     ports::rows(&mut r, gpu);

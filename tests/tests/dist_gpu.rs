@@ -182,11 +182,19 @@ fn local(gpus: usize) {
     for c in &comms {
         c.synchronize().unwrap();
     }
+    // the SPMD program of the processes below, each rank on a thread of this process
+    if n > 1 {
+        let got = dist::spmd(&comms, |c| sharded(c).and_then(|()| more::run(c)));
+        check(got.is_ok(), format!("ShardedArray on threads (dist::spmd): {got:?}"));
+    }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }
 
 /// What a child process does as one rank (`XP_DIST_CHILD` names the scenario).
 fn child(scenario: &str) {
+    if scenario == "lost" {
+        return lost();
+    }
     let result = (|| -> xp::Result<()> {
         let comm = dist::init()?;
         let (r, n) = (comm.rank(), comm.size());
@@ -219,6 +227,41 @@ fn child(scenario: &str) {
     if let Err(e) = result {
         eprintln!("rank failed: {e}");
         std::process::exit(3);
+    }
+}
+
+/// A peer lost during a collective: rank 1 leaves after joining; rank 0's all-reduce never
+/// completes, and its watchdog aborts the communicator within the timeout, so that reading
+/// the result returns and the next call is a typed error (no per-call check: `verify` off, so
+/// that only NCCL could notice).
+fn lost() {
+    let launch = dist::Launch::from_env().unwrap();
+    let opts = dist::Options { timeout: Duration::from_secs(3), verify: false };
+    let comm = dist::init_with(&launch, Device::Cuda(launch.local_rank), &opts).unwrap();
+    // one collective together (NCCL's connections are made), then rank 1 is gone
+    let x = operand(0, &[1 << 20], DType::F32, comm.device());
+    comm.all_reduce(&x, ReduceOp::Sum).unwrap();
+    comm.synchronize().unwrap();
+    if comm.rank() == 1 {
+        std::process::exit(0);
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let r = (|| -> xp::Result<()> {
+        let y = comm.all_reduce(&x, ReduceOp::Sum)?;
+        // without the watchdog this read waits for rank 1 for ever
+        let _ = y.to_vec::<f32>();
+        comm.all_reduce(&x, ReduceOp::Sum)?;
+        comm.synchronize()
+    })();
+    match r {
+        Err(e @ Error::Dist { .. }) => {
+            eprintln!("rank failed: {e}");
+            std::process::exit(3);
+        }
+        other => {
+            eprintln!("after a lost peer: {other:?}");
+            std::process::exit(4);
+        }
     }
 }
 
@@ -363,6 +406,16 @@ fn spawn_as(
     out
 }
 
+/// xp's own launch variables for rank `r` of 2 on `port`.
+fn xpvars_at(r: usize, port: &str) -> Vec<(String, String)> {
+    vec![
+        ("XP_RANK".into(), r.to_string()),
+        ("XP_WORLD_SIZE".into(), "2".into()),
+        ("XP_LOCAL_RANK".into(), r.to_string()),
+        ("XP_MASTER_PORT".into(), port.to_string()),
+    ]
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
@@ -391,17 +444,16 @@ fn processes() {
         assert_eq!(code, 0, "Slurm rank {r}: {err}");
     }
     let port = free_port().to_string();
-    let xpvars = |r: usize| {
-        vec![
-            ("XP_RANK".into(), r.to_string()),
-            ("XP_WORLD_SIZE".into(), "2".into()),
-            ("XP_LOCAL_RANK".into(), r.to_string()),
-            ("XP_MASTER_PORT".into(), port.clone()),
-        ]
-    };
+    let xpvars = |r: usize| xpvars_at(r, &port);
     for (r, (code, err)) in spawn_as("sharded", 2, &[0, 1], xpvars, Duration::from_secs(180)).into_iter().enumerate() {
         assert_eq!(code, 0, "ShardedArray rank {r}: {err}");
     }
+    // rank 1 leaves during a collective: rank 0's watchdog ends the wait, a typed error follows
+    let port = free_port().to_string();
+    let t0 = Instant::now();
+    let got = spawn_as("lost", 2, &[0, 1], |r| xpvars_at(r, &port), Duration::from_secs(90));
+    assert!(t0.elapsed() < Duration::from_secs(60), "waited {:?}", t0.elapsed());
+    assert_eq!(got[0].0, 3, "rank 0 after a lost peer: {}", got[0].1);
     // rank 1 of 2 never starts: rank 0 fails within its timeout, naming it
     let port = free_port().to_string();
     let alone = |r: usize| {

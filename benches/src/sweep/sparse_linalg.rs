@@ -23,7 +23,7 @@ pub(crate) fn poisson(k: usize, d: Device) -> Result<CsrArray> {
 }
 
 /// The same in Python, `A` (CSR) and `b`.
-fn py_setup(k: usize) -> String {
+pub(crate) fn py_setup(k: usize) -> String {
     format!(
         "K = {k}; T = sp.sparse.diags([xp.full(K - 1, -1.0), xp.full(K, 2.0), xp.full(K - 1, -1.0)], [-1, 0, 1], format='csr'); \
          I = sp.sparse.identity(K, format='csr'); A = (sp.sparse.kron(I, T) + sp.sparse.kron(T, I)).tocsr(); \
@@ -36,7 +36,7 @@ fn py_setup(k: usize) -> String {
     )
 }
 
-fn rhs(k: usize, d: Device) -> Result<Array> {
+pub(crate) fn rhs(k: usize, d: Device) -> Result<Array> {
     uniform(&[k * k], 11, d)?.astype(DType::F64)
 }
 

@@ -32,6 +32,9 @@
 //! ```
 mod cg;
 mod env;
+mod meeting;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod ops;
 mod rendezvous;
 mod sharded;
@@ -47,6 +50,9 @@ pub(crate) use xp_cuda::nccl::NcclComm as Nccl;
 
 pub use cg::{cg, ShardedSolution};
 pub use env::{first_node, Launch, Launcher, DEFAULT_PORT};
+use meeting::{Meet, Meeting};
+#[cfg(feature = "mpi")]
+pub use mpi::MpiWorld;
 pub use rendezvous::Rendezvous;
 pub use sharded::{block, shard_path, Placement, ShardedArray};
 pub use sparse::ShardedCsr;
@@ -94,10 +100,12 @@ pub(crate) struct Inner {
     pub(crate) size: usize,
     pub(crate) device: Device,
     pub(crate) opts: Options,
-    /// the other ranks' connections (processes of one launch), for the checks
-    pub(crate) rdv: Option<Mutex<Rendezvous>>,
+    /// how the processes of one launch meet (xp's rendezvous, or MPI), for the checks
+    pub(crate) rdv: Option<Mutex<Box<dyn Meet>>>,
     /// how many communicators of this clique this process drives (more than one: [`group`])
     pub(crate) local: usize,
+    /// the in-process agreement of a [`Communicator::local`] clique run by [`spmd`]
+    pub(crate) meeting: Option<Arc<Meeting>>,
     pub(crate) nccl: Nccl,
 }
 
@@ -146,7 +154,7 @@ pub fn init_with(launch: &Launch, device: Device, opts: &Options) -> Result<Comm
     #[cfg(xp_cuda)]
     {
         use xp_cuda::nccl;
-        let mut rdv = Rendezvous::join(launch, opts.timeout)?;
+        let mut rdv = meet(launch, opts)?;
         // rank 0 makes the id (or says why it cannot); every rank learns the outcome
         let id = if launch.rank == 0 { nccl::unique_id() } else { Ok(nccl::UniqueId([0; 128])) };
         rdv.agree(id.as_ref().map(|_| ()).map_err(kind_of))?;
@@ -165,10 +173,31 @@ pub fn init_with(launch: &Launch, device: Device, opts: &Options) -> Result<Comm
                 opts: opts.clone(),
                 rdv: Some(Mutex::new(rdv)),
                 local: 1,
+                meeting: None,
                 nccl: comm?,
             }),
         })
     }
+}
+
+/// How this process meets the others of its launch: over MPI for an MPI launch when built with
+/// the `mpi` feature (unless `XP_DIST_MPI=0`), else xp's TCP rendezvous at rank 0.
+#[cfg_attr(not(xp_cuda), allow(dead_code))]
+fn meet(launch: &Launch, opts: &Options) -> Result<Box<dyn Meet>> {
+    #[cfg(feature = "mpi")]
+    if matches!(launch.launcher, Launcher::OpenMpi | Launcher::Mpich)
+        && std::env::var("XP_DIST_MPI").map_or(true, |v| v != "0")
+    {
+        let w = mpi::MpiWorld::join()?;
+        if (w.rank(), w.size()) != (launch.rank, launch.world_size) {
+            return Err(Error::Dist {
+                op: "dist::init",
+                kind: DistKind::WorldSize { expected: launch.world_size, got: w.size(), rank: w.rank() },
+            });
+        }
+        return Ok(Box::new(w));
+    }
+    Ok(Box::new(Rendezvous::join(launch, opts.timeout)?))
 }
 
 /// An error as the kind the other ranks are told.
@@ -205,8 +234,9 @@ impl Communicator {
         }
         #[cfg(xp_cuda)]
         {
-            let comms = xp_cuda::nccl::NcclComm::init_all(&ordinals)?;
+            let comms = xp_cuda::nccl::NcclComm::init_all(&ordinals, Options::default().timeout)?;
             let n = comms.len();
+            let meeting = Meeting::new(n);
             Ok(comms
                 .into_iter()
                 .enumerate()
@@ -218,6 +248,7 @@ impl Communicator {
                         opts: Options { verify: false, ..Options::default() },
                         rdv: None,
                         local: n,
+                        meeting: Some(meeting.clone()),
                         nccl,
                     }),
                 })
@@ -255,8 +286,15 @@ impl Communicator {
     /// outcome) it is `mine`.
     #[cfg_attr(not(feature = "io"), allow(dead_code))]
     pub(crate) fn agree<T>(&self, op: &'static str, mine: Result<T>) -> Result<T> {
-        let Some(rdv) = &self.inner.rdv else { return mine };
-        let all = rdv.lock().unwrap_or_else(|e| e.into_inner()).agree(mine.as_ref().map(|_| ()).map_err(kind_of));
+        let outcome = mine.as_ref().map(|_| ()).map_err(kind_of);
+        let all = match (&self.inner.rdv, &self.inner.meeting) {
+            (Some(rdv), _) => rdv.lock().unwrap_or_else(|e| e.into_inner()).agree(outcome),
+            // the ranks of one process meet only when each runs on its own thread
+            (None, Some(m)) if solo() => {
+                m.agree(self.rank(), outcome.err()).map_or(Ok(()), |kind| Err(Error::Dist { op, kind }))
+            }
+            _ => return mine,
+        };
         match (mine, all) {
             (Err(e), _) => Err(e),
             (Ok(_), Err(Error::Dist { kind, .. })) => Err(Error::Dist { op, kind }),
@@ -274,6 +312,46 @@ impl Communicator {
 
 thread_local! {
     static GROUP: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// whether this thread runs one rank of [`spmd`]
+    static SOLO: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f(comm)` for every communicator of `comms` at once, each on a thread of its own
+/// (NCCL's thread-per-GPU model): the same SPMD program as one process per GPU, in one process.
+/// Inside `f` the collectives of a [`Communicator::local`] communicator need no [`group`].
+/// The results in rank order, or the first rank's error.
+///
+/// ```no_run
+/// use xp::dist::{self, Communicator, Placement, ShardedArray};
+/// let comms = Communicator::local(&[xp::Device::Cuda(0), xp::Device::Cuda(1)])?;
+/// let sums = dist::spmd(&comms, |c| {
+///     let x = ShardedArray::from_local(c, xp::on(c.device()).ones([1000], xp::DType::F32)?, Placement::Sharded(0))?;
+///     x.sum(None)?.local().to_f64()
+/// })?;
+/// assert_eq!(sums, [2000.0, 2000.0]);
+/// # Ok::<(), xp::Error>(())
+/// ```
+pub fn spmd<R: Send>(comms: &[Communicator], f: impl Fn(&Communicator) -> Result<R> + Sync) -> Result<Vec<R>> {
+    std::thread::scope(|s| {
+        let f = &f;
+        let runs: Vec<_> = comms
+            .iter()
+            .map(|c| {
+                s.spawn(move || {
+                    SOLO.with(|x| x.set(true));
+                    f(c)
+                })
+            })
+            .collect();
+        runs.into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err(Error::invalid("dist::spmd", "a rank's thread panicked"))))
+            .collect()
+    })
+}
+
+/// Whether this thread runs one rank of [`spmd`].
+pub(crate) fn solo() -> bool {
+    SOLO.with(|x| x.get())
 }
 
 /// Runs `f` as one group of collectives (NCCL's `ncclGroupStart`/`ncclGroupEnd`): a process

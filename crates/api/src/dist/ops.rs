@@ -156,6 +156,7 @@ impl Communicator {
                 opts: super::Options { verify: false, ..self.inner.opts.clone() },
                 rdv: None,
                 local: self.inner.local,
+                meeting: None,
                 nccl,
             }),
         }))
@@ -169,10 +170,10 @@ impl Communicator {
         if x.device() != self.device() {
             return Err(Error::DeviceMismatch { op, lhs: self.device(), rhs: x.device() });
         }
-        if self.inner.local > 1 && !super::in_group() {
+        if self.inner.local > 1 && !super::in_group() && !super::solo() {
             return Err(Error::invalid(
                 op,
-                "this process drives several GPUs: call each one's collective inside dist::group",
+                "this thread drives several GPUs: call each one's collective inside dist::group, or run each rank on a thread of its own (dist::spmd)",
             ));
         }
         Ok(())

@@ -24,7 +24,7 @@ fn broken(what: impl Into<String>) -> Error {
 }
 
 /// A distributed error as bytes (for the other ranks) and back.
-fn encode(kind: &DistKind) -> Vec<u8> {
+pub(crate) fn encode(kind: &DistKind) -> Vec<u8> {
     let text = match kind {
         DistKind::Timeout { seconds, missing } => {
             format!("T{seconds} {}", missing.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(","))
@@ -36,7 +36,7 @@ fn encode(kind: &DistKind) -> Vec<u8> {
     text.into_bytes()
 }
 
-fn decode(bytes: &[u8]) -> DistKind {
+pub(crate) fn decode(bytes: &[u8]) -> DistKind {
     let s = String::from_utf8_lossy(bytes);
     let (tag, rest) = s.split_at(s.char_indices().nth(1).map_or(s.len(), |(i, _)| i));
     let nums =
