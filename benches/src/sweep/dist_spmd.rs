@@ -56,15 +56,16 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
     if !gpu || xp::cuda::device_count() < 2 {
         return;
     }
-    let n = 1usize << 26;
-    r.push(row(
-        "dist.sort",
-        "2^26 f32 sharded over 2 GPUs (ref: CuPy, one GPU)".into(),
-        format!("X = uniform({n}, 7)"),
-        "xp.sort(X)",
-        move |c| piece(c, &uniform(&[n], 7, Device::Cpu)?),
-        |s, check| out(s.sort()?, check),
-    ));
+    for (label, n) in [("2^26", 1usize << 26), ("2^28", 1 << 28)] {
+        r.push(row(
+            "dist.sort",
+            format!("{label} f32 sharded over 2 GPUs (ref: CuPy, one GPU)"),
+            format!("X = uniform({n}, 7)"),
+            "xp.sort(X)",
+            move |c| piece(c, &uniform(&[n], 7, Device::Cpu)?),
+            |s, check| out(s.sort()?, check),
+        ));
+    }
     let n = 1usize << 28;
     r.push(
         row(
@@ -83,28 +84,31 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
         )
         .out("[]"),
     );
-    let (m, k) = (4096usize, 4096usize);
-    r.push(row(
-        "dist.fft",
-        format!("{m} × {k} c64 along axis 1, row-sharded over 2 GPUs (ref: CuPy, one GPU)"),
-        format!("X = cuniform(({m}, {k}), 8)"),
-        "xp.fft.fft(X, axis=1)",
-        move |c| piece(c, &super::cuniform(&[m, k], 8, Device::Cpu)?),
-        |s, check| out(s.fft(None, 1, FftNorm::Backward)?, check),
-    ));
+    for (m, k) in [(4096usize, 4096usize), (16384, 8192)] {
+        r.push(row(
+            "dist.fft",
+            format!("{m} × {k} c64 along axis 1, row-sharded over 2 GPUs (ref: CuPy, one GPU)"),
+            format!("X = cuniform(({m}, {k}), 8)"),
+            "xp.fft.fft(X, axis=1)",
+            move |c| piece(c, &super::cuniform(&[m, k], 8, Device::Cpu)?),
+            |s, check| out(s.fft(None, 1, FftNorm::Backward)?, check),
+        ));
+    }
     const K: usize = 1024;
-    r.push(row(
-        "dist.csr_matvec",
-        format!("{K}² Poisson f64, rows over 2 GPUs (ref: CuPy, one GPU)"),
-        py_setup(K),
-        "A @ b",
-        |c| {
-            let a = poisson(K, Device::Cpu)?;
-            let sa = ShardedCsr::from_root(c, (c.rank() == 0).then_some(&a), 0)?;
-            Ok((sa, piece(c, &rhs(K, Device::Cpu)?)?))
-        },
-        |(a, b), check| out(a.matvec(b)?, check),
-    ));
+    for k in [K, 4 * K] {
+        r.push(row(
+            "dist.csr_matvec",
+            format!("{k}² Poisson f64, rows over 2 GPUs (ref: CuPy, one GPU)"),
+            py_setup(k),
+            "A @ b",
+            move |c| {
+                let a = poisson(k, Device::Cpu)?;
+                let sa = ShardedCsr::from_root(c, (c.rank() == 0).then_some(&a), 0)?;
+                Ok((sa, piece(c, &rhs(k, Device::Cpu)?)?))
+            },
+            |(a, b), check| out(a.matvec(b)?, check),
+        ));
+    }
     r.push(row(
         "dist.cg",
         format!("{K}² Poisson f64, 300 iterations, rows over 2 GPUs (ref: CuPy, one GPU)"),

@@ -29,17 +29,27 @@ impl Meet for super::Rendezvous {
     }
 }
 
-/// The meeting point of a clique's threads.
+/// The meeting point of a clique's threads, and their crew for [`super::spmd`].
 pub(crate) struct Meeting {
     barrier: Barrier,
     slots: Mutex<Vec<Option<DistKind>>>,
+    crew: std::sync::OnceLock<super::spmd::Crew>,
 }
 
 impl Meeting {
     /// A meeting of `n` ranks.
     #[cfg_attr(not(xp_cuda), allow(dead_code))]
     pub(crate) fn new(n: usize) -> Arc<Meeting> {
-        Arc::new(Meeting { barrier: Barrier::new(n), slots: Mutex::new(vec![None; n]) })
+        Arc::new(Meeting {
+            barrier: Barrier::new(n),
+            slots: Mutex::new(vec![None; n]),
+            crew: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// The clique's crew of threads, made at the first call.
+    pub(crate) fn crew(&self) -> &super::spmd::Crew {
+        self.crew.get_or_init(|| super::spmd::Crew::new(self.slots.lock().unwrap_or_else(|e| e.into_inner()).len()))
     }
 
     /// Rank `rank`'s failure, if any, posted; once every rank has posted, the failure of the

@@ -39,6 +39,7 @@ mod ops;
 mod rendezvous;
 mod sharded;
 mod sparse;
+mod spmd;
 #[cfg(not(xp_cuda))]
 mod stand_in;
 mod wire;
@@ -56,6 +57,7 @@ pub use mpi::MpiWorld;
 pub use rendezvous::Rendezvous;
 pub use sharded::{block, shard_path, Placement, ShardedArray};
 pub use sparse::ShardedCsr;
+pub use spmd::spmd;
 
 use crate::Device;
 use std::sync::{Arc, Mutex};
@@ -313,40 +315,7 @@ impl Communicator {
 thread_local! {
     static GROUP: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     /// whether this thread runs one rank of [`spmd`]
-    static SOLO: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Runs `f(comm)` for every communicator of `comms` at once, each on a thread of its own
-/// (NCCL's thread-per-GPU model): the same SPMD program as one process per GPU, in one process.
-/// Inside `f` the collectives of a [`Communicator::local`] communicator need no [`group`].
-/// The results in rank order, or the first rank's error.
-///
-/// ```no_run
-/// use xp::dist::{self, Communicator, Placement, ShardedArray};
-/// let comms = Communicator::local(&[xp::Device::Cuda(0), xp::Device::Cuda(1)])?;
-/// let sums = dist::spmd(&comms, |c| {
-///     let x = ShardedArray::from_local(c, xp::on(c.device()).ones([1000], xp::DType::F32)?, Placement::Sharded(0))?;
-///     x.sum(None)?.local().to_f64()
-/// })?;
-/// assert_eq!(sums, [2000.0, 2000.0]);
-/// # Ok::<(), xp::Error>(())
-/// ```
-pub fn spmd<R: Send>(comms: &[Communicator], f: impl Fn(&Communicator) -> Result<R> + Sync) -> Result<Vec<R>> {
-    std::thread::scope(|s| {
-        let f = &f;
-        let runs: Vec<_> = comms
-            .iter()
-            .map(|c| {
-                s.spawn(move || {
-                    SOLO.with(|x| x.set(true));
-                    f(c)
-                })
-            })
-            .collect();
-        runs.into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(Error::invalid("dist::spmd", "a rank's thread panicked"))))
-            .collect()
-    })
+    pub(crate) static SOLO: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Whether this thread runs one rank of [`spmd`].

@@ -48,10 +48,21 @@ fn err(what: String) -> Error {
     Error::Dist { op: "dist::init (MPI)", kind: DistKind::Environment { what } }
 }
 
-/// Where MPI is looked for, in order.
+/// Where MPI is looked for, in order: `XP_MPI_LIBRARY`, the dynamic loader's search, then the
+/// `lib` folder beside each `mpiexec` on the `PATH` (the MPI that launched this process, where
+/// it is not the system's: a Python wheel's, a module's).
 fn candidates() -> Vec<String> {
-    let mut v: Vec<String> = std::env::var("XP_MPI_LIBRARY").into_iter().collect();
-    v.extend(["libmpi.so.40", "libmpi.so.12", "libmpi.so"].map(String::from));
+    let names = ["libmpi.so.40", "libmpi.so.12", "libmpi.so"];
+    let mut v: Vec<String> = std::env::var("XP_MPI_LIBRARY").into_iter().filter(|p| !p.is_empty()).collect();
+    v.extend(names.map(String::from));
+    for dir in std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect::<Vec<_>>()).unwrap_or_default() {
+        let Ok(exe) = std::fs::canonicalize(dir.join("mpiexec")) else { continue };
+        if let Some(lib) = exe.parent().and_then(|b| b.parent()).map(|p| p.join("lib")) {
+            v.extend(
+                names.iter().map(|n| lib.join(n)).filter(|f| f.is_file()).map(|f| f.to_string_lossy().into_owned()),
+            );
+        }
+    }
     v
 }
 

@@ -145,14 +145,25 @@ fn subdirs(p: &PathBuf) -> Vec<PathBuf> {
         .unwrap_or_default()
 }
 
+/// `XP_NCCL_LIBRARY` where it is set; else the newest of the NCCLs found (a machine often has
+/// the system's and a Python wheel's, and the newer is the one CuPy and PyTorch run: on the
+/// H200 machines 2.28.9 against the system's 2.28.3).
 fn load() -> Result<Nccl> {
     let tried = candidates();
+    let explicit = std::env::var_os("XP_NCCL_LIBRARY").is_some();
+    let mut best: Option<Nccl> = None;
     for name in &tried {
         // SAFETY: loading NCCL runs its initialisers, which have no preconditions.
         let Ok(lib) = (unsafe { libloading::Library::new(name) }) else { continue };
-        return resolve(lib, name.clone());
+        let Ok(found) = resolve(lib, name.clone()) else { continue };
+        if explicit {
+            return Ok(found);
+        }
+        if best.as_ref().is_none_or(|b| found.version > b.version) {
+            best = Some(found);
+        }
     }
-    Err(Error::Dist { op: "loading NCCL", kind: DistKind::NcclNotFound { searched: tried } })
+    best.ok_or(Error::Dist { op: "loading NCCL", kind: DistKind::NcclNotFound { searched: tried } })
 }
 
 fn resolve(lib: libloading::Library, path: String) -> Result<Nccl> {

@@ -1,7 +1,9 @@
-//! A distributed sort of a 1-D [`ShardedArray`] (sample sort): each rank sorts its block,
-//! regular samples of every block choose `size − 1` splitters, one exchange sends each rank
-//! the values between two splitters, which it sorts; a second exchange moves the sorted run
-//! back into the block layout. Every value crosses the network at most twice; the splitters
+//! A distributed sort of a 1-D [`ShardedArray`] (sample sort): regular samples of every block
+//! choose `size − 1` splitters; each rank groups its values by the splitters they fall between
+//! (a sort of one-byte bucket numbers, not of the values), one exchange sends each rank the
+//! values of its bucket, which it sorts (the only sort of the values); a second exchange moves
+//! the sorted run back into the block layout (first version: the blocks sorted before and
+//! after, 3.7 ms for 2^26 float32 on two H200s against CuPy's 1.8 ms on one). Every value crosses the network at most twice; the splitters
 //! keep the buckets within a few percent of equal for any input without long runs of equal
 //! values (and the second exchange restores the blocks whatever the buckets were).
 use super::{block, Placement, ShardedArray};
@@ -20,11 +22,11 @@ impl ShardedArray {
         if self.shape.len() != 1 {
             return Err(Error::invalid(op, format!("a 1-D array, not {:?}", self.shape)));
         }
-        let local = self.local.sort(0)?;
         let (n, me) = (self.comm.size(), self.comm.rank());
         if self.placement == Placement::Replicated || n == 1 {
-            return Ok(ShardedArray { local, ..self.clone() });
+            return Ok(ShardedArray { local: self.local.sort(0)?, ..self.clone() });
         }
+        let local = &self.local;
         let dev = crate::on(self.comm.device());
         let len = local.shape()[0];
         // regular samples of every non-empty block, gathered and sorted: the splitters
@@ -39,10 +41,17 @@ impl ShardedArray {
         let pool = all.take(&dev.asarray(real.clone(), [real.len()])?, Some(0))?.sort(0)?;
         let picks: Vec<i64> = (1..n).map(|j| (j * real.len() / n) as i64).collect();
         let splitters = pool.take(&dev.asarray(picks, [n - 1])?, Some(0))?;
-        let cuts =
-            crate::sorting::searchsorted(&local, &splitters, Side::Left, None)?.astype(DType::I64)?.to_vec::<i64>()?;
-        let bounds: Vec<usize> = std::iter::once(0).chain(cuts.iter().map(|&c| c as usize)).chain([len]).collect();
-        let mine: Vec<i64> = (0..n).map(|q| (bounds[q + 1] - bounds[q]) as i64).collect();
+        // each value's bucket: how many splitters are at or below it (NaNs last, as sorted)
+        let bucket = crate::sorting::searchsorted(&splitters, local, Side::Right, None)?;
+        let key = bucket.astype(if n <= 256 { DType::U8 } else { DType::I32 })?;
+        let grouped = local.take(&key.argsort(0)?, Some(0))?;
+        let mine: Vec<i64> = crate::stats::bincount(&bucket, None, n)?.astype(DType::I64)?.to_vec::<i64>()?;
+        let bounds: Vec<usize> = std::iter::once(0)
+            .chain(mine.iter().scan(0usize, |acc, &c| {
+                *acc += c as usize;
+                Some(*acc)
+            }))
+            .collect();
         // counts[r * n + q]: how many values rank r sends to rank q
         let counts = self.comm.all_gather(&dev.asarray(mine, [n])?)?.to_vec::<i64>()?;
         let count = |r: usize, q: usize| counts[r * n + q] as usize;
@@ -57,7 +66,7 @@ impl ShardedArray {
             off += count(r, me);
         }
         let bucket = dev.empty([off], local.dtype())?;
-        self.exchange_runs(op, &local, &bucket, &sends, &recvs)?;
+        self.exchange_runs(op, &grouped, &bucket, &sends, &recvs)?;
         let bucket = bucket.sort(0)?;
         // 2. the sorted buckets back into blocks: bucket q holds global positions from the
         // sizes of the buckets before it
