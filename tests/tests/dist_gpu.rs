@@ -236,7 +236,10 @@ fn child(scenario: &str) {
 /// that only NCCL could notice).
 fn lost() {
     let launch = dist::Launch::from_env().unwrap();
-    let opts = dist::Options { timeout: Duration::from_secs(3), verify: false };
+    // a short timeout (XP_TEST_LOST_TIMEOUT seconds, 3 by default; longer under a sanitizer,
+    // where making the communicator alone takes longer than that)
+    let secs = std::env::var("XP_TEST_LOST_TIMEOUT").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
+    let opts = dist::Options { timeout: Duration::from_secs(secs), verify: false };
     let comm = dist::init_with(&launch, Device::Cuda(launch.local_rank), &opts).unwrap();
     // one collective together (NCCL's connections are made), then rank 1 is gone
     let x = operand(0, &[1 << 20], DType::F32, comm.device());
@@ -451,8 +454,9 @@ fn processes() {
     // rank 1 leaves during a collective: rank 0's watchdog ends the wait, a typed error follows
     let port = free_port().to_string();
     let t0 = Instant::now();
-    let got = spawn_as("lost", 2, &[0, 1], |r| xpvars_at(r, &port), Duration::from_secs(90));
-    assert!(t0.elapsed() < Duration::from_secs(60), "waited {:?}", t0.elapsed());
+    let secs: u64 = std::env::var("XP_TEST_LOST_TIMEOUT").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
+    let got = spawn_as("lost", 2, &[0, 1], |r| xpvars_at(r, &port), Duration::from_secs(90 + 10 * secs));
+    assert!(t0.elapsed() < Duration::from_secs(60 + 5 * secs), "waited {:?}", t0.elapsed());
     assert_eq!(got[0].0, 3, "rank 0 after a lost peer: {}", got[0].1);
     // rank 1 of 2 never starts: rank 0 fails within its timeout, naming it
     let port = free_port().to_string();

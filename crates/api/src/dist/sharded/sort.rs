@@ -1,6 +1,6 @@
 //! A distributed sort of a 1-D [`ShardedArray`] (sample sort): regular samples of every block
 //! choose `size − 1` splitters; each rank groups its values by the splitters they fall between
-//! (a sort of one-byte bucket numbers, not of the values), one exchange sends each rank the
+//! (one compaction per bucket, not a sort of the values), one exchange sends each rank the
 //! values of its bucket, which it sorts (the only sort of the values); a second exchange moves
 //! the sorted run back into the block layout (first version: the blocks sorted before and
 //! after, 3.7 ms for 2^26 float32 on two H200s against CuPy's 1.8 ms on one). Every value crosses the network at most twice; the splitters
@@ -8,7 +8,7 @@
 //! values (and the second exchange restores the blocks whatever the buckets were).
 use super::{block, Placement, ShardedArray};
 
-use crate::{Array, DType};
+use crate::Array;
 use xp_core::{Error, Result, Side};
 
 /// Samples each rank contributes per rank of the world.
@@ -43,9 +43,11 @@ impl ShardedArray {
         let splitters = pool.take(&dev.asarray(picks, [n - 1])?, Some(0))?;
         // each value's bucket: how many splitters are at or below it (NaNs last, as sorted)
         let bucket = crate::sorting::searchsorted(&splitters, local, Side::Right, None)?;
-        let key = bucket.astype(if n <= 256 { DType::U8 } else { DType::I32 })?;
-        let grouped = local.take(&key.argsort(0)?, Some(0))?;
-        let mine: Vec<i64> = crate::stats::bincount(&bucket, None, n)?.astype(DType::I64)?.to_vec::<i64>()?;
+        // grouped by bucket with one compaction per bucket (an argsort of the one-byte bucket
+        // numbers took 8.96 ms where the whole sort of 2^26 float32 takes CuPy 1.8 ms)
+        let parts = (0..n).map(|q| crate::extract(&bucket.eq(q as i64)?, local)).collect::<Result<Vec<_>>>()?;
+        let mine: Vec<i64> = parts.iter().map(|p| p.size() as i64).collect();
+        let grouped = crate::concatenate(&parts.iter().collect::<Vec<_>>(), 0)?;
         let bounds: Vec<usize> = std::iter::once(0)
             .chain(mine.iter().scan(0usize, |acc, &c| {
                 *acc += c as usize;
