@@ -9,7 +9,7 @@
 //! the entries to send, one grouped exchange and one local SpMV: a 5-point Poisson matrix
 //! sharded by rows exchanges one grid row with each neighbour.
 use super::{block, Communicator, Placement, ShardedArray};
-use crate::sparse::{exact, CsrArray};
+use crate::sparse::CsrArray;
 use crate::{Array, DType};
 use xp_core::{DistKind, Error, Result};
 
@@ -112,11 +112,9 @@ impl ShardedCsr {
         let recvs: Vec<(usize, usize, usize)> =
             (0..n).filter(|&q| !needed[q].is_empty()).map(|q| (at[q], needed[q].len(), q)).collect();
         let gather = dev.empty([off], DType::I64)?;
-        if !sends.is_empty() || !recvs.is_empty() {
-            let list = dev.asarray(wanted.clone(), [wanted.len()])?;
-            let asks: Vec<_> = recvs.iter().map(|&(s, k, q)| (s - own, k, q)).collect();
-            comm.exchange(op, &list, &gather, &asks, &sends)?;
-        }
+        let list = dev.asarray(wanted.clone(), [wanted.len()])?;
+        let asks: Vec<_> = recvs.iter().map(|&(s, k, q)| (s - own, k, q)).collect();
+        comm.exchange(op, &list, &gather, &asks, &sends)?;
         let gather = gather.sub(cs as i64)?;
         Ok(ShardedCsr { comm: comm.clone(), shape: [m, cols], local, own, gather, sends, recvs })
     }
@@ -187,7 +185,7 @@ impl ShardedCsr {
         } else {
             let ext = crate::on(self.comm.device()).empty([self.own + self.halo()], x.dtype())?;
             crate::fft::slice_axis(&ext, 0, 0, self.own)?.assign(x.local())?;
-            let out = if self.sends.is_empty() { ext.clone() } else { exact(&x.local().take(&self.gather, Some(0))?)? };
+            let out = x.local().take(&self.gather, Some(0))?;
             self.comm.exchange(op, &out, &ext, &self.sends, &self.recvs)?;
             ext
         };

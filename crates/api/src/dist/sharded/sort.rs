@@ -8,7 +8,6 @@
 //! values (and the second exchange restores the blocks whatever the buckets were).
 use super::{block, Placement, ShardedArray};
 
-use crate::Array;
 use xp_core::{Error, Result, Side};
 
 /// Samples each rank contributes per rank of the world.
@@ -68,7 +67,7 @@ impl ShardedArray {
             off += count(r, me);
         }
         let bucket = dev.empty([off], local.dtype())?;
-        self.exchange_runs(op, &grouped, &bucket, &sends, &recvs)?;
+        self.comm.exchange(op, &grouped, &bucket, &sends, &recvs)?;
         let bucket = bucket.sort(0)?;
         // 2. the sorted buckets back into blocks: bucket q holds global positions from the
         // sizes of the buckets before it
@@ -91,24 +90,7 @@ impl ShardedArray {
             })
             .collect();
         let out = dev.empty([target.1 - target.0], local.dtype())?;
-        self.exchange_runs(op, &bucket, &out, &sends, &recvs)?;
+        self.comm.exchange(op, &bucket, &out, &sends, &recvs)?;
         Ok(ShardedArray { local: out, ..self.clone() })
-    }
-
-    /// [`Communicator::exchange`](crate::dist::Communicator) of runs of `x` into `out`, with
-    /// nothing to do when neither list has a run.
-    fn exchange_runs(
-        &self,
-        op: &'static str,
-        x: &Array,
-        out: &Array,
-        sends: &[(usize, usize, usize)],
-        recvs: &[(usize, usize, usize)],
-    ) -> Result<()> {
-        if sends.is_empty() && recvs.is_empty() {
-            return Ok(());
-        }
-        let x = if sends.is_empty() { out.clone() } else { crate::sparse::exact(x)? };
-        self.comm.exchange(op, &x, out, sends, recvs)
     }
 }
