@@ -100,23 +100,23 @@ impl MpiWorld {
                 ),
                 Err(_) => (0x4400_0000, 0x4c00_010d, 0x4c00_0405, 0x5800_0002),
             };
-            let initialized: Symbol<FlagFn> = lib.get(b"MPI_Initialized\0").map_err(|e| err(e.to_string()))?;
+            let initialized = func::<FlagFn>(&lib, b"MPI_Initialized\0")?;
             let mut flag = 0;
             ok("MPI_Initialized", initialized(&mut flag))?;
             let finalize = if flag == 0 {
-                let init: Symbol<InitFn> = lib.get(b"MPI_Init\0").map_err(|e| err(e.to_string()))?;
+                let init = func::<InitFn>(&lib, b"MPI_Init\0")?;
                 ok("MPI_Init", init(std::ptr::null_mut(), std::ptr::null_mut()))?;
-                Some(lib.get::<FinalizeFn>(b"MPI_Finalize\0").map_err(|e| err(e.to_string()))?)
+                Some(func::<FinalizeFn>(&lib, b"MPI_Finalize\0")?)
             } else {
                 None
             };
             let (mut rank, mut size) = (0, 0);
-            let comm_rank: Symbol<CommIntFn> = lib.get(b"MPI_Comm_rank\0").map_err(|e| err(e.to_string()))?;
-            let comm_size: Symbol<CommIntFn> = lib.get(b"MPI_Comm_size\0").map_err(|e| err(e.to_string()))?;
+            let comm_rank = func::<CommIntFn>(&lib, b"MPI_Comm_rank\0")?;
+            let comm_size = func::<CommIntFn>(&lib, b"MPI_Comm_size\0")?;
             ok("MPI_Comm_rank", comm_rank(comm, &mut rank))?;
             ok("MPI_Comm_size", comm_size(comm, &mut size))?;
-            let bcast = lib.get::<BcastFn>(b"MPI_Bcast\0").map_err(|e| err(e.to_string()))?;
-            let allreduce = lib.get::<AllreduceFn>(b"MPI_Allreduce\0").map_err(|e| err(e.to_string()))?;
+            let bcast = func::<BcastFn>(&lib, b"MPI_Bcast\0")?;
+            let allreduce = func::<AllreduceFn>(&lib, b"MPI_Allreduce\0")?;
             Ok(MpiWorld {
                 comm,
                 byte,
@@ -167,6 +167,15 @@ impl MpiWorld {
         self.bcast_into(&mut buf, root)?;
         Ok(buf)
     }
+}
+
+/// MPI's function `name` (NUL-terminated), of C type `T`.
+///
+/// # Safety
+/// `T` is the function's C signature.
+unsafe fn func<T>(lib: &Library, name: &[u8]) -> Result<Symbol<T>> {
+    // SAFETY: the caller gives the signature.
+    unsafe { lib.get::<T>(name) }.map_err(|e| err(format!("MPI lacks a function: {e}")))
 }
 
 fn ok(call: &str, code: c_int) -> Result<()> {
