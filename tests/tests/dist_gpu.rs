@@ -166,6 +166,44 @@ fn local(gpus: usize) {
     });
     let want = reduced(&xs.iter().map(|x| x.to_device(one).unwrap()).collect::<Vec<_>>(), ReduceOp::Sum);
     check(same(&got.unwrap()[0], &want), "all_reduce of a strided view".into());
+    // all_reduce_out: into a whole array, in place (out = x), into a strided view of a bigger
+    // array (the rest of which stays as it was); a wrong shape or dtype is refused, out untouched
+    let xs: Vec<Array> = (0..n).map(|r| operand(r, &[6, 4], DType::F32, devs[r])).collect();
+    let want = reduced(&xs.iter().map(|x| x.to_device(one).unwrap()).collect::<Vec<_>>(), ReduceOp::Sum);
+    let fresh: Vec<Array> = devs.iter().map(|&d| xp::on(d).zeros([6, 4], DType::F32).unwrap()).collect();
+    let inplace: Vec<Array> = xs.iter().map(|x| x.copy().unwrap()).collect();
+    let big: Vec<Array> = devs.iter().map(|&d| xp::on(d).full([12, 5], -1.0, DType::F32).unwrap()).collect();
+    let views: Vec<Array> = big.iter().map(|b| b.slice(xp::s![..;2, 1..]).unwrap()).collect();
+    dist::group(|| {
+        for r in 0..n {
+            comms[r].all_reduce_out(&xs[r], ReduceOp::Sum, &fresh[r])?;
+            comms[r].all_reduce_out(&inplace[r], ReduceOp::Sum, &inplace[r])?;
+            comms[r].all_reduce_out(&xs[r], ReduceOp::Sum, &views[r])?;
+        }
+        Ok(())
+    })
+    .unwrap();
+    for r in 0..n {
+        check(same(&fresh[r], &want), format!("all_reduce_out into a fresh array, rank {r}"));
+        check(same(&inplace[r], &want), format!("all_reduce_out in place, rank {r}"));
+        check(same(&views[r], &want), format!("all_reduce_out into a view, rank {r}"));
+        let rest = big[r].slice(xp::s![1..;2, ..]).unwrap();
+        check(same(&rest, &xp::on(one).full([6, 5], -1.0, DType::F32).unwrap()), format!("rest of the view, rank {r}"));
+    }
+    let wrong = xp::on(devs[0]).zeros([6, 4], DType::F64).unwrap();
+    check(
+        matches!(comms[0].all_reduce_out(&xs[0], ReduceOp::Sum, &wrong), Err(Error::InvalidArgument { .. })),
+        "all_reduce_out dtype".into(),
+    );
+    let wrong = xp::on(devs[0]).zeros([4, 6], DType::F32).unwrap();
+    check(
+        matches!(comms[0].all_reduce_out(&xs[0], ReduceOp::Sum, &wrong), Err(Error::ShapeMismatch { .. })),
+        "all_reduce_out shape".into(),
+    );
+    check(
+        same(&wrong, &xp::on(one).zeros([4, 6], DType::F32).unwrap()),
+        "all_reduce_out refused, out untouched".into(),
+    );
     // typed errors: outside a group (several GPUs), another device, a rank out of range
     let x0 = operand(0, &[4], DType::F32, devs[0]);
     if n > 1 {

@@ -22,6 +22,14 @@ fn all_reduce(comms: &[Communicator], xs: &[Array]) -> Result<Array> {
     Ok(out.swap_remove(0))
 }
 
+/// [`all_reduce`] into arrays made beforehand (`all_reduce_out`, as CuPy's `allReduce` into its
+/// `recvbuf`): rank 0's result.
+fn all_reduce_out(comms: &[Communicator], xs: &[Array], ys: &[Array]) -> Result<Array> {
+    dist::group(|| comms.iter().zip(xs).zip(ys).try_for_each(|((c, x), y)| c.all_reduce_out(x, ReduceOp::Sum, y)))?;
+    xp::cuda::synchronize(1)?;
+    Ok(ys[0].clone())
+}
+
 pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
     if !gpu || xp::cuda::device_count() < 2 {
         return;
@@ -31,6 +39,22 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
             "{NCCL_SETUP}N = {n}\nxs, ys = [], []\nfor i in (0, 1):\n    with xp.cuda.Device(i):\n        xs.append(xp.full(N, i + 1, dtype=xp.float32)); ys.append(xp.empty(N, dtype=xp.float32))\n\
              def ar(i): comms[i].allReduce(xs[i].data.ptr, ys[i].data.ptr, N, nccl.NCCL_FLOAT32, nccl.NCCL_SUM, xp.cuda.Stream.null.ptr)\n"
         );
+        r.push(Row::new(
+            "dist.all_reduce",
+            format!("{label} f32 into a given out, 2 GPUs (ref: CuPy's NCCL)"),
+            setup.clone(),
+            "(both(ar), ys[0])[1]",
+            move |_| {
+                let comms = Communicator::local(&two())?;
+                let xs = two()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &d)| xp::on(d).full([n], (i + 1) as f64, DType::F32))
+                    .collect::<Result<Vec<_>>>()?;
+                let ys = two().iter().map(|&d| xp::on(d).empty([n], DType::F32)).collect::<Result<Vec<_>>>()?;
+                one(move || all_reduce_out(&comms, &xs, &ys))
+            },
+        ));
         r.push(Row::new(
             "dist.all_reduce",
             format!("{label} f32, 2 GPUs (ref: CuPy's NCCL)"),

@@ -314,6 +314,9 @@ impl Communicator {
 
 thread_local! {
     static GROUP: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// work to queue once the outermost group has ended (NCCL queues a group's operations at
+    /// its end, so what reads their results must follow then)
+    static AFTER: std::cell::RefCell<Vec<Box<dyn FnOnce() -> Result<()>>>> = const { std::cell::RefCell::new(Vec::new()) };
     /// whether this thread runs one rank of [`spmd`]
     pub(crate) static SOLO: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
@@ -337,11 +340,29 @@ pub fn group<R>(f: impl FnOnce() -> Result<R>) -> Result<R> {
         xp_cuda::nccl::group_start()?;
         GROUP.with(|g| g.set(g.get() + 1));
         let r = f();
-        GROUP.with(|g| g.set(g.get() - 1));
+        let outermost = GROUP.with(|g| {
+            g.set(g.get() - 1);
+            g.get() == 0
+        });
         let end = xp_cuda::nccl::group_end();
+        let after = if outermost { AFTER.with(|a| std::mem::take(&mut *a.borrow_mut())) } else { Vec::new() };
         let r = r?;
         end?;
+        for f in after {
+            f()?;
+        }
         Ok(r)
+    }
+}
+
+/// Runs `f` now, or, inside [`group`], once the outermost group has ended and queued its
+/// operations (so that `f` may read their results).
+pub(crate) fn after_group(f: impl FnOnce() -> Result<()> + 'static) -> Result<()> {
+    if in_group() {
+        AFTER.with(|a| a.borrow_mut().push(Box::new(f)));
+        Ok(())
+    } else {
+        f()
     }
 }
 

@@ -14,6 +14,36 @@ impl Communicator {
         Ok(out)
     }
 
+    /// [`Self::all_reduce`] into `out` (CuPy's `allReduce(sendbuf, recvbuf, …)`, NumPy's `out=`):
+    /// `out` has `x`'s shape and dtype and is on this rank's device; it may be `x` itself (an
+    /// in-place all-reduce). A whole C-contiguous `out` is written by NCCL directly; any other
+    /// (a strided view) receives a copy of the result (inside [`super::group`], at the group's end).
+    /// On an error `out` is untouched.
+    pub fn all_reduce_out(&self, x: &Array, op: ReduceOp, out: &Array) -> Result<()> {
+        let name = "all_reduce_out";
+        if out.shape() != x.shape() {
+            return Err(Error::ShapeMismatch { op: name, lhs: x.shape().to_vec(), rhs: out.shape().to_vec() });
+        }
+        if out.dtype() != x.dtype() {
+            return Err(Error::invalid(
+                name,
+                format!("out is {}, x is {}: NCCL does not cast", out.dtype(), x.dtype()),
+            ));
+        }
+        if out.device() != self.device() {
+            return Err(Error::DeviceMismatch { op: name, lhs: self.device(), rhs: out.device() });
+        }
+        self.ready(name, x, &format!("{op:?}"))?;
+        let direct = is_exact(out);
+        let target = if direct { out.clone() } else { self.alloc(x.shape(), x.dtype())? };
+        self.run(name, x, &target, Some(op), |c, s, r, n, w| c.all_reduce(s, r, n, w.ty, w.op))?;
+        if direct {
+            return Ok(());
+        }
+        let out = out.clone();
+        super::after_group(move || out.assign(&target))
+    }
+
     /// Rank `root`'s `x` on every rank (NCCL's `Broadcast`); the other ranks pass an array of
     /// the same shape and dtype, whose values are not read.
     pub fn broadcast(&self, x: &Array, root: usize) -> Result<Array> {
@@ -222,7 +252,7 @@ fn stacked(n: usize, shape: &[usize]) -> Vec<usize> {
 use super::wire::{wire, Wire};
 use super::Nccl;
 use crate::backend::CudaStorage;
-use crate::sparse::exact;
+use crate::sparse::{exact, is_exact};
 
 impl Communicator {
     /// `f(nccl, storages)` over the CUDA storages of `arrays`.

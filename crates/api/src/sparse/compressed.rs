@@ -269,8 +269,13 @@ impl Compressed {
 
 /// `a` as a whole buffer of its own: C-contiguous from the buffer's start to its end (what a
 /// backend's sparse loops index directly), copied where it is a view.
+/// Whether `a` is the whole of its storage, C-contiguous from its start.
+pub(crate) fn is_exact(a: &Array) -> bool {
+    a.is_contiguous() && a.layout.offset() == 0 && a.read().len() == a.size()
+}
+
 pub(crate) fn exact(a: &Array) -> Result<Array> {
-    if a.is_contiguous() && a.layout.offset() == 0 && a.read().len() == a.size() {
+    if is_exact(a) {
         Ok(a.clone())
     } else {
         a.copy()

@@ -54,7 +54,7 @@ mod vector_ops;
 pub use arith::Sparse;
 pub use blocks::{block_array, kronsum};
 pub use bsr::BsrArray;
-pub(crate) use compressed::exact;
+pub(crate) use compressed::{exact, is_exact};
 pub use compressed::{CscArray, CsrArray};
 pub use construct::{diags_array, eye, identity, random_array, spdiags};
 pub use coo::CooArray;
