@@ -67,6 +67,21 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
         ));
     }
     let n = 1usize << 28;
+    // the one-GPU sort the sharded one is measured against
+    r.push(Row::new(
+        "dist.sort",
+        "2^28 f32 on one GPU, xp (ref: CuPy, one GPU)",
+        format!("X = uniform({n}, 7)"),
+        "xp.sort(X)",
+        move |_| {
+            let x = uniform(&[n], 7, Device::Cuda(0))?;
+            super::one(move || {
+                let s = x.sort(0)?;
+                xp::cuda::synchronize(0)?;
+                Ok(s)
+            })
+        },
+    ));
     r.push(
         row(
             "dist.random",

@@ -47,6 +47,10 @@ fn sort(comm: &Communicator) -> xp::Result<()> {
         ("f32 of one value", g.full([64], 2.5, DType::F32)?),
         ("u8, one element", g.full([1], 7.0, DType::U8)?),
         ("f64 sorted backwards", g.arange(500.0, 0.0, -1.0, Some(DType::F64))?),
+        ("c128 with NaN", with_nan.astype(DType::C128)?.mul(&wave.astype(DType::C128)?.add(1.0)?)?),
+        ("bf16", wave.astype(DType::BF16)?),
+        // many merge tiles, each value repeated about 500 times
+        ("f32, 2^20 + 37", g.arange(0.0, 1_048_613.0, 1.0, Some(DType::F32))?.mul(7.1)?.sin()?.mul(1000.0)?.floor()?),
     ];
     for (name, x) in cases {
         let sx = ShardedArray::from_root(comm, (r == 0).then_some(&x), 0, Placement::Sharded(0))?;

@@ -62,6 +62,7 @@ pub(crate) enum Family {
     Label,
     SparseMatmul,
     SparseCg,
+    Merge,
 }
 
 /// A kernel's identity: its family and everything that specialises it, packed field by field

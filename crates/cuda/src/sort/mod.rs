@@ -8,6 +8,7 @@
 #[cfg(test)]
 mod emu;
 mod keys;
+mod merge;
 pub(crate) mod radix;
 mod search;
 mod segmented;
