@@ -1,14 +1,14 @@
 //! The sort kernels run on the CPU, for tests without a GPU: `emu/emu.h` emulates the CUDA
 //! features they use (a coroutine per CUDA thread, barriers for `__syncthreads`, warp votes and
 //! shuffles, blocks interleaved so that decoupled look-back meets unfinished predecessors), and
-//! `emu/driver.cpp` launches them as `radix.rs`, `segmented.rs` and `search.rs` do, checking the
+//! `emu/driver.cpp` launches them as `radix.rs`, `segmented.rs`, `search.rs` and `merge.rs` do, checking the
 //! results against `std::stable_sort` under the same order. This generates, per dtype, a
 //! namespace with its kernels (the generated sources, each kernel a template over the block's
 //! emulation slot) and a struct `K` of launchers, then builds and runs the program with g++.
 //!
 //! Slow (every warp vote is a round of coroutine switches): `cargo test -p xp-cuda --lib sort --
 //! --ignored`.
-use super::{keys, radix, search, segmented};
+use super::{keys, merge, radix, search, segmented};
 use crate::codegen::PRELUDE;
 use xp_core::DType;
 
@@ -22,7 +22,7 @@ const TIERS: [(usize, usize); 4] = [(1, 2), (1, 4), (1, 8), (2, 8)];
 const ITEMS: usize = 4;
 
 const UNDEF: &str = "#undef XP_HIST\n#undef XP_PLAN\n#undef XP_PASS\n#undef ITEMS\n#undef VMODE\n#undef LINE_DIGIT\n\
-#undef TILE\n#undef STAGE_BYTES\n#undef XP_SEG_BLOCK\n#undef XP_SEG_WARP\n#undef WARPS\n#undef OUTIDX\n#undef PK\n";
+#undef TILE\n#undef MERGE_THREADS\n#undef MERGE_ITEMS\n#undef MERGE_TILE\n#undef STAGE_BYTES\n#undef XP_SEG_BLOCK\n#undef XP_SEG_WARP\n#undef WARPS\n#undef OUTIDX\n#undef PK\n";
 
 /// A generated kernel source as an emulator namespace: without the prelude, the kernel a template
 /// over the emulation slot, dynamic shared memory a static array.
@@ -114,6 +114,7 @@ fn dtype_block(d: DType, ns: &str) -> String {
         s += &namespace(&format!("k_segw_{}", idx as u8), &segmented::warp_src(d, idx), "");
     }
     s += &namespace("k_search", &search::search_src(d), "");
+    s += &namespace("k_merge", &merge::merge_src(d), "static constexpr int tile = MERGE_TILE;");
     let random = match d {
         DType::Bool => "return (RAW)(r & 1u);".to_string(),
         DType::C64 => "RAW x; x.re = __uint_as_float((u32)r); x.im = __uint_as_float((u32)(r >> 32)); return x;".into(),
@@ -165,6 +166,9 @@ fn dtype_block(d: DType, ns: &str) -> String {
   template <class... A> static void segb(int t, int idx, int s, A... a) {{ {segb} }}
   template <class... A> static void segw(int idx, int s, A... a) {{ if (idx) {{ {w1} }} else {{ {w0} }} }}
   template <class... A> static void search(int s, A... a) {{ {search} }}
+  static constexpr int merge_tile = k_merge::tile;
+  template <class... A> static void merge_cuts(int s, A... a) {{ {cuts} }}
+  template <class... A> static void merge(int s, A... a) {{ {merge} }}
 }};
 const K::RAW K::specials[{nsp}] = {{{spl}}};
 ",
@@ -182,6 +186,8 @@ const K::RAW K::specials[{nsp}] = {{{spl}}};
         w0 = slots("k_segw_0::xp_segsort_warp"),
         w1 = slots("k_segw_1::xp_segsort_warp"),
         search = slots("k_search::xp_searchsorted"),
+        cuts = slots("k_merge::xp_merge_cuts"),
+        merge = slots("k_merge::xp_merge"),
     );
     format!("namespace {ns} {{\n{s}}}\n")
 }

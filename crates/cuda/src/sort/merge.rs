@@ -14,7 +14,7 @@ const MERGE: &str = include_str!("merge.cu");
 const TILE: usize = 2048;
 
 /// The merge kernels' source for `d`.
-fn merge_src(d: xp_core::DType) -> String {
+pub(crate) fn merge_src(d: xp_core::DType) -> String {
     format!("{PRELUDE}\n{}\n{}\n{MERGE}", keys::header(d), radix::RANK)
 }
 

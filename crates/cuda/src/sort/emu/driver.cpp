@@ -199,6 +199,25 @@ template <class K> struct Tests {
     }
   }
 
+  // merge.rs::merge_sorted: cuts, then the tiles; against std::merge (stable: a's values first)
+  void merge(size_t na, size_t nb, bool narrow) {
+    auto sorted = [&](size_t n) {
+      const vector<RAW> v = data(n, narrow);
+      const vector<i64> p = reference(v, 0);
+      vector<RAW> s(n);
+      for (size_t i = 0; i < n; ++i) s[i] = v[p[i]];
+      return s;
+    };
+    const vector<RAW> a = sorted(na), b = sorted(nb);
+    const size_t n = na + nb, tile = K::merge_tile, tiles = (n + tile - 1) / tile;
+    vector<i64> cuts(tiles + 1, -1);
+    vector<RAW> o(n), want(n);
+    emu_launch((unsigned)((tiles + 256) / 256), 256, 1, [&](int s) { K::merge_cuts(s, cuts.data(), a.data(), (i64)na, b.data(), (i64)nb, (i64)tiles); });
+    emu_launch((unsigned)tiles, 256, 2, [&](int s) { K::merge(s, o.data(), a.data(), (i64)na, b.data(), (i64)nb, (const i64*)cuts.data(), (i64)tiles); });
+    std::merge(a.begin(), a.end(), b.begin(), b.end(), want.begin(), [](const RAW& x, const RAW& y) { return K::lt(x, y); });
+    for (size_t i = 0; i < n; ++i) CHECK(same(o[i], want[i]), "merge %zu + %zu narrow=%d: position %zu differs", na, nb, narrow, i);
+  }
+
   void all() {
     device_wide(1, false, 1, 2);
     device_wide(3000, false, 1, 2);  // 3 tiles, 2 portions
@@ -218,5 +237,10 @@ template <class K> struct Tests {
     search(0, false);
     search(1000, false);
     search(500, true);
+    merge(0, 0, false);
+    merge(0, 300, false);
+    merge(1, 0, true);
+    merge(3000, 1500, false);  // 3 tiles
+    merge(2500, 2600, true);   // many equal keys across tile edges
   }
 };
