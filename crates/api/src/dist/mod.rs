@@ -312,11 +312,14 @@ impl Communicator {
     }
 }
 
+/// Work queued to run at the end of the outermost [`group`].
+type Deferred = Box<dyn FnOnce() -> Result<()>>;
+
 thread_local! {
     static GROUP: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     /// work to queue once the outermost group has ended (NCCL queues a group's operations at
     /// its end, so what reads their results must follow then)
-    static AFTER: std::cell::RefCell<Vec<Box<dyn FnOnce() -> Result<()>>>> = const { std::cell::RefCell::new(Vec::new()) };
+    static AFTER: std::cell::RefCell<Vec<Deferred>> = const { std::cell::RefCell::new(Vec::new()) };
     /// whether this thread runs one rank of [`spmd`]
     pub(crate) static SOLO: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
