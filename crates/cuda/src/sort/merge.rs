@@ -66,6 +66,68 @@ impl CudaStorage {
 mod tests {
     use super::*;
     use crate::codegen::tests_support::syntax_check;
+    use std::cmp::Ordering;
+
+    /// NumPy's order of floats: NaNs last, `-0.0 == 0.0`.
+    fn less(a: f32, b: f32) -> bool {
+        !a.is_nan() && (b.is_nan() || a < b)
+    }
+
+    /// A sorted run of `n` floats with many ties, zeros of both signs and NaNs.
+    fn run(n: usize, seed: f32) -> Vec<f32> {
+        let mut v: Vec<f32> = (0..n)
+            .map(|i| match i % 97 {
+                0 => f32::NAN,
+                1 => -0.0,
+                _ => ((i as f32 * seed).sin() * 100.0).floor(),
+            })
+            .collect();
+        v.sort_by(|a, b| {
+            if less(*a, *b) {
+                Ordering::Less
+            } else if less(*b, *a) {
+                Ordering::Greater
+            } else {
+                Ordering::Equal
+            }
+        });
+        v
+    }
+
+    #[test]
+    fn merges_on_the_gpu_as_a_stable_merge_on_the_host() {
+        use xp_core::{BackendDevice, BackendStorage, HostBuffer, Layout};
+        let Ok(dev) = crate::CudaDevice::new(0) else {
+            assert!(std::env::var("XP_REQUIRE_CUDA").is_err(), "XP_REQUIRE_CUDA is set and there is no GPU");
+            return;
+        };
+        for (na, nb, skip) in [(0, 5, 0), (7, 0, 2), (3000, 1500, 0), (50_000, 70_001, 9), (1 << 21, 1 << 20, 100)] {
+            let (a, b) = (run(na + skip, 0.7), run(nb + skip, 1.3));
+            let (ga, gb) =
+                (dev.upload(HostBuffer::F32(a.clone())).unwrap(), dev.upload(HostBuffer::F32(b.clone())).unwrap());
+            // runs inside the storages: a without its first `skip` values, b without its last
+            let (ra, rb) = (skip..skip + na, 0..nb);
+            let got = ga.merge_sorted(ra.clone(), &gb, rb.clone()).unwrap();
+            let HostBuffer::F32(got) = got.to_host(&Layout::contiguous(&[na + nb])).unwrap() else { panic!("dtype") };
+            let (a, b) = (&a[ra], &b[rb]);
+            let (mut i, mut j, mut want) = (0, 0, Vec::with_capacity(na + nb));
+            while i < na || j < nb {
+                if j == nb || (i < na && !less(b[j], a[i])) {
+                    want.push(a[i]);
+                    i += 1;
+                } else {
+                    want.push(b[j]);
+                    j += 1;
+                }
+            }
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert!(bits(&got) == bits(&want), "merge of {na} and {nb} values differs from the host's");
+        }
+        let g = dev.upload(HostBuffer::F32(vec![1.0; 4])).unwrap();
+        assert!(g.merge_sorted(0..5, &g, 0..1).is_err(), "a run past the end");
+        let i = dev.upload(HostBuffer::I64(vec![1; 4])).unwrap();
+        assert!(g.merge_sorted(0..1, &i, 0..1).is_err(), "two dtypes");
+    }
 
     #[test]
     fn the_merge_kernels_parse_for_every_dtype() {
