@@ -316,6 +316,24 @@ mod stub {
         pub fn cuda_device(&self) -> CudaDevice {
             match self.0 {}
         }
+        pub fn device_ptr(&self) -> u64 {
+            match self.0 {}
+        }
+        pub fn hand_over(&self, _: Option<u64>) -> Result<()> {
+            match self.0 {}
+        }
+        /// # Safety
+        /// Never unsafe: always an error.
+        pub unsafe fn adopt(
+            _: usize,
+            _: u64,
+            _: DType,
+            _: usize,
+            _: Option<u64>,
+            _: Box<dyn FnOnce() + Send + Sync>,
+        ) -> Result<CudaStorage> {
+            no()
+        }
     }
 
     impl BackendStorage for CudaStorage {

@@ -35,6 +35,7 @@ mod creation;
 mod diagonal;
 mod display;
 pub mod dist;
+pub mod dlpack;
 mod einsum;
 pub mod fft;
 pub(crate) mod filter;

@@ -5,6 +5,7 @@ mod coverage;
 mod csgraph;
 mod cuda;
 mod dist;
+mod dlpack;
 mod edge;
 mod errors;
 mod everyday;

@@ -14,6 +14,8 @@ pub struct CudaStorage {
     pub(crate) len: usize,
     /// cross-stream ordering (used only once the device has several streams)
     pub(crate) uses: Uses,
+    /// memory another library owns (see `foreign`): given back through this, not to the pool
+    pub(crate) owner: Option<super::foreign::Release>,
 }
 
 impl std::fmt::Debug for CudaStorage {
@@ -38,7 +40,7 @@ impl CudaStorage {
     pub(crate) fn alloc(dev: &Arc<Dev>, dtype: DType, len: usize) -> Result<CudaStorage> {
         // Uninitialised: every kernel writes each element of its output before anything reads it.
         let buf = super::memory::alloc(dev, (len * dtype.size()).max(1))?;
-        Ok(CudaStorage { dev: dev.clone(), buf, dtype, len, uses: Uses::default() })
+        Ok(CudaStorage { dev: dev.clone(), buf, dtype, len, uses: Uses::default(), owner: None })
     }
     pub(crate) fn upload(dev: &Arc<Dev>, host: &HostBuffer) -> Result<CudaStorage> {
         super::graph::capturable(dev.ordinal, "a host to device copy", "it reads host memory when queued")?;
@@ -66,6 +68,12 @@ impl Drop for CudaStorage {
     fn drop(&mut self) {
         // The block is reused or freed on its own stream: after every foreign use.
         self.uses.release(&self.buf.stream);
+        if let Some(give_back) = self.owner.take() {
+            // adopted memory: back to its owner once xp's last use of it has finished
+            self.dev.ctx.record_err(self.buf.stream.synchronize());
+            give_back();
+            return;
+        }
         super::memory::release(&self.dev, &self.buf);
     }
 }

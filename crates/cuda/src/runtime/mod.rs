@@ -9,6 +9,7 @@
 //! ```
 pub(crate) mod buffer;
 pub(crate) mod device;
+pub mod foreign;
 pub(crate) mod graph;
 pub(crate) mod launch;
 pub mod memory;
