@@ -244,3 +244,33 @@ fn the_c_entry_points_exchange_tensors() {
         }
     }
 }
+
+/// A heavy product on a side stream, handed to a consumer on another stream: the consumer's
+/// stream waits for it through an event (no host wait), on export (`ToDlpack::stream`) and on
+/// import (`from_dlpack_after`); a missing wait would read unfinished values.
+#[test]
+fn streams_are_ordered_by_events_on_both_sides() {
+    for dev in xp_testing::devices() {
+        let Device::Cuda(i) = dev else { continue };
+        let (producer, consumer) = (xp::cuda::Stream::new(i).unwrap(), xp::cuda::Stream::new(i).unwrap());
+        let x =
+            xp::on(dev).arange(0.0, (1 << 22) as f64, 1.0, Some(DType::F32)).unwrap().reshape([2048, 2048]).unwrap();
+        let want = x.matmul(&x).unwrap().sum(..).unwrap().to_vec::<f32>().unwrap();
+        for on_import in [false, true] {
+            let t = producer.scope(|| {
+                let y = x.matmul(&x).unwrap();
+                let stream = if on_import { producer.handle() } else { consumer.handle() };
+                y.to_dlpack(&ToDlpack { stream: Some(stream), ..Default::default() }).unwrap()
+            });
+            let got = consumer.scope(|| {
+                let a = if on_import {
+                    Array::from_dlpack_after(t, Some(producer.handle())).unwrap()
+                } else {
+                    Array::from_dlpack(t).unwrap()
+                };
+                a.sum(..).unwrap().to_vec::<f32>().unwrap()
+            });
+            assert_eq!(got, want, "on import: {on_import}");
+        }
+    }
+}

@@ -96,6 +96,10 @@ impl Stream {
     pub fn ordinal(&self) -> usize {
         self.dev.ordinal
     }
+    /// The raw `CUstream` (for DLPack's stream arguments and other libraries' calls).
+    pub fn handle(&self) -> u64 {
+        self.inner.cu_stream() as u64
+    }
     /// Make this the calling thread's current stream on its device until the guard drops.
     pub fn enter(&self) -> StreamGuard {
         let id = SCOPE_IDS.fetch_add(1, Ordering::Relaxed);
