@@ -30,6 +30,11 @@ fn all_reduce_out(comms: &[Communicator], xs: &[Array], ys: &[Array]) -> Result<
     Ok(ys[0].clone())
 }
 
+/// Rank i's operand of `n` float32 values i + 1, on GPU i.
+fn operands(n: usize) -> Result<Vec<Array>> {
+    two().iter().enumerate().map(|(i, &d)| xp::on(d).full([n], (i + 1) as f64, DType::F32)).collect()
+}
+
 pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
     if !gpu || xp::cuda::device_count() < 2 {
         return;
@@ -46,11 +51,7 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
             "(both(ar), ys[0])[1]",
             move |_| {
                 let comms = Communicator::local(&two())?;
-                let xs = two()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &d)| xp::on(d).full([n], (i + 1) as f64, DType::F32))
-                    .collect::<Result<Vec<_>>>()?;
+                let xs = operands(n)?;
                 let ys = two().iter().map(|&d| xp::on(d).empty([n], DType::F32)).collect::<Result<Vec<_>>>()?;
                 one(move || all_reduce_out(&comms, &xs, &ys))
             },
@@ -62,11 +63,7 @@ pub(super) fn rows(r: &mut Vec<Row>, gpu: bool) {
             "(both(ar), ys[0])[1]",
             move |_| {
                 let comms = Communicator::local(&two())?;
-                let xs = two()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &d)| xp::on(d).full([n], (i + 1) as f64, DType::F32))
-                    .collect::<Result<Vec<_>>>()?;
+                let xs = operands(n)?;
                 one(move || all_reduce(&comms, &xs))
             },
         ));

@@ -6,24 +6,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use xp::dlpack::{ffi, Dlpack, ToDlpack};
 use xp::{Array, DType, Device, Error};
 
-const DTYPES: [DType; 15] = [
-    DType::Bool,
-    DType::I8,
-    DType::I16,
-    DType::I32,
-    DType::I64,
-    DType::U8,
-    DType::U16,
-    DType::U32,
-    DType::U64,
-    DType::F16,
-    DType::BF16,
-    DType::F32,
-    DType::F64,
-    DType::C64,
-    DType::C128,
-];
-
 /// A (4, 6) array of `dt` on `dev` whose values differ (mod 2 for bool).
 fn sample(dt: DType, dev: Device) -> Array {
     let v: Vec<f64> = (0..24).map(|i| (i * 7 % 24) as f64 - 5.0).collect();
@@ -39,7 +21,7 @@ fn same(a: &Array, b: &Array) -> bool {
 #[test]
 fn arrays_round_trip_with_their_layout_on_every_device() {
     for dev in xp_testing::devices() {
-        for dt in DTYPES {
+        for dt in DType::ALL {
             let a = sample(dt, dev);
             let views = [
                 ("whole", a.clone()),
