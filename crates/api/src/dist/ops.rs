@@ -307,8 +307,10 @@ impl Communicator {
 
     /// One group of sends and receives of runs of elements: `(start, len, peer)` in `sends`
     /// sends `x[start..start + len]` (of the flat `x`, copied where it is a view) to `peer`, in
-    /// `recvs` receives `out[start..start + len]` (`out` contiguous) from `peer`. Nothing
-    /// happens when both lists are empty; `x` is not read when `sends` is.
+    /// `recvs` receives `out[start..start + len]` (`out` contiguous) from `peer`. Runs from this
+    /// rank to itself (the i-th sent to itself with the i-th received from itself, as NCCL
+    /// pairs them) are copied on the device, not through NCCL. Nothing happens when both lists
+    /// are empty; `x` is not read when `sends` is.
     pub(crate) fn exchange(
         &self,
         op: &'static str,
@@ -317,6 +319,20 @@ impl Communicator {
         sends: &[(usize, usize, usize)],
         recvs: &[(usize, usize, usize)],
     ) -> Result<()> {
+        let me = self.rank();
+        type Runs<'a> = Vec<&'a (usize, usize, usize)>;
+        let (own_sends, sends): (Runs, Runs) = sends.iter().partition(|r| r.2 == me);
+        let (own_recvs, recvs): (Runs, Runs) = recvs.iter().partition(|r| r.2 == me);
+        if own_sends.len() != own_recvs.len() || own_sends.iter().zip(&own_recvs).any(|(s, r)| s.1 != r.1) {
+            return Err(Error::invalid(op, "the runs this rank sends itself differ from those it receives"));
+        }
+        if !own_sends.is_empty() {
+            let (flat_x, flat_out) = (x.reshape([-1])?, out.reshape([-1])?);
+            let run = |a: &Array, start: usize, len: usize| a.slice(crate::s![start as isize..(start + len) as isize]);
+            for (s, r) in own_sends.iter().zip(&own_recvs) {
+                run(&flat_out, r.0, r.1)?.assign(&run(&flat_x, s.0, s.1)?)?;
+            }
+        }
         if sends.is_empty() && recvs.is_empty() {
             return Ok(());
         }
@@ -326,10 +342,10 @@ impl Communicator {
         let size = out.dtype().size();
         self.with_storages(&[x, out], |c, s| {
             super::group(|| {
-                for &(start, len, to) in sends {
+                for &&(start, len, to) in &sends {
                     c.send(s[0], start * size, len * w.per, w.ty, to)?;
                 }
-                for &(start, len, from) in recvs {
+                for &&(start, len, from) in &recvs {
                     c.recv(s[1], start * size, len * w.per, w.ty, from)?;
                 }
                 Ok(())

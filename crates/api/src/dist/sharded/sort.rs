@@ -93,26 +93,18 @@ impl ShardedArray {
         let own = (start(me), start(me) + sizes[me]);
         let target = block(total, n, me);
         let sends: Vec<_> = (0..n)
-            .filter(|&t| t != me)
             .filter_map(|t| {
                 let (s, e) = overlap(own, block(total, n, t));
                 (s < e).then_some((s - own.0, e - s, t))
             })
             .collect();
         let recvs: Vec<_> = (0..n)
-            .filter(|&q| q != me)
             .filter_map(|q| {
                 let (s, e) = overlap((start(q), start(q) + sizes[q]), target);
                 (s < e).then_some((s - target.0, e - s, q))
             })
             .collect();
         let out = dev.empty([target.1 - target.0], sorted.dtype())?;
-        // what stays on this rank: a copy on the device
-        let (s, e) = overlap(own, target);
-        if s < e {
-            let span = |a: &Array, from: usize| a.slice(crate::s![(from) as isize..(from + e - s) as isize]);
-            span(&out, s - target.0)?.assign(&span(&bucket, s - own.0)?)?;
-        }
         self.comm.exchange(op, &bucket, &out, &sends, &recvs)?;
         Ok(ShardedArray { local: out, ..self.clone() })
     }
