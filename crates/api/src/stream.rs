@@ -128,6 +128,15 @@ impl Stream {
             (Inner::Cuda(s), EventInner::Cuda(e)) => s.wait(e),
         }
     }
+    /// The raw `CUstream` of a CUDA stream (for DLPack's `stream` argument and other libraries'
+    /// calls); `None` for the CPU's.
+    pub fn handle(&self) -> Option<u64> {
+        #[cfg(xp_cuda)]
+        if let Inner::Cuda(s) = &self.inner {
+            return Some(s.handle());
+        }
+        None
+    }
     /// The CUDA stream underneath, if this is one.
     #[cfg(xp_cuda)]
     pub fn as_cuda(&self) -> Option<&xp_cuda::Stream> {
