@@ -14,6 +14,8 @@
 //! ```
 #![warn(missing_docs)]
 
+mod c99;
+mod cmath;
 pub mod direct;
 pub mod eval;
 mod extreme;

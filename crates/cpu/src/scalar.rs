@@ -1,6 +1,7 @@
 //! The CPU scalar function of every op marker, per element type. A type answers `None` for an
 //! op it has no loop for (the front end never asks for those: it resolves loops first).
 use xp_core::{bf16, f16, BinaryOp, Complex32, Complex64, Element, UnaryOp};
+use crate::cmath::{self, Wide};
 
 /// The scalar functions of one element type.
 pub trait ScalarOps: Element + Default {
@@ -580,7 +581,7 @@ macro_rules! complex_kernel {
                     Neg => |z| -z,
                     Pos => |z| z,
                     Conj => |z: $t| z.conj(),
-                    Sign => |z: $t| if z.re == 0.0 && z.im == 0.0 { z } else { z / z.norm() },
+                    Sign => |z: $t| if z.re == 0.0 && z.im == 0.0 { <$t>::new(0.0, 0.0) } else { z / z.norm() },
                     Reciprocal => |z: $t| z.inv(),
                     Exp => |z: $t| z.exp(),
                     Exp2 => |z: $t| (z * LN2).exp(),
@@ -589,43 +590,20 @@ macro_rules! complex_kernel {
                     Log2 => |z: $t| z.ln() / LN2,
                     Log10 => |z: $t| z.ln() / LN10,
                     Log1p => |z: $t| (z + 1.0).ln(),
-                    Sqrt => |z: $t| z.sqrt(),
+                    Sqrt => |z: $t| <$t>::narrow(cmath::sqrt(z.wide())),
                     Square => |z| z * z,
-                    Sin => |z: $t| z.sin(),
-                    Cos => |z: $t| z.cos(),
-                    Tan => |z: $t| z.tan(),
-                    // C99 branch cuts on the real axis beyond ±1: the sign of the imaginary zero
-                    // picks the side (num-complex loses it).
-                    Arcsin => |z: $t| {
-                        if z.im == 0.0 && z.re.abs() > 1.0 {
-                            let h = std::f64::consts::FRAC_PI_2 as $r;
-                            <$t>::new(h.copysign(z.re), z.re.abs().acosh().copysign(z.im))
-                        } else {
-                            z.asin()
-                        }
-                    },
-                    Arccos => |z: $t| {
-                        if z.im == 0.0 && z.re.abs() > 1.0 {
-                            let re = if z.re > 0.0 { 0.0 } else { std::f64::consts::PI as $r };
-                            <$t>::new(re, -z.re.abs().acosh().copysign(z.im))
-                        } else {
-                            z.acos()
-                        }
-                    },
-                    Arctan => |z: $t| z.atan(),
-                    Sinh => |z: $t| z.sinh(),
-                    Cosh => |z: $t| z.cosh(),
-                    Tanh => |z: $t| z.tanh(),
-                    Arcsinh => |z: $t| z.asinh(),
-                    Arccosh => |z: $t| z.acosh(),
-                    Arctanh => |z: $t| {
-                        if z.im == 0.0 && z.re.abs() > 1.0 {
-                            let h = std::f64::consts::FRAC_PI_2 as $r;
-                            <$t>::new(0.5 * ((z.re + 1.0) / (z.re - 1.0)).abs().ln(), h.copysign(z.im))
-                        } else {
-                            z.atanh()
-                        }
-                    },
+                    Sin => |z: $t| <$t>::narrow(cmath::sin(z.wide())),
+                    Cos => |z: $t| <$t>::narrow(cmath::cos(z.wide())),
+                    Tan => |z: $t| <$t>::narrow(cmath::tan(z.wide())),
+                    Arcsin => |z: $t| <$t>::narrow(cmath::asin(z.wide())),
+                    Arccos => |z: $t| <$t>::narrow(cmath::acos(z.wide())),
+                    Arctan => |z: $t| <$t>::narrow(cmath::atan(z.wide())),
+                    Sinh => |z: $t| <$t>::narrow(cmath::sinh(z.wide())),
+                    Cosh => |z: $t| <$t>::narrow(cmath::cosh(z.wide())),
+                    Tanh => |z: $t| <$t>::narrow(cmath::tanh(z.wide())),
+                    Arcsinh => |z: $t| <$t>::narrow(cmath::asinh(z.wide())),
+                    Arccosh => |z: $t| <$t>::narrow(cmath::acosh(z.wide())),
+                    Arctanh => |z: $t| <$t>::narrow(cmath::atanh(z.wide())),
                     Rint => |z: $t| <$t>::new(z.re.round_ties_even(), z.im.round_ties_even()),
                     _ => return None,
                 })

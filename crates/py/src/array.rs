@@ -1,6 +1,6 @@
 //! `_Array`: the Python handle on an [`xp::Array`] (the Python `xp.Array` wraps one).
 use crate::convert::{self, to_object};
-use crate::errors::Py as _;
+use crate::errors::Raise as _;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use xp::Array;

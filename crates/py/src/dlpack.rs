@@ -1,7 +1,7 @@
 //! DLPack capsules: `__dlpack__` out of an `_Array`, and `from_dlpack` of another library's
 //! capsule (the names and the renaming on use are the Python DLPack protocol's).
 use crate::array::PyArray;
-use crate::errors::Py as _;
+use crate::errors::Raise as _;
 use pyo3::exceptions::{PyBufferError, PyTypeError};
 use pyo3::ffi;
 use pyo3::prelude::*;

@@ -2,7 +2,7 @@
 //! family shares one signature.
 use crate::array::PyArray;
 use crate::convert::{self, scalar};
-use crate::errors::Py as _;
+use crate::errors::Raise as _;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use xp::{Array, Axes, BinaryOp, Indexing, Scalar, Side, UnaryOp};
@@ -368,6 +368,13 @@ fn unique(py: Python<'_>, x: PyRef<'_, PyArray>, which: &str) -> PyResult<Vec<Py
     [Some(u.values), u.indices, u.inverse, u.counts].into_iter().flatten().map(|a| PyArray::wrap(py, a)).collect()
 }
 
+/// `isin(x1, x2)` (`invert`: its negation).
+#[pyfunction]
+fn isin(py: Python<'_>, x1: PyRef<'_, PyArray>, x2: PyRef<'_, PyArray>, invert: bool) -> R {
+    let (a, b) = (&x1.a, &x2.a);
+    wrap(py, py.detach(|| xp::isin(a, b).and_then(|r| if invert { r.logical_not() } else { Ok(r) })))
+}
+
 #[pyfunction]
 fn take(py: Python<'_>, x: PyRef<'_, PyArray>, indices: PyRef<'_, PyArray>, axis: Option<isize>) -> R {
     let (x, i) = (&x.a, &indices.a);
@@ -416,6 +423,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(searchsorted, m)?)?;
     m.add_function(wrap_pyfunction!(unique, m)?)?;
     m.add_function(wrap_pyfunction!(take, m)?)?;
+    m.add_function(wrap_pyfunction!(isin, m)?)?;
     m.add_function(wrap_pyfunction!(take_along_axis, m)?)?;
     m.add_function(wrap_pyfunction!(diff, m)?)?;
     m.add_function(wrap_pyfunction!(from_scalars, m)?)?;

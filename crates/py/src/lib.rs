@@ -19,6 +19,7 @@ use pyo3::prelude::*;
 fn _xp(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<array::PyArray>()?;
+    m.add("AxisError", errors::axis_error(m.py())?)?;
     array::register(m)?;
     dlpack::register(m)?;
     funcs::register(m)?;

@@ -1,6 +1,6 @@
 //! `linalg` and `fft`: the Array API's extensions.
 use crate::array::PyArray;
-use crate::errors::Py as _;
+use crate::errors::Raise as _;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use xp::fft::FftNorm;
@@ -136,6 +136,17 @@ fn eigh(py: Python<'_>, x: PyRef<'_, PyArray>) -> PyResult<(Py<PyArray>, Py<PyAr
     pair(py, e.w, e.v)
 }
 
+/// `eig` as (eigenvalues, eigenvectors), complex; `eigvals` alone (`values`).
+#[pyfunction]
+fn eig(py: Python<'_>, x: PyRef<'_, PyArray>, values: bool) -> PyResult<Vec<Py<PyArray>>> {
+    let x = &x.a;
+    if values {
+        return Ok(vec![PyArray::wrap(py, py.detach(|| la::eigvals(x)).py()?)?]);
+    }
+    let e = py.detach(|| la::eig(x)).py()?;
+    Ok(vec![PyArray::wrap(py, e.w)?, PyArray::wrap(py, e.v)?])
+}
+
 /// `slogdet` as (sign, logabsdet).
 #[pyfunction]
 fn slogdet(py: Python<'_>, x: PyRef<'_, PyArray>) -> PyResult<(Py<PyArray>, Py<PyArray>)> {
@@ -231,6 +242,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(norm, m)?)?;
     m.add_function(wrap_pyfunction!(eigh, m)?)?;
     m.add_function(wrap_pyfunction!(slogdet, m)?)?;
+    m.add_function(wrap_pyfunction!(eig, m)?)?;
     m.add_function(wrap_pyfunction!(qr, m)?)?;
     m.add_function(wrap_pyfunction!(svd, m)?)?;
     m.add_function(wrap_pyfunction!(fft1, m)?)?;

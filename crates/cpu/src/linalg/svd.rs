@@ -10,6 +10,7 @@
 //! fast result shows a smallest singular value below √ε of the largest. With the
 //! `lapack` feature, float32 and float64 go to LAPACK's `gesdd` instead.
 use super::stack::{first_error, into_chunks, seq_in_stack, zeroed, Stack};
+use super::small::Small;
 use super::Field;
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::traits::ext::ComplexFieldExt;
@@ -35,15 +36,7 @@ pub(crate) fn svd<T: Field>(
     let k = m.min(n);
     let (uc, vr) = if spec.full_matrices { (m, n) } else { (k, k) };
     let one = |i: usize| -> std::result::Result<Factors<T>, LinAlgKind> {
-        let v = sa.view(a, i);
-        let nc = |_| LinAlgKind::NoConvergence { index: i };
-        Ok(match T::svd(v, spec.full_matrices) {
-            Some(f) => f.ok_or(LinAlgKind::NoConvergence { index: i })?,
-            None => match direct(v, spec, par).map_err(nc)? {
-                f if elongated(v) && wide_range(&f.1) => preconditioned(v, spec, par).map_err(nc)?,
-                f => f,
-            },
-        })
+        scaled(sa.view(a, i), spec, par).map_err(|_| LinAlgKind::NoConvergence { index: i })
     };
     if !spec.compute_uv {
         // the values alone of small finite matrices by our loops, the rest as above
@@ -86,6 +79,35 @@ pub(crate) fn svd<T: Field>(
     Ok((Some(u), s, Some(vh)))
 }
 
+/// The factors of `v`, through `2^p v` (exact in binary; the singular values scaled back) where
+/// its largest entry is so large or so small that squares of entries over- or underflow, which
+/// faer's sweeps do not guard against (a complex64 entry of 1.8e19 gave no convergence).
+fn scaled<T: Field>(v: MatRef<'_, T>, spec: SvdSpec, par: Par) -> std::result::Result<Factors<T>, ()> {
+    let all: Vec<T> = (0..v.ncols()).flat_map(|c| (0..v.nrows()).map(move |r| v[(r, c)])).collect();
+    let mx = super::small::reduce::max_abs(&all);
+    let big = if size_of::<T::Real>() == 4 { 2f64.powi(50) } else { 2f64.powi(400) };
+    if !(mx.is_finite() && mx > 0.0 && (mx > big || mx < 1.0 / big)) {
+        return factors(v, spec, par);
+    }
+    let p = -(mx.log2().floor() as i32);
+    let w = Mat::<T>::from_fn(v.nrows(), v.ncols(), |r, c| Small::scale(v[(r, c)], 2f64.powi(p)));
+    let (u, s, vv) = factors(w.as_ref(), spec, par)?;
+    let back = 2f64.powi(-p);
+    Ok((u, s.into_iter().map(|x| Small::re(Small::scale(<T as Small>::real(x), back))).collect(), vv))
+}
+
+/// The factors of `v`: LAPACK's where the `lapack` feature has them, else faer's, through
+/// column-pivoted QR first where faer alone loses accuracy.
+fn factors<T: Field>(v: MatRef<'_, T>, spec: SvdSpec, par: Par) -> std::result::Result<Factors<T>, ()> {
+    Ok(match T::svd(v, spec.full_matrices) {
+        Some(f) => f.ok_or(())?,
+        None => match direct(v, spec, par)? {
+            f if elongated(v) && wide_range(&f.1) => preconditioned(v, spec, par)?,
+            f => f,
+        },
+    })
+}
+
 /// Whether faer reduces `v` by a QR factorisation first (one side more than 11/6 of the other,
 /// its `qr_ratio_threshold`): the only shapes where its accuracy was seen to fail. On square and
 /// nearly square matrices, rank-deficient or not, faer 0.24 reconstructs within 3 ε of the
@@ -97,10 +119,14 @@ fn elongated<T>(v: MatRef<'_, T>) -> bool {
     big * 6.0 > small * 11.0
 }
 
-/// Whether the smallest singular value is below √ε times the largest (or zero).
+/// Whether the smallest singular value is below √ε times the largest (or zero), the largest
+/// being nonzero.
 fn wide_range<R: faer::traits::RealField>(s: &[R]) -> bool {
     match (s.first(), s.last()) {
-        (Some(big), Some(small)) => *small <= big.mul_real(faer::traits::math_utils::eps::<R>().sqrt()),
+        // a zero matrix has its exact factors already (and its QR would divide by a zero norm)
+        (Some(big), Some(small)) => {
+            *big > R::zero_impl() && *small <= big.mul_real(faer::traits::math_utils::eps::<R>().sqrt())
+        }
         _ => false,
     }
 }

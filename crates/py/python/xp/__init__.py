@@ -11,7 +11,7 @@ Arrays move to and from PyTorch, CuPy, JAX and NumPy through DLPack (``xp.from_d
 ``x.__dlpack__``); ``XP_DEFAULT_DEVICE=cuda:0`` makes a GPU the default device.
 """
 
-__array_api_version__ = "2024.12"
+__array_api_version__ = "2025.12"
 
 from ._dtypes import (  # noqa: F401
     DType, bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16, float32,

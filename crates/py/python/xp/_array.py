@@ -41,6 +41,23 @@ def _index_item(k):
     raise IndexError(f"{k!r} is not an index (integers, slices, None, Ellipsis and arrays are)")
 
 
+def _bool_scalar(key):
+    """The value of a key that is one 0-d boolean (a Python bool or a 0-d bool array), else None."""
+    if isinstance(key, tuple) and len(key) == 1:
+        key = key[0]
+    if isinstance(key, builtins.bool):
+        return key
+    if isinstance(key, Array) and key.ndim == 0 and key._a.dtype == "bool":
+        return builtins.bool(key._a.item())
+    return None
+
+
+def _empty_mask(x, key):
+    """Whether ``key`` is a boolean mask with an axis of length 0 that NumPy accepts for ``x``."""
+    return (isinstance(key, Array) and key._a.dtype == "bool" and 0 in key.shape and key.ndim <= x.ndim
+            and builtins.all(k in (s, 0) for s, k in zip(x.shape, key.shape)))
+
+
 def _key(key):
     if not isinstance(key, tuple):
         key = (key,)
@@ -119,7 +136,7 @@ class Array:
         return wrap(self._a.to_device(str(device)))
 
     def __array_namespace__(self, /, *, api_version=None):
-        if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
+        if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12", "2025.12"):
             raise ValueError(f"xp does not implement Array API version {api_version!r}")
         import xp
         return xp
@@ -155,12 +172,28 @@ class Array:
 
     # indexing
     def __getitem__(self, key):
+        flag = _bool_scalar(key)
+        if flag is not None:
+            # a 0-d boolean index: a new axis of length 1 (True) or 0 (False), as NumPy
+            r = self._a.getitem((None,))
+            return wrap(r if flag else r.getitem((slice(0, 0),)))
+        if _empty_mask(self, key):
+            # NumPy lets a mask axis of length 0 stand for any axis: nothing is selected
+            from ._funcs import empty
+            return empty((0,) + self.shape[key.ndim:], dtype=self.dtype, device=self.device)
         return wrap(self._a.getitem(_key(key)))
 
     def __setitem__(self, key, value):
         v = native(value)
         if v is None:
             raise TypeError(f"cannot assign {type(value).__name__} to an xp array")
+        flag = _bool_scalar(key)
+        if flag is not None:
+            if flag:
+                self._a.getitem((None,)).setitem((Ellipsis,), v)
+            return
+        if _empty_mask(self, key):
+            return
         self._a.setitem(_key(key), v)
 
     # unary operators

@@ -150,7 +150,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     if stop is None:
         start, stop = 0, start
     d = dt.as_dtype(dtype)
-    if d is None and not any(isinstance(v, builtins.float) for v in (start, stop, step)):
+    if d is None and not builtins.any(isinstance(v, builtins.float) for v in (start, stop, step)):
         d = dt.int64
     return wrap(_xp.arange(start, stop, step, _dtn(d), _dev(device)))
 
@@ -199,6 +199,7 @@ def full_like(x, /, fill_value, *, dtype=None, device=None):
 
 
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+    k = builtins.max(builtins.min(k, n_rows if n_cols is None else n_cols), -n_rows)
     return wrap(_xp.eye(n_rows, n_cols, k, _dtn(dtype) or "float64", _dev(device)))
 
 
@@ -219,8 +220,8 @@ def meshgrid(*arrays, indexing="xy"):
     if indexing not in ("xy", "ij"):
         raise ValueError(f"indexing is 'xy' or 'ij', not {indexing!r}")
     if not arrays:
-        return []
-    return [wrap(a) for a in _xp.meshgrid([_check(a) for a in arrays], indexing)]
+        return ()
+    return tuple(wrap(a) for a in _xp.meshgrid([_check(a) for a in arrays], indexing))
 
 
 def tril(x, /, *, k=0):
@@ -315,7 +316,22 @@ def clip(x, /, min=None, max=None):
 # ---------------------------------------------------------------- manipulation
 
 def broadcast_arrays(*arrays):
-    return [wrap(a) for a in _xp.broadcast_arrays([_check(a) for a in arrays])]
+    return tuple(wrap(a) for a in _xp.broadcast_arrays([_check(a) for a in arrays]))
+
+
+def broadcast_shapes(*shapes):
+    """The shape NumPy's broadcasting gives the shapes (a ``ValueError`` where they clash)."""
+    n = builtins.max((len(s) for s in shapes), default=0)
+    out = [1] * n
+    for s in shapes:
+        for i, d in enumerate(s, n - len(s)):
+            if d is None or out[i] is None:
+                out[i] = None
+            elif d != 1:
+                if out[i] not in (1, d):
+                    raise ValueError(f"shapes {shapes} do not broadcast")
+                out[i] = d
+    return tuple(out)
 
 
 def broadcast_to(x, /, shape):
@@ -334,8 +350,22 @@ def stack(arrays, /, *, axis=0):
     return wrap(_xp.stack([_check(a) for a in arrays], axis))
 
 
-def expand_dims(x, /, *, axis=0):
-    return wrap(_xp.expand_dims(_check(x), axis))
+def expand_dims(x, /, axis=0):
+    """``x`` with new axes of length 1 at ``axis`` (an int, or a tuple of positions in the result)."""
+    if isinstance(axis, builtins.int):
+        return wrap(_xp.expand_dims(_check(x), axis))
+    n = x.ndim + len(axis)
+    pos = [a + n if a < 0 else a for a in axis]
+    if any_bad(pos, n):
+        raise IndexError(f"axis {axis} is out of range or repeated for {n} dimensions")
+    r = x
+    for p in sorted(pos):
+        r = wrap(_xp.expand_dims(r._a, p))
+    return r
+
+
+def any_bad(pos, n):
+    return len(set(pos)) != len(pos) or builtins.any(p < 0 or p >= n for p in pos)
 
 
 def flip(x, /, *, axis=None):
@@ -604,6 +634,13 @@ def unique_values(x, /):
 
 # ---------------------------------------------------------------- indexing
 
+def isin(x1, x2, /, *, invert=False):
+    """Whether each element of ``x1`` is in ``x2`` (either may be a Python scalar)."""
+    a = x1 if isinstance(x1, Array) else asarray(x1, dtype=x2.dtype, device=x2.device)
+    b = x2 if isinstance(x2, Array) else asarray(x2, dtype=x1.dtype, device=x1.device)
+    return wrap(_xp.isin(a._a, b._a, invert))
+
+
 def take(x, indices, /, *, axis=None):
     if axis is None and x.ndim != 1:
         raise ValueError("take needs an axis for arrays of more than one dimension")
@@ -637,6 +674,6 @@ def vecdot(x1, x2, /, *, axis=-1):
     return wrap(_xp.vecdot(_check(x1, "x1"), _check(x2, "x2"), axis))
 
 
-_EXCLUDE = {"namedtuple", "wrap", "native", "default_device"}
+_EXCLUDE = {"namedtuple", "wrap", "native", "default_device", "any_bad"}
 __all__ = [n for n, v in list(globals().items())
            if not n.startswith("_") and callable(v) and not isinstance(v, type) and n not in _EXCLUDE]

@@ -22,7 +22,7 @@ class Info:
                 "indexing": dt.int64}
 
     def devices(self):
-        return ["cpu"] + [f"cuda:{i}" for i in range(_xp.cuda_device_count())]
+        return tuple(["cpu"] + [f"cuda:{i}" for i in range(_xp.cuda_device_count())])
 
     def dtypes(self, *, device=None, kind=None):
         ds = dt.STANDARD

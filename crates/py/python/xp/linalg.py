@@ -6,17 +6,19 @@ from collections import namedtuple
 
 from . import _xp
 from . import _dtypes as dt
+from . import _funcs as _f
 from ._array import wrap
 from ._funcs import _check, matmul, matrix_transpose, tensordot, vecdot, astype, reshape, sum as _sum
 from ._funcs import max as _max, greater as _greater, count_nonzero as _count_nonzero
 
 __all__ = [
-    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
+    "cholesky", "cross", "det", "diagonal", "eig", "eigvals", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
     "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve", "svd",
     "svdvals", "tensordot", "trace", "vecdot", "vector_norm", "LinAlgError",
 ]
 
 LinAlgError = _xp.LinAlgError
+EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
 EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 QRResult = namedtuple("QRResult", ["Q", "R"])
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
@@ -35,8 +37,8 @@ def cholesky(x, /, *, upper=False):
 
 
 def cross(x1, x2, /, *, axis=-1):
-    if x1.ndim != x2.ndim:
-        raise ValueError("cross needs arrays of the same number of dimensions")
+    if not (-builtins.min(x1.ndim, x2.ndim) <= axis < 0):
+        raise ValueError(f"cross's axis is negative and within both arrays' dimensions, not {axis}")
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise ValueError("cross needs length 3 along axis")
     return wrap(_xp.cross(_check(x1), _check(x2), axis))
@@ -48,6 +50,25 @@ def det(x, /):
 
 def diagonal(x, /, *, offset=0):
     return wrap(_xp.diagonal(_matrix(x), offset, False))
+
+
+def eig(x, /):
+    """Eigenvalues and right eigenvectors of a general matrix (stack), complex."""
+    w, v = _xp.eig(_matrix(x), False)
+    return EigResult(_complex(wrap(w)), _complex(wrap(v)))
+
+
+def eigvals(x, /):
+    """Eigenvalues of a general matrix (stack), complex."""
+    (w,) = _xp.eig(_matrix(x), True)
+    return _complex(wrap(w))
+
+
+def _complex(a):
+    """NumPy's real results where every eigenvalue is real, as the standard's complex dtype."""
+    if a.dtype.kind == "c":
+        return a
+    return astype(a, dt.complex64 if a.dtype in (dt.float32, dt.float16) else dt.complex128)
 
 
 def eigh(x, /):
@@ -102,12 +123,19 @@ def matrix_rank(x, /, *, rtol=None):
 
 
 def pinv(x, /, *, rtol=None):
-    if rtol is not None and not isinstance(rtol, (builtins.int, builtins.float)):
-        rtol = builtins.float(rtol)
+    m, n = x.shape[-2:]
     if rtol is None:
-        m, n = x.shape[-2:]
         rtol = builtins.max(m, n) * dt.finfo(x.dtype if x.dtype.kind in "fc" else dt.float64).eps
-    return wrap(_xp.pinv(_matrix(x), rtol, False))
+    if isinstance(rtol, (builtins.int, builtins.float)) and x.size:
+        return wrap(_xp.pinv(_matrix(x), builtins.float(rtol), False))
+    # a cutoff per matrix of the stack (or an empty stack): V diag(1/s) Uᴴ over the values above it
+    if x.size == 0:
+        return _f.zeros(x.shape[:-2] + (n, m), dtype=x.dtype, device=x.device)
+    u, s, vh = svd(x, full_matrices=False)
+    cut = (rtol[..., None] if isinstance(rtol, _f.Array) else rtol) * _max(s, axis=-1, keepdims=True)
+    keep = _greater(s, cut)
+    sinv = _f.where(keep, 1 / _f.where(keep, s, 1.0), 0.0)
+    return matmul(_f.conj(vh).mT * sinv[..., None, :], _f.conj(u).mT)
 
 
 def outer(x1, x2, /):
