@@ -58,6 +58,8 @@ def _scan(obj, shape, depth, flat):
             raise ValueError("ragged nested sequence")
         flat.append(obj)
         return
+    if isinstance(obj, (str, bytes)):
+        raise TypeError(f"{obj!r} is not a number")
     if hasattr(obj, "__dlpack__") or hasattr(obj, "__array__"):
         import numpy as np
         obj = np.asarray(obj).tolist()
@@ -110,7 +112,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     if hasattr(obj, "__dlpack__") and not isinstance(obj, type):
         if copy is False and hasattr(obj, "__dlpack_device__") and obj.__dlpack_device__()[0] == 1:
             raise ValueError("xp copies host memory it imports, and copy=False was given")
-        r = from_dlpack(obj, device=device)
+        r = from_dlpack(obj, device=_dev(device))
         return r if d is None or d == r.dtype else wrap(r._a.astype(d.name))
     if copy is False:
         raise ValueError("a Python object needs a copy to become an array, and copy=False was given")
@@ -131,6 +133,10 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
 def from_dlpack(x, /, *, device=None, copy=None):
     """The array another library exports through DLPack: device memory without a copy (its
     producer's work ordered before xp's current stream), host memory copied."""
+    if isinstance(x, Array):
+        # xp's own array: the same memory, as a round trip through a capsule would give
+        r = x if copy is not True else wrap(x._a.copy())
+        return r if device is None or str(device) == r.device else r.to_device(device)
     kind, ordinal = x.__dlpack_device__()
     stream = None
     if kind == 2:
