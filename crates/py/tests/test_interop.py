@@ -31,7 +31,7 @@ def test_numpy_round_trip_values_and_dtypes():
     for dt in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                "float16", "float32", "float64", "complex64", "complex128"):
         a = (rng.standard_normal((3, 5)) * 50).astype(dt)
-        x = xp.asarray(a)
+        x = xp.asarray(a, device="cpu")
         assert x.dtype == getattr(xp, dt) and x.shape == (3, 5)
         back = np.from_dlpack(x)
         np.testing.assert_array_equal(back, a)
@@ -39,7 +39,7 @@ def test_numpy_round_trip_values_and_dtypes():
 
 def test_numpy_views_and_zero_copy_export():
     a = np.arange(24.0).reshape(4, 6)
-    x = xp.asarray(a)
+    x = xp.asarray(a, device="cpu")
     for view in (x.mT, x[::2, 1::3], x[::-1], xp.permute_dims(xp.reshape(x, (2, 3, 4)), (2, 0, 1))):
         ref = np.asarray(view.tolist())
         np.testing.assert_array_equal(np.from_dlpack(view), ref)
@@ -54,7 +54,7 @@ def test_numpy_views_and_zero_copy_export():
 
 
 def test_from_dlpack_copy_and_device_arguments():
-    x = xp.asarray([[1.0, 2.0], [3.0, 4.0]])
+    x = xp.asarray([[1.0, 2.0], [3.0, 4.0]], device="cpu")
     c = np.from_dlpack(x, copy=True)
     x[0, 0] = -1.0
     assert c[0, 0] == 1.0

@@ -247,6 +247,140 @@ __device__ __forceinline__ bool lt(bool a, bool b) { return !a && b; }
 FLOAT_OPS(float) FLOAT_OPS(double)
 
 // ---- complex ----
+// ---- complex elementary functions as NumPy gives them (mirror of crates/cpu/src/{c99,cmath}.rs):
+// C99 Annex G's special values first, then Hull et al.'s arcsin/arccos, Kahan's arctanh, and
+// tanh guarded against overflow ----
+#define XP_INF __int_as_float(0x7f800000)
+template <class R> struct Zc { R re, im; };
+template <class R> __device__ __forceinline__ Zc<R> zc(R re, R im) { Zc<R> z; z.re = re; z.im = im; return z; }
+template <class R> __device__ __forceinline__ R xsign(R m, R s) { return isnan(m) ? m : copysign(m, s); }
+template <class R> __device__ __forceinline__ Zc<R> zmul_i(Zc<R> z) { return zc(-z.im, z.re); }
+template <class R> __device__ __forceinline__ Zc<R> zmul_mi(Zc<R> z) { return zc(z.im, -z.re); }
+template <class R> __device__ Zc<R> z_sqrt(R x, R y) {
+  const R inf = (R)XP_INF, nan = (R)XP_NAN;
+  if (isinf(y)) return zc(inf, y);
+  if (isnan(x)) return zc(nan, nan);
+  if (isinf(x)) {
+    if (x > 0) return isnan(y) ? zc(inf, nan) : zc(inf, copysign((R)0, y));
+    return isnan(y) ? zc(nan, inf) : zc((R)0, copysign(inf, y));
+  }
+  if (isnan(y)) return zc(nan, nan);
+  if (x == 0 && y == 0) return zc((R)0, y);
+  R t = sqrt((fabs(x) + hypot(x, y)) / 2);
+  if (x >= 0) return zc(t, y / (2 * t));
+  return zc(fabs(y) / (2 * t), copysign(t, y));
+}
+template <class R> __device__ Zc<R> z_sinh(R x, R y) {
+  const R nan = (R)XP_NAN;
+  if (isfinite(x) && isfinite(y)) return y == 0 ? zc(sinh(x), y) : zc(sinh(x) * cos(y), cosh(x) * sin(y));
+  if (x == 0) return zc(x, nan);
+  if (y == 0) return zc(x, y);
+  if (isinf(x)) return isfinite(y) ? zc(x * cos(y), (R)XP_INF * sin(y)) : zc(x, nan);
+  return zc(nan, nan);
+}
+template <class R> __device__ Zc<R> z_cosh(R x, R y) {
+  const R nan = (R)XP_NAN, inf = (R)XP_INF;
+  if (isfinite(x) && isfinite(y)) return zc(cosh(x) * cos(y), sinh(x) * sin(y));
+  if (x == 0) return zc(nan, xsign((R)0, isnan(y) ? x : x * y));
+  if (y == 0) return isnan(x) ? zc(nan, y) : zc(inf, (signbit(x) != signbit(y)) ? -(R)0 : (R)0);
+  if (isinf(x)) return isfinite(y) ? zc(inf * cos(y), x * sin(y)) : zc(inf, nan);
+  return zc(nan, nan);
+}
+template <class R> __device__ Zc<R> z_tanh(R x, R y) {
+  const R nan = (R)XP_NAN;
+  if (isnan(x)) return y == 0 ? zc(nan, y) : zc(nan, nan);
+  if (isinf(x)) return zc(copysign((R)1, x), xsign((R)0, y));
+  if (!isfinite(y)) return x == 0 ? zc(x, nan) : zc(nan, nan);
+  const R big = sizeof(R) == 4 ? (R)9 : (R)22;
+  if (fabs(x) >= big) { R e = exp(-fabs(x)); return zc(copysign((R)1, x), 4 * sin(y) * cos(y) * e * e); }
+  R d = cosh(2 * x) + cos(2 * y);
+  return zc(sinh(2 * x) / d, sin(2 * y) / d);
+}
+template <class R> __device__ Zc<R> z_asinh_special(R x, R y, bool* hit) {
+  const R nan = (R)XP_NAN, inf = (R)XP_INF, pi4 = (R)0.7853981633974483, pi2 = (R)1.5707963267948966;
+  *hit = !(isfinite(x) && isfinite(y));
+  if (!*hit) return zc(x, y);
+  R ax = fabs(x), ay = fabs(y), re, im;
+  if (isnan(x)) { if (ay == 0) { re = nan; im = 0; } else if (isinf(ay)) { re = inf; im = nan; } else { re = nan; im = nan; } }
+  else if (isnan(y)) { if (isinf(ax)) { re = inf; im = nan; } else { re = nan; im = nan; } }
+  else if (isinf(ax) && isinf(ay)) { re = inf; im = pi4; }
+  else if (isinf(ax)) { re = inf; im = 0; }
+  else { re = inf; im = pi2; }
+  return zc(xsign(re, x), xsign(im, y));
+}
+// (asin β, acos β, ln(α + √(α² − 1))) for x, y ≥ 0 finite (Hull, Fairgrieve, Tang 1997)
+template <class R> __device__ void z_hull(R x, R y, R* ras, R* rac, R* im) {
+  R r = hypot(x + 1, y), s = hypot(x - 1, y), a = (R)0.5 * (r + s), b = x / a, yy = y * y;
+  if (a > (R)1e8) *im = (R)0.6931471805599453 + log(a);
+  else if (a < (R)1.5) {
+    R am1 = x < 1 ? (R)0.5 * (yy / (r + (x + 1)) + yy / (s + (1 - x))) : (R)0.5 * (yy / (r + (x + 1)) + (s + (x - 1)));
+    *im = log1p(am1 + sqrt(am1 * (a + 1)));
+  } else *im = log(a + sqrt(a * a - 1));
+  if (b <= (R)0.6417) { *ras = asin(b); *rac = acos(b); }
+  else {
+    R d = x <= 1 ? sqrt((R)0.5 * (a + x) * (yy / (r + (x + 1)) + (s + (1 - x))))
+                 : y * sqrt((R)0.5 * ((a + x) / (r + (x + 1)) + (a + x) / (s + (x - 1))));
+    *ras = atan2(x, d); *rac = atan2(d, x);
+  }
+}
+template <class R> __device__ Zc<R> z_asin(R x, R y) {
+  bool hit;
+  if (!(isfinite(x) && isfinite(y))) { Zc<R> w = z_asinh_special(-y, x, &hit); return zmul_mi(w); }
+  R ras, rac, im; z_hull(fabs(x), fabs(y), &ras, &rac, &im);
+  return zc(copysign(ras, x), copysign(im, y));
+}
+template <class R> __device__ Zc<R> z_asinh(R x, R y) {
+  bool hit; Zc<R> w = z_asinh_special(x, y, &hit);
+  if (hit) return w;
+  return zmul_mi(z_asin(-y, x));
+}
+template <class R> __device__ Zc<R> z_acos(R x, R y) {
+  const R nan = (R)XP_NAN, inf = (R)XP_INF, pi = (R)3.141592653589793, pi2 = (R)1.5707963267948966, pi4 = (R)0.7853981633974483;
+  if (isfinite(x) && isfinite(y)) {
+    if (x == 0 && y == 0) return zc(pi2, -y);
+    R ras, rac, im; z_hull(fabs(x), fabs(y), &ras, &rac, &im);
+    return zc(signbit(x) ? pi - rac : rac, -copysign(im, y));
+  }
+  R ay = fabs(y), re, im;
+  if (isnan(x)) { re = nan; im = isinf(ay) ? inf : nan; }
+  else if (isnan(y)) { if (isinf(x)) { re = nan; im = inf; } else if (x == 0) { re = pi2; im = nan; } else { re = nan; im = nan; } }
+  else if (isinf(x) && isinf(ay)) { re = x < 0 ? pi - pi4 : pi4; im = inf; }
+  else if (isinf(x)) { re = x < 0 ? pi : (R)0; im = inf; }
+  else { re = pi2; im = inf; }
+  return zc(re, xsign(im, -y));
+}
+template <class R> __device__ Zc<R> z_acosh(R x, R y) {
+  const R nan = (R)XP_NAN, inf = (R)XP_INF, pi = (R)3.141592653589793, pi2 = (R)1.5707963267948966, pi4 = (R)0.7853981633974483;
+  if (isfinite(x) && isfinite(y)) {
+    if (x == 0 && y == 0) return zc((R)0, copysign(pi2, y));
+    Zc<R> w = z_acos(x, y); return zc(fabs(w.im), copysign(w.re, y));
+  }
+  R ay = fabs(y), re, im;
+  if (isnan(x)) { if (isinf(ay)) { re = inf; im = nan; } else { re = nan; im = nan; } }
+  else if (isnan(y)) { if (isinf(x)) { re = inf; im = nan; } else if (x == 0) { re = nan; im = pi2; } else { re = nan; im = nan; } }
+  else if (isinf(x) && isinf(ay)) { re = inf; im = x < 0 ? pi - pi4 : pi4; }
+  else if (isinf(x)) { re = inf; im = x < 0 ? pi : (R)0; }
+  else { re = inf; im = pi2; }
+  return zc(re, xsign(im, y));
+}
+template <class R> __device__ Zc<R> z_atanh(R x, R y) {
+  const R nan = (R)XP_NAN, pi2 = (R)1.5707963267948966;
+  if (isfinite(x) && isfinite(y)) {
+    if (y == 0 && fabs(x) == 1) return zc(copysign((R)XP_INF, x), y);
+    if (x == 0 && y == 0) return zc(x, y);
+    const R lim = sizeof(R) == 4 ? (R)1e18 : (R)1e150;
+    if (fabs(x) > lim || fabs(y) > lim) {  // 1/z ± iπ/2
+      R m = fmax(fabs(x), fabs(y)), xs = x / m, ys = y / m;
+      return zc(xs / (xs * xs + ys * ys) / m, copysign(pi2, y));
+    }
+    return zc((R)0.25 * log1p(4 * x / ((1 - x) * (1 - x) + y * y)), (R)0.5 * atan2(2 * y, (1 - x) * (1 + x) - y * y));
+  }
+  R ax = fabs(x), ay = fabs(y), re, im;
+  if (isnan(x)) { if (isinf(ay)) { re = 0; im = pi2; } else { re = nan; im = nan; } }
+  else if (isnan(y)) { if (isinf(ax) || x == 0) { re = 0; im = nan; } else { re = nan; im = nan; } }
+  else { re = 0; im = pi2; }
+  return zc(xsign(re, x), xsign(im, y));
+}
 #define CPLX_OPS(C, R)                                                                              \
   __device__ __forceinline__ C mk(R re, R im, C*) { C r; r.re = re; r.im = im; return r; }       \
   __device__ __forceinline__ C operator+(C a, C b) { return mk(a.re + b.re, a.im + b.im, (C*)0); } \
@@ -266,6 +400,7 @@ FLOAT_OPS(float) FLOAT_OPS(double)
       if (z.re < 0) return mk((R)0, copysign((R)0, z.im), (C*)0);                                 \
       return mk(z.re, (R)XP_NAN, (C*)0); }                                                        \
     if (isinf(z.re) && z.im == 0) return mk(z.re > 0 ? z.re : (R)0, z.im, (C*)0);                 \
+    if (isnan(z.re) && z.im == 0) return z;                                                       \
     R e = exp(z.re); return mk(e * cos(z.im), e * sin(z.im), (C*)0); }                            \
   __device__ __forceinline__ C c_log(C z) { return mk(log(hypot(z.re, z.im)), atan2(z.im, z.re), (C*)0); } \
   __device__ __forceinline__ C c_sqrt(C z) {                                                     \
@@ -283,7 +418,7 @@ FLOAT_OPS(float) FLOAT_OPS(double)
   __device__ __forceinline__ R u_imag(C z) { return z.im; }                                      \
   __device__ __forceinline__ R u_angle(C z) { return atan2(z.im, z.re); }                       \
   __device__ __forceinline__ C u_sign(C z) {                                                     \
-    if (z.re == 0 && z.im == 0) return z; R n = hypot(z.re, z.im); return mk(z.re / n, z.im / n, (C*)0); } \
+    if (z.re == 0 && z.im == 0) return mk((R)0, (R)0, (C*)0); R n = hypot(z.re, z.im); return mk(z.re / n, z.im / n, (C*)0); } \
   __device__ __forceinline__ C u_reciprocal(C z) {  /* conj(z) / |z|^2, as NumPy */            \
     R n = z.re * z.re + z.im * z.im; return mk(z.re / n, -z.im / n, (C*)0); }                     \
   __device__ __forceinline__ C u_square(C z) { return z * z; }                                   \
@@ -294,31 +429,20 @@ FLOAT_OPS(float) FLOAT_OPS(double)
   __device__ __forceinline__ C u_log2(C z) { C l = c_log(z); return mk(l.re / (R)0.6931471805599453, l.im / (R)0.6931471805599453, (C*)0); } \
   __device__ __forceinline__ C u_log10(C z) { C l = c_log(z); return mk(l.re / (R)2.302585092994046, l.im / (R)2.302585092994046, (C*)0); } \
   __device__ __forceinline__ C u_log1p(C z) { return c_log(z + cx((R)1, (C*)0)); }              \
-  __device__ __forceinline__ C u_sqrt(C z) { return c_sqrt(z); }                                 \
-  __device__ __forceinline__ C u_sin(C z) { return mk(sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im), (C*)0); } \
-  __device__ __forceinline__ C u_cos(C z) { return mk(cos(z.re) * cosh(z.im), -sin(z.re) * sinh(z.im), (C*)0); } \
-  __device__ __forceinline__ C u_tan(C z) {                                                      \
-    R d = cos(2 * z.re) + cosh(2 * z.im); return mk(sin(2 * z.re) / d, sinh(2 * z.im) / d, (C*)0); } \
-  __device__ __forceinline__ C u_sinh(C z) { return mk(sinh(z.re) * cos(z.im), cosh(z.re) * sin(z.im), (C*)0); } \
-  __device__ __forceinline__ C u_cosh(C z) { return mk(cosh(z.re) * cos(z.im), sinh(z.re) * sin(z.im), (C*)0); } \
-  __device__ __forceinline__ C u_tanh(C z) {                                                     \
-    R d = cosh(2 * z.re) + cos(2 * z.im); return mk(sinh(2 * z.re) / d, sin(2 * z.im) / d, (C*)0); } \
-  __device__ __forceinline__ C u_arcsin(C z) {  /* C99 cut: the sign of a zero imag picks the side */ \
-    if (z.im == 0 && fabs(z.re) > 1) return mk(copysign((R)1.5707963267948966, z.re), copysign(acosh(fabs(z.re)), z.im), (C*)0); \
-    C one = cx((R)1, (C*)0); return mul_mi(c_log(mul_i(z) + c_sqrt(one - z * z))); }             \
-  __device__ __forceinline__ C u_arccos(C z) {                                                   \
-    if (z.im == 0 && fabs(z.re) > 1) return mk(z.re > 0 ? (R)0 : (R)3.141592653589793, -copysign(acosh(fabs(z.re)), z.im), (C*)0); \
-    C one = cx((R)1, (C*)0); return mul_mi(c_log(z + mul_i(c_sqrt(one - z * z)))); }             \
-  __device__ __forceinline__ C u_arctan(C z) {                                                   \
-    C one = cx((R)1, (C*)0);                                                                      \
-    C d = c_log(one + mul_i(z)) - c_log(one - mul_i(z)); return mk(d.im / 2, -d.re / 2, (C*)0); } \
-  __device__ __forceinline__ C u_arcsinh(C z) { return c_log(z + c_sqrt(z * z + cx((R)1, (C*)0))); } \
-  __device__ __forceinline__ C u_arccosh(C z) {                                                  \
-    C one = cx((R)1, (C*)0), two = cx((R)2, (C*)0);                                              \
-    C s = c_log(c_sqrt((z + one) / two) + c_sqrt((z - one) / two)); return s + s; }              \
-  __device__ __forceinline__ C u_arctanh(C z) {                                                  \
-    if (z.im == 0 && fabs(z.re) > 1) return mk(log(fabs((z.re + 1) / (z.re - 1))) / 2, copysign((R)1.5707963267948966, z.im), (C*)0); \
-    C one = cx((R)1, (C*)0); C d = c_log(one + z) - c_log(one - z); return mk(d.re / 2, d.im / 2, (C*)0); } \
+  __device__ __forceinline__ C fz(Zc<R> w) { return mk(w.re, w.im, (C*)0); }                    \
+  __device__ __forceinline__ C u_sqrt(C z) { return fz(z_sqrt<R>(z.re, z.im)); }                 \
+  __device__ __forceinline__ C u_sin(C z) { return fz(zmul_mi(z_sinh<R>(-z.im, z.re))); }        \
+  __device__ __forceinline__ C u_cos(C z) { return fz(z_cosh<R>(-z.im, z.re)); }                 \
+  __device__ __forceinline__ C u_tan(C z) { return fz(zmul_mi(z_tanh<R>(-z.im, z.re))); }        \
+  __device__ __forceinline__ C u_sinh(C z) { return fz(z_sinh<R>(z.re, z.im)); }                 \
+  __device__ __forceinline__ C u_cosh(C z) { return fz(z_cosh<R>(z.re, z.im)); }                 \
+  __device__ __forceinline__ C u_tanh(C z) { return fz(z_tanh<R>(z.re, z.im)); }                 \
+  __device__ __forceinline__ C u_arcsin(C z) { return fz(z_asin<R>(z.re, z.im)); }               \
+  __device__ __forceinline__ C u_arccos(C z) { return fz(z_acos<R>(z.re, z.im)); }               \
+  __device__ __forceinline__ C u_arctan(C z) { return fz(zmul_mi(z_atanh<R>(-z.im, z.re))); }    \
+  __device__ __forceinline__ C u_arcsinh(C z) { return fz(z_asinh<R>(z.re, z.im)); }             \
+  __device__ __forceinline__ C u_arccosh(C z) { return fz(z_acosh<R>(z.re, z.im)); }             \
+  __device__ __forceinline__ C u_arctanh(C z) { return fz(z_atanh<R>(z.re, z.im)); }             \
   __device__ __forceinline__ C u_rint(C z) { return mk(rint(z.re), rint(z.im), (C*)0); }        \
   __device__ __forceinline__ bool u_isnan(C z) { return isnan(z.re) || isnan(z.im); }           \
   __device__ __forceinline__ bool u_isinf(C z) { return isinf(z.re) || isinf(z.im); }           \

@@ -255,7 +255,7 @@ class Array:
             if tuple(dl_device)[0] != _DL_CPU:
                 raise BufferError(f"xp cannot export to DLPack device {dl_device}")
             if copy is False:
-                raise ValueError("export to the CPU needs a copy, and copy=False was given")
+                raise BufferError("export to the CPU needs a copy, and copy=False was given")
             src, copy = self.to_device("cpu"), None
         legacy = max_version is None or max_version[0] < 1
         if legacy and copy is not None:
