@@ -12,7 +12,11 @@ fn c<T>(re: T, im: T) -> Option<Complex<T>> {
 
 /// `copysign` that leaves a NaN magnitude alone.
 fn sign<T: Float>(m: T, s: T) -> T {
-    if m.is_nan() { m } else { m.abs() * if s.is_sign_negative() { -T::one() } else { T::one() } }
+    if m.is_nan() {
+        m
+    } else {
+        m.abs() * if s.is_sign_negative() { -T::one() } else { T::one() }
+    }
 }
 
 /// `sqrt`.
@@ -116,7 +120,11 @@ pub fn asinh<T: Float + FloatConst>(z: Complex<T>) -> Option<Complex<T>> {
             (nan, nan)
         }
     } else if y.is_nan() {
-        if ax.is_infinite() { (inf, nan) } else { (nan, nan) }
+        if ax.is_infinite() {
+            (inf, nan)
+        } else {
+            (nan, nan)
+        }
     } else if ax.is_infinite() && ay.is_infinite() {
         (inf, T::FRAC_PI_4())
     } else if ax.is_infinite() {
@@ -135,7 +143,11 @@ pub fn acos<T: Float + FloatConst>(z: Complex<T>) -> Option<Complex<T>> {
     }
     let ay = y.abs();
     let (re, im) = if x.is_nan() {
-        if ay.is_infinite() { (nan, inf) } else { (nan, nan) }
+        if ay.is_infinite() {
+            (nan, inf)
+        } else {
+            (nan, nan)
+        }
     } else if y.is_nan() {
         if x.is_infinite() {
             (nan, inf)
@@ -162,7 +174,11 @@ pub fn acosh<T: Float + FloatConst>(z: Complex<T>) -> Option<Complex<T>> {
     }
     let ay = y.abs();
     let (re, im) = if x.is_nan() {
-        if ay.is_infinite() { (inf, nan) } else { (nan, nan) }
+        if ay.is_infinite() {
+            (inf, nan)
+        } else {
+            (nan, nan)
+        }
     } else if y.is_nan() {
         if x.is_infinite() {
             (inf, nan)
@@ -192,9 +208,17 @@ pub fn atanh<T: Float + FloatConst>(z: Complex<T>) -> Option<Complex<T>> {
     }
     let (ax, ay) = (x.abs(), y.abs());
     let (re, im) = if x.is_nan() {
-        if ay.is_infinite() { (T::zero(), T::FRAC_PI_2()) } else { (nan, nan) }
+        if ay.is_infinite() {
+            (T::zero(), T::FRAC_PI_2())
+        } else {
+            (nan, nan)
+        }
     } else if y.is_nan() {
-        if ax.is_infinite() || x == T::zero() { (T::zero(), nan) } else { (nan, nan) }
+        if ax.is_infinite() || x == T::zero() {
+            (T::zero(), nan)
+        } else {
+            (nan, nan)
+        }
     } else {
         (T::zero(), T::FRAC_PI_2())
     };

@@ -1,7 +1,7 @@
 //! The CPU scalar function of every op marker, per element type. A type answers `None` for an
 //! op it has no loop for (the front end never asks for those: it resolves loops first).
-use xp_core::{bf16, f16, BinaryOp, Complex32, Complex64, Element, UnaryOp};
 use crate::cmath::{self, Wide};
+use xp_core::{bf16, f16, BinaryOp, Complex32, Complex64, Element, UnaryOp};
 
 /// The scalar functions of one element type.
 pub trait ScalarOps: Element + Default {

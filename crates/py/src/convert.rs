@@ -7,8 +7,7 @@ use xp::{Complex64, DType, Device, IndexItem, Scalar, SliceElem};
 
 /// A dtype from NumPy's name (`"float32"`); `None` stays `None`.
 pub fn dtype(name: Option<&str>) -> PyResult<Option<DType>> {
-    name.map(|n| DType::from_name(n).ok_or_else(|| PyTypeError::new_err(format!("unknown dtype {n:?}"))))
-        .transpose()
+    name.map(|n| DType::from_name(n).ok_or_else(|| PyTypeError::new_err(format!("unknown dtype {n:?}")))).transpose()
 }
 
 /// A device from its name (`"cpu"`, `"cuda:0"`); `None` is the CPU.
@@ -54,7 +53,11 @@ pub fn to_object(py: Python<'_>, s: Scalar) -> PyResult<Py<PyAny>> {
 }
 
 fn opt_isize(v: Bound<'_, PyAny>) -> PyResult<Option<isize>> {
-    if v.is_none() { Ok(None) } else { v.extract().map(Some) }
+    if v.is_none() {
+        Ok(None)
+    } else {
+        v.extract().map(Some)
+    }
 }
 
 /// One element of an index key: int, slice, `None`, `...`, or an array (integer or boolean).

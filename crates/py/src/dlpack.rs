@@ -33,7 +33,13 @@ unsafe extern "C" fn drop_capsule(cap: *mut ffi::PyObject) {
 /// legacy default stream, 2 the per-thread one, -1 no ordering, else a handle).
 #[pyfunction]
 #[pyo3(signature = (x, stream, legacy, copy))]
-fn to_dlpack(py: Python<'_>, x: PyRef<'_, PyArray>, stream: Option<i64>, legacy: bool, copy: Option<bool>) -> PyResult<Py<PyAny>> {
+fn to_dlpack(
+    py: Python<'_>,
+    x: PyRef<'_, PyArray>,
+    stream: Option<i64>,
+    legacy: bool,
+    copy: Option<bool>,
+) -> PyResult<Py<PyAny>> {
     let a = &x.a;
     let stream = match (a.device(), stream) {
         (xp::Device::Cpu, _) => None,

@@ -7,7 +7,12 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyType};
 use xp::Error;
 
-pyo3::create_exception!(_xp, LinAlgError, PyValueError, "A linear-algebra failure (singular, not positive definite, no convergence).");
+pyo3::create_exception!(
+    _xp,
+    LinAlgError,
+    PyValueError,
+    "A linear-algebra failure (singular, not positive definite, no convergence)."
+);
 
 static AXIS_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 

@@ -276,7 +276,15 @@ fn arange(
 
 #[pyfunction]
 #[pyo3(signature = (start, stop, num, endpoint, dtype, device))]
-fn linspace(py: Python<'_>, start: f64, stop: f64, num: usize, endpoint: bool, dtype: Option<&str>, device: Option<&str>) -> R {
+fn linspace(
+    py: Python<'_>,
+    start: f64,
+    stop: f64,
+    num: usize,
+    endpoint: bool,
+    dtype: Option<&str>,
+    device: Option<&str>,
+) -> R {
     let opts = xp::Linspace { endpoint, dtype: convert::dtype(dtype)? };
     let dev = convert::device(device)?;
     wrap(py, py.detach(|| xp::on(dev).linspace(start, stop, num, opts)))
@@ -306,17 +314,46 @@ fn from_scalars(py: Python<'_>, values: Vec<Bound<'_, PyAny>>, shape: Vec<usize>
     let dev = convert::device(Some(device))?;
     let any = |f: fn(&Scalar) -> bool| vals.iter().any(f);
     let host = if any(|s| matches!(s, Scalar::Complex(_))) {
-        Array::from_vec(vals.iter().map(|s| match s { Scalar::Complex(c) => *c, s => xp::Complex64::new(s.to_f64(), 0.0) }).collect(), &shape)
+        Array::from_vec(
+            vals.iter()
+                .map(|s| match s {
+                    Scalar::Complex(c) => *c,
+                    s => xp::Complex64::new(s.to_f64(), 0.0),
+                })
+                .collect(),
+            &shape,
+        )
     } else if any(|s| matches!(s, Scalar::Float(_))) {
         Array::from_vec(vals.iter().map(|s| s.to_f64()).collect(), &shape)
     } else if any(|s| matches!(s, Scalar::Uint(_))) {
-        Array::from_vec(vals.iter().map(|s| match s { Scalar::Uint(u) => *u, s => s.to_f64() as u64 }).collect(), &shape)
+        Array::from_vec(
+            vals.iter()
+                .map(|s| match s {
+                    Scalar::Uint(u) => *u,
+                    s => s.to_f64() as u64,
+                })
+                .collect(),
+            &shape,
+        )
     } else if any(|s| matches!(s, Scalar::Int(_))) {
-        Array::from_vec(vals.iter().map(|s| match s { Scalar::Int(i) => *i, s => s.to_f64() as i64 }).collect(), &shape)
+        Array::from_vec(
+            vals.iter()
+                .map(|s| match s {
+                    Scalar::Int(i) => *i,
+                    s => s.to_f64() as i64,
+                })
+                .collect(),
+            &shape,
+        )
     } else {
         Array::from_vec(vals.iter().map(|s| matches!(s, Scalar::Bool(true))).collect(), &shape)
     };
-    wrap(py, py.detach(|| host.and_then(|h| h.astype(dt)).and_then(|a| if dev == xp::Device::Cpu { Ok(a) } else { a.to_device(dev) })))
+    wrap(
+        py,
+        py.detach(|| {
+            host.and_then(|h| h.astype(dt)).and_then(|a| if dev == xp::Device::Cpu { Ok(a) } else { a.to_device(dev) })
+        }),
+    )
 }
 
 /// Number of CUDA devices (0 without a driver).
@@ -359,7 +396,9 @@ fn unique(py: Python<'_>, x: PyRef<'_, PyArray>, which: &str) -> PyResult<Vec<Py
     let x = &x.a;
     let u = py
         .detach(|| match which {
-            "values" => xp::unique_values(x).map(|v| xp::Unique { values: v, indices: None, inverse: None, counts: None }),
+            "values" => {
+                xp::unique_values(x).map(|v| xp::Unique { values: v, indices: None, inverse: None, counts: None })
+            }
             "counts" => xp::unique_counts(x),
             "inverse" => xp::unique_inverse(x),
             _ => xp::unique_all(x),
@@ -378,7 +417,13 @@ fn isin(py: Python<'_>, x1: PyRef<'_, PyArray>, x2: PyRef<'_, PyArray>, invert: 
 #[pyfunction]
 fn take(py: Python<'_>, x: PyRef<'_, PyArray>, indices: PyRef<'_, PyArray>, axis: Option<isize>) -> R {
     let (x, i) = (&x.a, &indices.a);
-    wrap(py, py.detach(|| match axis { Some(a) => x.take(i, a), None => x.take(i, Axes::All) }))
+    wrap(
+        py,
+        py.detach(|| match axis {
+            Some(a) => x.take(i, a),
+            None => x.take(i, Axes::All),
+        }),
+    )
 }
 
 #[pyfunction]

@@ -167,7 +167,11 @@ fn qr(py: Python<'_>, x: PyRef<'_, PyArray>, complete: bool) -> PyResult<(Py<PyA
 
 /// `svd` as (U, S, Vh).
 #[pyfunction]
-fn svd(py: Python<'_>, x: PyRef<'_, PyArray>, full_matrices: bool) -> PyResult<(Py<PyArray>, Py<PyArray>, Py<PyArray>)> {
+fn svd(
+    py: Python<'_>,
+    x: PyRef<'_, PyArray>,
+    full_matrices: bool,
+) -> PyResult<(Py<PyArray>, Py<PyArray>, Py<PyArray>)> {
     let x = &x.a;
     let f = py.detach(|| la::svd(x, full_matrices)).py()?;
     Ok((PyArray::wrap(py, f.u)?, PyArray::wrap(py, f.s)?, PyArray::wrap(py, f.vh)?))
@@ -202,7 +206,14 @@ fn fft1(py: Python<'_>, name: &str, x: PyRef<'_, PyArray>, n: Option<usize>, axi
 /// An n-axis FFT by name (`fftn`, `ifftn`, `rfftn`, `irfftn`).
 #[pyfunction]
 #[pyo3(signature = (name, x, s, axes, norm))]
-fn fftn(py: Python<'_>, name: &str, x: PyRef<'_, PyArray>, s: Option<Vec<usize>>, axes: Option<Vec<isize>>, norm: &str) -> R {
+fn fftn(
+    py: Python<'_>,
+    name: &str,
+    x: PyRef<'_, PyArray>,
+    s: Option<Vec<usize>>,
+    axes: Option<Vec<isize>>,
+    norm: &str,
+) -> R {
     let (x, nm) = (&x.a, norm_of(norm)?);
     type F = fn(&Array, Option<&[usize]>, Option<&[isize]>, FftNorm) -> xp::Result<Array>;
     let f: F = match name {

@@ -9,8 +9,8 @@
 //! on the elongated shapes where faer's own QR-first path loses the accuracy, and only where the
 //! fast result shows a smallest singular value below √ε of the largest. With the
 //! `lapack` feature, float32 and float64 go to LAPACK's `gesdd` instead.
-use super::stack::{first_error, into_chunks, seq_in_stack, zeroed, Stack};
 use super::small::Small;
+use super::stack::{first_error, into_chunks, seq_in_stack, zeroed, Stack};
 use super::Field;
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::traits::ext::ComplexFieldExt;

@@ -216,10 +216,13 @@ extern "C" __global__ void __launch_bounds__(1024) XP_NAME(svd_jacobi)(
           be = group_sum_r(be, gsz);
           g = group_sum(g, gsz);
           const R ag = absv(g);
-          if (!live || !(ag > tol * sqrt(al * be) && ag > RMIN)) continue;
+          // √al √be, not √(al be): for a column near the scaled matrix's 1 beside one near 1e-81
+          // (an entry of 1e80 among ones) the product underflows and the pair never converges
+          const R nrm = sqrt(al) * sqrt(be);
+          if (!live || !(ag > tol * nrm && ag > RMIN)) continue;
           if (gl == 0) {
             s_rot = 1;
-            if (ag > 64 * tol * sqrt(al * be)) s_big = 1;
+            if (ag > 64 * tol * nrm) s_big = 1;
           }
           const Rot rt = rotation(al, be, g, ag);
           const T cph = cj(rt.ph);
@@ -392,9 +395,10 @@ extern "C" __global__ void __launch_bounds__(1024) XP_NAME(eigh_jacobi)(
           const R app = re(H[p + p * ld]), aqq = re(H[q + q * ld]), ag = absv(g);
           // Negligible next to the diagonal, or to the (scaled) matrix: dropping it moves an
           // eigenvalue by less than EPS² of the largest entry.
-          if (!(ag > EPS * sqrt(fabs(app * aqq)) && ag > EPS * EPS)) continue;
+          const R nrm = sqrt(fabs(app)) * sqrt(fabs(aqq));  // no underflow of the product
+          if (!(ag > EPS * nrm && ag > EPS * EPS)) continue;
           s_rot = 1;
-          if (ag > 64 * EPS * sqrt(fabs(app * aqq)) && ag > 64 * EPS * EPS) s_big = 1;
+          if (ag > 64 * EPS * nrm && ag > 64 * EPS * EPS) s_big = 1;
           const Rot rt = rotation(app, aqq, g, ag);
           rc[k] = rt.c;
           rs[k] = rt.s;
@@ -709,12 +713,19 @@ extern "C" __global__ void __launch_bounds__(1024) XP_NAME(qr_house)(
   T* Q = F + m * n;
   T* tau = Q + (mode != 2 ? m * qc : 0);
   __shared__ T s_scale;
+  __shared__ R red[32];
   for (i64 z = blockIdx.x; z < count; z += gridDim.x) {
     const T* A = a + z * abs_;
+    R mx = 0;
     for (int e = tid; e < m * n; e += nt) {
       const int i = e % m, j = e / m;
       F[e] = A[i * ars + j * acs];
+      mx = fmax(mx, absv(F[e]));
     }
+    // scaled by a power of two into [0.5, 1) (exact): the Householder norms' sums of squares
+    // neither overflow nor underflow (complex64 entries near 1e19 gave inf); R is scaled back
+    const R scale = pow2_scale(block_max(mx, red));
+    for (int e = tid; e < m * n; e += nt) F[e] = sc(F[e], scale);
     __syncthreads();
     for (int j = 0; j < k; ++j) {
       T* x = F + j * m;
@@ -765,7 +776,7 @@ extern "C" __global__ void __launch_bounds__(1024) XP_NAME(qr_house)(
     T* Ro = ro + z * (i64)rr * n;
     for (int e = tid; e < rr * n; e += nt) {
       const int i = e / n, j = e % n;
-      Ro[e] = (i <= j && i < k) ? F[i + j * m] : of((R)0);
+      Ro[e] = (i <= j && i < k) ? sc(F[i + j * m], (R)1 / scale) : of((R)0);
     }
     if (mode != 2) {
       for (int e = tid; e < m * qc; e += nt) Q[e] = of(e % m == e / m ? (R)1 : (R)0);
