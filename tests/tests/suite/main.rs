@@ -1,6 +1,7 @@
 //! xp's equivalence suites, one test binary: every case runs on every device present and is
 //! compared with an independent reference (NumPy 2.4 data in `tests/data`, or float64 loops).
 mod common;
+mod complex_special;
 mod coverage;
 mod csgraph;
 mod cuda;
@@ -21,6 +22,7 @@ mod kernels;
 mod label;
 mod large;
 mod linalg;
+mod linalg_extremes;
 mod linalg_props;
 mod linalg_stacks;
 mod manip;
