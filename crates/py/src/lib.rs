@@ -7,6 +7,7 @@
 //! binding stays one line per family rather than one per function. Errors come back as the
 //! Python exceptions the standard expects (`errors.rs`).
 mod array;
+mod cai;
 mod convert;
 mod dlpack;
 mod errors;
@@ -22,6 +23,7 @@ fn _xp(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("AxisError", errors::axis_error(m.py())?)?;
     array::register(m)?;
     dlpack::register(m)?;
+    cai::register(m)?;
     funcs::register(m)?;
     linalg::register(m)?;
     Ok(())

@@ -149,6 +149,29 @@ def test_cupy_round_trip_zero_copy():
 
 
 @needs_gpu
+@pytest.mark.skipif(cupy is None, reason="needs cupy")
+def test_cuda_array_interface_both_ways():
+    class OnlyInterface:  # a producer with the interface and no DLPack (as Numba's arrays)
+        def __init__(self, c):
+            self.c = c
+            self.__cuda_array_interface__ = c.__cuda_array_interface__
+
+    c = cupy.arange(12, dtype=cupy.float32).reshape(3, 4)
+    x = xp.asarray(OnlyInterface(c))
+    assert x.shape == (3, 4) and x.dtype == xp.float32 and _ptr_xp(x) == c.data.ptr
+    assert np.asarray(x).tolist() == c.get().tolist()
+    xt = xp.asarray(OnlyInterface(c.T))
+    assert _ptr_xp(xt) == c.data.ptr and np.asarray(xt).tolist() == c.get().T.tolist()
+    # out: CuPy reads xp's description, a view included, without a copy
+    y = xp.asarray([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], device="cuda:0")
+    cy = cupy.asarray(y.mT)
+    assert cy.data.ptr == _ptr_xp(y) and cy.get().tolist() == [[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]
+    assert not hasattr(xp.asarray([1.0], device="cpu"), "__cuda_array_interface__")
+    with pytest.raises(TypeError):  # big-endian data
+        xp._xp.from_cuda_interface(0, [3], None, ">f4", False, 0, None, None)
+
+
+@needs_gpu
 @pytest.mark.skipif(jax is None or cupy is None, reason="needs jax and cupy")
 def test_jax_round_trip_zero_copy():
     import jax.numpy as jnp

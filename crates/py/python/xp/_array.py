@@ -262,6 +262,14 @@ class Array:
             copy = None if copy is False else copy
         return _xp.to_dlpack(src._a, stream, legacy, copy)
 
+    @property
+    def __cuda_array_interface__(self):
+        """Version 3 of Numba's and CuPy's interface, for arrays on a CUDA device (xp's work on
+        the array has finished when it is read, so no stream is named)."""
+        ptr, strides, typestr = _xp.cuda_interface(self._a)
+        return {"shape": self.shape, "typestr": typestr, "data": (ptr, False), "version": 3,
+                "strides": tuple(strides), "stream": None}
+
     def __dlpack_device__(self):
         d = self.device
         if d == "cpu":

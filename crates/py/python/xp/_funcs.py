@@ -109,10 +109,17 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
                 raise ValueError("a dtype change needs a copy, and copy=False was given")
             return wrap(r._a.astype(d.name))
         return wrap(r._a.copy()) if copy else r
+    cai = None if hasattr(obj, "__dlpack__") else getattr(obj, "__cuda_array_interface__", None)
+    if cai is not None:
+        r = _from_cuda_interface(obj, cai, device)
+        return r if d is None or d == r.dtype else wrap(r._a.astype(d.name))
     if hasattr(obj, "__dlpack__") and not isinstance(obj, type):
         if copy is False and hasattr(obj, "__dlpack_device__") and obj.__dlpack_device__()[0] == 1:
             raise ValueError("xp copies host memory it imports, and copy=False was given")
-        r = from_dlpack(obj, device=_dev(device))
+        # device memory stays where it is unless a device is named; host memory goes to the
+        # default device (the standard infers the device from an array argument)
+        host = hasattr(obj, "__dlpack_device__") and obj.__dlpack_device__()[0] == 1
+        r = from_dlpack(obj, device=_dev(device) if host or device is not None else None)
         return r if d is None or d == r.dtype else wrap(r._a.astype(d.name))
     if copy is False:
         raise ValueError("a Python object needs a copy to become an array, and copy=False was given")
@@ -128,6 +135,21 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     if d is None:
         d = _infer(flat)
     return wrap(_xp.from_scalars(flat, shape, d.name, _dev(device)))
+
+
+def _from_cuda_interface(obj, cai, device):
+    """An array over the device memory another library describes by ``__cuda_array_interface__``
+    (no copy; ``obj`` kept alive while xp uses it; the producer's ``stream`` ordered first)."""
+    if cai.get("mask") is not None:
+        raise TypeError("masked CUDA arrays are not supported")
+    ptr, readonly = cai["data"]
+    dev = _DEFAULT_DEVICE if device is None else str(device)
+    ordinal = builtins.int(dev.split(":")[1]) if dev.startswith("cuda:") else 0
+    stream = cai.get("stream") if cai.get("version", 0) >= 3 else None
+    strides = cai.get("strides")
+    r = wrap(_xp.from_cuda_interface(ptr, list(cai["shape"]), None if strides is None else list(strides),
+                                     cai["typestr"], builtins.bool(readonly), ordinal, stream, obj))
+    return r if device is None or str(device) == r.device else r.to_device(device)
 
 
 def from_dlpack(x, /, *, device=None, copy=None):
