@@ -80,6 +80,8 @@ def _inplace(name):
         if o is None:
             return NotImplemented
         r = _xp.binary(name, self._a, o)
+        if r.dtype != self._a.dtype:
+            raise TypeError(f"in-place {name} would change the dtype {self._a.dtype} to {r.dtype}")
         if r.shape != self._a.shape:
             raise ValueError(f"in-place {name} would change the shape {self._a.shape} to {r.shape}")
         self._a.setitem((Ellipsis,), r)
@@ -258,8 +260,6 @@ class Array:
                 raise BufferError("export to the CPU needs a copy, and copy=False was given")
             src, copy = self.to_device("cpu"), None
         legacy = max_version is None or max_version[0] < 1
-        if legacy and copy is not None:
-            copy = None if copy is False else copy
         return _xp.to_dlpack(src._a, stream, legacy, copy)
 
     @property

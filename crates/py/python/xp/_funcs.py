@@ -80,6 +80,8 @@ def _scan(obj, shape, depth, flat):
 
 
 def _infer(values):
+    if not values:
+        return dt.float64  # an empty sequence, as NumPy
     kind = "b"
     for v in values:
         if isinstance(v, builtins.bool):
