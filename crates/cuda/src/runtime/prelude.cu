@@ -403,13 +403,6 @@ template <class R> __device__ Zc<R> z_atanh(R x, R y) {
     if (isnan(z.re) && z.im == 0) return z;                                                       \
     R e = exp(z.re); return mk(e * cos(z.im), e * sin(z.im), (C*)0); }                            \
   __device__ __forceinline__ C c_log(C z) { return mk(log(hypot(z.re, z.im)), atan2(z.im, z.re), (C*)0); } \
-  __device__ __forceinline__ C c_sqrt(C z) {                                                     \
-    if (z.re == 0 && z.im == 0) return mk((R)0, z.im, (C*)0);                                    \
-    R t = sqrt((fabs(z.re) + hypot(z.re, z.im)) / 2);                                             \
-    if (z.re >= 0) return mk(t, z.im / (2 * t), (C*)0);                                           \
-    return mk(fabs(z.im) / (2 * t), copysign(t, z.im), (C*)0); }                                  \
-  __device__ __forceinline__ C mul_i(C z) { return mk(-z.im, z.re, (C*)0); }                    \
-  __device__ __forceinline__ C mul_mi(C z) { return mk(z.im, -z.re, (C*)0); }                   \
   __device__ __forceinline__ C u_negative(C z) { return mk(-z.re, -z.im, (C*)0); }              \
   __device__ __forceinline__ C u_positive(C z) { return z; }                                     \
   __device__ __forceinline__ C u_conjugate(C z) { return mk(z.re, -z.im, (C*)0); }              \
