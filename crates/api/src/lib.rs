@@ -27,6 +27,8 @@
 //! smallest build (about a third of the default's time).
 #![warn(missing_docs)]
 
+extern crate self as xp;
+
 mod array;
 mod axes;
 mod backend;
@@ -70,6 +72,19 @@ pub mod ufunc;
 mod warmup;
 
 pub use array::Array;
+pub use xp_macros::{device, kernel, reduction};
+
+/// What the expansions of `#[xp::kernel]`, `#[xp::device]` and `#[xp::reduction]` name.
+#[doc(hidden)]
+pub mod __rt {
+    pub use crate::kernel::RustKernel;
+    pub use crate::ufunc::Operand;
+    pub use crate::{Array, IntoAxes, Result};
+    pub use std::sync::OnceLock;
+    pub use xp_core::kernel::rust::ast;
+    pub use xp_core::kernel::rust::{Col, ColMut, Elem, Float, Index, Int, NativeKernel, Num, Raw};
+    pub use xp_core::DType;
+}
 pub use axes::{Axes, IntoAxes};
 pub use compare::{
     allclose, allclose_with, array_equal, array_equal_nan, array_equiv, isclose, isclose_with, Tolerance,

@@ -30,6 +30,7 @@ mod index;
 pub mod iter;
 mod label;
 mod linalg;
+mod native;
 mod par;
 pub mod pool;
 mod random;

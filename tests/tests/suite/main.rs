@@ -37,6 +37,7 @@ mod random_dists;
 mod random_props;
 mod reductions;
 mod repr;
+mod rust_kernels;
 mod sets;
 mod signal;
 mod signal_filters;

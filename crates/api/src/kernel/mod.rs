@@ -16,8 +16,10 @@ mod call;
 mod elementwise;
 mod raw;
 mod reduction;
+pub mod rust;
 
 pub(crate) use builtin::{once, per_key, shape_only, Generated};
 pub use elementwise::ElementwiseKernel;
 pub use raw::{Dim3, KernelParam, RawKernel, RawModule};
 pub use reduction::ReductionKernel;
+pub use rust::{math, Float, Index, Int, Num, Raw, RustKernel};

@@ -153,7 +153,7 @@ fn fold_index(i: TExpr) -> TExpr {
 pub(crate) fn has_stmts(e: &TExpr) -> bool {
     match &e.node {
         Node::Stmts(..) => true,
-        Node::Const(_) | Node::Var(_) | Node::Index => false,
+        Node::Const(_) | Node::Var(_) | Node::Index | Node::RawLen(_) => false,
         Node::Raw(_, a)
         | Node::Elem(_, a)
         | Node::Un(_, a)

@@ -310,6 +310,8 @@ pub enum Node {
     Index,
     /// element `index` (C order) of raw parameter `param` (an input's position)
     Raw(usize, Box<TExpr>),
+    /// the number of elements of raw parameter `param` (int64)
+    RawLen(usize),
     /// C's unary operator
     Un(UnOp, Box<TExpr>),
     /// C's binary operator

@@ -36,6 +36,7 @@ mod lex;
 mod parse;
 pub mod print;
 mod reduction;
+pub mod rust;
 
 use crate::{DType, Error, Result};
 use std::sync::Arc;
@@ -201,6 +202,27 @@ pub struct ElementwiseDef {
     pre: Arc<parse::Preamble>,
     /// a program built rather than parsed (a fused chain): used as is
     typed: Option<Program>,
+    /// a function written in Rust (`#[xp::kernel]`): lowered per binding
+    pub rust: Option<Arc<RustSource>>,
+}
+
+/// The Rust function of a `#[xp::kernel]` kernel: its body as data, its native instances, and
+/// the names its parameters take in the generated CUDA C.
+pub struct RustSource {
+    /// the function
+    pub func: &'static rust::ast::Func,
+    /// its native instances (the CPU runs these rather than the lowered program)
+    pub native: Option<&'static dyn rust::NativeKernel>,
+    /// the C names of the inputs, then the outputs
+    pub c_names: Vec<String>,
+    /// the CUDA entry point's name (prefixed, so that no C name can clash)
+    pub entry: String,
+}
+
+impl std::fmt::Debug for RustSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RustSource").field("func", &self.func.name).field("entry", &self.entry).finish()
+    }
 }
 
 impl ElementwiseDef {
@@ -237,6 +259,7 @@ impl ElementwiseDef {
             parsed,
             pre: Arc::new(pre),
             typed: None,
+            rust: None,
         })
     }
     /// A kernel of a typed program built by xp (a fused chain): its body for the GPU is the
@@ -254,12 +277,107 @@ impl ElementwiseDef {
             parsed: Ok(Vec::new()),
             pre: Arc::default(),
             typed: Some(program),
+            rust: None,
         }
+    }
+    /// The kernel of a function written in Rust (`#[xp::kernel]`): `path` its module path (part
+    /// of its identity), `hash` a hash of its tokens. The parameters other than an `Index` are
+    /// the inputs; the results are outputs `out0`, `out1`, ...
+    pub fn from_rust(
+        path: &str,
+        func: &'static rust::ast::Func,
+        native: Option<&'static dyn rust::NativeKernel>,
+        hash: u64,
+    ) -> ElementwiseDef {
+        use rust::ast::{ParamKind, Ty};
+        let pty = |t: Ty| match t {
+            Ty::D(d) => ParamTy::Fixed(d),
+            Ty::Gen(n) => ParamTy::Generic(n.into()),
+        };
+        let mut ins = Vec::new();
+        let mut c_names = Vec::new();
+        for p in func.params.iter().filter(|p| p.kind != ParamKind::Index) {
+            let raw = p.kind == ParamKind::Raw;
+            c_names.push(if raw { rust::lower::raw_name(ins.len()) } else { rust::lower::value_name(p.name) });
+            ins.push(Param { name: p.name.to_string(), ty: pty(p.ty), raw });
+        }
+        let outs: Vec<Param> = (func.outs.iter().enumerate())
+            .map(|(k, t)| Param { name: format!("out{k}"), ty: pty(*t), raw: false })
+            .collect();
+        c_names.extend((0..outs.len()).map(rust::lower::result_name));
+        let id = hash_str(hash_str(hash ^ 0x5275_7374, path), func.name);
+        ElementwiseDef {
+            name: func.name.into(),
+            ins,
+            outs,
+            body: String::new(),
+            preamble: String::new(),
+            id,
+            parsed: Ok(Vec::new()),
+            pre: Arc::default(),
+            typed: None,
+            rust: Some(Arc::new(RustSource { func, native, c_names, entry: format!("xpk_{}", func.name) })),
+        }
+    }
+    /// The same kernel without native instances (the CPU runs the lowered program).
+    pub fn without_native(&self) -> ElementwiseDef {
+        let mut d = self.clone();
+        if let Some(r) = &self.rust {
+            let r = RustSource { func: r.func, native: None, c_names: r.c_names.clone(), entry: r.entry.clone() };
+            d.rust = Some(Arc::new(r));
+        }
+        d
+    }
+    /// The C name of argument `k` (the inputs, then the outputs).
+    pub fn c_name(&self, k: usize) -> &str {
+        match &self.rust {
+            Some(r) => &r.c_names[k],
+            None if k < self.ins.len() => &self.ins[k].name,
+            None => &self.outs[k - self.ins.len()].name,
+        }
+    }
+    /// The CUDA entry point's name.
+    pub fn entry(&self) -> &str {
+        self.rust.as_ref().map_or(&self.name, |r| &r.entry)
+    }
+    /// The body the GPU compiles: as written, or for a Rust function its program for these
+    /// bindings printed as C.
+    pub fn gpu_body(&self, typedefs: &[Typedef], scalar: &[bool]) -> Result<std::borrow::Cow<'_, str>> {
+        match &self.rust {
+            None => Ok(std::borrow::Cow::Borrowed(&self.body)),
+            Some(_) => Ok(std::borrow::Cow::Owned(print::body(&self.program(typedefs, scalar)?))),
+        }
+    }
+    /// The compute dtype of each generic parameter of a Rust function under `typedefs`,
+    /// checked against its bound.
+    pub fn rust_binding(&self, typedefs: &[Typedef]) -> Result<Vec<DType>> {
+        let Some(r) = &self.rust else { return Ok(Vec::new()) };
+        (r.func.generics.iter())
+            .map(|(g, bound)| {
+                let d = typedefs.iter().find(|t| &*t.0 == *g).map(|t| t.1).ok_or_else(|| Error::KernelArgs {
+                    kernel: self.name.clone(),
+                    msg: format!("no argument binds type {g}"),
+                })?;
+                if !bound.admits(d) {
+                    let msg = format!("type {g}: {} is bound to {d}; cast the argument with astype", bound.name());
+                    return Err(Error::KernelArgs { kernel: self.name.clone(), msg });
+                }
+                Ok(compute(d))
+            })
+            .collect()
     }
     /// The typed program for placeholder bindings `typedefs`; `scalar[k]` says whether input `k`
     /// is a scalar. Errors: the body's syntax or type errors ([`Error::KernelSource`]) or a
     /// construct outside the CPU subset ([`Error::KernelUnsupported`]).
     pub fn program(&self, typedefs: &[Typedef], scalar: &[bool]) -> Result<Program> {
+        if let Some(r) = &self.rust {
+            let bind = self.rust_binding(typedefs)?;
+            return rust::lower::lower(r.func, &bind, scalar).map_err(|e| Error::KernelSource {
+                kernel: self.name.clone(),
+                line: e.line as usize,
+                msg: format!("column {}: {}", e.col + 1, e.msg),
+            });
+        }
         if let Some(p) = &self.typed {
             if let Some(v) = p.vars.iter().find(|v| v.ty.is_complex()) {
                 let reason = format!("`{}` is complex: complex values run on the GPU only", v.name);

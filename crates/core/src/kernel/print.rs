@@ -2,7 +2,7 @@
 //! casts, `st_h`/`st_bh` for float16/bfloat16 rounding): how a fused chain reaches the GPU.
 //! (A user's body reaches NVRTC as written; its inlined calls, loops and arrays print too, as C
 //! of the same meaning: an inlined function as a lambda called in place.)
-use super::ir::{Node, Program, Role, TExpr, TStmt, UnOp};
+use super::ir::{BinOp, Node, Program, Role, TExpr, TStmt, UnOp};
 use crate::{DType, Scalar};
 
 /// The C name of a compute type in xp's prelude.
@@ -50,6 +50,14 @@ fn constant(ty: DType, v: Scalar) -> String {
     }
 }
 
+fn signed_pair(d: DType) -> (&'static str, &'static str) {
+    if d == DType::I32 {
+        ("i32", "u32")
+    } else {
+        ("i64", "u64")
+    }
+}
+
 /// The C name of variable `k`: its own, with the slot appended when another variable has the
 /// same name (shadowing, inlined calls).
 pub fn var_name(p: &Program, k: usize) -> String {
@@ -69,6 +77,20 @@ pub fn expr(e: &TExpr, p: &Program) -> String {
         Node::Var(k) => var_name(p, *k),
         Node::Index => "i".into(),
         Node::Raw(k, i) => format!("_raw{k}[{}]", expr(i, p)),
+        Node::RawLen(k) => format!("_raw{k}.size()"),
+        // signed integers wrap as Rust's (and the CPU's) do: through the unsigned type, where
+        // C leaves an overflow undefined
+        Node::Un(UnOp::Neg, a) if matches!(e.ty, DType::I32 | DType::I64) => {
+            let (t, u) = signed_pair(e.ty);
+            format!("(({t})(({u})0 - ({u})({})))", expr(a, p))
+        }
+        Node::Bin(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl), a, b)
+            if matches!(e.ty, DType::I32 | DType::I64) =>
+        {
+            let (t, u) = signed_pair(e.ty);
+            let rhs = if *op == BinOp::Shl { format!("({})", expr(b, p)) } else { format!("({u})({})", expr(b, p)) };
+            format!("(({t})(({u})({}) {} {rhs}))", expr(a, p), op.c())
+        }
         Node::Un(op, a) => {
             let o = match op {
                 UnOp::Neg => "-",

@@ -40,6 +40,11 @@ enum Ins {
         idx: R,
         mask: Option<R>,
     },
+    /// `dst = numel(raw operand op)`
+    RawLen {
+        dst: R,
+        op: usize,
+    },
     Un {
         dst: R,
         op: UnOp,
@@ -236,7 +241,7 @@ fn count_expr_writes(e: &TExpr, w: &mut [usize]) {
 fn walk(e: &TExpr, f: &mut impl FnMut(&TExpr)) {
     f(e);
     match &e.node {
-        Node::Const(_) | Node::Var(_) | Node::Index => {}
+        Node::Const(_) | Node::Var(_) | Node::Index | Node::RawLen(_) => {}
         Node::Raw(_, a)
         | Node::Elem(_, a)
         | Node::Un(_, a)
@@ -363,6 +368,10 @@ impl Builder<'_> {
             Node::Index => {
                 let dst = self.reg(DType::I64);
                 Ins::Index { dst }
+            }
+            Node::RawLen(op) => {
+                let dst = self.reg(DType::I64);
+                Ins::RawLen { dst, op: *op }
             }
             Node::Raw(op, i) => {
                 let idx = self.expr(i, m);
@@ -771,6 +780,10 @@ fn step(ins: &Ins, regs: &mut [Col], srcs: &[Operand], start: usize, n: usize) -
             for (k, o) in i64::get_mut(&mut regs[dst])[..n].iter_mut().enumerate() {
                 *o = (start + k) as i64;
             }
+        }
+        Ins::RawLen { dst, op } => {
+            let Some(Operand::Raw(_, l)) = srcs.get(op) else { unreachable!("raw operand") };
+            i64::get_mut(&mut regs[dst])[..n].fill(l.numel() as i64);
         }
         Ins::Raw { dst, op, idx, mask } => {
             let Some(Operand::Raw(buf, l)) = srcs.get(op) else { unreachable!("raw operand") };

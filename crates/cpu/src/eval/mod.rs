@@ -92,6 +92,10 @@ impl KernelDevice for CpuDevice {
         args: &[KernelArg<'_, CpuStorage>],
         shape: &[usize],
     ) -> Result<xp_core::Outputs<CpuStorage>> {
+        if let Some(native) = def.rust.as_ref().and_then(|r| r.native) {
+            let outs = crate::native::elementwise(def, native, types, args, shape)?;
+            return Ok(outs.into_iter().map(CpuStorage).collect());
+        }
         let c = compiled(def, types)?;
         let (ops, scalars) = operands(args);
         Ok(elementwise(&c, &ops, &scalars, shape)?.into_iter().map(CpuStorage).collect())

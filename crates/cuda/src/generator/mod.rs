@@ -117,11 +117,8 @@ impl KernelDevice for CudaDevice {
         let mut layouts: SmallVec<[&Layout; 8]> = SmallVec::new();
         let mut used: SmallVec<[&CudaStorage; 8]> = SmallVec::new();
         for (k, a) in args.iter().enumerate() {
-            let (name, dtype) = if k < n_in {
-                (&def.ins[k].name, types.ins[k])
-            } else {
-                (&def.outs[k - n_in].name, types.outs[k - n_in])
-            };
+            let (name, dtype) =
+                if k < n_in { (def.c_name(k), types.ins[k]) } else { (def.c_name(k), types.outs[k - n_in]) };
             let out = k >= n_in;
             let role = match a {
                 KernelArg::Array(..) if out => Role::Out(true),
@@ -166,9 +163,17 @@ impl KernelDevice for CudaDevice {
             (Mode::Strided(n < (1 << 31)), n)
         };
         let key = spec_hash(def.id, types, &gargs, mode_name(mode));
-        let [f] = generated(dev, key, true, [&def.name], || {
-            Source::new("", gen::elementwise(&def.name, &types.typedefs, &def.preamble, &gargs, &def.body, mode))
-        })?;
+        // A Rust function's body is lowered and printed only on a miss; an error there is kept
+        // and reported as it is (not as NVRTC's).
+        let failed = std::cell::Cell::new(None);
+        let r = generated(dev, key, true, [def.entry()], || {
+            let body = def.gpu_body(&types.typedefs, &types.scalar).unwrap_or_else(|e| {
+                failed.set(Some(e));
+                "#error lowering failed".into()
+            });
+            Source::new("", gen::elementwise(def.entry(), &types.typedefs, &def.preamble, &gargs, &body, mode))
+        });
+        let [f] = r.map_err(|e| failed.take().unwrap_or(e))?;
         used.extend(outs.iter());
         used.extend(keep.iter());
         p.launch(dev, &f, cfg(threads as i64), &used)?;
