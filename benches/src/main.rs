@@ -22,6 +22,7 @@ mod index;
 mod kernels;
 mod linalg;
 mod random;
+mod rust_kernels;
 mod stats;
 mod sweep;
 
@@ -142,6 +143,7 @@ fn workloads(gpu: bool) -> Vec<Workload> {
     fft::workloads(&mut w, gpu);
     filters::workloads(&mut w, gpu);
     kernels::workloads(&mut w, gpu);
+    rust_kernels::workloads(&mut w, gpu);
     if gpu {
         kernels::graph_workload(&mut w);
         transfers(&mut w, n);

@@ -104,6 +104,15 @@ def kernel_setup(name):
             k = xp.ElementwiseKernel("T x, T y, float32 s", "T z", "z = s * x + y", "xp_bench_axpy")
             return lambda: [k(a, b, xp.float32(2.0)) for _ in range(10_000)]
         return lambda: [xp.float32(2.0) * a + b for _ in range(10_000)]
+    if name.startswith("small_rust_kernel"):
+        a, b = rand(1024), rand(1024)
+        if gpu:
+            k = jit_kernels()["saxpy"]
+            return lambda: [k[(4,), (256,)](xp.float32(2.0), a, b, xp.empty_like(a), 1024) for _ in range(10_000)]
+        return lambda: [xp.float32(2.0) * a + b for _ in range(10_000)]
+    rust = rust_kernel_setup(name)
+    if rust:
+        return rust
     if name.startswith("small_graph_10ops"):
         x, y = rand(1024), rand(1024)
 
@@ -112,6 +121,136 @@ def kernel_setup(name):
             return xp.exp(xp.sqrt(xp.abs(a)) + y) * x
         # CuPy runs the ten ops eagerly: 1000 chains are 10^4 ops
         return lambda: [chain() for _ in range(1000)]
+    return None
+
+
+_JIT = {}
+
+
+def jit_kernels():
+    # Issue 33: cupyx.jit, CuPy's kernels written in Python (grid-stride loops, as its docs' saxpy)
+    if _JIT:
+        return _JIT
+    from cupyx import jit
+
+    @jit.rawkernel()
+    def saxpy(a, x, y, out, size):
+        tid = jit.blockIdx.x * jit.blockDim.x + jit.threadIdx.x
+        ntid = jit.gridDim.x * jit.blockDim.x
+        for i in range(tid, size, ntid):
+            out[i] = a * x[i] + y[i]
+
+    @jit.rawkernel()
+    def leaky(x, alpha, out, size):
+        tid = jit.blockIdx.x * jit.blockDim.x + jit.threadIdx.x
+        ntid = jit.gridDim.x * jit.blockDim.x
+        for i in range(tid, size, ntid):
+            v = x[i]
+            out[i] = v if v > 0 else alpha * v
+
+    @jit.rawkernel(device=True)
+    def cnd(d):
+        k = xp.float32(1.0) / (xp.float32(1.0) + xp.float32(0.2316419) * abs(d))
+        poly = k * (xp.float32(0.31938153) + k * (xp.float32(-0.356563782) + k * (xp.float32(1.781477937) + k * (xp.float32(-1.821255978) + k * xp.float32(1.330274429)))))
+        c = xp.float32(0.3989422804014327) * xp.exp(xp.float32(-0.5) * d * d) * poly
+        return xp.float32(1.0) - c if d > 0 else c
+
+    @jit.rawkernel()
+    def bs(s, x, t, r, v, call, put, size):
+        tid = jit.blockIdx.x * jit.blockDim.x + jit.threadIdx.x
+        ntid = jit.gridDim.x * jit.blockDim.x
+        for i in range(tid, size, ntid):
+            sq = xp.sqrt(t[i])
+            d1 = (xp.log(s[i] / x[i]) + (r + xp.float32(0.5) * v * v) * t[i]) / (v * sq)
+            d2 = d1 - v * sq
+            e = xp.exp(-r * t[i])
+            c = s[i] * cnd(d1) - x[i] * e * cnd(d2)
+            call[i] = c
+            put[i] = c - s[i] + x[i] * e
+
+    _JIT.update(saxpy=saxpy, leaky=leaky, bs=bs)
+    return _JIT
+
+
+def launch(n):
+    return ((n + 255) // 256,), (256,)
+
+
+def options(n):
+    s, x, t = rand(n), rand(n), rand(n)
+    return s * 25 + 5, x * 99 + 1, t * xp.float32(9.75) + xp.float32(0.25)
+
+
+BS_BODY = """
+    const T sq = sqrt(t);
+    const T d1 = (log(s / x) + (r + (T)0.5 * v * v) * t) / (v * sq);
+    const T d2 = d1 - v * sq;
+    const T e = exp(-r * t);
+    call = s * cnd(d1) - x * e * cnd(d2);
+    put = call - s + x * e;"""
+BS_PRE = """
+__device__ float cnd(float d) {
+    const float k = 1.0f / (1.0f + 0.2316419f * fabsf(d));
+    const float poly = k * (0.31938153f + k * (-0.356563782f + k * (1.781477937f + k * (-1.821255978f + k * 1.330274429f))));
+    const float c = 0.3989422804014327f * expf(-0.5f * d * d) * poly;
+    return d > 0 ? 1.0f - c : c;
+}"""
+
+
+def bs_numpy(s, x, t, r, v):
+    def cnd(d):
+        k = 1 / (1 + xp.float32(0.2316419) * abs(d))
+        poly = k * (xp.float32(0.31938153) + k * (xp.float32(-0.356563782) + k * (xp.float32(1.781477937) + k * (xp.float32(-1.821255978) + k * xp.float32(1.330274429)))))
+        c = xp.float32(0.3989422804014327) * xp.exp(xp.float32(-0.5) * d * d) * poly
+        return xp.where(d > 0, 1 - c, c)
+    sq = xp.sqrt(t)
+    d1 = (xp.log(s / x) + (r + xp.float32(0.5) * v * v) * t) / (v * sq)
+    d2 = d1 - v * sq
+    e = xp.exp(-r * t)
+    call = s * cnd(d1) - x * e * cnd(d2)
+    return call, call - s + x * e
+
+
+def rust_kernel_setup(name):
+    # Issue 33: the Rust kernels' rows (rust_*, and xp's own ewkernel_/redkernel_/rayon_ rows of
+    # the same formulas) against cupyx.jit or CuPy's kernels, or NumPy's array expressions.
+    n = N
+    alpha = xp.float32(0.1)
+    if name.startswith("rust_kernel_leaky_relu") or name.startswith("rayon_leaky_relu") or name.startswith("ewkernel_leaky_relu"):
+        x = rand(n) - xp.float32(0.5)
+        if not gpu:
+            return lambda: xp.where(x > 0, x, alpha * x)
+        if name.startswith("ewkernel"):
+            k = xp.ElementwiseKernel("T x, T alpha", "T y", "y = x > 0 ? x : alpha * x", "xp_bench_leaky")
+            return lambda: k(x, alpha)
+        k = jit_kernels()["leaky"]
+        g, b = launch(n)
+        return lambda: k[g, b](x, alpha, xp.empty_like(x), n)
+    if name.startswith("rust_kernel_saxpy"):
+        x, y = rand(n), rand(n)
+        if not gpu:
+            return lambda: xp.float32(2.0) * x + y
+        k = jit_kernels()["saxpy"]
+        g, b = launch(n)
+        return lambda: k[g, b](xp.float32(2.0), x, y, xp.empty_like(x), n)
+    if name.startswith("rust_kernel_black_scholes") or name.startswith("ewkernel_black_scholes"):
+        nb = big(1 << 24, 1 << 22)
+        s, x, t = options(nb)
+        r, v = xp.float32(0.02), xp.float32(0.3)
+        if not gpu:
+            return lambda: bs_numpy(s, x, t, r, v)
+        if name.startswith("ewkernel"):
+            k = xp.ElementwiseKernel("T s, T x, T t, T r, T v", "T call, T put", BS_BODY, "xp_bench_bs", preamble=BS_PRE)
+            return lambda: k(s, x, t, r, v)
+        k = jit_kernels()["bs"]
+        g, b = launch(nb)
+        return lambda: k[g, b](s, x, t, r, v, xp.empty_like(s), xp.empty_like(s), nb)
+    if name.startswith("rust_reduction_l2norm") or name.startswith("redkernel_l2norm"):
+        x = rand(n)
+        if not gpu:
+            return lambda: xp.sqrt((x * x).sum())
+        k = xp.ReductionKernel("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "xp_bench_l2")
+        return lambda: k(x)
     return None
 
 

@@ -16,7 +16,7 @@ use xp_core::kernel::{compute, ElementwiseDef};
 use xp_core::{bf16, f16, numel, DType, Error, HostBuffer, KernelArg, KernelTypes, Layout, Result, Scalar};
 
 /// Elements per call of the native function.
-const BLOCK: usize = 2048;
+const BLOCK: usize = 16384;
 
 /// An output's buffer, written by the tasks at disjoint ranges.
 #[derive(Clone, Copy)]

@@ -530,3 +530,112 @@ fn typed_errors() {
         assert!(matches!(e, Error::IndexOutOfBounds { .. }), "{e}");
     }
 }
+
+#[xp::reduction]
+mod l2norm {
+    use xp::kernel::Float;
+    fn identity<T: Float>() -> T {
+        T::ZERO
+    }
+    fn map<T: Float>(x: T) -> T {
+        x * x
+    }
+    fn combine<T: Float>(a: T, b: T) -> T {
+        a + b
+    }
+    fn finish<T: Float>(a: T) -> T {
+        a.sqrt()
+    }
+}
+
+/// No identity (an empty reduction is an error), an integer bound, a scalar argument of the
+/// map, two outputs from `finish`.
+#[xp::reduction]
+mod max_abs_scaled {
+    use xp::kernel::Int;
+    fn map<T: Int>(x: T, k: T) -> T {
+        let v = x.wrapping_mul(k);
+        if v < T::ZERO {
+            T::ZERO.wrapping_sub(v)
+        } else {
+            v
+        }
+    }
+    fn combine<T: Int>(a: T, b: T) -> T {
+        if a > b {
+            a
+        } else {
+            b
+        }
+    }
+    fn finish<T: Int>(a: T) -> (T, f64) {
+        (a, a.to_f64() * 0.5)
+    }
+}
+
+#[test]
+fn l2_norm_reduction_equals_numpy() {
+    let mut f = Failures::default();
+    for dev in xp_testing::devices() {
+        for case in super::common::load("kernels").iter().filter(|c| c["op"] == "l2norm") {
+            let x = super::common::array(&case["args"][0]);
+            let p = &case["params"];
+            let axes: Vec<isize> = match &p["axis"] {
+                serde_json::Value::Array(a) => a.iter().map(|v| v.as_i64().unwrap() as isize).collect(),
+                v => vec![v.as_i64().unwrap() as isize],
+            };
+            let keep = p["keepdims"].as_bool().unwrap();
+            let tol = Tolerance { rtol: case["tol"][0].as_f64().unwrap(), atol: case["tol"][1].as_f64().unwrap() };
+            let want = super::common::expected_all(case).map(|v| v.into_iter().map(|e| e.with_tol(tol)).collect());
+            super::common::check_layouts(&mut f, dev, &[x], &want, "rust l2norm", false, |a| {
+                let r =
+                    if keep { l2norm::call_keepdim(&a[0], axes.clone()) } else { l2norm::call(&a[0], axes.clone()) };
+                r.map(|r| vec![r])
+            });
+        }
+    }
+    f.finish();
+}
+
+#[test]
+fn reductions_every_axis_form_identity_and_outputs() {
+    let mut f = Failures::default();
+    let v: Vec<i32> = vec![3, -7, 2, 9, -1, 0, 5, -12, 4, 8, -3, 6, 1, 2, -9, 7, 0, 11, -2, 3, 5, -6, 10, 4];
+    let host3 = host(v.clone(), &[2, 3, 4]);
+    let at = |i: usize, j: usize, k: usize| v[i * 12 + j * 4 + k];
+    for dev in xp_testing::devices() {
+        for (name, x) in layouts(&host3.to_buffer().unwrap(), &[2, 3, 4], dev).unwrap() {
+            // over axis 1, scalar k = -3: max |x * k|
+            let (a, b) = {
+                let r = max_abs_scaled::kernel().call_all(&[(&x).into(), (-3).into()], 1).unwrap();
+                (r[0].clone(), r[1].clone())
+            };
+            let want: Vec<i32> = (0..2)
+                .flat_map(|i| (0..4).map(move |k| (0..3).map(|j| (at(i, j, k) * -3).abs()).max().unwrap()))
+                .collect();
+            let e = Expected::new(DType::I32, &[2, 4], widen(&host(want.clone(), &[8]).to_buffer().unwrap()));
+            f.add(compare(&a, &e).map_err(|m| format!("max_abs {name} {dev}: {m}")));
+            let half: Vec<f64> = want.iter().map(|&w| w as f64 * 0.5).collect();
+            let e = Expected::new(DType::F64, &[2, 4], widen(&host(half, &[8]).to_buffer().unwrap()));
+            f.add(compare(&b, &e).map_err(|m| format!("max_abs half {name} {dev}: {m}")));
+            // all axes, keepdims; several axes
+            let all = max_abs_scaled::call_keepdim(&x, 1, (0..3).collect::<Vec<isize>>()).unwrap();
+            let e = Expected::new(DType::I32, &[1, 1, 1], widen(&host(vec![12i32], &[1]).to_buffer().unwrap()));
+            f.add(compare(&all, &e).map_err(|m| format!("max_abs all {name} {dev}: {m}")));
+            let two = max_abs_scaled::call(&x, 1, vec![0isize, 2]).unwrap();
+            let want: Vec<i32> =
+                (0..3).map(|j| (0..2).flat_map(|i| (0..4).map(move |k| at(i, j, k).abs())).max().unwrap()).collect();
+            let e = Expected::new(DType::I32, &[3], widen(&host(want, &[3]).to_buffer().unwrap()));
+            f.add(compare(&two, &e).map_err(|m| format!("max_abs axes (0, 2) {name} {dev}: {m}")));
+        }
+        // empty: the identity where there is one, an error where there is none
+        let empty = xp::on(dev).zeros([0, 3], DType::F32).unwrap();
+        let z = l2norm::call(&empty, 0).unwrap();
+        assert_eq!(z.to_vec::<f32>().unwrap(), vec![0.0; 3], "{dev}");
+        let ei = empty.astype(DType::I16).unwrap();
+        assert!(matches!(max_abs_scaled::call(&ei, 1, 0), Err(Error::EmptyReduction { .. })), "{dev}");
+        // the bound: float into an Int reduction
+        assert!(matches!(max_abs_scaled::call(&empty, 1, 0), Err(Error::KernelArgs { .. })), "{dev}");
+    }
+    f.finish();
+}

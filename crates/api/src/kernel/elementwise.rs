@@ -1,5 +1,5 @@
 //! [`ElementwiseKernel`]: CuPy's elementwise kernel.
-use super::call::prepare;
+use super::call::{prepare, Prepared};
 use crate::ufunc::Operand;
 use crate::Array;
 use smallvec::SmallVec;
@@ -75,8 +75,18 @@ impl ElementwiseKernel {
         self.run(args, outs).map(|_| ())
     }
     fn run(&self, args: &[Operand], outs: &[&Array]) -> Result<SmallVec<[Array; 2]>> {
+        self.run_checked(args, outs, |_| Ok(()))
+    }
+    /// Run after `check` has accepted the prepared call.
+    pub(crate) fn run_checked(
+        &self,
+        args: &[Operand],
+        outs: &[&Array],
+        check: impl FnOnce(&Prepared) -> Result<()>,
+    ) -> Result<SmallVec<[Array; 2]>> {
         let d = &*self.def;
         let p = prepare(&d.name, &d.ins, &d.outs, args, outs)?;
+        check(&p)?;
         p.check_outs(outs, &p.shape)?;
         let res = p.run(
             |dev, a| dev.elementwise_kernel(d, &p.types, a, &p.shape),

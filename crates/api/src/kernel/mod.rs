@@ -22,4 +22,4 @@ pub(crate) use builtin::{once, per_key, shape_only, Generated};
 pub use elementwise::ElementwiseKernel;
 pub use raw::{Dim3, KernelParam, RawKernel, RawModule};
 pub use reduction::ReductionKernel;
-pub use rust::{math, Float, Index, Int, Num, Raw, RustKernel};
+pub use rust::{math, Float, Index, Int, Num, Raw, RustKernel, RustReduction};

@@ -16,7 +16,7 @@
 //! assert_eq!(y.to_vec::<f32>().unwrap(), vec![-0.2f32, -0.05, 0.0, 3.0]);
 //! assert_eq!(leaky_relu(-2.0f32, 0.1), -0.2); // still a plain function of scalars
 //! ```
-use super::call::prepare;
+use super::call::{prepare, Prepared};
 use super::ElementwiseKernel;
 use crate::ufunc::Operand;
 use crate::Array;
@@ -56,18 +56,15 @@ impl RustKernel {
     /// Run over `args` (the parameters other than an `Index`, in order); the outputs are
     /// allocated.
     pub fn call(&self, args: &[Operand]) -> Result<Vec<Array>> {
-        self.check(args, &[])?;
-        self.inner.call(args)
+        Ok(self.inner.run_checked(args, &[], |p| self.check(args, p))?.into_vec())
     }
     /// Run into given outputs (of the broadcast shape and the results' dtypes).
     pub fn call_out(&self, args: &[Operand], outs: &[&Array]) -> Result<()> {
-        self.check(args, outs)?;
-        self.inner.call_out(args, outs)
+        self.inner.run_checked(args, outs, |p| self.check(args, p)).map(|_| ())
     }
     /// The bounds of the generic parameters and NumPy 2's rule for scalars.
-    fn check(&self, args: &[Operand], outs: &[&Array]) -> Result<()> {
+    fn check(&self, args: &[Operand], p: &Prepared) -> Result<()> {
         let d = self.def();
-        let p = prepare(&d.name, &d.ins, &d.outs, args, outs)?;
         d.rust_binding(&p.types.typedefs)?;
         for ((a, dt), param) in args.iter().zip(&p.types.ins).zip(&d.ins) {
             if let Operand::Scalar(s) = a {
@@ -158,5 +155,62 @@ pub mod math {
         i0 => s::i0;
         /// the modified Bessel function I₁
         i1 => s::i1;
+    }
+}
+
+/// A reduction written in Rust (`#[xp::reduction]` on a module of `map`, `combine` and optional
+/// `finish` and `identity` functions): each element maps to a value, values combine pairwise
+/// (in an order of the backend's: `combine` must be associative), and `finish` writes the
+/// outputs from the reduced value. On the CPU the lowered functions run through xp's
+/// evaluator; on a GPU they are printed into xp's reduction kernels.
+#[derive(Clone, Debug)]
+pub struct RustReduction {
+    inner: super::ReductionKernel,
+}
+
+impl RustReduction {
+    /// The reduction of these functions (the macro's expansion calls this).
+    #[doc(hidden)]
+    pub fn new(
+        path: &str,
+        name: &str,
+        map: &'static Func,
+        combine: &'static Func,
+        finish: Option<&'static Func>,
+        identity: Option<&'static Func>,
+        hash: u64,
+    ) -> RustReduction {
+        let def = xp_core::kernel::ReductionDef::from_rust(path, name, map, combine, finish, identity, hash);
+        RustReduction { inner: super::ReductionKernel::from_def(def) }
+    }
+    /// The definition.
+    pub fn def(&self) -> &xp_core::kernel::ReductionDef {
+        self.inner.def()
+    }
+    /// Reduce `axis` (all, one or several axes) of the broadcast arguments; the first output.
+    pub fn call(&self, args: &[Operand], axis: impl crate::IntoAxes) -> Result<Array> {
+        self.check(args)?;
+        self.inner.call1(args, axis)
+    }
+    /// [`RustReduction::call`] keeping the reduced axes with length 1.
+    pub fn call_keepdim(&self, args: &[Operand], axis: impl crate::IntoAxes) -> Result<Array> {
+        self.check(args)?;
+        self.inner.call1_keepdim(args, axis)
+    }
+    /// Every output.
+    pub fn call_all(&self, args: &[Operand], axis: impl crate::IntoAxes) -> Result<Vec<Array>> {
+        self.check(args)?;
+        self.inner.call(args, axis)
+    }
+    fn check(&self, args: &[Operand]) -> Result<()> {
+        let d = self.def();
+        let p = prepare(&d.name, &d.ins, &d.outs, args, &[])?;
+        d.rust_parts(&p.types.typedefs, &p.types.scalar)?;
+        for ((a, dt), param) in args.iter().zip(&p.types.ins).zip(&d.ins) {
+            if let Operand::Scalar(s) = a {
+                weak_scalar(&d.name, &param.name, *s, *dt)?;
+            }
+        }
+        Ok(())
     }
 }

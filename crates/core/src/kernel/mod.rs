@@ -351,20 +351,10 @@ impl ElementwiseDef {
     /// The compute dtype of each generic parameter of a Rust function under `typedefs`,
     /// checked against its bound.
     pub fn rust_binding(&self, typedefs: &[Typedef]) -> Result<Vec<DType>> {
-        let Some(r) = &self.rust else { return Ok(Vec::new()) };
-        (r.func.generics.iter())
-            .map(|(g, bound)| {
-                let d = typedefs.iter().find(|t| &*t.0 == *g).map(|t| t.1).ok_or_else(|| Error::KernelArgs {
-                    kernel: self.name.clone(),
-                    msg: format!("no argument binds type {g}"),
-                })?;
-                if !bound.admits(d) {
-                    let msg = format!("type {g}: {} is bound to {d}; cast the argument with astype", bound.name());
-                    return Err(Error::KernelArgs { kernel: self.name.clone(), msg });
-                }
-                Ok(compute(d))
-            })
-            .collect()
+        match &self.rust {
+            Some(r) => rust::binding(&self.name, &r.func.generics, typedefs),
+            None => Ok(Vec::new()),
+        }
     }
     /// The typed program for placeholder bindings `typedefs`; `scalar[k]` says whether input `k`
     /// is a scalar. Errors: the body's syntax or type errors ([`Error::KernelSource`]) or a

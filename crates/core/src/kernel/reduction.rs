@@ -4,9 +4,11 @@
 //! from the result `a`.
 use super::check::{raw_params, Checker};
 use super::ir::{compute, Program, Role, TExpr, TStmt};
+use super::rust::reduce::{Parts, RustReduce};
 use super::{hash_str, parse, placeholders, print, ElementwiseDef, Param};
 use crate::kernel::Typedef;
 use crate::{DType, Error, Result};
+use std::sync::Arc;
 
 /// A reduction kernel's definition.
 #[derive(Clone, Debug)]
@@ -33,6 +35,8 @@ pub struct ReductionDef {
     pub id: u64,
     /// parts built rather than parsed (a fused chain): used as they are
     typed: Option<ReductionPrograms>,
+    /// functions written in Rust (`#[xp::reduction]`): lowered per binding
+    pub rust: Option<Arc<RustReduce>>,
 }
 
 /// A reduction's typed parts, for the CPU.
@@ -82,6 +86,7 @@ impl ReductionDef {
             preamble: String::new(),
             id: 0,
             typed: None,
+            rust: None,
         };
         def.set_reduce_type(reduce_type);
         Ok(def)
@@ -118,10 +123,64 @@ impl ReductionDef {
             preamble: String::new(),
             id: 0,
             typed: None,
+            rust: None,
         };
         def.set_reduce_type(progs.reduce_ty.name());
         def.typed = Some(progs);
         def
+    }
+    /// The reduction of functions written in Rust (`#[xp::reduction]`): `path` its module path
+    /// and `hash` a hash of its tokens (its identity). The map's parameters other than an
+    /// `Index` are the inputs; `finish`'s results (else the reduced value) the outputs.
+    pub fn from_rust(
+        path: &str,
+        name: &str,
+        map: &'static super::rust::ast::Func,
+        combine: &'static super::rust::ast::Func,
+        finish: Option<&'static super::rust::ast::Func>,
+        identity: Option<&'static super::rust::ast::Func>,
+        hash: u64,
+    ) -> ReductionDef {
+        use super::rust::ast::{ParamKind, Ty};
+        use super::ParamTy;
+        let pty = |t: Ty| match t {
+            Ty::D(d) => ParamTy::Fixed(d),
+            Ty::Gen(n) => ParamTy::Generic(n.into()),
+        };
+        let ins = (map.params.iter().filter(|p| p.kind != ParamKind::Index))
+            .map(|p| Param { name: p.name.to_string(), ty: pty(p.ty), raw: p.kind == ParamKind::Raw })
+            .collect();
+        let outs = (finish.map_or(&map.outs, |f| &f.outs).iter().enumerate())
+            .map(|(k, t)| Param { name: format!("out{k}"), ty: pty(*t), raw: false })
+            .collect();
+        ReductionDef {
+            name: format!("xpr_{name}"),
+            ins,
+            outs,
+            map_expr: String::new(),
+            reduce_expr: String::new(),
+            post_map_expr: String::new(),
+            identity: identity.map_or(String::new(), |f| f.name.to_string()),
+            reduce_type: String::new(),
+            preamble: String::new(),
+            id: hash_str(hash_str(hash ^ 0x5265_6475, path), name),
+            typed: None,
+            rust: Some(Arc::new(RustReduce::new(map, combine, finish, identity))),
+        }
+    }
+    /// A Rust reduction's parts for these bindings (`None` for one written in C).
+    pub fn rust_parts(&self, typedefs: &[Typedef], scalar: &[bool]) -> Result<Option<Arc<Parts>>> {
+        let Some(r) = &self.rust else { return Ok(None) };
+        let bind = super::rust::binding(&self.name, &r.map.generics, typedefs)?;
+        r.parts(&self.name, &bind, scalar).map(Some)
+    }
+    /// The C name of argument `k` (the inputs, then the outputs).
+    pub fn c_name(&self, k: usize) -> &str {
+        match &self.rust {
+            Some(r) => &r.c_names[k],
+            None if k < self.ins.len() => &self.ins[k].name,
+            None => &self.outs[k - self.ins.len()].name,
+        }
     }
     /// Reduce in `reduce_type` (a dtype name or a placeholder; empty: the first output's type).
     pub fn set_reduce_type(&mut self, reduce_type: &str) {
@@ -140,6 +199,10 @@ impl ReductionDef {
     }
     /// The reduce type under `typedefs`, given the outputs' dtypes.
     pub fn reduce_dtype(&self, typedefs: &[Typedef], out_dtypes: &[DType]) -> Result<DType> {
+        if let Some(r) = &self.rust {
+            let bind = super::rust::binding(&self.name, &r.map.generics, typedefs)?;
+            return super::rust::infer_ty(r.map, &bind, r.map.outs[0]);
+        }
         let t = self.reduce_type.trim();
         if t.is_empty() {
             return Ok(out_dtypes[0]);
@@ -155,6 +218,9 @@ impl ReductionDef {
     }
     /// The typed parts under `typedefs`; `scalar[k]` says whether input `k` is a scalar.
     pub fn programs(&self, typedefs: &[Typedef], scalar: &[bool], out_dtypes: &[DType]) -> Result<ReductionPrograms> {
+        if let Some(p) = self.rust_parts(typedefs, scalar)? {
+            return Ok(p.programs.clone());
+        }
         if let Some(p) = &self.typed {
             if p.reduce_ty.is_complex() || p.map.vars.iter().any(|v| v.ty.is_complex()) {
                 let reason = "complex values run on the GPU only".to_string();

@@ -260,7 +260,7 @@ pub(crate) fn run(
     let (mut kls, mut rls, mut ins) = (Vec::new(), Vec::new(), Vec::new());
     let mut p = Params::default();
     for (k, a) in args.iter().enumerate().take(def.ins.len()) {
-        let (name, dtype) = (def.ins[k].name.as_str(), types.ins[k]);
+        let (name, dtype) = (def.c_name(k), types.ins[k]);
         match a {
             KernelArg::Array(s, l) => {
                 gargs.push(Arg { name, role: Role::In, dtype });
@@ -285,7 +285,7 @@ pub(crate) fn run(
         }
     }
     for (j, o) in outs.iter().enumerate() {
-        gargs.push(Arg { name: &def.outs[j].name, role: Role::Out(false), dtype: types.outs[j] });
+        gargs.push(Arg { name: def.c_name(def.ins.len() + j), role: Role::Out(false), dtype: types.outs[j] });
         p.ptr(o.ptr(0));
         kls.push(Layout::contiguous(&kept));
     }
@@ -295,6 +295,8 @@ pub(crate) fn run(
     bufs.extend(outs.iter());
     bufs.extend(keep.iter());
     let key = spec_hash(def.id, types, &gargs, "reduce");
+    // a Rust reduction's C, made once per binding (kept by the definition)
+    let parts = def.rust_parts(&types.typedefs, &types.scalar)?;
     let fin = format!("{}_fin", def.name);
     let fold = Fold {
         name: &def.name,
@@ -303,10 +305,10 @@ pub(crate) fn run(
         preamble: &def.preamble,
         args: &gargs,
         acc: Acc::Value(rt),
-        map: &def.map_expr,
-        reduce: &def.reduce_expr,
-        post: &def.post_map_expr,
-        identity: &def.identity,
+        map: parts.as_ref().map_or(&def.map_expr, |p| &p.map),
+        reduce: parts.as_ref().map_or(&def.reduce_expr, |p| &p.reduce),
+        post: parts.as_ref().map_or(&def.post_map_expr, |p| &p.post),
+        identity: parts.as_ref().map_or(&def.identity, |p| &p.identity),
     };
     let source = |p| fold.part(p);
     let job = Job {
