@@ -21,6 +21,87 @@ fn graphs() {
     captured_chains_replay_on_new_inputs();
     graphs_keep_their_buffers_and_refuse_waits();
     products_and_sparse_products_capture();
+    rust_kernels_capture();
+}
+
+#[xp::kernel]
+fn graph_affine<T: xp::kernel::Float>(x: T, y: T, s: T) -> T {
+    let mut v = x * s + y;
+    if v < T::ZERO {
+        v = -v;
+    }
+    v.sqrt()
+}
+
+#[xp::kernel]
+fn graph_neighbours<T: xp::kernel::Float>(x: T, r: xp::kernel::Raw<T>, i: xp::kernel::Index) -> T {
+    x + r.at((i + 1) % r.len())
+}
+
+#[xp::reduction]
+mod graph_sumsq {
+    use xp::kernel::Float;
+    fn identity<T: Float>() -> T {
+        T::ZERO
+    }
+    fn map<T: Float>(x: T) -> T {
+        x * x
+    }
+    fn combine<T: Float>(a: T, b: T) -> T {
+        a + b
+    }
+}
+
+/// `#[xp::kernel]` and `#[xp::reduction]` captured: the kernel's first call (its compile and
+/// module load) inside the capture, replays on new input values (the scalar is baked in), a
+/// reduction over 2^22 elements (several blocks, partials allocated in the capture), and a raw
+/// argument that is not contiguous (copied inside the graph).
+fn rust_kernels_capture() {
+    for dev in devices().into_iter().filter(|d| *d != Device::Cpu) {
+        let Device::Cuda(i) = dev else { unreachable!() };
+        let s = xp::cuda::Stream::new(i).unwrap();
+        let g = xp::on(dev);
+        let n = 1 << 22;
+        let x = g.arange(0.0, n as f64, 1.0, Some(DType::F32)).unwrap().mul(1e-3).unwrap();
+        let y = g.ones([n], DType::F32).unwrap();
+        let (out, red) = (g.zeros([n], DType::F32).unwrap(), g.zeros([], DType::F32).unwrap());
+        let wide = g.arange(0.0, 2.0 * n as f64, 1.0, Some(DType::F32)).unwrap();
+        let stepped = wide.slice([xp::SliceElem::FULL.step(2)]).unwrap();
+        let nb = g.zeros([n], DType::F32).unwrap();
+        let (graph, ()) = s
+            .capture(|| {
+                out.assign(&graph_affine::call(&x, &y, 2.0f32)?)?;
+                red.assign(&graph_sumsq::call(&y, ..)?)?;
+                nb.assign(&graph_neighbours::call(&y, &stepped)?)
+            })
+            .unwrap();
+        for round in 0..2 {
+            if round == 1 {
+                x.assign(&x.mul(-1.0).unwrap()).unwrap();
+                y.assign(&y.mul(3.0).unwrap()).unwrap();
+            }
+            graph.launch().unwrap();
+            s.synchronize().unwrap();
+            let (xv, yv): (Vec<f32>, Vec<f32>) = (x.to_vec().unwrap(), y.to_vec().unwrap());
+            let got: Vec<f32> = out.to_vec().unwrap();
+            for k in [0, 1, 777, n - 1] {
+                let want = graph_affine(xv[k], yv[k], 2.0);
+                assert!(
+                    (got[k] - want).abs() <= 1e-6 * want.abs().max(1.0),
+                    "round {round} [{k}] {} vs {want}",
+                    got[k]
+                );
+            }
+            let want = yv.iter().map(|v| (v * v) as f64).sum::<f64>();
+            let r = red.to_vec::<f32>().unwrap()[0] as f64;
+            assert!((r - want).abs() <= 1e-4 * want, "round {round}: sum of squares {r} vs {want}");
+            let nbv: Vec<f32> = nb.to_vec().unwrap();
+            for k in [0, 5, n - 1] {
+                let want = yv[k] + (2 * ((k + 1) % n)) as f32;
+                assert_eq!(nbv[k], want, "round {round} neighbours [{k}]");
+            }
+        }
+    }
 }
 
 /// What CG's captured iteration is made of, each captured alone in float32 and float64 and

@@ -77,6 +77,7 @@ pub use xp_macros::{device, kernel, reduction};
 /// What the expansions of `#[xp::kernel]`, `#[xp::device]` and `#[xp::reduction]` name.
 #[doc(hidden)]
 pub mod __rt {
+    pub use crate::fuse::{Sym, SymOperand};
     pub use crate::kernel::{RustKernel, RustReduction};
     pub use crate::ufunc::Operand;
     pub use crate::{Array, IntoAxes, Result};

@@ -138,6 +138,14 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     };
     let out_doc = format!("Runs `{fname}` over arrays or scalars (broadcast together) into the given outputs.");
     let f_inl = inlined(&f);
+    let sym = quote!(::xp::__rt::Sym);
+    let sym_ret_ty = if sig.tuple {
+        let a = arrays.iter().map(|_| &sym);
+        quote!((#(#a),*))
+    } else {
+        sym.clone()
+    };
+    let sym_doc = format!("`{fname}` inside `xp::fuse`: recorded on symbolic arrays, inlined into the fused kernel.");
     quote! {
         #f_inl
         #[doc = #mod_doc]
@@ -162,6 +170,14 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
             #[doc = #out_doc]
             pub fn call_out<'a>(#(#args: #operand,)* #(#outs: &#array),*) -> ::xp::__rt::Result<()> {
                 self::kernel().call_out(&[#(::core::convert::Into::into(#args)),*], &[#(#outs),*])
+            }
+            #[doc = #sym_doc]
+            pub fn sym(#(#args: impl ::core::convert::Into<::xp::__rt::SymOperand>),*) -> ::xp::__rt::Result<#sym_ret_ty> {
+                let __xp_v = ::xp::__rt::Sym::apply(self::kernel(), ::std::vec![#(::core::convert::Into::into(#args)),*])?;
+                match <[#sym; #n]>::try_from(__xp_v) {
+                    ::core::result::Result::Ok([#(#arrays),*]) => ::core::result::Result::Ok(#ret),
+                    ::core::result::Result::Err(_) => ::core::unreachable!("xp: a kernel returned another number of outputs than its function's"),
+                }
             }
             #native
         }

@@ -639,3 +639,56 @@ fn reductions_every_axis_form_identity_and_outputs() {
     }
     f.finish();
 }
+
+/// `#[xp::kernel]` functions inside `xp::fuse`: inlined into the fused kernel (f32, f16 with
+/// its rounding, two outputs picked), against the same fused function run op by op; a kernel
+/// with a `Raw` parameter makes the fused function run op by op, with the same result.
+#[test]
+fn kernels_inside_fuse() {
+    use xp::fuse::Sym;
+    let relu_sq = xp::fuse(|x: &Sym| leaky_relu::sym(x, 0.25)?.mul(x)?.add(1.0));
+    let bs_put = xp::fuse(|s: &Sym, x: &Sym, t: &Sym| {
+        let (c, p) = black_scholes::sym(s, x, t, 0.02, 0.3)?;
+        p.sub(&c)
+    });
+    let norm = xp::fuse(|x: &Sym| leaky_relu::sym(x, 0.5)?.square()?.sum(None, false));
+    let with_raw = xp::fuse(|x: &Sym| central_diff::sym(x, x)?.mul(2.0));
+    let mut f = Failures::default();
+    for dev in xp_testing::devices() {
+        let x = host(floats(), &[3, 5]).to_device(dev).unwrap();
+        for d in [DType::F32, DType::F64, DType::F16] {
+            let xd = x.astype(d).unwrap();
+            let got = relu_sq.call(&[&xd]).unwrap();
+            let want = relu_sq.call_unfused(&[&xd]).unwrap();
+            let e = Expected::new(d, &[3, 5], widen(&want.to_buffer().unwrap()))
+                .with_tol(Tolerance { rtol: 1e-6, atol: 1e-6 });
+            f.add(compare(&got, &e).map_err(|m| format!("fused leaky {d} {dev}: {m}")));
+            let got = norm.call(&[&xd]).unwrap();
+            let want = norm.call_unfused(&[&xd]).unwrap();
+            let e = Expected::new(got.dtype(), &[], widen(&want.to_buffer().unwrap()))
+                .with_tol(Tolerance { rtol: 1e-3, atol: 1e-3 });
+            f.add(compare(&got, &e).map_err(|m| format!("fused norm {d} {dev}: {m}")));
+        }
+        let s = host((0..10).map(|k| 5.0 + 2.5 * k as f64).collect::<Vec<f64>>(), &[10]).to_device(dev).unwrap();
+        let k = host((0..10).map(|k| 1.0 + 9.0 * k as f64).collect::<Vec<f64>>(), &[10]).to_device(dev).unwrap();
+        let t = host((0..10).map(|k| 0.25 + k as f64).collect::<Vec<f64>>(), &[10]).to_device(dev).unwrap();
+        let got = bs_put.call(&[&s, &k, &t]).unwrap();
+        let want: Vec<f64> = (0..10)
+            .map(|j| {
+                let (c, p) = black_scholes(5.0 + 2.5 * j as f64, 1.0 + 9.0 * j as f64, 0.25 + j as f64, 0.02, 0.3);
+                p - c
+            })
+            .collect();
+        let e = Expected::new(DType::F64, &[10], widen(&host(want, &[10]).to_buffer().unwrap()))
+            .with_tol(Tolerance { rtol: 1e-12, atol: 1e-12 });
+        f.add(compare(&got, &e).map_err(|m| format!("fused black_scholes {dev}: {m}")));
+        let v = host((0..12).map(|k| (k * k) as f64).collect::<Vec<f64>>(), &[12]).to_device(dev).unwrap();
+        let got = with_raw.call(&[&v]).unwrap();
+        let want = with_raw.call_unfused(&[&v]).unwrap();
+        let e = Expected::new(DType::F64, &[12], widen(&want.to_buffer().unwrap()));
+        f.add(compare(&got, &e).map_err(|m| format!("fused raw {dev}: {m}")));
+        let first: Vec<f64> = want.to_vec().unwrap();
+        f.add(if first[3] == 2.0 * 0.5 * (16.0 - 4.0) { Ok(()) } else { Err(format!("fused raw {dev}: {first:?}")) });
+    }
+    f.finish();
+}

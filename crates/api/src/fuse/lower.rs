@@ -1,6 +1,6 @@
 //! A traced graph as one typed program (a local per node, NumPy's ufuncs as `Ufunc` nodes,
 //! float16 intermediates rounded as the unfused chain rounds them), and the op-by-op path.
-use super::sym::{FNode, Reduce, ReduceKind};
+use super::sym::{FNode, KernelCall, Reduce, ReduceKind};
 use crate::kernel::{ElementwiseKernel, ReductionKernel};
 use crate::Array;
 use xp_core::kernel::{
@@ -19,7 +19,7 @@ fn rounded(d: DType, e: TExpr) -> TExpr {
 
 /// The chain of `graph` up to `root` over inputs of `dtypes` as typed statements: the
 /// variables (the inputs first, then a local per node), the statements, and the root's value.
-fn chain(graph: &[(FNode, DType)], root: usize, dtypes: &[DType]) -> (Vec<VarInfo>, Vec<TStmt>, TExpr) {
+fn chain(graph: &[(FNode, DType)], root: usize, dtypes: &[DType]) -> Result<(Vec<VarInfo>, Vec<TStmt>, TExpr)> {
     let mut vars: Vec<VarInfo> = dtypes
         .iter()
         .enumerate()
@@ -55,6 +55,7 @@ fn chain(graph: &[(FNode, DType)], root: usize, dtypes: &[DType]) -> (Vec<VarInf
                 ),
             },
             FNode::Cast(a) => rounded(*d, TExpr { ty, node: Node::Convert(Box::new(var(&slot, &vars, *a))) }),
+            FNode::Kernel(c) => rounded(*d, inline(c, n, &slot, &mut vars, &mut body)?),
             FNode::Reduce(..) => unreachable!("a reduction ends the graph"),
         };
         vars.push(VarInfo { name: format!("_t{n}"), ty, role: Role::Local });
@@ -62,7 +63,37 @@ fn chain(graph: &[(FNode, DType)], root: usize, dtypes: &[DType]) -> (Vec<VarInf
         body.push(TStmt::Set(slot[n], e));
     }
     let value = var(&slot, &vars, root);
-    (vars, body, value)
+    Ok((vars, body, value))
+}
+
+/// The program of kernel call `c` (node `n`) inlined: its variables renamed into `vars` (its
+/// inputs are the argument nodes' slots), its statements appended to `body`; the value is its
+/// output's variable.
+fn inline(c: &KernelCall, n: usize, slot: &[usize], vars: &mut Vec<VarInfo>, body: &mut Vec<TStmt>) -> Result<TExpr> {
+    let f = c.k.def();
+    let func = f.rust.as_ref().map(|r| r.func);
+    if func.is_some_and(|f| f.params.iter().any(|p| p.kind != xp_core::kernel::rust::ast::ParamKind::Value)) {
+        let reason = "a Raw or Index parameter inside fuse: run op by op".to_string();
+        return Err(xp_core::Error::KernelUnsupported { kernel: f.name.clone(), backend: "fuse", reason });
+    }
+    let p = f.program(&c.typedefs, &vec![false; c.args.len()])?;
+    let mut map = vec![0; p.vars.len()];
+    let mut out = 0;
+    for (j, v) in p.vars.iter().enumerate() {
+        map[j] = match v.role {
+            Role::In(k) => slot[c.args[k]],
+            r => {
+                let role = if let Role::Array(len) = r { Role::Array(len) } else { Role::Local };
+                vars.push(VarInfo { name: format!("_k{n}{}", v.name), ty: v.ty, role });
+                if r == Role::Out(c.out) {
+                    out = vars.len() - 1;
+                }
+                vars.len() - 1
+            }
+        };
+    }
+    body.extend(xp_core::kernel::remap::stmts(&p.body, &map));
+    Ok(TExpr { ty: vars[out].ty, node: Node::Var(out) })
 }
 
 fn in_params(dtypes: &[DType]) -> Vec<Param> {
@@ -77,7 +108,7 @@ pub(crate) fn kernel(graph: &[(FNode, DType)], root: usize, dtypes: &[DType]) ->
     if matches!(graph[root].0, FNode::Input(_)) {
         return Ok(None);
     }
-    let (mut vars, mut body, value) = chain(graph, root, dtypes);
+    let (mut vars, mut body, value) = chain(graph, root, dtypes)?;
     let out_ty = graph[root].1;
     vars.push(VarInfo { name: "out0".into(), ty: compute(out_ty), role: Role::Out(0) });
     body.push(TStmt::Set(vars.len() - 1, value));
@@ -98,9 +129,9 @@ pub(crate) fn reduction(
     dtypes: &[DType],
     r: &Reduce,
     rt: DType,
-) -> ReductionKernel {
+) -> Result<ReductionKernel> {
     let ct = compute(rt);
-    let (mut vars, mut body, value) = chain(graph, root, dtypes);
+    let (mut vars, mut body, value) = chain(graph, root, dtypes)?;
     vars.push(VarInfo { name: "__out".into(), ty: ct, role: Role::Out(0) });
     body.push(TStmt::Set(vars.len() - 1, value.to(ct)));
     let map = Program { vars, body };
@@ -133,7 +164,7 @@ pub(crate) fn reduction(
     let outs = vec![Param { name: "out0".into(), ty: ParamTy::Fixed(rt), raw: false }];
     let mut def = ReductionDef::from_programs("xp_fused_red", ins, outs, progs);
     def.name = format!("xp_fused_red_{:016x}", def.id);
-    ReductionKernel::from_def(def)
+    Ok(ReductionKernel::from_def(def))
 }
 
 /// The graph evaluated op by op with xp's functions.
@@ -149,6 +180,11 @@ pub(crate) fn eager(graph: &[(FNode, DType)], root: usize, args: &[&Array]) -> R
             FNode::Binary(op, _, a, b) => crate::ufunc::binary(*op, &get(*a), &get(*b))?,
             FNode::Where(c, a, b) => crate::ufunc::where_(&get(*c), &get(*a), &get(*b))?,
             FNode::Cast(a) => get(*a).astype(*d)?,
+            FNode::Kernel(c) => {
+                let args: Vec<Array> = c.args.iter().map(|&k| get(k)).collect();
+                let ops: Vec<crate::ufunc::Operand> = args.iter().map(|a| a.into()).collect();
+                c.k.call(&ops)?.swap_remove(c.out)
+            }
             FNode::Reduce(..) => unreachable!("a reduction ends the graph"),
         };
         vals[n] = Some(v);

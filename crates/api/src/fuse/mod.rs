@@ -15,6 +15,7 @@
 //! let ss = xp::fuse(|x: &Sym| x.square()?.sum(None, false));
 //! assert_eq!(ss.call(&[&a]).unwrap().item::<f32>().unwrap(), 14.0);
 //! ```
+mod kernel;
 mod lower;
 mod sym;
 
@@ -106,6 +107,14 @@ fn fused_reduce(
     Ok(k.call_with(&ops, axes, red.keepdims)?.swap_remove(0))
 }
 
+/// `r`, with a chain that cannot be inlined (`KernelUnsupported`) as none.
+fn unsupported<T>(r: Result<Option<T>>) -> Result<Option<T>> {
+    match r {
+        Err(Error::KernelUnsupported { .. }) => Ok(None),
+        r => r,
+    }
+}
+
 /// Fuse `f`, a function of symbolic arrays, into one kernel per signature of input dtypes.
 pub fn fuse<Args, F: FuseFn<Args>>(f: F) -> Fused {
     let arity = f.arity();
@@ -125,8 +134,12 @@ impl Fused {
             sym::FNode::Reduce(r, a) => (*a, Some(r.clone())),
             _ => (out.id, None),
         };
-        let map = lower::kernel(&graph, root, &dtypes)?;
-        let reduction = reduce.as_ref().map(|r| lower::reduction(&graph, root, &dtypes, r, graph[out.id].1));
+        // A chain that cannot be inlined (a kernel with a Raw parameter) runs op by op.
+        let map = unsupported(lower::kernel(&graph, root, &dtypes))?;
+        let reduction = match reduce.as_ref() {
+            Some(r) => unsupported(lower::reduction(&graph, root, &dtypes, r, graph[out.id].1).map(Some))?,
+            None => None,
+        };
         let t = Arc::new(Traced { map, reduction, graph, root, reduce });
         self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(dtypes, t.clone());
         Ok(t)

@@ -34,6 +34,23 @@ pub(crate) enum FNode {
     Where(usize, usize, usize),
     Cast(usize),
     Reduce(Reduce, usize),
+    /// output `out` of a `#[xp::kernel]` function
+    Kernel(KernelCall),
+}
+
+/// A `#[xp::kernel]` function applied to nodes (each of its parameter's dtype).
+#[derive(Clone, Debug)]
+pub(crate) struct KernelCall {
+    pub(crate) k: &'static crate::kernel::RustKernel,
+    pub(crate) typedefs: Vec<xp_core::kernel::Typedef>,
+    pub(crate) args: Vec<usize>,
+    pub(crate) out: usize,
+}
+
+impl PartialEq for KernelCall {
+    fn eq(&self, o: &Self) -> bool {
+        std::ptr::eq(self.k, o.k) && self.typedefs == o.typedefs && self.args == o.args && self.out == o.out
+    }
 }
 
 /// A traced graph: nodes and their result dtypes.
@@ -95,7 +112,7 @@ impl Sym {
         gr.nodes.push((n, dtype));
         Sym { g: g.clone(), id: gr.nodes.len() - 1, dtype }
     }
-    fn node(&self, n: FNode, dtype: DType) -> Result<Sym> {
+    pub(crate) fn node(&self, n: FNode, dtype: DType) -> Result<Sym> {
         if matches!(self.g.borrow().nodes[self.id].0, FNode::Reduce(..)) {
             return Err(Error::invalid("fuse", "operations after a reduction are not supported in a fused function"));
         }
@@ -112,7 +129,7 @@ impl Sym {
         }
         self.node(FNode::Cast(self.id), d)
     }
-    fn operand(&self, o: SymOperand, d: DType) -> Result<Sym> {
+    pub(crate) fn operand(&self, o: SymOperand, d: DType) -> Result<Sym> {
         match o {
             SymOperand::Sym(s) => {
                 if !Rc::ptr_eq(&s.g, &self.g) {

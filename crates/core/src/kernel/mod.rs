@@ -36,6 +36,7 @@ mod lex;
 mod parse;
 pub mod print;
 mod reduction;
+pub mod remap;
 pub mod rust;
 
 use crate::{DType, Error, Result};
