@@ -46,6 +46,8 @@ fn constant(ty: DType, v: Scalar) -> String {
             )
         }
         d if d.kind() == crate::Kind::Uint => format!("(({})({}ULL))", c_type(d), v.to_u64()),
+        // the literal 9223372036854775808 does not fit a long long
+        d if v.to_i64() == i64::MIN => format!("(({})(-9223372036854775807LL - 1))", c_type(d)),
         d => format!("(({})({}LL))", c_type(d), v.to_i64()),
     }
 }

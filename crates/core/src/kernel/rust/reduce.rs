@@ -131,8 +131,11 @@ impl RustReduce {
         let post_c = format!("{{\nconst {} {pa} = a;\n{}}}", print::c_type(post.vars[0].ty), print::body(&post));
         let (ra, rb) = (print::var_name(&reduce, 0), print::var_name(&reduce, 2));
         let ct = print::c_type(compute(rt));
-        let reduce_c =
-            format!("[&](const {ct} {ra}, const {ct} {rb}) -> {ct} {{ return {}; }}((a), (b))", as_expr(&reduce));
+        // one line: it is the body of `#define REDUCE(a, b)`
+        let reduce_c = format!(
+            "[&](const {ct} {ra}, const {ct} {rb}) -> {ct} {{ return {}; }}((a), (b))",
+            as_expr(&reduce).replace('\n', " ")
+        );
         let parts = Parts {
             map: as_expr(&map),
             reduce: reduce_c,
