@@ -150,7 +150,7 @@ def jit_kernels():
 
     @jit.rawkernel(device=True)
     def cnd(d):
-        k = xp.float32(1.0) / (xp.float32(1.0) + xp.float32(0.2316419) * abs(d))
+        k = xp.float32(1.0) / (xp.float32(1.0) + xp.float32(0.2316419) * xp.abs(d))
         poly = k * (xp.float32(0.31938153) + k * (xp.float32(-0.356563782) + k * (xp.float32(1.781477937) + k * (xp.float32(-1.821255978) + k * xp.float32(1.330274429)))))
         c = xp.float32(0.3989422804014327) * xp.exp(xp.float32(-0.5) * d * d) * poly
         return xp.float32(1.0) - c if d > 0 else c
@@ -199,7 +199,7 @@ __device__ float cnd(float d) {
 
 def bs_numpy(s, x, t, r, v):
     def cnd(d):
-        k = 1 / (1 + xp.float32(0.2316419) * abs(d))
+        k = 1 / (1 + xp.float32(0.2316419) * xp.abs(d))
         poly = k * (xp.float32(0.31938153) + k * (xp.float32(-0.356563782) + k * (xp.float32(1.781477937) + k * (xp.float32(-1.821255978) + k * xp.float32(1.330274429)))))
         c = xp.float32(0.3989422804014327) * xp.exp(xp.float32(-0.5) * d * d) * poly
         return xp.where(d > 0, 1 - c, c)
