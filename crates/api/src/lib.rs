@@ -72,13 +72,13 @@ pub mod ufunc;
 mod warmup;
 
 pub use array::Array;
-pub use xp_macros::{device, kernel, reduction};
+pub use xp_macros::{device, kernel, raw_kernel, reduction};
 
 /// What the expansions of `#[xp::kernel]`, `#[xp::device]` and `#[xp::reduction]` name.
 #[doc(hidden)]
 pub mod __rt {
     pub use crate::fuse::{Sym, SymOperand};
-    pub use crate::kernel::{RustKernel, RustReduction};
+    pub use crate::kernel::{Dim3, RustKernel, RustRawKernel, RustReduction};
     pub use crate::ufunc::Operand;
     pub use crate::{Array, IntoAxes, Result};
     pub use std::sync::OnceLock;

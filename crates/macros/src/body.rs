@@ -1,6 +1,9 @@
 //! A function body (syn) → the code that builds it as `::xp::__rt::ast` data; every construct
 //! outside the subset is reported with its span.
-use crate::allowed::{self, outside, MATH, METHODS};
+use crate::allowed::{
+    self, outside, raw_only, GPU_CALLS, GPU_DIMS, GPU_PREFIXES, GPU_SCALARS, GPU_SHARED, MATH, METHODS,
+    RAW_MUT_METHODS, SHARED_BYTES,
+};
 use crate::sig::{self, bad_type, Ty};
 use crate::Errors;
 use proc_macro2::{Span, TokenStream};
@@ -33,6 +36,12 @@ pub struct Lower<'e> {
     callees: Vec<(String, TokenStream)>,
     /// the parameters and every local bound so far (in source order)
     bound: Vec<String>,
+    /// a `#[xp::raw_kernel]`'s body: the GPU builtins, shared memory and `RawMut` methods allowed
+    raw: bool,
+    /// the `RawMut<T>` parameters
+    raw_mut: Vec<String>,
+    /// whether the body uses `sync_threads`, a shuffle or shared memory
+    lockstep: bool,
 }
 
 /// `(line, column)` of a span's start: 1-based line, 0-based column (0, 0 where unknown).
@@ -117,6 +126,42 @@ fn int_value(e: &Expr) -> Option<i128> {
     }
 }
 
+/// The size in bytes of a primitive.
+fn prim_size(rust: &str) -> usize {
+    match rust {
+        "bool" | "i8" | "u8" => 1,
+        "i16" | "u16" => 2,
+        "i32" | "u32" | "f32" => 4,
+        _ => 8,
+    }
+}
+
+/// The GPU function a call names (`thread_idx`, `gpu::sync_threads`,
+/// `xp::kernel::gpu::shared::<f32, 256>`), if it does.
+fn gpu_fn(c: &syn::ExprCall) -> Option<&'static str> {
+    let Expr::Path(p) = strip(&c.func) else { return None };
+    if p.qself.is_some() {
+        return None;
+    }
+    let segs: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let (last, prefix) = segs.split_last()?;
+    let prefix_ok = GPU_PREFIXES.iter().any(|q| {
+        q.len() == prefix.len()
+            && q.iter().zip(prefix).all(|(a, b)| a == b)
+            && (p.path.leading_colon.is_none() || q.first() == Some(&"xp"))
+    });
+    if !prefix_ok {
+        return None;
+    }
+    GPU_DIMS
+        .iter()
+        .chain(GPU_SCALARS)
+        .chain(GPU_CALLS.iter().map(|(n, _)| n))
+        .chain([&GPU_SHARED])
+        .find(|n| **n == last.as_str())
+        .copied()
+}
+
 impl<'e> Lower<'e> {
     /// A translation of the body of `name`, with these generic parameters.
     pub fn new(name: &str, generics: Vec<String>, home: Home, errs: &'e mut Errors) -> Self {
@@ -128,7 +173,23 @@ impl<'e> Lower<'e> {
             errs,
             callees: Vec::new(),
             bound: Vec::new(),
+            raw: false,
+            raw_mut: Vec::new(),
+            lockstep: false,
         }
+    }
+
+    /// A `#[xp::raw_kernel]`'s body, with these `RawMut<T>` parameters.
+    pub fn with_raw(mut self, raw_mut: Vec<String>) -> Self {
+        self.raw = true;
+        self.raw_mut = raw_mut;
+        self
+    }
+
+    /// Whether the body uses `sync_threads()`, a shuffle or shared memory (its threads must run in
+    /// lockstep).
+    pub fn lockstep(&self) -> bool {
+        self.lockstep
     }
 
     /// The function's parameters (the variables bound at the start).
@@ -236,6 +297,7 @@ impl<'e> Lower<'e> {
         // the initialiser is read before the name is bound (`let x = x + 1.0;` reads the outer `x`)
         let stmt = match init {
             Some(Expr::Repeat(r)) => self.local_array(&name, ty, r),
+            Some(Expr::Call(c)) if gpu_fn(c) == Some(GPU_SHARED) => self.local_shared(&name, ty, c),
             init => self.local_value(&name, ty, init),
         };
         self.bound.push(name);
@@ -275,6 +337,68 @@ impl<'e> Lower<'e> {
         };
         let elem = self.expr(&r.expr);
         quote!(::xp::__rt::ast::Stmt::Array { name: #name, ty: #elem_ty, elem: #elem, len: #len })
+    }
+
+    /// `let [mut] name = shared::<ty, len>();` (a raw kernel's)
+    fn local_shared(&mut self, name: &str, ty: Option<&syn::Type>, c: &syn::ExprCall) -> TokenStream {
+        if !self.raw {
+            return self.err(c, raw_only("`shared::<T, N>()`"));
+        }
+        self.lockstep = true;
+        const FORM: &str = "a shared array is `shared::<T, N>()`: its element type (a primitive or a generic parameter) and its length (an integer literal), `let s = shared::<f32, 256>();`";
+        if let Some(t) = ty {
+            return self.err(t, "a shared array's type is in its turbofish: `let s = shared::<f32, 256>();`");
+        }
+        if !c.args.is_empty() {
+            return self.err(&c.args, "`shared::<T, N>()` takes no arguments");
+        }
+        let Expr::Path(p) = strip(&c.func) else { unreachable!("a path") };
+        let segs = &p.path.segments;
+        let last = segs.last().expect("a segment");
+        if segs.iter().take(segs.len() - 1).any(|s| !s.arguments.is_none()) {
+            return self.err(p, FORM);
+        }
+        let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+            return self.err(p, FORM);
+        };
+        let args: Vec<&syn::GenericArgument> = a.args.iter().collect();
+        let [syn::GenericArgument::Type(elem), len] = args[..] else {
+            return self.err(a, FORM);
+        };
+        let Some(elem_ty) = sig::scalar(elem, &self.generics) else {
+            return self.err(elem, bad_type(elem));
+        };
+        let lit = match len {
+            syn::GenericArgument::Const(e) => match strip(e) {
+                Expr::Lit(syn::ExprLit { lit: Lit::Int(i), .. }) => Some(i),
+                Expr::Block(b) => match b.block.stmts.as_slice() {
+                    [Stmt::Expr(Expr::Lit(syn::ExprLit { lit: Lit::Int(i), .. }), None)] => Some(i),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(lit) = lit else {
+            return self.err(len, "the length of a shared array is an integer literal: `shared::<f32, 256>()`");
+        };
+        // a generic parameter's widest type is 8 bytes (`f64`, `i64`, `u64`)
+        let (size, what) = match &elem_ty {
+            Ty::Prim(p) => (prim_size(p.rust), format!("`{}`", p.rust)),
+            Ty::Gen(g) => (8, format!("`{g}` (up to 8 bytes)")),
+        };
+        let max = SHARED_BYTES / size;
+        let len = match lit.base10_parse::<usize>() {
+            Ok(n) if (1..=max).contains(&n) => n,
+            _ => {
+                return self.err(
+                    len,
+                    format!("the length of a shared array of {what} is 1 ..= {max}: a block has {SHARED_BYTES} bytes of shared memory"),
+                )
+            }
+        };
+        let ty = elem_ty.ast();
+        quote!(::xp::__rt::ast::Stmt::Shared { name: #name, ty: #ty, len: #len })
     }
 
     /// Binds every name of a pattern outside the subset (reported), so that its uses are not
@@ -415,6 +539,10 @@ impl<'e> Lower<'e> {
                 let (a, j) = (bx(self.expr(&i.expr)), bx(self.expr(&i.index)));
                 quote!(::xp::__rt::ast::E::Index(#a, #j))
             }
+            Expr::Field(f) => match strip(&f.base) {
+                Expr::Call(c) if gpu_fn(c).is_some_and(|g| GPU_DIMS.contains(&g)) => self.dim_field(f, c),
+                _ => return self.other(e),
+            },
             other => return self.other(other),
         };
         self.at(e.span(), kind)
@@ -710,6 +838,9 @@ impl<'e> Lower<'e> {
         if let Some(t) = &m.turbofish {
             return self.outside(t, "a turbofish on a method `x.m::<T>()`");
         }
+        if let Some(&(_, arity)) = RAW_MUT_METHODS.iter().find(|(n, _)| *n == name) {
+            return self.raw_mut_method(m, &name, arity);
+        }
         if !METHODS.contains(&name.as_str()) {
             let hint = match name.split_once('_') {
                 Some(("checked" | "saturating" | "overflowing", op)) => {
@@ -719,12 +850,15 @@ impl<'e> Lower<'e> {
                 }
                 _ => String::new(),
             };
+            let mut methods = allowed::list(METHODS);
+            if self.raw {
+                for (n, _) in RAW_MUT_METHODS {
+                    methods += &format!(", {n}");
+                }
+            }
             return self.err(
                 &m.method,
-                format!(
-                    "the method `{name}` is outside the kernel subset{hint}; the methods are: {}",
-                    allowed::list(METHODS)
-                ),
+                format!("the method `{name}` is outside the kernel subset{hint}; the methods are: {methods}"),
             );
         }
         let recv = bx(self.expr(&m.receiver));
@@ -738,6 +872,9 @@ impl<'e> Lower<'e> {
         };
         if p.qself.is_some() {
             return self.outside(p, "a qualified path `<T as Trait>::f`");
+        }
+        if let Some(g) = gpu_fn(c) {
+            return self.gpu_call(c, g);
         }
         if self.turbofish(&p.path) {
             return TokenStream::new();
@@ -806,6 +943,89 @@ impl<'e> Lower<'e> {
             self.callees.push((name.clone(), fp));
         }
         quote!(::xp::__rt::ast::E::Call(#name, #args))
+    }
+
+    /// `out.set(j, v)`, `out.atomic_add(j, v)` ..: a raw kernel's `RawMut<T>` parameter written.
+    fn raw_mut_method(&mut self, m: &syn::ExprMethodCall, name: &str, arity: usize) -> TokenStream {
+        if !self.raw {
+            return self.err(&m.method, raw_only(&format!("`.{name}()` (on a `RawMut<T>` parameter)")));
+        }
+        let form = if arity == 3 { format!("`out.{name}(j, compare, v)`") } else { format!("`out.{name}(j, v)`") };
+        let recv_ok = matches!(strip(&m.receiver), Expr::Path(p) if p.qself.is_none()
+            && p.path.get_ident().is_some_and(|i| self.raw_mut.contains(&i.unraw().to_string())));
+        if !recv_ok {
+            return self.err(&m.receiver, format!("`.{name}()` writes a `RawMut<T>` parameter: {form}"));
+        }
+        if m.args.len() != arity {
+            return self.err(m, format!("{form} takes {arity} arguments"));
+        }
+        let recv = bx(self.expr(&m.receiver));
+        let args = self.exprs(&m.args);
+        quote!(::xp::__rt::ast::E::Method(#recv, #name, #args))
+    }
+
+    /// `thread_idx().x` ..: a raw kernel's `Dim3` builtin's field.
+    fn dim_field(&mut self, f: &syn::ExprField, c: &syn::ExprCall) -> TokenStream {
+        let g = gpu_fn(c).expect("a builtin");
+        if !self.raw {
+            return self.err(c, raw_only(&format!("`{g}()`")));
+        }
+        if !self.gpu_form(c, g, 0) {
+            return TokenStream::new();
+        }
+        let axis: u8 = match &f.member {
+            syn::Member::Named(i) if i == "x" => 0,
+            syn::Member::Named(i) if i == "y" => 1,
+            syn::Member::Named(i) if i == "z" => 2,
+            m => return self.err(m, format!("`{g}()` is a `Dim3`: its fields are `.x`, `.y` and `.z`")),
+        };
+        quote!(::xp::__rt::ast::E::Builtin(#g, #axis))
+    }
+
+    /// No turbofish, `arity` arguments; reports otherwise.
+    fn gpu_form(&mut self, c: &syn::ExprCall, g: &str, arity: usize) -> bool {
+        let Expr::Path(p) = strip(&c.func) else { unreachable!("a path") };
+        if self.turbofish(&p.path) {
+            return false;
+        }
+        if c.args.len() != arity {
+            let msg = match g {
+                "shfl_down" | "shfl_up" => format!("`{g}(v, delta)` takes 2 arguments"),
+                "shfl_xor" => format!("`{g}(v, mask)` takes 2 arguments"),
+                "shfl" => format!("`{g}(v, lane)` takes 2 arguments"),
+                _ => format!("`{g}()` takes no arguments"),
+            };
+            self.err(c, msg);
+            return false;
+        }
+        true
+    }
+
+    /// A raw kernel's GPU function: a builtin, the barrier or a shuffle.
+    fn gpu_call(&mut self, c: &syn::ExprCall, g: &'static str) -> TokenStream {
+        if !self.raw {
+            let what = if g == GPU_SHARED { "`shared::<T, N>()`".to_string() } else { format!("`{g}()`") };
+            return self.err(c, raw_only(&what));
+        }
+        if g == GPU_SHARED {
+            return self.err(c, "`shared::<T, N>()` initialises a `let`: `let s = shared::<f32, 256>();`");
+        }
+        if GPU_DIMS.contains(&g) {
+            return self.err(c, format!("`{g}()` is a `Dim3`: read one of its fields, `{g}().x`, `.y` or `.z`"));
+        }
+        if GPU_SCALARS.contains(&g) {
+            if !self.gpu_form(c, g, 0) {
+                return TokenStream::new();
+            }
+            return quote!(::xp::__rt::ast::E::Builtin(#g, 0u8));
+        }
+        let arity = GPU_CALLS.iter().find(|(n, _)| *n == g).map_or(0, |(_, a)| *a);
+        if !self.gpu_form(c, g, arity) {
+            return TokenStream::new();
+        }
+        self.lockstep = true;
+        let args = self.exprs(&c.args);
+        quote!(::xp::__rt::ast::E::Call(#g, #args))
     }
 
     /// The path of a callee's `__xp_ast`, from where the constructor code lives.

@@ -1,6 +1,6 @@
 //! The expansions: the function kept (with `#[inline(always)]`) and the generated module.
 use crate::body::{Home, Lower};
-use crate::sig::{self, Rules, Sig, Ty};
+use crate::sig::{self, Kind, Rules, Sig, Ty};
 use crate::{native, Errors};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, ToTokens};
@@ -38,18 +38,36 @@ fn inlined(f: &ItemFn) -> TokenStream {
 
 /// The `Func` constructor of a checked function.
 fn func(sig: &Sig, f: &ItemFn, home: Home, siblings: Vec<String>, errs: &mut Errors) -> TokenStream {
+    func_of(sig, f, home, siblings, false, errs).0
+}
+
+/// The `Func` constructor of a checked function, a raw kernel's where `raw`; and whether its body
+/// uses `sync_threads()`, a shuffle or shared memory.
+fn func_of(
+    sig: &Sig,
+    f: &ItemFn,
+    home: Home,
+    siblings: Vec<String>,
+    raw: bool,
+    errs: &mut Errors,
+) -> (TokenStream, bool) {
     let name = sig.name.unraw().to_string();
     let params = sig.params.iter().map(|p| p.name.unraw().to_string()).collect();
     let mut lower = Lower::new(&name, sig.generic_names(), home, errs).with_siblings(siblings).with_params(params);
+    if raw {
+        let raw_mut = sig.params.iter().filter(|p| p.kind == Kind::RawMut).map(|p| p.name.unraw().to_string());
+        lower = lower.with_raw(raw_mut.collect());
+    }
     let body = lower.block(&f.block);
     let callees = lower.callees();
+    let lockstep = lower.lockstep();
     let generics = sig.generics.iter().map(|g| {
         let (n, b) = (g.name.to_string(), g.bound.ast());
         quote!((#n, #b))
     });
     let params = sig.params.iter().map(sig::Param::ast);
     let outs = sig.outs.iter().map(Ty::ast);
-    quote! {
+    let func = quote! {
         ::xp::__rt::ast::Func {
             name: #name,
             generics: ::std::vec![#(#generics),*],
@@ -58,7 +76,8 @@ fn func(sig: &Sig, f: &ItemFn, home: Home, siblings: Vec<String>, errs: &mut Err
             body: #body,
             callees: #callees,
         }
-    }
+    };
+    (func, lockstep)
 }
 
 /// `fn name() -> &'static Func`, built once.
@@ -105,7 +124,8 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
         Ok(f) => f,
         Err(e) => return failed(e, &item),
     };
-    let sig = sig::parse(&f.sig, Rules { what: "a kernel", raw_index: true, tuple: true }, &mut errs);
+    let sig =
+        sig::parse(&f.sig, Rules { what: "a kernel", raw_index: true, tuple: true, raw_kernel: false }, &mut errs);
     let func = func(&sig, &f, Home::Child, Vec::new(), &mut errs);
     let native = native::native(&sig, &mut errs);
     if let Some(e) = errs.combined() {
@@ -184,6 +204,57 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
+/// `#[xp::raw_kernel]`
+pub fn raw_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let mut errs = Errors::default();
+    no_args(&attr, "raw_kernel", &mut errs);
+    let f = match parse_fn(&item, "raw_kernel") {
+        Ok(f) => f,
+        Err(e) => return failed(e, &item),
+    };
+    let rules = Rules { what: "a raw kernel", raw_index: false, tuple: false, raw_kernel: true };
+    let sig = sig::parse(&f.sig, rules, &mut errs);
+    let (func, lockstep) = func_of(&sig, &f, Home::Child, Vec::new(), true, &mut errs);
+    if let Some(e) = errs.combined() {
+        return failed(e, &item);
+    }
+    let hash = fnv1a(&item.to_string());
+    let (vis, name) = (&f.vis, &sig.name);
+    let func = once_func(quote!(), &format_ident!("__xp_func"), "The function as data.", func);
+    let args = arg_names(&sig);
+    let (grid, block) = (fresh("grid", &args), fresh("block", &args));
+    let operand = quote!(impl ::core::convert::Into<::xp::__rt::Operand<'a>>);
+    let dim3 = quote!(impl ::core::convert::Into<::xp::__rt::Dim3>);
+    let fname = name.unraw().to_string();
+    let mod_doc = format!(
+        "The raw kernel form of [`{fname}`](fn@{name}): [`launch`](self::launch) runs it on a grid of blocks of threads (on a GPU)."
+    );
+    let launch_doc = format!("Launch `{fname}` on `{grid}` × `{block}` threads.");
+    let f_inl = inlined(&f);
+    quote! {
+        #[allow(dead_code)]
+        #f_inl
+        #[doc = #mod_doc]
+        #[allow(non_snake_case, unused_imports, dead_code, clippy::all)]
+        #vis mod #name {
+            use super::*;
+            #func
+            /// The kernel: the function as data and its identity.
+            pub fn kernel() -> &'static ::xp::__rt::RustRawKernel {
+                static K: ::xp::__rt::OnceLock<::xp::__rt::RustRawKernel> = ::xp::__rt::OnceLock::new();
+                K.get_or_init(|| ::xp::__rt::RustRawKernel::new(::core::module_path!(), __xp_func(), __XP_HASH, __XP_LOCKSTEP))
+            }
+            const __XP_HASH: u64 = #hash;
+            /// true when the body uses sync_threads, shuffles or shared memory (its threads must run in lockstep: GPU only)
+            const __XP_LOCKSTEP: bool = #lockstep;
+            #[doc = #launch_doc]
+            pub fn launch<'a>(#grid: #dim3, #block: #dim3, #(#args: #operand),*) -> ::xp::__rt::Result<()> {
+                self::kernel().launch(::core::convert::Into::<::xp::__rt::Dim3>::into(#grid), ::core::convert::Into::<::xp::__rt::Dim3>::into(#block), &[#(::core::convert::Into::into(#args)),*])
+            }
+        }
+    }
+}
+
 /// `#[xp::device]`
 pub fn device(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut errs = Errors::default();
@@ -192,7 +263,11 @@ pub fn device(attr: TokenStream, item: TokenStream) -> TokenStream {
         Ok(f) => f,
         Err(e) => return failed(e, &item),
     };
-    let sig = sig::parse(&f.sig, Rules { what: "a device function", raw_index: false, tuple: false }, &mut errs);
+    let sig = sig::parse(
+        &f.sig,
+        Rules { what: "a device function", raw_index: false, tuple: false, raw_kernel: false },
+        &mut errs,
+    );
     let func = func(&sig, &f, Home::Child, Vec::new(), &mut errs);
     if let Some(e) = errs.combined() {
         return failed(e, &item);
@@ -249,7 +324,7 @@ pub fn reduction(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
     let [identity, map, combine, finish] = parts;
-    let rules = |what, raw_index, tuple| Rules { what, raw_index, tuple };
+    let rules = |what, raw_index, tuple| Rules { what, raw_index, tuple, raw_kernel: false };
     let sigs = [
         identity.map(|f| sig::parse(&f.sig, rules("a reduction's `identity`", false, false), &mut errs)),
         map.map(|f| sig::parse(&f.sig, rules("a reduction's `map`", true, false), &mut errs)),

@@ -1,4 +1,5 @@
-//! The procedural macros of xp: `#[xp::kernel]`, `#[xp::device]` and `#[xp::reduction]`.
+//! The procedural macros of xp: `#[xp::kernel]`, `#[xp::device]`, `#[xp::reduction]` and
+//! `#[xp::raw_kernel]`.
 //!
 //! A kernel is a Rust function of scalars. The macro checks that it is written in the subset
 //! below (every violation is a compile error at the construct, saying what is allowed), keeps the
@@ -43,6 +44,42 @@
 //! `if let` / `while let` / `let else`, labels, `break` with a value, binding patterns, items in
 //! a body, turbofish, and recursion.
 //!
+//! # Raw kernels
+//!
+//! `#[xp::raw_kernel]` is a GPU kernel written in Rust, launched on a grid of blocks of threads
+//! (CuPy's `RawKernel`, `cupyx.jit.rawkernel`): every thread runs the function once, and finds its
+//! element from the builtins. The module beside it has `kernel` and
+//! `launch(grid, block, args..)` (`grid` and `block` are `Dim3`s, from `n`, `(x, y)` or
+//! `(x, y, z)`). There is no native form: on the CPU a launch is a typed "unsupported" error.
+//!
+//! ```ignore
+//! use xp::kernel::gpu::*;
+//! #[xp::raw_kernel]
+//! pub fn saxpy<T: Float>(a: T, x: Raw<T>, y: Raw<T>, out: RawMut<T>, n: i64) {
+//!     let i = (block_idx().x * block_dim().x + thread_idx().x) as i64;
+//!     if i < n { out.set(i, a * x.at(i) + y.at(i)); }
+//! }
+//! saxpy::launch((n as u32).div_ceil(256), 256, 2.0f32, &x, &y, &out, n as i64)?;
+//! ```
+//!
+//! Its subset is the kernel subset above, with:
+//!
+//! - **Signature**: no return type (or `-> ()`); parameters are values (as a kernel's), `Raw<T>`
+//!   (read: `x.at(j)`, `x.len()`) and `RawMut<T>` (written, below; also `at`, `len`); no `Index`.
+//! - **Builtins** (`u32`): `thread_idx()`, `block_idx()`, `block_dim()`, `grid_dim()` read by
+//!   their field `.x`, `.y` or `.z` (`thread_idx().x`); `lane_id()`, `warp_size()`.
+//! - **Shared memory**: `let [mut] s = shared::<T, N>();` (`T` a primitive or a generic
+//!   parameter, `N` an integer literal, at most 49152 bytes), read `s[j]`, written `s[j] = v`.
+//! - **Lockstep**: the barrier `sync_threads()`; the warp shuffles `shfl_down(v, delta)`,
+//!   `shfl_up(v, delta)`, `shfl_xor(v, mask)`, `shfl(v, lane)`.
+//! - **Writes**: `out.set(j, v)`; the atomics `out.atomic_add(j, v)`, `atomic_sub`, `atomic_max`,
+//!   `atomic_min`, `atomic_exch` (each returns the old value) and `out.atomic_cas(j, compare, v)`.
+//! - `return;` ends the thread.
+//!
+//! These functions are found by their path: the name alone, `gpu::name` or
+//! `xp::kernel::gpu::name` (where the user's `use xp::kernel::gpu::*;` brings them). Anywhere
+//! but in a raw kernel they (and `RawMut<T>`) are a compile error.
+//!
 //! The generated code names everything through `::xp::__rt`; the macros are used through `xp`.
 #![warn(missing_docs)]
 
@@ -61,6 +98,15 @@ use quote::ToTokens;
 #[proc_macro_attribute]
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     emit::kernel(attr.into(), item.into()).into()
+}
+
+/// A GPU kernel written in Rust, launched on `grid` × `block` threads: no result, its arrays
+/// `Raw<T>` (read) and `RawMut<T>` (written by index, atomics), the thread's position from
+/// `thread_idx()`, `block_idx()` .., shared memory, barriers and warp shuffles. Writes a module of
+/// the function's name beside it, with `launch` and `kernel`.
+#[proc_macro_attribute]
+pub fn raw_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
+    emit::raw_kernel(attr.into(), item.into()).into()
 }
 
 /// A function that kernels may call: the same subset, one result, no `Raw` or `Index`

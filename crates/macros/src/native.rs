@@ -95,7 +95,7 @@ fn chunk(sig: &Sig) -> TokenStream {
     let mut k = 0;
     let call_args = sig.params.iter().map(|p| match p.kind {
         Kind::Index => quote!(__xp_start + __xp_j as ::xp::__rt::Index),
-        Kind::Raw => {
+        Kind::Raw | Kind::RawMut => {
             let c = &cols[k];
             k += 1;
             quote!(#c)

@@ -1,6 +1,6 @@
 //! A function's signature: its generic parameters and bounds, its parameters and its results,
 //! checked against the kernel subset.
-use crate::allowed::TYPES;
+use crate::allowed::{RAW_TYPES, TYPES};
 use crate::Errors;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -137,6 +137,8 @@ pub enum Kind {
     Raw,
     /// `Index`
     Index,
+    /// `RawMut<T>` (a raw kernel's)
+    RawMut,
 }
 
 /// A parameter.
@@ -144,7 +146,7 @@ pub enum Kind {
 pub struct Param {
     /// its name
     pub name: Ident,
-    /// its type (the element's for a `Raw`, `i64` for an `Index`)
+    /// its type (the element's for a `Raw` or `RawMut`, `i64` for an `Index`)
     pub ty: Ty,
     /// what it is
     pub kind: Kind,
@@ -208,6 +210,8 @@ pub struct Rules {
     pub raw_index: bool,
     /// a tuple of results
     pub tuple: bool,
+    /// a raw kernel: `Raw<T>` and `RawMut<T>` parameters (no `Index`), no result
+    pub raw_kernel: bool,
 }
 
 /// Checks a signature; reports every violation into `errs`.
@@ -281,6 +285,16 @@ pub fn parse(sig: &Signature, rules: Rules, errs: &mut Errors) -> Sig {
         }
     }
     let (outs, tuple) = match &sig.output {
+        ReturnType::Default if rules.raw_kernel => (Vec::new(), false),
+        ReturnType::Type(_, ty) if rules.raw_kernel => {
+            if !matches!(strip(ty), Type::Tuple(t) if t.elems.is_empty()) {
+                errs.push(
+                    ty,
+                    format!("{what} returns nothing: it writes its results through `RawMut<T>` parameters (`out.set(j, v)`); remove the return type"),
+                );
+            }
+            (Vec::new(), false)
+        }
         ReturnType::Default => {
             errs.push(
                 &sig.ident,
@@ -370,8 +384,18 @@ pub fn scalar(ty: &Type, generics: &[String]) -> Option<Ty> {
 
 /// The message of a type outside the subset.
 pub fn bad_type(ty: &impl quote::ToTokens) -> String {
+    bad_type_of(ty, TYPES)
+}
+
+/// The message of a type outside the subset, whose types are `types`.
+fn bad_type_of(ty: &impl quote::ToTokens, types: &str) -> String {
     let s = quote!(#ty).to_string().replace(" < ", "<").replace(" >", ">").replace("& ", "&");
-    format!("the type `{s}` is outside the kernel subset; the types are {TYPES}")
+    format!("the type `{s}` is outside the kernel subset; the types are {types}")
+}
+
+/// The message of a parameter's type outside the subset.
+fn bad_param_type(ty: &impl quote::ToTokens, rules: Rules) -> String {
+    bad_type_of(ty, if rules.raw_kernel { RAW_TYPES } else { TYPES })
 }
 
 fn result_ty(ty: &Type, generics: &[String], errs: &mut Errors) -> Option<Ty> {
@@ -390,6 +414,13 @@ fn param_ty(ty: &Type, generics: &[String], rules: Rules, errs: &mut Errors) -> 
         if let (None, Some(last)) = (&p.qself, p.path.segments.last()) {
             let name = last.ident.to_string();
             if name == "Index" && last.arguments.is_none() {
+                if rules.raw_kernel {
+                    errs.push(
+                        ty,
+                        format!("{} has no `Index` parameter: its threads compute their indices from `thread_idx()`, `block_idx()` and `block_dim()`", rules.what),
+                    );
+                    return None;
+                }
                 if !rules.raw_index {
                     errs.push(ty, format!("{} has no `Index` parameter (a kernel's parameter)", rules.what));
                     return None;
@@ -397,43 +428,61 @@ fn param_ty(ty: &Type, generics: &[String], rules: Rules, errs: &mut Errors) -> 
                 return Some((Ty::Prim(prim("i64")?), Kind::Index));
             }
             if name == "Raw" {
-                if !rules.raw_index {
+                if !rules.raw_index && !rules.raw_kernel {
                     errs.push(ty, format!("{} has no `Raw` parameter (a kernel's parameter)", rules.what));
                     return None;
                 }
-                let elem = match &last.arguments {
-                    PathArguments::AngleBracketed(a) => {
-                        let tys: Vec<&Type> = a
-                            .args
-                            .iter()
-                            .filter_map(|g| match g {
-                                GenericArgument::Type(t) => Some(t),
-                                _ => None,
-                            })
-                            .collect();
-                        let lifetimes =
-                            a.args.iter().all(|g| matches!(g, GenericArgument::Lifetime(_) | GenericArgument::Type(_)));
-                        match (tys.as_slice(), lifetimes) {
-                            ([t], true) => scalar(t, generics),
-                            _ => None,
-                        }
-                    }
-                    _ => None,
-                };
-                return match elem {
-                    Some(Ty::Prim(p)) if p.rust != p.elem => {
-                        errs.push(ty, format!("`Raw<{}>` is not supported: write `Raw<{}>`", p.rust, p.elem));
-                        None
-                    }
-                    Some(t) => Some((t, Kind::Raw)),
-                    None => {
-                        errs.push(ty, format!("`Raw<T>` takes one element type; {}", bad_type(ty)));
-                        None
-                    }
-                };
+                return array_elem(ty, "Raw", &last.arguments, generics, rules, errs).map(|t| (t, Kind::Raw));
+            }
+            if name == "RawMut" {
+                if !rules.raw_kernel {
+                    errs.push(ty, crate::allowed::raw_only("a `RawMut<T>` parameter"));
+                    return None;
+                }
+                return array_elem(ty, "RawMut", &last.arguments, generics, rules, errs).map(|t| (t, Kind::RawMut));
             }
         }
     }
-    errs.push(ty, bad_type(ty));
+    errs.push(ty, bad_param_type(ty, rules));
     None
+}
+
+/// The element type of `Raw<T>` / `RawMut<T>` (a lifetime argument allowed).
+fn array_elem(
+    ty: &Type,
+    which: &str,
+    args: &PathArguments,
+    generics: &[String],
+    rules: Rules,
+    errs: &mut Errors,
+) -> Option<Ty> {
+    let elem = match args {
+        PathArguments::AngleBracketed(a) => {
+            let tys: Vec<&Type> = a
+                .args
+                .iter()
+                .filter_map(|g| match g {
+                    GenericArgument::Type(t) => Some(t),
+                    _ => None,
+                })
+                .collect();
+            let lifetimes = a.args.iter().all(|g| matches!(g, GenericArgument::Lifetime(_) | GenericArgument::Type(_)));
+            match (tys.as_slice(), lifetimes) {
+                ([t], true) => scalar(t, generics),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    match elem {
+        Some(Ty::Prim(p)) if p.rust != p.elem => {
+            errs.push(ty, format!("`{which}<{}>` is not supported: write `{which}<{}>`", p.rust, p.elem));
+            None
+        }
+        Some(t) => Some(t),
+        None => {
+            errs.push(ty, format!("`{which}<T>` takes one element type; {}", bad_param_type(ty, rules)));
+            None
+        }
+    }
 }

@@ -507,3 +507,196 @@ fn outside_values() {
         assert!(!e.iter().any(|e| e.contains("is not a parameter")), "{body}: {e:#?}");
     }
 }
+
+fn raw(item: &str) -> String {
+    expand(emit::raw_kernel, item)
+}
+
+fn raw_errors(item: &str) -> Vec<String> {
+    errors(&raw(item))
+}
+
+#[test]
+fn raw_kernel_expansion() {
+    let out = raw("pub fn saxpy<T: Float>(a: T, x: Raw<T>, y: Raw<T>, out: RawMut<T>, n: i64) {
+    let i = (block_idx().x * block_dim().x + thread_idx().x) as i64;
+    if i < n { out.set(i, a * x.at(i) + y.at(i)); }
+}");
+    assert!(errors(&out).is_empty(), "{out}");
+    has(&out, "#[allow(dead_code)] #[inline(always)] #[allow(clippy::needless_range_loop, clippy::manual_is_multiple_of)] pub fn saxpy<T: Float>(a: T, x: Raw<T>, y: Raw<T>, out: RawMut<T>, n: i64) {");
+    has(&out, "pub mod saxpy { use super::*; #[doc = \"The function as data.\"] fn __xp_func() -> &'static ::xp::__rt::ast::Func");
+    has(&out, "::xp::__rt::ast::Param { name: \"x\", ty: ::xp::__rt::ast::Ty::Gen(\"T\"), kind: ::xp::__rt::ast::ParamKind::Raw }");
+    has(&out, "::xp::__rt::ast::Param { name: \"out\", ty: ::xp::__rt::ast::Ty::Gen(\"T\"), kind: ::xp::__rt::ast::ParamKind::RawMut }");
+    has(&out, "outs: ::std::vec![], body:");
+    has(&out, "callees: ::std::vec![]");
+    for b in ["block_idx", "block_dim", "thread_idx"] {
+        has(&out, &format!("::xp::__rt::ast::E::Builtin(\"{b}\", 0u8)"));
+    }
+    has(&out, "::xp::__rt::ast::E::Var(\"out\"), 3u32, 15u32)), \"set\", ::std::vec![");
+    has(&out, "pub fn kernel() -> &'static ::xp::__rt::RustRawKernel { static K: ::xp::__rt::OnceLock<::xp::__rt::RustRawKernel> = ::xp::__rt::OnceLock::new(); K.get_or_init(|| ::xp::__rt::RustRawKernel::new(::core::module_path!(), __xp_func(), __XP_HASH, __XP_LOCKSTEP)) }");
+    has(&out, "const __XP_LOCKSTEP: bool = false;");
+    has(&out, "pub fn launch<'a>(grid: impl ::core::convert::Into<::xp::__rt::Dim3>, block: impl ::core::convert::Into<::xp::__rt::Dim3>, a: impl ::core::convert::Into<::xp::__rt::Operand<'a>>, x: impl ::core::convert::Into<::xp::__rt::Operand<'a>>, y: impl ::core::convert::Into<::xp::__rt::Operand<'a>>, out: impl ::core::convert::Into<::xp::__rt::Operand<'a>>, n: impl ::core::convert::Into<::xp::__rt::Operand<'a>>) -> ::xp::__rt::Result<()>");
+    has(&out, "self::kernel().launch(::core::convert::Into::<::xp::__rt::Dim3>::into(grid), ::core::convert::Into::<::xp::__rt::Dim3>::into(block), &[::core::convert::Into::into(a), ::core::convert::Into::into(x), ::core::convert::Into::into(y), ::core::convert::Into::into(out), ::core::convert::Into::into(n)])");
+    lacks(&out, "NativeKernel");
+    lacks(&out, "__xp_chunk");
+    // `-> ()` as no return type; parameters called `grid` and `block`
+    let out = raw("fn f(grid: u32, block: u32, o: RawMut<u32>) -> () { o.set(0, grid + block); }");
+    assert!(errors(&out).is_empty(), "{out}");
+    has(&out, "pub fn launch<'a>(__xp_grid: impl ::core::convert::Into<::xp::__rt::Dim3>, __xp_block:");
+}
+
+#[test]
+fn raw_kernel_constructs() {
+    let out = raw("fn f<T: Float>(x: Raw<T>, o: RawMut<T>, h: RawMut<i32>, n: i64) {
+        let mut s = shared::<T, 256>();
+        let t = gpu::shared::<f32, {16}>();
+        let u = xp::kernel::gpu::shared::<u8, 49152>();
+        let mut w = ::xp::kernel::gpu::shared::<f64, 6144>();
+        let tid = thread_idx().x as usize;
+        let g = (grid_dim().z + block_dim().y + block_idx().z + thread_idx().y) as i64;
+        if g > n { return; }
+        s[tid] = x.at(tid as i64);
+        sync_threads();
+        let mut v = s[tid];
+        v = v + shfl_down(v, 16) + gpu::shfl_up(v, 1) + shfl_xor(v, 2) + xp::kernel::gpu::shfl(v, 0);
+        if lane_id() == 0 && warp_size() == 32 { o.atomic_add(0, v); }
+        let old = h.atomic_sub(0, 1) + h.atomic_max(1, 2) + h.atomic_min(2, 3) + h.atomic_exch(3, 4);
+        let c = h.atomic_cas(4, old, 5);
+        o.set(1, o.at(0) + T::lit(o.len() as f64));
+        let k = helpers::lane_id();
+    }");
+    assert!(errors(&out).is_empty(), "{out}");
+    let shared = |name: &str, ty: &str, len: usize| {
+        format!("::xp::__rt::ast::Stmt::Shared {{ name: \"{name}\", ty: {ty}, len: {len}usize }}")
+    };
+    has(&out, &shared("s", "::xp::__rt::ast::Ty::Gen(\"T\")", 256));
+    has(&out, &shared("t", "::xp::__rt::ast::Ty::D(::xp::__rt::DType::F32)", 16));
+    has(&out, &shared("u", "::xp::__rt::ast::Ty::D(::xp::__rt::DType::U8)", 49152));
+    has(&out, &shared("w", "::xp::__rt::ast::Ty::D(::xp::__rt::DType::F64)", 6144));
+    for (b, k) in [("thread_idx", 0), ("grid_dim", 2), ("block_dim", 1), ("block_idx", 2), ("thread_idx", 1)] {
+        has(&out, &format!("::xp::__rt::ast::E::Builtin(\"{b}\", {k}u8)"));
+    }
+    has(&out, "::xp::__rt::ast::E::Builtin(\"lane_id\", 0u8)");
+    has(&out, "::xp::__rt::ast::E::Builtin(\"warp_size\", 0u8)");
+    has(&out, "::xp::__rt::ast::E::Return(::core::option::Option::None)");
+    has(&out, "::xp::__rt::ast::E::Call(\"sync_threads\", ::std::vec![])");
+    for sh in ["shfl_down", "shfl_up", "shfl_xor", "shfl"] {
+        has(&out, &format!("::xp::__rt::ast::E::Call(\"{sh}\", ::std::vec![::xp::__rt::ast::Expr::at(::xp::__rt::ast::E::Var(\"v\")"));
+    }
+    for m in ["atomic_add", "atomic_sub", "atomic_max", "atomic_min", "atomic_exch", "atomic_cas", "set", "at", "len"] {
+        has(&out, &format!("\"{m}\", ::std::vec!["));
+    }
+    // the GPU functions are no callees; a path of another module is
+    has(
+        &out,
+        "callees: ::std::vec![(\"helpers::lane_id\", super::helpers::lane_id::__xp_ast as fn() -> &'static ::xp::__rt::ast::Func)]",
+    );
+    has(&out, "const __XP_LOCKSTEP: bool = true;");
+    // each of shared memory, the barrier and a shuffle makes a kernel lockstep
+    for body in ["let s = shared::<f32, 4>();", "sync_threads();", "let v = shfl_xor(1.0f32, 1);"] {
+        let out = raw(&format!("fn f(o: RawMut<f32>) {{ {body} }}"));
+        assert!(errors(&out).is_empty(), "{out}");
+        has(&out, "const __XP_LOCKSTEP: bool = true;");
+    }
+    let out = raw("fn f(o: RawMut<f32>) { let l = lane_id(); o.atomic_add(0, 1.0); }");
+    has(&out, "const __XP_LOCKSTEP: bool = false;");
+}
+
+#[test]
+fn raw_only_elsewhere() {
+    for (body, want) in [
+        ("let i = thread_idx().x; x", "`thread_idx()` is available only in #[xp::raw_kernel]"),
+        ("let i = gpu::block_dim(); x", "`block_dim()` is available only in #[xp::raw_kernel]"),
+        ("sync_threads(); x", "`sync_threads()` is available only in #[xp::raw_kernel]"),
+        ("shfl_down(x, 1)", "`shfl_down()` is available only in #[xp::raw_kernel]"),
+        ("xp::kernel::gpu::shfl(x, 1)", "`shfl()` is available only in #[xp::raw_kernel]"),
+        ("let s = shared::<f32, 4>(); x", "`shared::<T, N>()` is available only in #[xp::raw_kernel]"),
+        ("shared::<f32, 4>(); x", "`shared::<T, N>()` is available only in #[xp::raw_kernel]"),
+        ("let l = lane_id(); x", "`lane_id()` is available only in #[xp::raw_kernel]"),
+        ("let w = warp_size(); x", "`warp_size()` is available only in #[xp::raw_kernel]"),
+        ("r.set(0, x); x", "`.set()` (on a `RawMut<T>` parameter) is available only in #[xp::raw_kernel]"),
+        ("r.atomic_cas(0, x, x)", "`.atomic_cas()` (on a `RawMut<T>` parameter) is available only"),
+    ] {
+        let item = format!("fn f(x: f32, r: Raw<f32>) -> f32 {{ {body} }}");
+        one_error(&item, want);
+        let e = errors(&expand(emit::device, &item.replace(", r: Raw<f32>", "")));
+        assert!(e.iter().any(|e| e.contains(&want[..12])), "device: {body}: {e:#?}");
+    }
+    one_error(
+        "fn f(x: f32, o: RawMut<f32>) -> f32 { x }",
+        "a `RawMut<T>` parameter is available only in #[xp::raw_kernel]",
+    );
+    let e = errors(&expand(
+        emit::reduction,
+        "mod s { fn map(x: f32) -> f32 { x + thread_idx().x as f32 } fn combine(a: f32, b: f32) -> f32 { sync_threads(); a + b } }",
+    ));
+    for want in ["`thread_idx()` is available only", "`sync_threads()` is available only"] {
+        assert!(e.iter().any(|e| e.contains(want)), "no `{want}` in {e:#?}");
+    }
+    // no field-access error besides
+    let e = kernel_errors("fn f(x: f32) -> f32 { let i = thread_idx().x; x }");
+    assert_eq!(e.len(), 1, "{e:#?}");
+}
+
+#[test]
+fn raw_kernel_errors() {
+    let one = |item: &str, want: &str| {
+        let e = raw_errors(item);
+        assert!(e.iter().any(|e| e.contains(want)), "{item}: expected an error with `{want}`, got {e:#?}");
+    };
+    one("fn f(x: f32) -> f32 { x }", "a raw kernel returns nothing: it writes its results through `RawMut<T>`");
+    one("fn f(x: f32) -> (f32, f32) { (x, x) }", "a raw kernel returns nothing");
+    one("fn f(i: Index, o: RawMut<f32>) {}", "a raw kernel has no `Index` parameter: its threads compute");
+    one("fn f(o: RawMut<usize>) {}", "`RawMut<usize>` is not supported: write `RawMut<u64>`");
+    one("fn f(o: RawMut<f32, f32>) {}", "`RawMut<T>` takes one element type");
+    one("fn f(o: RawMut<Vec<f32>>) {}", "`RawMut<T>` takes one element type");
+    one("fn f(x: &f32) {}", "the type `&f32` is outside the kernel subset; the types are `f32`, `f64`, `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32`, `u64`, `bool`, `usize`, `isize`, a generic parameter (`T: Float`, `T: Int` or `T: Num`), `Raw<T>` (a whole array, read) and `RawMut<T>` (a whole array, written)");
+    // no native instances: no limit on the bindings of the generics
+    assert!(raw_errors("fn f<A: Num, B: Num, C: Num>(o: RawMut<A>, b: B, c: C) {}").is_empty());
+    assert!(raw_errors("fn f<'a, T: Float>(o: RawMut<'a, T>, x: Raw<'a, T>, n: usize) -> () { return; }")
+        .iter()
+        .any(|e| e.contains("no lifetime parameters")));
+    assert!(raw_errors("fn f<T: Float>(o: RawMut<'_, T>, x: Raw<T>, n: usize) {}").is_empty());
+    let cases: &[(&str, &str)] = &[
+        (
+            "let s = shared::<f32, 0>();",
+            "the length of a shared array of `f32` is 1 ..= 12288: a block has 49152 bytes",
+        ),
+        ("let s = shared::<f32, 12289>();", "of `f32` is 1 ..= 12288"),
+        ("let s = shared::<f64, 6145>();", "of `f64` is 1 ..= 6144"),
+        ("let s = shared::<T, 6145>();", "of `T` (up to 8 bytes) is 1 ..= 6144"),
+        ("let s = shared::<u8, 49153>();", "of `u8` is 1 ..= 49152"),
+        ("let s = shared::<f32>();", "a shared array is `shared::<T, N>()`"),
+        ("let s = shared();", "a shared array is `shared::<T, N>()`"),
+        ("let s = shared::<256, f32>();", "a shared array is `shared::<T, N>()`"),
+        ("let s = shared::<Vec<f32>, 4>();", "the type `Vec<f32>` is outside"),
+        ("let s = shared::<f32, N>();", "the length of a shared array is an integer literal"),
+        ("let s = shared::<f32, { 2 * 8 }>();", "the length of a shared array is an integer literal"),
+        ("let s: [f32; 4] = shared::<f32, 4>();", "a shared array's type is in its turbofish"),
+        ("let s = shared::<f32, 4>(1);", "`shared::<T, N>()` takes no arguments"),
+        ("let (a, b) = shared::<f32, 4>();", "this `let` pattern"),
+        ("shared::<f32, 4>();", "`shared::<T, N>()` initialises a `let`"),
+        ("let v = thread_idx().w;", "`thread_idx()` is a `Dim3`: its fields are `.x`, `.y` and `.z`"),
+        ("let v = grid_dim().0;", "`grid_dim()` is a `Dim3`: its fields are"),
+        ("let v = thread_idx();", "`thread_idx()` is a `Dim3`: read one of its fields, `thread_idx().x`"),
+        ("let v = thread_idx(1).x;", "`thread_idx()` takes no arguments"),
+        ("let v = block_idx::<u32>().x;", "a turbofish"),
+        ("let l = lane_id::<u32>();", "a turbofish"),
+        ("let l = warp_size(1);", "`warp_size()` takes no arguments"),
+        ("sync_threads(1);", "`sync_threads()` takes no arguments"),
+        ("let v = shfl_down(1.0f32);", "`shfl_down(v, delta)` takes 2 arguments"),
+        ("let v = shfl_xor(1.0f32, 1, 2);", "`shfl_xor(v, mask)` takes 2 arguments"),
+        ("let v = shfl(1.0f32);", "`shfl(v, lane)` takes 2 arguments"),
+        ("x.set(0, 1.0);", "`.set()` writes a `RawMut<T>` parameter: `out.set(j, v)`"),
+        ("let y = 1.0f32; y.atomic_add(0, 1.0);", "`.atomic_add()` writes a `RawMut<T>` parameter"),
+        ("o.set(0);", "`out.set(j, v)` takes 2 arguments"),
+        ("o.atomic_cas(0, 1.0);", "`out.atomic_cas(j, compare, v)` takes 3 arguments"),
+        ("let m = o.foo();", "the method `foo` is outside the kernel subset; the methods are: sin"),
+        ("let m = o.foo();", ", to_i64, set, atomic_add, atomic_sub, atomic_max, atomic_min, atomic_exch, atomic_cas"),
+        ("let p = o.field;", "a field access `a.b` is outside"),
+        ("let p = (o.at(0), 1).0;", "a field access `a.b` is outside"),
+    ];
+    for (body, want) in cases {
+        one(&format!("fn f<T: Float>(x: Raw<f32>, o: RawMut<f32>) {{ {body} }}"), want);
+    }
+}

@@ -166,6 +166,211 @@ pub mod __rt {
         }
     }
 
+    /// A launch's grid or block; the value of a builtin (`thread_idx()`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Dim3 {
+        /// x
+        pub x: u32,
+        /// y
+        pub y: u32,
+        /// z
+        pub z: u32,
+    }
+    impl From<u32> for Dim3 {
+        fn from(x: u32) -> Self {
+            Dim3 { x, y: 1, z: 1 }
+        }
+    }
+    impl From<(u32,)> for Dim3 {
+        fn from((x,): (u32,)) -> Self {
+            Dim3 { x, y: 1, z: 1 }
+        }
+    }
+    impl From<(u32, u32)> for Dim3 {
+        fn from((x, y): (u32, u32)) -> Self {
+            Dim3 { x, y, z: 1 }
+        }
+    }
+    impl From<(u32, u32, u32)> for Dim3 {
+        fn from((x, y, z): (u32, u32, u32)) -> Self {
+            Dim3 { x, y, z }
+        }
+    }
+
+    /// A raw kernel.
+    pub struct RustRawKernel {
+        /// the module's path
+        pub path: &'static str,
+        /// the function
+        pub func: &'static ast::Func,
+        /// the identity
+        pub hash: u64,
+        /// whether its threads run in lockstep
+        pub lockstep: bool,
+    }
+
+    impl RustRawKernel {
+        /// A raw kernel.
+        pub fn new(path: &'static str, func: &'static ast::Func, hash: u64, lockstep: bool) -> Self {
+            RustRawKernel { path, func, hash, lockstep }
+        }
+        /// (not run by the stand-in; checks the count of the arguments)
+        pub fn launch(&self, grid: impl Into<Dim3>, block: impl Into<Dim3>, args: &[Operand<'_>]) -> Result<()> {
+            let (grid, block) = (grid.into(), block.into());
+            if args.len() != self.func.params.len() || grid.x == 0 || block.x == 0 {
+                return Err("arguments".into());
+            }
+            Err("not run".into())
+        }
+    }
+
+    // The native stand-ins of `xp::kernel::gpu`, which a raw kernel's native copy calls (as one
+    // thread of one block).
+
+    /// The thread's index in its block (0 here).
+    pub fn thread_idx() -> Dim3 {
+        Dim3 { x: 0, y: 0, z: 0 }
+    }
+    /// The block's index in the grid (0 here).
+    pub fn block_idx() -> Dim3 {
+        Dim3 { x: 0, y: 0, z: 0 }
+    }
+    /// The block's size (1 here).
+    pub fn block_dim() -> Dim3 {
+        Dim3 { x: 1, y: 1, z: 1 }
+    }
+    /// The grid's size (1 here).
+    pub fn grid_dim() -> Dim3 {
+        Dim3 { x: 1, y: 1, z: 1 }
+    }
+    /// The thread's lane in its warp.
+    pub fn lane_id() -> u32 {
+        0
+    }
+    /// The threads of a warp.
+    pub fn warp_size() -> u32 {
+        32
+    }
+    /// The block's barrier.
+    pub fn sync_threads() {}
+    /// `v` of lane `lane_id() + delta` (its own here).
+    pub fn shfl_down<T: Copy>(v: T, _delta: u32) -> T {
+        v
+    }
+    /// `v` of lane `lane_id() - delta` (its own here).
+    pub fn shfl_up<T: Copy>(v: T, _delta: u32) -> T {
+        v
+    }
+    /// `v` of lane `lane_id() ^ mask` (its own here).
+    pub fn shfl_xor<T: Copy>(v: T, _mask: u32) -> T {
+        v
+    }
+    /// `v` of lane `lane` (its own here).
+    pub fn shfl<T: Copy>(v: T, _lane: u32) -> T {
+        v
+    }
+
+    /// A block's shared array (one thread's here), of zeros.
+    pub struct Shared<T, const N: usize>([T; N]);
+    /// `let s = shared::<T, N>();`
+    pub fn shared<T: Elem, const N: usize>() -> Shared<T, N> {
+        let zero = match T::DTYPE {
+            DType::Bool => Col::Bool(&[false]),
+            DType::I8 => Col::I8(&[0]),
+            DType::I16 => Col::I16(&[0]),
+            DType::I32 => Col::I32(&[0]),
+            DType::I64 => Col::I64(&[0]),
+            DType::U8 => Col::U8(&[0]),
+            DType::U16 => Col::U16(&[0]),
+            DType::U32 => Col::U32(&[0]),
+            DType::U64 => Col::U64(&[0]),
+            DType::F32 => Col::F32(&[0.0]),
+            DType::F64 => Col::F64(&[0.0]),
+            DType::F16 | DType::BF16 => unreachable!(),
+        };
+        Shared([T::col(&zero).expect("its dtype")[0]; N])
+    }
+    impl<T, const N: usize> std::ops::Index<usize> for Shared<T, N> {
+        type Output = T;
+        fn index(&self, j: usize) -> &T {
+            &self.0[j]
+        }
+    }
+    impl<T, const N: usize> std::ops::IndexMut<usize> for Shared<T, N> {
+        fn index_mut(&mut self, j: usize) -> &mut T {
+            &mut self.0[j]
+        }
+    }
+
+    /// A whole array of a `RawMut<T>` parameter, written by index (through `&self`).
+    pub struct RawMut<'a, T> {
+        data: &'a [std::cell::Cell<T>],
+    }
+    impl<'a, T: Copy> RawMut<'a, T> {
+        /// A view of `data`.
+        pub fn new(data: &'a mut [T]) -> Self {
+            RawMut { data: std::cell::Cell::from_mut(data).as_slice_of_cells() }
+        }
+        fn cell(&self, j: i64) -> &std::cell::Cell<T> {
+            &self.data[usize::try_from(j).expect("an index")]
+        }
+        /// Element `j`.
+        pub fn at(&self, j: i64) -> T {
+            self.cell(j).get()
+        }
+        /// The number of elements.
+        #[allow(clippy::len_without_is_empty)]
+        pub fn len(&self) -> i64 {
+            self.data.len() as i64
+        }
+        /// `self[j] = v`
+        pub fn set(&self, j: i64, v: T) {
+            self.cell(j).set(v)
+        }
+        /// `self[j] = v`; the old value
+        pub fn atomic_exch(&self, j: i64, v: T) -> T {
+            self.cell(j).replace(v)
+        }
+    }
+    impl<T: Copy + PartialOrd + std::ops::Add<Output = T> + std::ops::Sub<Output = T>> RawMut<'_, T> {
+        /// `self[j] += v`; the old value
+        pub fn atomic_add(&self, j: i64, v: T) -> T {
+            let old = self.at(j);
+            self.set(j, old + v);
+            old
+        }
+        /// `self[j] -= v`; the old value
+        pub fn atomic_sub(&self, j: i64, v: T) -> T {
+            let old = self.at(j);
+            self.set(j, old - v);
+            old
+        }
+        /// `self[j] = max(self[j], v)`; the old value
+        pub fn atomic_max(&self, j: i64, v: T) -> T {
+            let old = self.at(j);
+            if v > old {
+                self.set(j, v);
+            }
+            old
+        }
+        /// `self[j] = min(self[j], v)`; the old value
+        pub fn atomic_min(&self, j: i64, v: T) -> T {
+            let old = self.at(j);
+            if v < old {
+                self.set(j, v);
+            }
+            old
+        }
+        /// `self[j] = v` where `self[j] == compare`; the old value
+        pub fn atomic_cas(&self, j: i64, compare: T, v: T) -> T {
+            let old = self.at(j);
+            if old == compare {
+                self.set(j, v);
+            }
+            old
+        }
+    }
+
     /// Axes of a reduction.
     pub trait IntoAxes {}
     impl IntoAxes for i32 {}
@@ -208,6 +413,12 @@ pub mod __rt {
 
 /// The kernels.
 pub mod kernels {
+    // the stand-ins of `xp::kernel::gpu`, by name and as `gpu::`
+    use xp::__rt as gpu;
+    use xp::__rt::{
+        block_dim, block_idx, grid_dim, lane_id, shared, shfl, shfl_down, shfl_up, shfl_xor, sync_threads, thread_idx,
+        warp_size, RawMut,
+    };
     use xp::__rt::{Array, Float, Index, Int, Num, Raw};
     /// `xp::kernel::math` (a stand-in)
     pub mod math {
@@ -360,6 +571,70 @@ pub mod kernels {
         private_sum::call(&[1.0f32], 0).is_err() && halve::call(&[1.0f32]).is_ok()
     }
 
+    /// saxpy as a raw kernel.
+    #[xp_macros::raw_kernel]
+    pub fn saxpy<T: Float>(a: T, x: Raw<T>, y: Raw<T>, out: RawMut<T>, n: i64) {
+        let i = (block_idx().x * block_dim().x + thread_idx().x) as i64;
+        if i < n {
+            out.set(i, a * x.at(i) + y.at(i));
+        }
+    }
+
+    /// Every construct of a raw kernel: a block's sum through shared memory and shuffles, the
+    /// atomics, an early return.
+    #[xp_macros::raw_kernel]
+    pub fn block_sum<T: Float>(x: Raw<T>, out: RawMut<T>, counts: RawMut<i32>, n: i64) {
+        let mut s = shared::<T, 256>();
+        let mut flags = gpu::shared::<u32, 32>();
+        let tid = thread_idx().x as usize;
+        let i = (block_idx().x * block_dim().x + thread_idx().x) as i64;
+        let far = thread_idx().y + thread_idx().z + block_idx().y + block_idx().z + block_dim().y + block_dim().z;
+        if (far + grid_dim().x + grid_dim().y + grid_dim().z) as i64 > n * 1000 {
+            return;
+        }
+        s[tid] = if i < n { x.at(i) } else { T::ZERO };
+        flags[tid % 32] = 1;
+        sync_threads();
+        let mut stride = block_dim().x as usize / 2;
+        while stride >= 32 {
+            if tid < stride {
+                s[tid] = s[tid] + s[tid + stride];
+            }
+            gpu::sync_threads();
+            stride /= 2;
+        }
+        let mut v = s[tid];
+        let mut d = 16u32;
+        while d > 0 {
+            v += shfl_down(v, d);
+            d /= 2;
+        }
+        v = v + (shfl_up(v, 1) + shfl_xor(v, 1) + shfl(v, 0)) * T::ZERO;
+        if lane_id() == 0 && tid < warp_size() as usize {
+            out.atomic_add(block_idx().x as i64, v);
+            counts.atomic_add(0, 1);
+        }
+        let old = counts.atomic_sub(1, 1) + counts.atomic_max(2, flags[0] as i32) + counts.atomic_min(3, -1);
+        let prev = counts.atomic_cas(5, 0, old + counts.atomic_exch(4, 7));
+        if tid == 0 {
+            out.set(out.len() - 1, out.at(0) + T::lit(prev as f64));
+        }
+    }
+
+    /// A private raw kernel, used through `launch` only (no dead code reported).
+    #[xp_macros::raw_kernel]
+    fn fill(out: RawMut<f32>, v: f32) {
+        let i = thread_idx().x as i64;
+        if i < out.len() {
+            out.set(i, v);
+        }
+    }
+
+    /// Launches the private one.
+    pub fn private_raw() -> bool {
+        fill::launch(1u32, (1u32, 1u32, 1u32), &[0.0f32], &[1.0f32]) == Err("not run".to_string())
+    }
+
     /// Checks that `call_out` and the reductions' calls type-check.
     pub fn outs(a: &Array) -> bool {
         leaky_relu::call_out(&[1.0f32], &[0.5f32], a).is_ok()
@@ -452,4 +727,67 @@ fn reductions() {
     assert!(s.finish.is_none() && s.identity.is_none());
     assert!(outs(&Array::F32(vec![0.0])));
     assert!(private());
+}
+
+#[test]
+fn raw_kernels() {
+    let k = block_sum::kernel();
+    assert_eq!(k.path, "native::kernels::block_sum");
+    assert!(k.lockstep);
+    assert!(!saxpy::kernel().lockstep);
+    assert_ne!(k.hash, saxpy::kernel().hash);
+    let f = k.func;
+    assert_eq!(f.name, "block_sum");
+    let kinds: Vec<ast::ParamKind> = f.params.iter().map(|p| p.kind).collect();
+    let (raw, raw_mut, value) = (ast::ParamKind::Raw, ast::ParamKind::RawMut, ast::ParamKind::Value);
+    assert_eq!(kinds, vec![raw, raw_mut, raw_mut, value]);
+    assert_eq!(f.params[2].ty, ast::Ty::D(DType::I32));
+    // no results, and the GPU functions are no callees
+    assert!(f.outs.is_empty() && f.callees.is_empty());
+    assert!(matches!(f.body.stmts[0], ast::Stmt::Shared { name: "s", ty: ast::Ty::Gen("T"), len: 256 }));
+    assert!(matches!(f.body.stmts[1], ast::Stmt::Shared { name: "flags", ty: ast::Ty::D(DType::U32), len: 32 }));
+    let ast::Stmt::Let { name: "tid", init: Some(init), .. } = &f.body.stmts[2] else { panic!("let tid") };
+    let ast::E::Cast(x, _) = &init.kind else { panic!("a cast") };
+    assert!(matches!(x.kind, ast::E::Builtin("thread_idx", 0)));
+    let all = format!("{f:?}");
+    for want in [
+        "Builtin(\"thread_idx\", 1)",
+        "Builtin(\"thread_idx\", 2)",
+        "Builtin(\"block_idx\", 0)",
+        "Builtin(\"block_dim\", 2)",
+        "Builtin(\"grid_dim\", 1)",
+        "Builtin(\"lane_id\", 0)",
+        "Builtin(\"warp_size\", 0)",
+        "Return(None)",
+        "Call(\"sync_threads\", [])",
+        "Call(\"shfl_down\", [",
+        "Call(\"shfl_up\", [",
+        "Call(\"shfl_xor\", [",
+        "Call(\"shfl\", [",
+        "\"set\", [",
+        "\"atomic_add\", [",
+        "\"atomic_sub\", [",
+        "\"atomic_max\", [",
+        "\"atomic_min\", [",
+        "\"atomic_exch\", [",
+        "\"atomic_cas\", [",
+    ] {
+        assert!(all.contains(want), "no `{want}` in {all}");
+    }
+    // the launches type-check (the stand-in runs nothing)
+    let e = saxpy::launch(1u32, (4u32,), &[2.0f32], &[1.0f32, 2.0], &[1.0f32, 1.0], &[0.0f32, 0.0], &[2i64]);
+    assert_eq!(e, Err("not run".to_string()));
+    let e = block_sum::launch((1u32, 1u32), 256u32, &[1.0f64], &[0.0f64], &[0i32; 6], &[1i64]);
+    assert_eq!(e, Err("not run".to_string()));
+    assert!(private_raw());
+    // the native copy, as one thread of one block
+    let mut out = [0.0f32; 2];
+    saxpy(2.0f32, __rt::Raw::new(&[1.0, 2.0]), __rt::Raw::new(&[10.0, 20.0]), __rt::RawMut::new(&mut out), 2);
+    assert_eq!(out, [12.0, 0.0]);
+    let (mut out, mut counts) = ([0.0f64; 3], [0i32; 6]);
+    block_sum(__rt::Raw::new(&[1.5, 2.0]), __rt::RawMut::new(&mut out), __rt::RawMut::new(&mut counts), 2);
+    assert_eq!(out, [48.0, 0.0, 48.0]);
+    assert_eq!(counts, [1, -1, 1, -1, 7, 0]);
+    block_sum(__rt::Raw::new(&[1.5, 2.0]), __rt::RawMut::new(&mut out), __rt::RawMut::new(&mut counts), -1);
+    assert_eq!(counts, [1, -1, 1, -1, 7, 0]); // returned early
 }

@@ -692,3 +692,136 @@ fn kernels_inside_fuse() {
     }
     f.finish();
 }
+
+mod raw {
+    //! `#[xp::raw_kernel]`: GPU kernels written in Rust, launched on a grid and a block.
+    use xp::kernel::gpu::*;
+    use xp::kernel::{Float, Raw};
+
+    /// A grid-stride saxpy (`cupyx.jit`'s example).
+    #[xp::raw_kernel]
+    pub fn saxpy<T: Float>(a: T, x: Raw<T>, y: Raw<T>, out: RawMut<T>, n: i64) {
+        let mut i = (block_idx().x * block_dim().x + thread_idx().x) as i64;
+        let step = (grid_dim().x * block_dim().x) as i64;
+        while i < n {
+            out.set(i, a * x.at(i) + y.at(i));
+            i += step;
+        }
+    }
+
+    /// A block's sum by a tree in shared memory with barriers, added atomically.
+    #[xp::raw_kernel]
+    pub fn block_sum(x: Raw<f32>, out: RawMut<f32>, n: i64) {
+        let mut s = shared::<f32, 256>();
+        let t = thread_idx().x;
+        let i = (block_idx().x * 256 + t) as i64;
+        s[t as usize] = if i < n { x.at(i) } else { 0.0 };
+        sync_threads();
+        let mut w = 128u32;
+        while w > 0 {
+            if t < w {
+                s[t as usize] += s[(t + w) as usize];
+            }
+            sync_threads();
+            w /= 2;
+        }
+        if t == 0 {
+            out.atomic_add(0, s[0]);
+        }
+    }
+
+    /// A histogram with integer and float atomics, and an early return.
+    #[xp::raw_kernel]
+    pub fn histogram(x: Raw<i32>, counts: RawMut<i32>, weights: RawMut<f32>, n: i64, bins: i32) {
+        let i = (block_idx().x * block_dim().x + thread_idx().x) as i64;
+        if i >= n {
+            return;
+        }
+        let b = ((x.at(i) % bins) + bins) % bins;
+        counts.atomic_add(b as i64, 1);
+        weights.atomic_add(b as i64, 0.5);
+        counts.atomic_max((bins + 1) as i64, x.at(i));
+    }
+
+    /// Warp sums by shuffles: lane 0 of each warp writes its warp's sum.
+    #[xp::raw_kernel]
+    pub fn warp_sums(x: Raw<f64>, out: RawMut<f64>) {
+        let i = (block_idx().x * block_dim().x + thread_idx().x) as i64;
+        let mut v = x.at(i);
+        let mut d = warp_size() / 2;
+        while d > 0 {
+            v += shfl_down(v, d);
+            d /= 2;
+        }
+        if lane_id() == 0 {
+            out.set(i / 32, v);
+        }
+    }
+}
+
+/// Raw kernels on every GPU against host loops; on the CPU a typed `KernelUnsupported`; a
+/// `RawMut` of another dtype refused.
+#[test]
+fn raw_kernels_on_the_gpu() {
+    let n = 10_000usize;
+    let xs: Vec<f32> = (0..n).map(|k| ((k * 7919) % 1000) as f32 * 0.01 - 3.0).collect();
+    let ys: Vec<f32> = (0..n).map(|k| (k % 13) as f32).collect();
+    for dev in xp_testing::devices() {
+        let on = xp::on(dev);
+        let x = host(xs.clone(), &[n]).to_device(dev).unwrap();
+        let y = host(ys.clone(), &[n]).to_device(dev).unwrap();
+        let out = on.zeros([n], DType::F32).unwrap();
+        let r = raw::saxpy::launch(8u32, 128u32, 2.0f32, &x, &y, &out, n as i64);
+        if dev == Device::Cpu {
+            assert!(matches!(r, Err(Error::KernelUnsupported { .. })), "{r:?}");
+            let wrong = on.zeros([n], DType::F64).unwrap();
+            assert!(matches!(
+                raw::saxpy::launch(1u32, 32u32, 2.0f32, &x, &y, &wrong, 1i64),
+                Err(Error::KernelArgs { .. })
+            ));
+            continue;
+        }
+        r.unwrap();
+        let got: Vec<f32> = out.to_vec().unwrap();
+        for k in 0..n {
+            assert!(
+                (got[k] - (2.0 * xs[k] + ys[k])).abs() <= 1e-6 * (2.0 * xs[k] + ys[k]).abs().max(1.0),
+                "saxpy [{k}] on {dev}"
+            );
+        }
+        // shared memory and barriers
+        let total = on.zeros([1], DType::F32).unwrap();
+        raw::block_sum::launch(n.div_ceil(256) as u32, 256u32, &x, &total, n as i64).unwrap();
+        let want: f64 = xs.iter().map(|&v| v as f64).sum();
+        let got = total.to_vec::<f32>().unwrap()[0] as f64;
+        assert!((got - want).abs() <= 1e-3 * want.abs().max(1.0), "block_sum on {dev}: {got} vs {want}");
+        // atomics
+        let ints: Vec<i32> = (0..n as i32).map(|k| (k * 37) % 101 - 50).collect();
+        let xi = host(ints.clone(), &[n]).to_device(dev).unwrap();
+        let bins = 16;
+        let counts = on.zeros([bins + 2], DType::I32).unwrap();
+        let weights = on.zeros([bins], DType::F32).unwrap();
+        raw::histogram::launch(n.div_ceil(128) as u32, 128u32, &xi, &counts, &weights, n as i64, bins as i32).unwrap();
+        let mut wc = vec![0i32; bins + 2];
+        let mut ww = vec![0f32; bins];
+        for &v in &ints {
+            let b = v.rem_euclid(bins as i32) as usize;
+            wc[b] += 1;
+            ww[b] += 0.5;
+        }
+        wc[bins + 1] = *ints.iter().max().unwrap();
+        assert_eq!(counts.to_vec::<i32>().unwrap(), wc, "histogram counts on {dev}");
+        assert_eq!(weights.to_vec::<f32>().unwrap(), ww, "histogram weights on {dev}");
+        // warp shuffles
+        let m = 32 * 64;
+        let v: Vec<f64> = (0..m).map(|k| (k % 97) as f64 * 0.25).collect();
+        let xv = host(v.clone(), &[m]).to_device(dev).unwrap();
+        let sums = on.zeros([m / 32], DType::F64).unwrap();
+        raw::warp_sums::launch((m / 128) as u32, 128u32, &xv, &sums).unwrap();
+        let want: Vec<f64> = v.chunks(32).map(|c| c.iter().sum()).collect();
+        assert_eq!(sums.to_vec::<f64>().unwrap(), want, "warp sums on {dev}");
+        // a written array must have the parameter's dtype
+        let wrong = on.zeros([n], DType::F64).unwrap();
+        assert!(matches!(raw::saxpy::launch(1u32, 32u32, 2.0f32, &x, &y, &wrong, 1i64), Err(Error::KernelArgs { .. })));
+    }
+}

@@ -14,12 +14,15 @@
 mod builtin;
 mod call;
 mod elementwise;
+pub mod gpu;
 mod raw;
 mod reduction;
 pub mod rust;
+mod rust_raw;
 
 pub(crate) use builtin::{once, per_key, shape_only, Generated};
 pub use elementwise::ElementwiseKernel;
 pub use raw::{Dim3, KernelParam, RawKernel, RawModule};
 pub use reduction::ReductionKernel;
 pub use rust::{math, Float, Index, Int, Num, Raw, RustKernel, RustReduction};
+pub use rust_raw::RustRawKernel;

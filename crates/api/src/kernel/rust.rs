@@ -65,7 +65,9 @@ impl RustKernel {
     /// The bounds of the generic parameters and NumPy 2's rule for scalars.
     fn check(&self, args: &[Operand], p: &Prepared) -> Result<()> {
         let d = self.def();
-        d.rust_binding(&p.types.typedefs)?;
+        if let Some(r) = &d.rust {
+            xp_core::kernel::rust::check_bounds(&d.name, &r.func.generics, &p.types.typedefs)?;
+        }
         for ((a, dt), param) in args.iter().zip(&p.types.ins).zip(&d.ins) {
             if let Operand::Scalar(s) = a {
                 weak_scalar(&d.name, &param.name, *s, *dt)?;

@@ -40,7 +40,8 @@ impl RustRawKernel {
             match a {
                 Operand::Scalar(s) => weak_scalar(&d.name, &param.name, *s, *dt)?,
                 Operand::Array(x) if fp.kind == ParamKind::RawMut && x.dtype() != *dt => {
-                    let msg = format!("`{}` is written in place: its dtype must be {dt}, not {}", param.name, x.dtype());
+                    let msg =
+                        format!("`{}` is written in place: its dtype must be {dt}, not {}", param.name, x.dtype());
                     return Err(Error::KernelArgs { kernel: d.name.clone(), msg });
                 }
                 Operand::Array(_) if fp.kind == ParamKind::Value => {

@@ -73,4 +73,16 @@ pub trait KernelDevice: BackendDevice {
     ) -> Result<Outputs<Self::Storage>> {
         unsupported("ReductionKernel", <Self::Storage as BackendStorage>::NAME)
     }
+    /// Launch a raw kernel written in Rust (`#[xp::raw_kernel]`) on `grid` × `block` threads;
+    /// its arguments are scalars and whole arrays (`Raw`, written in place where `RawMut`).
+    fn raw_kernel(
+        &self,
+        _def: &ElementwiseDef,
+        _types: &KernelTypes,
+        _args: &[KernelArg<'_, Self::Storage>],
+        _grid: [u32; 3],
+        _block: [u32; 3],
+    ) -> Result<()> {
+        unsupported("raw_kernel", <Self::Storage as BackendStorage>::NAME)
+    }
 }

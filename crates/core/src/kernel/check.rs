@@ -153,7 +153,9 @@ fn fold_index(i: TExpr) -> TExpr {
 pub(crate) fn has_stmts(e: &TExpr) -> bool {
     match &e.node {
         Node::Stmts(..) => true,
-        Node::Const(_) | Node::Var(_) | Node::Index | Node::RawLen(_) => false,
+        Node::Const(_) | Node::Var(_) | Node::Index | Node::RawLen(_) | Node::Builtin(..) => false,
+        Node::Shuffle(_, a, b) => has_stmts(a) || has_stmts(b),
+        Node::Atomic(_, _, args) => args.iter().any(has_stmts),
         Node::Raw(_, a)
         | Node::Elem(_, a)
         | Node::Un(_, a)

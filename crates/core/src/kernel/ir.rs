@@ -299,6 +299,41 @@ impl MathFn {
     }
 }
 
+/// A GPU builtin of a raw kernel (uint32): `threadIdx.x`, ...
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum Builtin {
+    ThreadIdx,
+    BlockIdx,
+    BlockDim,
+    GridDim,
+    LaneId,
+    WarpSize,
+}
+
+/// A warp shuffle (`__shfl_*_sync` over the whole warp).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum Shfl {
+    Down,
+    Up,
+    Xor,
+    Idx,
+}
+
+/// An atomic read-modify-write of a raw array's element; the old value is its result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    Max,
+    Min,
+    Exch,
+    /// compare and swap: arguments index, compare, value
+    Cas,
+}
+
 /// What an expression computes.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Node {
@@ -332,6 +367,13 @@ pub enum Node {
     /// element `index` (int64) of local array slot `k` (an index outside the array is an
     /// error on the CPU; undefined in CUDA)
     Elem(usize, Box<TExpr>),
+    /// a GPU builtin's component (`axis` 0..3 of `threadIdx`, ...): raw kernels only
+    Builtin(Builtin, u8),
+    /// a warp shuffle of the value by the argument (uint32): raw kernels only
+    Shuffle(Shfl, Box<TExpr>, Box<TExpr>),
+    /// an atomic operation on element `args[0]` of raw parameter `param` (the further
+    /// arguments: the value, or compare and value): raw kernels only
+    Atomic(AtomicOp, usize, Vec<TExpr>),
     /// statements run before the value is computed: an inlined call in an expression
     /// (`[params, Inline(body)]`, then the variable holding the result)
     Stmts(Vec<TStmt>, Box<TExpr>),
@@ -370,6 +412,10 @@ pub enum TStmt {
     Inline(Vec<TStmt>),
     /// leave the innermost [`TStmt::Inline`] (the result, if any, is set before)
     Return,
+    /// `raw[index] = value` of a writable raw parameter (raw kernels only)
+    Store(usize, TExpr, TExpr),
+    /// a barrier of the block's threads (raw kernels only)
+    Sync,
 }
 
 /// The part a variable plays.
@@ -385,6 +431,8 @@ pub enum Role {
     Local,
     /// a local array of this many elements of the variable's type
     Array(usize),
+    /// a block's shared array of this many elements (raw kernels only)
+    Shared(usize),
 }
 
 /// A variable slot.

@@ -218,6 +218,8 @@ pub struct RustSource {
     pub c_names: Vec<String>,
     /// the CUDA entry point's name (prefixed, so that no C name can clash)
     pub entry: String,
+    /// a raw kernel (`#[xp::raw_kernel]`): launched on a grid, GPU constructs allowed
+    pub raw: bool,
 }
 
 impl std::fmt::Debug for RustSource {
@@ -298,7 +300,7 @@ impl ElementwiseDef {
         let mut ins = Vec::new();
         let mut c_names = Vec::new();
         for p in func.params.iter().filter(|p| p.kind != ParamKind::Index) {
-            let raw = p.kind == ParamKind::Raw;
+            let raw = matches!(p.kind, ParamKind::Raw | ParamKind::RawMut);
             c_names.push(if raw { rust::lower::raw_name(ins.len()) } else { rust::lower::value_name(p.name) });
             ins.push(Param { name: p.name.to_string(), ty: pty(p.ty), raw });
         }
@@ -317,14 +319,36 @@ impl ElementwiseDef {
             parsed: Ok(Vec::new()),
             pre: Arc::default(),
             typed: None,
-            rust: Some(Arc::new(RustSource { func, native, c_names, entry: format!("xpk_{}", func.name) })),
+            rust: Some(Arc::new(RustSource { func, native, c_names, entry: format!("xpk_{}", func.name), raw: false })),
         }
+    }
+    /// The kernel of a raw kernel written in Rust (`#[xp::raw_kernel]`): every parameter is an
+    /// input (scalars, `Raw` and `RawMut` arrays); there are no outputs.
+    pub fn from_rust_raw(path: &str, func: &'static rust::ast::Func, hash: u64) -> ElementwiseDef {
+        let mut d = ElementwiseDef::from_rust(path, func, None, hash ^ 0x5261_7721);
+        if let Some(r) = &d.rust {
+            let r = RustSource {
+                func,
+                native: None,
+                c_names: r.c_names.clone(),
+                entry: format!("xpr_{}", func.name),
+                raw: true,
+            };
+            d.rust = Some(Arc::new(r));
+        }
+        d
     }
     /// The same kernel without native instances (the CPU runs the lowered program).
     pub fn without_native(&self) -> ElementwiseDef {
         let mut d = self.clone();
         if let Some(r) = &self.rust {
-            let r = RustSource { func: r.func, native: None, c_names: r.c_names.clone(), entry: r.entry.clone() };
+            let r = RustSource {
+                func: r.func,
+                native: None,
+                c_names: r.c_names.clone(),
+                entry: r.entry.clone(),
+                raw: r.raw,
+            };
             d.rust = Some(Arc::new(r));
         }
         d
@@ -363,7 +387,9 @@ impl ElementwiseDef {
     pub fn program(&self, typedefs: &[Typedef], scalar: &[bool]) -> Result<Program> {
         if let Some(r) = &self.rust {
             let bind = self.rust_binding(typedefs)?;
-            return rust::lower::lower(r.func, &bind, scalar).map_err(|e| Error::KernelSource {
+            let p =
+                if r.raw { rust::lower::lower_raw(r.func, &bind) } else { rust::lower::lower(r.func, &bind, scalar) };
+            return p.map_err(|e| Error::KernelSource {
                 kernel: self.name.clone(),
                 line: e.line as usize,
                 msg: format!("column {}: {}", e.col + 1, e.msg),

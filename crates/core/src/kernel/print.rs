@@ -2,7 +2,7 @@
 //! casts, `st_h`/`st_bh` for float16/bfloat16 rounding): how a fused chain reaches the GPU.
 //! (A user's body reaches NVRTC as written; its inlined calls, loops and arrays print too, as C
 //! of the same meaning: an inlined function as a lambda called in place.)
-use super::ir::{BinOp, Node, Program, Role, TExpr, TStmt, UnOp};
+use super::ir::{AtomicOp, BinOp, Builtin, Node, Program, Role, Shfl, TExpr, TStmt, UnOp};
 use crate::{DType, Scalar};
 
 /// The C name of a compute type in xp's prelude.
@@ -114,6 +114,38 @@ pub fn expr(e: &TExpr, p: &Program) -> String {
         Node::Round(DType::BF16, a) => format!("ld(st_bh({}))", expr(a, p)),
         Node::Round(_, a) => expr(a, p),
         Node::Elem(k, i) => format!("{}[{}]", var_name(p, *k), expr(i, p)),
+        Node::Builtin(b, axis) => {
+            let f = ["x", "y", "z"][(*axis as usize).min(2)];
+            match b {
+                Builtin::ThreadIdx => format!("((u32)threadIdx.{f})"),
+                Builtin::BlockIdx => format!("((u32)blockIdx.{f})"),
+                Builtin::BlockDim => format!("((u32)blockDim.{f})"),
+                Builtin::GridDim => format!("((u32)gridDim.{f})"),
+                Builtin::LaneId => "xp_lane_id()".into(),
+                Builtin::WarpSize => "((u32)warpSize)".into(),
+            }
+        }
+        Node::Shuffle(k, v, a) => {
+            let f = match k {
+                Shfl::Down => "__shfl_down_sync",
+                Shfl::Up => "__shfl_up_sync",
+                Shfl::Xor => "__shfl_xor_sync",
+                Shfl::Idx => "__shfl_sync",
+            };
+            format!("{f}(0xffffffffu, {}, (int)({}))", expr(v, p), expr(a, p))
+        }
+        Node::Atomic(op, k, args) => {
+            let f = match op {
+                AtomicOp::Add => "add",
+                AtomicOp::Sub => "sub",
+                AtomicOp::Max => "max",
+                AtomicOp::Min => "min",
+                AtomicOp::Exch => "exch",
+                AtomicOp::Cas => "cas",
+            };
+            let rest: Vec<String> = args[1..].iter().map(|a| expr(a, p)).collect();
+            format!("xp_atomic_{f}(_raw{k}.p + ({}), {})", expr(&args[0], p), rest.join(", "))
+        }
         Node::Stmts(st, v) => {
             let mut s = format!("[&]() -> {} {{\n", c_type(e.ty));
             stmts(st, p, &mut s);
@@ -128,6 +160,7 @@ pub fn body(p: &Program) -> String {
         .filter_map(|(k, v)| match v.role {
             Role::Local => Some(format!("{} {};\n", c_type(v.ty), var_name(p, k))),
             Role::Array(n) => Some(format!("{} {}[{n}];\n", c_type(v.ty), var_name(p, k))),
+            Role::Shared(n) => Some(format!("__shared__ {} {}[{n}];\n", c_type(v.ty), var_name(p, k))),
             _ => None,
         })
         .collect();
@@ -171,6 +204,8 @@ fn stmts(body: &[TStmt], p: &Program, s: &mut String) {
                 *s += "}();\n";
             }
             TStmt::Return => *s += "return;\n",
+            TStmt::Store(k, i, e) => *s += &format!("_raw{k}.set({}, {});\n", expr(i, p), expr(e, p)),
+            TStmt::Sync => *s += "__syncthreads();\n",
         }
     }
 }

@@ -20,6 +20,8 @@ fn stmt(s: &TStmt, m: &[usize]) -> TStmt {
         TStmt::Break => TStmt::Break,
         TStmt::Continue => TStmt::Continue,
         TStmt::Return => TStmt::Return,
+        TStmt::Store(k, i, e) => TStmt::Store(*k, expr(i, m), expr(e, m)),
+        TStmt::Sync => TStmt::Sync,
     }
 }
 
@@ -29,7 +31,9 @@ pub fn expr(e: &TExpr, m: &[usize]) -> TExpr {
     let node = match &e.node {
         Node::Var(k) => Node::Var(m[*k]),
         Node::Elem(k, i) => Node::Elem(m[*k], b(i)),
-        Node::Const(_) | Node::Index | Node::RawLen(_) => e.node.clone(),
+        Node::Const(_) | Node::Index | Node::RawLen(_) | Node::Builtin(..) => e.node.clone(),
+        Node::Shuffle(k, v, a) => Node::Shuffle(*k, b(v), b(a)),
+        Node::Atomic(op, k, args) => Node::Atomic(*op, *k, args.iter().map(|a| expr(a, m)).collect()),
         Node::Raw(k, i) => Node::Raw(*k, b(i)),
         Node::Un(op, a) => Node::Un(*op, b(a)),
         Node::Bin(op, x, y) => Node::Bin(*op, b(x), b(y)),

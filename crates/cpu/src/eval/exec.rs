@@ -225,6 +225,7 @@ fn count_writes(body: &[TStmt], w: &mut [usize]) {
             }
             TStmt::Inline(b) => count_writes(b, w),
             TStmt::Break | TStmt::Continue | TStmt::Return => {}
+            TStmt::Store(..) | TStmt::Sync => unreachable!("a raw kernel's statement on the CPU"),
         }
     }
 }
@@ -242,6 +243,7 @@ fn walk(e: &TExpr, f: &mut impl FnMut(&TExpr)) {
     f(e);
     match &e.node {
         Node::Const(_) | Node::Var(_) | Node::Index | Node::RawLen(_) => {}
+        Node::Builtin(..) | Node::Shuffle(..) | Node::Atomic(..) => unreachable!("a raw kernel's node on the CPU"),
         Node::Raw(_, a)
         | Node::Elem(_, a)
         | Node::Un(_, a)
@@ -363,6 +365,7 @@ impl Builder<'_> {
             }
         }
         let ins = match &e.node {
+            Node::Builtin(..) | Node::Shuffle(..) | Node::Atomic(..) => unreachable!("a raw kernel's node on the CPU"),
             Node::Const(v) => return self.konst(ty, *v),
             Node::Var(k) => return self.c.var_reg[*k],
             Node::Index => {
@@ -512,6 +515,7 @@ impl Builder<'_> {
     fn stmts(&mut self, body: &[TStmt]) {
         for s in body {
             match s {
+                TStmt::Store(..) | TStmt::Sync => unreachable!("a raw kernel's statement on the CPU"),
                 TStmt::Set(v, e) => self.set(*v, e, false),
                 TStmt::Let(v, e) => self.set(*v, e, true),
                 TStmt::SetElem(k, i, e) => {

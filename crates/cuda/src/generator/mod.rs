@@ -6,6 +6,7 @@
 pub(crate) mod builtin;
 mod gen;
 pub(crate) mod params;
+mod raw_src;
 mod reduce_src;
 pub(crate) mod reduction;
 pub(crate) mod scan_src;
@@ -189,6 +190,16 @@ impl KernelDevice for CudaDevice {
         axes: &[usize],
     ) -> Result<xp_core::Outputs<CudaStorage>> {
         reduction::run(self.dev(), def, types, args, shape, axes)
+    }
+    fn raw_kernel(
+        &self,
+        def: &ElementwiseDef,
+        types: &KernelTypes,
+        args: &[KernelArg<'_, CudaStorage>],
+        grid: [u32; 3],
+        block: [u32; 3],
+    ) -> Result<()> {
+        raw_src::launch(self, def, types, args, grid, block)
     }
 }
 

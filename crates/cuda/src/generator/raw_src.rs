@@ -23,6 +23,7 @@ template <class S> struct XpRawMut { S* p; i64 n;
   __device__ i64 size() const { return n; }
   template <class V> __device__ void set(i64 j, V v) const { p[j] = XpSt<S>::f(v); } };
 typedef unsigned long long xp_ull;
+__device__ __forceinline__ u32 xp_lane_id() { u32 r; asm volatile("mov.u32 %0, %%laneid;" : "=r"(r)); return r; }
 __device__ __forceinline__ i32 xp_atomic_add(i32* p, i32 v) { return atomicAdd(p, v); }
 __device__ __forceinline__ u32 xp_atomic_add(u32* p, u32 v) { return atomicAdd(p, v); }
 __device__ __forceinline__ u64 xp_atomic_add(u64* p, u64 v) { return (u64)atomicAdd((xp_ull*)p, (xp_ull)v); }
@@ -131,4 +132,3 @@ pub(crate) fn launch(
     };
     p.launch(d, &f, c, &used)
 }
-

@@ -56,6 +56,10 @@ pub enum ParamKind {
     Raw,
     /// `Index`: the element's index in C order (not an argument of the call)
     Index,
+    /// `RawMut<T>` (a `#[xp::raw_kernel]`'s parameter): the whole array, written by index with
+    /// `out.set(j, v)` and the atomics `out.atomic_add(j, v)` ..; read with `out.at(j)` and
+    /// `out.len()`
+    RawMut,
 }
 
 /// A parameter.
@@ -119,6 +123,16 @@ pub enum Stmt {
         /// every element's initial value
         elem: Expr,
         /// the length
+        len: usize,
+    },
+    /// `let [mut] name = shared::<ty, len>();`: an array in the block's shared memory (a
+    /// `#[xp::raw_kernel]`'s), read `name[j]` and written `name[j] = v` by every thread of the block
+    Shared {
+        /// the name bound
+        name: &'static str,
+        /// the element type
+        ty: Ty,
+        /// the length (1 ..= 49152 / the element's size in bytes)
         len: usize,
     },
     /// an expression statement
@@ -254,14 +268,24 @@ pub enum E {
     Continue,
     /// `return [e]`
     Return(Option<Box<Expr>>),
-    /// `recv.name(args)`
+    /// `recv.name(args)`; in a `#[xp::raw_kernel]` also a `RawMut` parameter's `set(j, v)`,
+    /// `atomic_add`, `atomic_sub`, `atomic_max`, `atomic_min`, `atomic_exch` `(j, v)` and
+    /// `atomic_cas(j, compare, v)` (the atomics return the old value)
     Method(Box<Expr>, &'static str, Vec<Expr>),
-    /// `path(args)`: a function of `xp::kernel::math` (by its last segment) or a callee
+    /// `path(args)`: a function of `xp::kernel::math` (by its last segment) or a callee; in a
+    /// `#[xp::raw_kernel]` also `sync_threads()` and the warp shuffles `shfl_down(v, delta)`,
+    /// `shfl_up(v, delta)`, `shfl_xor(v, mask)`, `shfl(v, lane)` (by their last segment, no callee)
     Call(&'static str, Vec<Expr>),
     /// `(a, b, ..)`: a kernel's several results
     Tuple(Vec<Expr>),
     /// `a[j]`
     Index(Box<Expr>, Box<Expr>),
+    /// a GPU builtin of a `#[xp::raw_kernel]` and its axis: `thread_idx().x` / `.y` / `.z` as
+    /// `("thread_idx", 0 | 1 | 2)`, likewise `block_idx`, `block_dim`, `grid_dim` (all `u32`);
+    /// `lane_id()` as `("lane_id", 0)`, `warp_size()` as `("warp_size", 0)` (`u32`). (A raw
+    /// kernel's `sync_threads()` and shuffles `shfl_down(v, d)` .. are `Call`s, its `out.set(j, v)`
+    /// and `out.atomic_add(j, v)` .. `Method`s.)
+    Builtin(&'static str, u8),
 }
 
 impl Expr {

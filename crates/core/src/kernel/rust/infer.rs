@@ -64,7 +64,7 @@ pub(crate) fn infer(f: &Func, bind: &[DType]) -> Result<Types, LowerError> {
     for p in &f.params {
         let d = resolve_ty(f, bind, p.ty)?;
         let sym = match p.kind {
-            ParamKind::Raw => Sym::Raw(d),
+            ParamKind::Raw | ParamKind::RawMut => Sym::Raw(d),
             _ => Sym::Scalar(s.known(d)),
         };
         s.scopes[0].push((p.name, sym));
@@ -177,6 +177,11 @@ impl Inf<'_> {
                 self.seen.push((st as *const Stmt as usize, v));
                 self.scopes.last_mut().expect("scope").push((name, Sym::Array(v)));
             }
+            Stmt::Shared { name, ty, .. } => {
+                let v = self.known(self.ty(*ty)?);
+                self.seen.push((st as *const Stmt as usize, v));
+                self.scopes.last_mut().expect("scope").push((name, Sym::Array(v)));
+            }
             Stmt::Expr(e) => {
                 self.expr(e, outs)?;
             }
@@ -220,6 +225,15 @@ impl Inf<'_> {
             E::Int(_, None) => self.fresh(Lit::Int),
             E::Float(_, None) => self.fresh(Lit::Float),
             E::Bool(_) => self.known(DType::Bool),
+            E::Builtin(..) => self.known(DType::U32),
+            E::Call(name, _) if *name == "sync_threads" => return Ok(None),
+            E::Call(name, args) if name.starts_with("shfl") && args.len() == 2 => {
+                let v = self.value(&args[0], outs)?;
+                let a = self.value(&args[1], outs)?;
+                let u = self.known(DType::U32);
+                self.unify(a, u, &args[1])?;
+                v
+            }
             E::Var(n) => match self.lookup(n, e)? {
                 Sym::Scalar(v) => v,
                 _ => return Err(LowerError::at(e, format!("`{n}` is an array: read it with an index"))),
@@ -330,6 +344,10 @@ impl Inf<'_> {
                 }
                 return Ok(None);
             }
+            E::Method(r, name, args) if *name == "set" => {
+                self.method(e, r, name, args, outs)?;
+                return Ok(None);
+            }
             E::Method(r, name, args) => return self.method(e, r, name, args, outs).map(Some),
             E::Call(name, args) => return self.call(e, name, args, outs).map(Some),
             E::Tuple(es) => {
@@ -353,14 +371,15 @@ impl Inf<'_> {
         }))
     }
     fn method(&mut self, e: &Expr, r: &Expr, name: &str, args: &[Expr], outs: &[usize]) -> Result<usize, LowerError> {
-        if let (E::Var(n), "at" | "len") = (&r.kind, name) {
+        let raw_method = matches!(name, "at" | "len" | "set") || name.starts_with("atomic_");
+        if let (E::Var(n), true) = (&r.kind, raw_method) {
             let Sym::Raw(d) = self.lookup(n, r)? else {
                 return Err(LowerError::at(e, format!("`{n}` is not a Raw parameter")));
             };
-            if let Some(j) = args.first() {
-                let k = self.value(j, outs)?;
-                let i = self.known(DType::I64);
-                self.unify(k, i, j)?;
+            for (k, j) in args.iter().enumerate() {
+                let v = self.value(j, outs)?;
+                let t = self.known(if k == 0 { DType::I64 } else { d });
+                self.unify(v, t, j)?;
             }
             return Ok(self.known(if name == "len" { DType::I64 } else { d }));
         }

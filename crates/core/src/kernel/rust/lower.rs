@@ -55,7 +55,7 @@ pub fn raw_name(k: usize) -> String {
 }
 
 #[derive(Clone, Copy)]
-enum Sym {
+pub(super) enum Sym {
     Slot(usize),
     Array(usize),
     /// argument position, element compute type
@@ -63,7 +63,7 @@ enum Sym {
     Index,
 }
 
-struct Lo<'f, 'v> {
+pub(super) struct Lo<'f, 'v> {
     f: &'f Func,
     bind: Vec<DType>,
     types: Types,
@@ -72,11 +72,23 @@ struct Lo<'f, 'v> {
     /// where a `return` writes
     results: Vec<usize>,
     depth: usize,
+    /// a raw kernel: the GPU-only constructs allowed
+    pub(super) raw: bool,
 }
 
 /// The program of kernel `f` under `bind` (the compute dtype of each generic parameter);
 /// `scalar[k]`: whether argument `k` (the parameters other than an `Index`, in order) is a scalar.
 pub fn lower(f: &Func, bind: &[DType], scalar: &[bool]) -> Res<Program> {
+    lower_with(f, bind, scalar, false)
+}
+
+/// The program of raw kernel `f` (`#[xp::raw_kernel]`) under `bind`: its value parameters are
+/// scalars; the GPU's builtins, shared arrays, barriers, shuffles, stores and atomics allowed.
+pub fn lower_raw(f: &Func, bind: &[DType]) -> Res<Program> {
+    lower_with(f, bind, &[], true)
+}
+
+fn lower_with(f: &Func, bind: &[DType], scalar: &[bool], raw: bool) -> Res<Program> {
     let mut vars = Vec::new();
     let mut scope = Vec::new();
     let mut pre = Vec::new();
@@ -85,12 +97,12 @@ pub fn lower(f: &Func, bind: &[DType], scalar: &[bool]) -> Res<Program> {
         let d = crate::kernel::compute(resolve_ty(f, bind, p.ty)?);
         match p.kind {
             ParamKind::Index => scope.push((p.name, Sym::Index)),
-            ParamKind::Raw => {
+            ParamKind::Raw | ParamKind::RawMut => {
                 scope.push((p.name, Sym::Raw(k, d)));
                 k += 1;
             }
             ParamKind::Value => {
-                let role = if scalar.get(k).copied().unwrap_or(false) { Role::Scalar(k) } else { Role::In(k) };
+                let role = if raw || scalar.get(k).copied().unwrap_or(false) { Role::Scalar(k) } else { Role::In(k) };
                 vars.push(VarInfo { name: value_name(p.name), ty: d, role });
                 // a local copy: the body may assign its parameters
                 vars.push(VarInfo { name: format!("l_{}", p.name), ty: d, role: Role::Local });
@@ -108,6 +120,7 @@ pub fn lower(f: &Func, bind: &[DType], scalar: &[bool]) -> Res<Program> {
         results.push(vars.len() - 1);
     }
     let mut lo = Lo::new(f, bind, &mut vars, 0)?;
+    lo.raw = raw;
     lo.scopes.push(scope);
     lo.results = results;
     let mut body = pre;
@@ -273,9 +286,9 @@ fn constant(d: DType, name: &str) -> Option<Scalar> {
 impl<'f, 'v> Lo<'f, 'v> {
     fn new(f: &'f Func, bind: &[DType], vars: &'v mut Vec<VarInfo>, depth: usize) -> Res<Self> {
         let types = infer(f, bind)?;
-        Ok(Lo { f, bind: bind.to_vec(), types, vars, scopes: vec![], results: vec![], depth })
+        Ok(Lo { f, bind: bind.to_vec(), types, vars, scopes: vec![], results: vec![], depth, raw: false })
     }
-    fn local(&mut self, name: String, ty: DType, role: Role) -> usize {
+    pub(super) fn local(&mut self, name: String, ty: DType, role: Role) -> usize {
         self.vars.push(VarInfo { name, ty: crate::kernel::compute(ty), role });
         self.vars.len() - 1
     }
@@ -285,7 +298,7 @@ impl<'f, 'v> Lo<'f, 'v> {
     fn ty(&self, t: Ty) -> Res<DType> {
         resolve_ty(self.f, &self.bind, t).map(crate::kernel::compute)
     }
-    fn lookup(&self, name: &str, e: &Expr) -> Res<Sym> {
+    pub(super) fn lookup(&self, name: &str, e: &Expr) -> Res<Sym> {
         (self.scopes.iter().rev().flat_map(|s| s.iter().rev()))
             .find(|(n, _)| *n == name)
             .map(|x| x.1)
@@ -356,13 +369,25 @@ impl<'f, 'v> Lo<'f, 'v> {
                 }
                 self.bind_name(name, Sym::Array(k));
             }
+            Stmt::Shared { name, len, .. } => {
+                let d = self.types.stmt(st).ok_or_else(|| LowerError::new(0, 0, format!("no type for `{name}`")))?;
+                self.gpu_only(name)?;
+                let k = self.local(format!("s_{name}"), d, Role::Shared(*len));
+                self.bind_name(name, Sym::Array(k));
+            }
             Stmt::Expr(e) => {
-                self.expr(e, out)?;
+                // a value with an effect (an atomic whose old value is unused) is still computed
+                match self.expr(e, out)? {
+                    Some(v) if matches!(v.node, Node::Atomic(..)) => {
+                        temp(v, out, self.vars);
+                    }
+                    _ => {}
+                }
             }
         }
         Ok(())
     }
-    fn value(&mut self, e: &Expr, out: &mut Vec<TStmt>) -> Res<TExpr> {
+    pub(super) fn value(&mut self, e: &Expr, out: &mut Vec<TStmt>) -> Res<TExpr> {
         self.expr(e, out)?.ok_or_else(|| LowerError::at(e, "this expression has no value".into()))
     }
     fn block(&mut self, b: &Block, out: &mut Vec<TStmt>) -> Res<Option<TExpr>> {
@@ -396,6 +421,18 @@ impl<'f, 'v> Lo<'f, 'v> {
                 cnst(d, Scalar::Float(v.ok_or_else(|| LowerError::at(e, format!("bad literal `{text}`")))?))
             }
             E::Bool(b) => cnst(DType::Bool, Scalar::Bool(*b)),
+            E::Builtin(name, axis) => {
+                self.gpu_only(name)?;
+                texpr(DType::U32, Node::Builtin(super::raw::builtin(name, e)?, *axis))
+            }
+            E::Call(name, args) if *name == "sync_threads" || name.starts_with("shfl") => {
+                self.gpu_only(name)?;
+                return self.gpu_call(e, name, args, out);
+            }
+            E::Method(r, name, args) if *name == "set" || name.starts_with("atomic_") => {
+                self.gpu_only(name)?;
+                return self.raw_write(e, r, name, args, out);
+            }
             E::Var(n) => match self.lookup(n, e)? {
                 Sym::Slot(k) => self.var(k),
                 Sym::Index => texpr(DType::I64, Node::Index),
