@@ -264,14 +264,12 @@ struct Reference {
 
 /// Run the reference implementation; None when python3 or the module is missing.
 fn reference(device: Device, reps: usize, names: &[String]) -> Option<std::collections::HashMap<String, Reference>> {
-    let out = Command::new("python3")
-        .arg("-c")
-        .arg(REFERENCE_PY)
-        .arg(device.to_string())
-        .arg(reps.to_string())
-        .args(names)
-        .output()
-        .ok()?;
+    // From a file, not `-c`: cupyx.jit reads its kernels' Python source.
+    let script = std::env::temp_dir().join(format!("xp_bench_reference_{}.py", std::process::id()));
+    std::fs::write(&script, REFERENCE_PY).ok()?;
+    let out = Command::new("python3").arg(&script).arg(device.to_string()).arg(reps.to_string()).args(names).output();
+    let _ = std::fs::remove_file(&script);
+    let out = out.ok()?;
     if !out.status.success() {
         eprintln!(
             "xp-bench: reference run failed: {}",
