@@ -11,11 +11,16 @@
 //!     if x > T::ZERO { x } else { alpha * x }
 //! }
 //!
-//! let x = xp::Array::from_vec(vec![-2.0f32, -0.5, 0.0, 3.0], &[4]).unwrap();
-//! let y = leaky_relu::call(&x, 0.1).unwrap(); // on the device `x` lives on
-//! assert_eq!(y.to_vec::<f32>().unwrap(), vec![-0.2f32, -0.05, 0.0, 3.0]);
-//! assert_eq!(leaky_relu(-2.0f32, 0.1), -0.2); // still a plain function of scalars
+//! fn main() {
+//!     let x = xp::Array::from_vec(vec![-2.0f32, -0.5, 0.0, 3.0], &[4]).unwrap();
+//!     let y = leaky_relu::call(&x, 0.1).unwrap(); // on the device `x` lives on
+//!     assert_eq!(y.to_vec::<f32>().unwrap(), vec![-0.2f32, -0.05, 0.0, 3.0]);
+//!     assert_eq!(leaky_relu(-2.0f32, 0.1), -0.2); // still a plain function of scalars
+//! }
 //! ```
+//!
+//! A kernel is an item of a module (as above), not of a function body: the module the macro
+//! writes beside it reaches it through `super`.
 use super::call::{prepare, Prepared};
 use super::ElementwiseKernel;
 use crate::ufunc::Operand;
