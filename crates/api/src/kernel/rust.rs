@@ -97,22 +97,10 @@ pub(crate) fn weak_scalar(kernel: &str, name: &str, s: Scalar, d: DType) -> Resu
         Scalar::Int(_) | Scalar::Uint(_) if d == DType::Bool => {
             err(format!("argument `{name}` is an integer scalar, but its type is bool"))
         }
-        Scalar::Int(v) if int && !fits(v as i128, d) => {
-            err(format!("argument `{name}` = {v} is out of the range of {d}"))
-        }
-        Scalar::Uint(v) if int && !fits(v as i128, d) => {
-            err(format!("argument `{name}` = {v} is out of the range of {d}"))
+        Scalar::Int(_) | Scalar::Uint(_) if int && !xp_core::scalar_fits(&s, d) => {
+            err(format!("argument `{name}` = {s:?} is out of the range of {d}"))
         }
         _ => Ok(()),
-    }
-}
-
-fn fits(v: i128, d: DType) -> bool {
-    let b = d.size() as u32 * 8;
-    if d.kind() == xp_core::Kind::Uint {
-        v >= 0 && v < (1i128 << b)
-    } else {
-        v >= -(1i128 << (b - 1)) && v < (1i128 << (b - 1))
     }
 }
 
