@@ -181,11 +181,9 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
             const __XP_HASH: u64 = #hash;
             #[doc = #call_doc]
             pub fn call<'a>(#(#args: #operand),*) -> ::xp::__rt::Result<#ret_ty> {
-                let __xp_v = self::kernel().call(&[#(::core::convert::Into::into(#args)),*])?;
-                match <[#array; #n]>::try_from(__xp_v) {
-                    ::core::result::Result::Ok([#(#arrays),*]) => ::core::result::Result::Ok(#ret),
-                    ::core::result::Result::Err(_) => ::core::unreachable!("xp: a kernel returned another number of outputs than its function's"),
-                }
+                let mut __xp_it = self::kernel().call_iter(&[#(::core::convert::Into::into(#args)),*])?;
+                #(let #arrays = __xp_it.next().expect("xp: a kernel returns as many outputs as its function");)*
+                ::core::result::Result::Ok(#ret)
             }
             #[doc = #out_doc]
             pub fn call_out<'a>(#(#args: #operand,)* #(#outs: &#array),*) -> ::xp::__rt::Result<()> {

@@ -282,7 +282,7 @@ fn usize_and_no_generics() {
 fn clashing_names() {
     let out = kernel("fn f(out0: f32, kernel: f32, __xp_n: f32) -> f32 { out0 }");
     has(&out, "pub fn call_out<'a>(out0: impl ::core::convert::Into<::xp::__rt::Operand<'a>>, kernel: impl ::core::convert::Into<::xp::__rt::Operand<'a>>, __xp_n: impl ::core::convert::Into<::xp::__rt::Operand<'a>>, __xp_out0: &::xp::__rt::Array)");
-    has(&out, "self::kernel().call(");
+    has(&out, "self::kernel().call_iter(");
 }
 
 #[test]

@@ -99,6 +99,10 @@ pub mod __rt {
         pub fn new(path: &'static str, func: &'static ast::Func, native: &'static dyn NativeKernel, hash: u64) -> Self {
             RustKernel { path, func, native, hash }
         }
+        /// [`RustKernel::call`]'s outputs in order.
+        pub fn call_iter(&self, args: &[Operand<'_>]) -> Result<std::vec::IntoIter<Array>> {
+            self.call(args).map(Vec::into_iter)
+        }
         /// Runs natively: the generics bound to the dtype of their first argument, the arrays
         /// of one length.
         pub fn call(&self, args: &[Operand<'_>]) -> Result<Vec<Array>> {

@@ -63,6 +63,12 @@ impl RustKernel {
     pub fn call(&self, args: &[Operand]) -> Result<Vec<Array>> {
         Ok(self.inner.run_checked(args, &[], |p| self.check(args, p))?.into_vec())
     }
+    /// As [`RustKernel::call`], the outputs in order without collecting them (what the macro's
+    /// `call` unpacks into its tuple: no allocation beyond the arrays').
+    #[doc(hidden)]
+    pub fn call_iter(&self, args: &[Operand]) -> Result<impl Iterator<Item = Array> + use<>> {
+        Ok(self.inner.run_checked(args, &[], |p| self.check(args, p))?.into_iter())
+    }
     /// Run into given outputs (of the broadcast shape and the results' dtypes).
     pub fn call_out(&self, args: &[Operand], outs: &[&Array]) -> Result<()> {
         self.inner.run_checked(args, outs, |p| self.check(args, p)).map(|_| ())
