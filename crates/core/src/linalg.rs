@@ -42,6 +42,49 @@ pub enum QrMode {
     R,
 }
 
+/// Which system a factorisation or a triangular matrix solves (LAPACK's `trans`, SciPy's
+/// `trans=0, 1, 2`): `A x = b`, `Aᵀ x = b` or `Aᴴ x = b`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Trans {
+    /// `A x = b` (SciPy's `trans=0` or `'N'`)
+    #[default]
+    N,
+    /// `Aᵀ x = b` (`trans=1` or `'T'`)
+    T,
+    /// `Aᴴ x = b` (`trans=2` or `'C'`; the same as `T` for real matrices)
+    C,
+}
+
+/// What a triangular solve reads and solves (SciPy's `solve_triangular` arguments).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TriangularSpec {
+    /// the triangle of `A` that is read (the other is ignored)
+    pub uplo: Uplo,
+    /// the system solved with it
+    pub trans: Trans,
+    /// the diagonal is taken to be ones and not read
+    pub unit_diagonal: bool,
+}
+
+/// A stack of LU factorisations with partial pivoting, as LAPACK's `getrf` and SciPy's
+/// `lu_factor` return them: `lu` holds `U` in its upper triangle and the unit lower-triangular
+/// `L` below the diagonal (`[.., m, n]`), `piv` (int32, `[.., min(m, n)]`) the row interchanges:
+/// row `i` was swapped with row `piv[i]` (0-based), in order.
+#[derive(Debug)]
+pub struct LuFactors<S> {
+    /// `L` and `U` packed in one matrix
+    pub lu: S,
+    /// the row interchanges, 0-based
+    pub piv: S,
+}
+
+impl<S> LuFactors<S> {
+    /// The same factors with each storage mapped by `f`.
+    pub fn map<T>(self, f: impl Fn(S) -> T) -> LuFactors<T> {
+        LuFactors { lu: f(self.lu), piv: f(self.piv) }
+    }
+}
+
 /// What `svd` computes (NumPy's `full_matrices` and `compute_uv`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SvdSpec {
@@ -184,6 +227,15 @@ pub enum LinAlgKind {
         /// the number of dimensions given
         ndim: usize,
     },
+    /// a triangular matrix (or the `U` of an LU factorisation) has an exact zero at diagonal
+    /// position `diagonal` (LAPACK's `trtrs`/`getrs` refusal, SciPy's "singular matrix:
+    /// resolution failed at diagonal")
+    SingularDiagonal {
+        /// position in the stack
+        index: usize,
+        /// the (0-based) diagonal position of the first zero
+        diagonal: usize,
+    },
     /// a routine that needs square matrices got (rows, cols)
     NotSquare {
         /// rows of the matrices given
@@ -216,6 +268,10 @@ impl fmt::Display for LinAlgKind {
             LinAlgKind::NotMatrix { ndim } => write!(
                 f,
                 "{ndim}-dimensional array given; the array must be at least two-dimensional (a stack of matrices)"
+            ),
+            LinAlgKind::SingularDiagonal { index, diagonal } => write!(
+                f,
+                "singular matrix: resolution failed at diagonal {diagonal} (matrix {index} of the stack)"
             ),
             LinAlgKind::NotSquare { rows, cols } => {
                 write!(f, "last 2 dimensions of the array must be square, got ({rows}, {cols})")

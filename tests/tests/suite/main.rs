@@ -38,6 +38,7 @@ mod random_props;
 mod reductions;
 mod repr;
 mod rust_kernels;
+mod scipy_linalg;
 mod sets;
 mod signal;
 mod signal_filters;

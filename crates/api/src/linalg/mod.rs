@@ -29,17 +29,22 @@
 //! also read whether every eigenvalue is real, to return real arrays as NumPy does; `lstsq` and
 //! `matrix_rank` with a host rank wait for it.
 mod decomp;
+mod lu;
 mod norms;
 mod solve;
+mod system;
+mod triangular;
 
 pub use crate::diagonal::{cross, diagonal, matrix_transpose, trace};
 pub use crate::products::{matmul, multi_dot, outer, tensordot, vecdot};
 pub use decomp::{cholesky, eig, eigh, eigvals, eigvalsh, qr, svd, svd_with, svdvals, Eig, Qr, Svd};
+pub use lu::{lu, lu_factor, lu_solve, Lu, LuFactor, LuOptions};
 pub use norms::{cond, matrix_norm, norm, norm_keepdim, vector_norm, NormOrd};
 pub use solve::{
     det, inv, lstsq, matrix_power, matrix_rank, pinv, slogdet, solve, tensorinv, tensorsolve, Lstsq, Slogdet,
 };
-pub use xp_core::linalg::{QrMode, SvdSpec, Uplo};
+pub use triangular::{cho_factor, cho_solve, solve_triangular, ChoFactor, SolveTriangular};
+pub use xp_core::linalg::{QrMode, SvdSpec, Trans, Uplo};
 
 use crate::Array;
 use xp_core::{promote_types, DType, Error, Kind, LinAlgKind, Result};

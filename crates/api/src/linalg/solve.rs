@@ -1,50 +1,22 @@
 //! Solvers and what is built on them: `solve`, `inv`, `det`, `slogdet`, `matrix_power`,
 //! `lstsq`, `pinv`, `matrix_rank`, `tensorsolve`, `tensorinv`.
 use super::decomp::{eye_stack, svd};
+use super::system::System;
 use super::{batch, check_stack, common_dtype, prepared, with_tail};
 use crate::backend::{on_pair, on_storage, on_storage_map};
 use crate::products::with_two;
 use crate::Array;
-use xp_core::{broadcast_shapes, numel, DType, Error, LinAlgKind, LinalgStorage, Result};
+use xp_core::{DType, Error, LinAlgKind, LinalgStorage, Result};
 
 /// `x` with `a @ x = b` (NumPy 2 `solve`): `a` (.., n, n); `b` a vector (n,) or a stack
 /// (.., n, k), batch axes broadcast. A singular `a` is [`LinAlgKind::Singular`].
 pub fn solve(a: &Array, b: &Array) -> Result<Array> {
-    if a.device() != b.device() {
-        return Err(Error::DeviceMismatch { op: "solve", lhs: a.device(), rhs: b.device() });
+    let sys = System::new("solve", a, b)?;
+    if sys.is_empty() {
+        return sys.finish(None);
     }
-    let (n, _) = check_stack("solve", a, true)?;
-    let vector = b.ndim() == 1;
-    let bm = if vector { b.expand_dims(-1)? } else { check_stack("solve", b, false).map(|_| b.clone())? };
-    if bm.shape()[bm.ndim() - 2] != n {
-        return Err(Error::NotAligned {
-            op: "solve",
-            lhs: a.shape().to_vec(),
-            rhs: b.shape().to_vec(),
-            lhs_axis: a.ndim() - 1,
-            lhs_size: n,
-            rhs_axis: if vector { 0 } else { b.ndim() - 2 },
-            rhs_size: bm.shape()[bm.ndim() - 2],
-        });
-    }
-    let k = bm.shape()[bm.ndim() - 1];
-    let dtype = common_dtype("solve", &[a.dtype(), b.dtype()])?;
-    let bs = broadcast_shapes("solve", batch(a), batch(&bm))?;
-    let (x, y) = (a.cast_if(dtype)?, bm.cast_if(dtype)?);
-    let out_shape = with_tail(&bs, &[n, k]);
-    let r = if numel(&out_shape) == 0 {
-        crate::on(a.device()).zeros(&out_shape, dtype)?
-    } else {
-        let lx = x.layout.broadcast_to("solve", &with_tail(&bs, &[n, n]))?;
-        let ly = y.layout.broadcast_to("solve", &out_shape)?;
-        let s = with_two(&x, &y, |p, q| on_pair!("solve", p, q, s, t => s.solve(&lx, t, &ly)))?;
-        Array::from_storage(s, &out_shape)
-    };
-    if vector {
-        r.squeeze(-1)
-    } else {
-        Ok(r)
-    }
+    let s = with_two(&sys.a, &sys.b, |p, q| on_pair!("solve", p, q, s, t => s.solve(&sys.al, t, &sys.bl)))?;
+    sys.finish(Some(s))
 }
 
 /// The inverse of square matrices (NumPy `inv`); a singular matrix is

@@ -8,7 +8,9 @@
 //! complex64 or complex128 only. A numerical failure comes back as [`Error::LinAlg`] naming the
 //! first failing matrix of the stack.
 use super::unsupported;
-use crate::linalg::{Determinant, EigFactors, EighSpec, QrFactors, QrMode, SvdFactors, SvdSpec, Uplo};
+use crate::linalg::{
+    Determinant, EigFactors, EighSpec, LuFactors, QrFactors, QrMode, SvdFactors, SvdSpec, Trans, TriangularSpec, Uplo,
+};
 #[allow(unused_imports)] // for the docs
 use crate::Error;
 use crate::{BackendStorage, Layout, Result};
@@ -31,6 +33,26 @@ pub trait LinalgStorage: BackendStorage {
     /// An exact zero pivot is [`crate::LinAlgKind::Singular`].
     fn solve(&self, _l: &Layout, _b: &Self, _bl: &Layout) -> Result<Self> {
         unsupported("solve", Self::NAME)
+    }
+    /// LU with partial pivoting of `[.., m, n]` (LAPACK's `getrf`): the packed factors and the
+    /// 0-based int32 row interchanges (see [`LuFactors`]). An exact zero pivot is not an error
+    /// (SciPy warns): the factorisation goes on as LAPACK's does, leaving that column of `L`
+    /// zero.
+    fn lu_factor(&self, _l: &Layout) -> Result<LuFactors<Self>> {
+        unsupported("lu_factor", Self::NAME)
+    }
+    /// Solve with the LU factors of square `[.., n, n]` (this storage, as
+    /// [`LinalgStorage::lu_factor`] returns them) and their pivots `piv` `[.., n]` (int32) the
+    /// system `trans` says for `B` `[.., n, k]` → `X` `[.., n, k]` (LAPACK's `getrs`: a zero
+    /// on the diagonal of `U` gives infinities or NaN, as there).
+    fn lu_solve(&self, _l: &Layout, _piv: &Self, _pl: &Layout, _b: &Self, _bl: &Layout, _trans: Trans) -> Result<Self> {
+        unsupported("lu_solve", Self::NAME)
+    }
+    /// Solve with triangular `A` `[.., n, n]` (the triangle and system of `spec`) for `B`
+    /// `[.., n, k]` → `X` `[.., n, k]`. An exact zero on the read diagonal (not with
+    /// `unit_diagonal`) is [`crate::LinAlgKind::SingularDiagonal`], found before solving.
+    fn solve_triangular(&self, _l: &Layout, _b: &Self, _bl: &Layout, _spec: TriangularSpec) -> Result<Self> {
+        unsupported("solve_triangular", Self::NAME)
     }
     /// The inverse of square matrices `[.., n, n]` (singular: as for [`LinalgStorage::solve`]).
     fn inv(&self, _l: &Layout) -> Result<Self> {

@@ -32,6 +32,8 @@ mod gemv;
 mod lapack;
 #[cfg(feature = "linalg")]
 mod lu;
+#[cfg(feature = "linalg")]
+mod lu_factor;
 mod matmul;
 #[cfg(feature = "linalg")]
 mod qr;
@@ -45,7 +47,9 @@ use crate::CpuStorage;
 #[cfg(feature = "linalg")]
 use faer::traits::{ComplexField, RealField};
 pub(crate) use small::wide;
-use xp_core::linalg::{Determinant, EigFactors, EighSpec, QrFactors, QrMode, SvdFactors, SvdSpec, Uplo};
+use xp_core::linalg::{
+    Determinant, EigFactors, EighSpec, LuFactors, QrFactors, QrMode, SvdFactors, SvdSpec, Trans, TriangularSpec, Uplo,
+};
 #[cfg(feature = "linalg")]
 use xp_core::{Complex32, Complex64, Element, HostBuffer};
 use xp_core::{Error, Layout, LinalgStorage, Result};
@@ -131,6 +135,28 @@ impl LinalgStorage for CpuStorage {
         })
     }
     #[cfg(feature = "linalg")]
+    fn lu_factor(&self, l: &Layout) -> Result<LuFactors<Self>> {
+        on_field!("lu_factor", &self.0, a => {
+            let (lu, piv) = lu_factor::lu_factor(a, l)?;
+            Ok(LuFactors { lu: wrap(lu), piv: wrap(piv) })
+        })
+    }
+    #[cfg(feature = "linalg")]
+    fn lu_solve(&self, l: &Layout, piv: &Self, pl: &Layout, b: &Self, bl: &Layout, trans: Trans) -> Result<Self> {
+        on_field!("lu_solve", &self.0, a => {
+            let b = <_ as Element>::slice_of(&b.0).ok_or(Error::InvalidDType { op: "lu_solve", dtype: b.0.dtype() })?;
+            let p = <i32 as Element>::slice_of(&piv.0).ok_or(Error::InvalidDType { op: "lu_solve", dtype: piv.0.dtype() })?;
+            lu_factor::lu_solve(a, l, p, pl, b, bl, trans).map(wrap)
+        })
+    }
+    #[cfg(feature = "linalg")]
+    fn solve_triangular(&self, l: &Layout, b: &Self, bl: &Layout, spec: TriangularSpec) -> Result<Self> {
+        on_field!("solve_triangular", &self.0, a => {
+            let b = <_ as Element>::slice_of(&b.0).ok_or(Error::InvalidDType { op: "solve_triangular", dtype: b.0.dtype() })?;
+            lu_factor::solve_triangular(a, l, b, bl, spec).map(wrap)
+        })
+    }
+    #[cfg(feature = "linalg")]
     fn inv(&self, l: &Layout) -> Result<Self> {
         on_field!("inv", &self.0, a => lu::inv(a, l).map(wrap))
     }
@@ -177,6 +203,9 @@ impl LinalgStorage for CpuStorage {
     without_linalg! {
         solve(b: &Self, bl: &Layout) -> Self;
         inv() -> Self;
+        lu_factor() -> LuFactors<Self>;
+        lu_solve(piv: &Self, pl: &Layout, b: &Self, bl: &Layout, trans: Trans) -> Self;
+        solve_triangular(b: &Self, bl: &Layout, spec: TriangularSpec) -> Self;
         det() -> Determinant<Self>;
         cholesky(uplo: Uplo) -> Self;
         qr(mode: QrMode) -> QrFactors<Self>;

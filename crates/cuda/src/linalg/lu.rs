@@ -10,6 +10,7 @@ use crate::runtime::device::driver_err;
 use crate::runtime::launch::{Family, Key, Param, Source};
 use cudarc::cusolver::sys as sol;
 use std::ffi::c_void;
+use xp_core::linalg::Trans;
 use xp_core::{DType, Layout, LinAlgKind, Result};
 
 /// Call a cuSOLVER function, turning its status into xp's error.
@@ -101,20 +102,23 @@ pub(crate) fn small(op: Small, a: &CudaStorage, al: &Layout, b: Option<(&CudaSto
     Ok(SmallOut::X(x))
 }
 
-/// LU factors (column-major, in place of a copy of the stack), pivots and status words.
-fn getrf(op: &'static str, a: &CudaStorage, al: &Layout) -> Result<(CudaStorage, CudaStorage, CudaStorage)> {
-    let (count, n, _) = dims(al);
+/// LU factors (column-major, in place of a copy of the stack of m × n matrices), pivots
+/// (1-based, int64, min(m, n) per matrix) and status words.
+pub(crate) fn getrf(op: &'static str, a: &CudaStorage, al: &Layout) -> Result<(CudaStorage, CudaStorage, CudaStorage)> {
+    let (count, m, n) = dims(al);
+    let k = m.min(n);
     let lu = col_major(a, al)?;
-    let ipiv = CudaStorage::alloc(&a.dev, DType::I64, (n * count).max(1))?;
+    let ipiv = CudaStorage::alloc(&a.dev, DType::I64, (k * count).max(1))?;
     let info = infos(a, count)?;
     let (h, p) = cusolver(&a.dev)?;
     let t = ty(a.dtype);
-    let nn = n as i64;
+    let (mm, nn) = (m as i64, n as i64);
+    let ld = mm.max(1);
     let (mut dbytes, mut hbytes) = (0usize, 0usize);
-    // SAFETY: a live handle; the matrix pointer addresses an n × n column-major matrix.
+    // SAFETY: a live handle; the matrix pointer addresses an m × n column-major matrix.
     call!(
         op,
-        sol::cusolverDnXgetrf_bufferSize(h, p, nn, nn, t, lu.ptr(0) as *const c_void, nn, t, &mut dbytes, &mut hbytes)
+        sol::cusolverDnXgetrf_bufferSize(h, p, mm, nn, t, lu.ptr(0) as *const c_void, ld, t, &mut dbytes, &mut hbytes)
     );
     let work = workspace(a, dbytes)?;
     let mut hwork = vec![0u8; hbytes.max(1)];
@@ -126,12 +130,12 @@ fn getrf(op: &'static str, a: &CudaStorage, al: &Layout) -> Result<(CudaStorage,
             sol::cusolverDnXgetrf(
                 h,
                 p,
-                nn,
+                mm,
                 nn,
                 t,
-                lu.ptr(z * n * n) as *mut c_void,
-                nn,
-                ipiv.ptr(z * n) as *mut i64,
+                lu.ptr(z * m * n) as *mut c_void,
+                ld,
+                ipiv.ptr(z * k) as *mut i64,
                 t,
                 work.ptr(0) as *mut c_void,
                 dbytes,
@@ -157,13 +161,15 @@ pub(crate) fn solve(a: &CudaStorage, al: &Layout, b: &CudaStorage, bl: &Layout) 
     }
     let (lu, ipiv, info) = getrf("solve", a, al)?;
     let x = col_major(b, bl)?;
-    getrs("solve", &lu, &ipiv, &x, n, k, count)?;
+    getrs("solve", &lu, &ipiv, &x, n, k, count, Trans::N)?;
     check("solve", &info, count, |b, _| LinAlgKind::Singular { index: b })?;
     row_major(&x, count, n, k, false)
 }
 
-/// Overwrite the column-major right-hand sides `x` (n × k per matrix) with the solutions.
-fn getrs(
+/// Overwrite the column-major right-hand sides `x` (n × k per matrix) with the solutions of
+/// the system `trans` names.
+#[allow(clippy::too_many_arguments)] // the factors, the right-hand sides and their sizes
+pub(crate) fn getrs(
     op: &'static str,
     lu: &CudaStorage,
     ipiv: &CudaStorage,
@@ -171,7 +177,13 @@ fn getrs(
     n: usize,
     k: usize,
     count: usize,
+    trans: Trans,
 ) -> Result<()> {
+    let o = match trans {
+        Trans::N => sol::cublasOperation_t::CUBLAS_OP_N,
+        Trans::T => sol::cublasOperation_t::CUBLAS_OP_T,
+        Trans::C => sol::cublasOperation_t::CUBLAS_OP_C,
+    };
     let (h, p) = cusolver(&lu.dev)?;
     let t = ty(lu.dtype);
     let scratch = infos(lu, 1)?;
@@ -183,7 +195,7 @@ fn getrs(
             sol::cusolverDnXgetrs(
                 h,
                 p,
-                sol::cublasOperation_t::CUBLAS_OP_N,
+                o,
                 n as i64,
                 k as i64,
                 t,
@@ -211,7 +223,7 @@ pub(crate) fn inv(a: &CudaStorage, al: &Layout) -> Result<CudaStorage> {
     }
     let (lu, ipiv, info) = getrf("inv", a, al)?;
     let x = eye(a, n, count)?;
-    getrs("inv", &lu, &ipiv, &x, n, n, count)?;
+    getrs("inv", &lu, &ipiv, &x, n, n, count, Trans::N)?;
     check("inv", &info, count, |b, _| LinAlgKind::Singular { index: b })?;
     row_major(&x, count, n, n, false)
 }

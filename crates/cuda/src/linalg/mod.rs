@@ -16,11 +16,14 @@ mod lu;
 mod stack;
 mod svd;
 mod syevj;
+mod triangular;
 
 pub use handles::{allow_tf32, set_allow_tf32};
 
 use crate::CudaStorage;
-use xp_core::linalg::{Determinant, EigFactors, EighSpec, QrFactors, QrMode, SvdFactors, SvdSpec, Uplo};
+use xp_core::linalg::{
+    Determinant, EigFactors, EighSpec, LuFactors, QrFactors, QrMode, SvdFactors, SvdSpec, Trans, TriangularSpec, Uplo,
+};
 use xp_core::{Layout, LinalgStorage, Result};
 
 impl LinalgStorage for CudaStorage {
@@ -29,6 +32,16 @@ impl LinalgStorage for CudaStorage {
     }
     fn solve(&self, l: &Layout, b: &Self, bl: &Layout) -> Result<Self> {
         lu::solve(self, l, b, bl)
+    }
+    fn lu_factor(&self, l: &Layout) -> Result<LuFactors<Self>> {
+        let (lu, piv) = triangular::lu_factor(self, l)?;
+        Ok(LuFactors { lu, piv })
+    }
+    fn lu_solve(&self, l: &Layout, piv: &Self, pl: &Layout, b: &Self, bl: &Layout, trans: Trans) -> Result<Self> {
+        triangular::lu_solve(self, l, piv, pl, b, bl, trans)
+    }
+    fn solve_triangular(&self, l: &Layout, b: &Self, bl: &Layout, spec: TriangularSpec) -> Result<Self> {
+        triangular::solve_triangular(self, l, b, bl, spec)
     }
     fn inv(&self, l: &Layout) -> Result<Self> {
         lu::inv(self, l)

@@ -19,12 +19,16 @@ pub(crate) mod bisect;
 #[cfg(feature = "linalg")]
 pub(crate) mod factor;
 #[cfg(feature = "linalg")]
+pub(crate) mod lu;
+#[cfg(feature = "linalg")]
 pub(crate) mod reduce;
 #[cfg(feature = "linalg")]
 pub(crate) mod spectral;
 
 #[cfg(feature = "linalg")]
 pub(crate) use factor::{cholesky, qr};
+#[cfg(feature = "linalg")]
+pub(crate) use lu::lu_rows;
 #[cfg(feature = "linalg")]
 pub(crate) use spectral::{eigvalsh, svdvals};
 

@@ -1,0 +1,148 @@
+//! SciPy's `lu_factor` and `lu_solve`: LU factors packed as LAPACK's `getrf` returns them, with
+//! its row interchanges, and the solves with them (`getrs`, any of the three systems). Large
+//! matrices factor through faer (its permutation turned into LAPACK's interchanges); small ones,
+//! and any with an exact zero pivot, through our own `getf2` loop (`small::lu_rows`).
+use super::small::{lu_rows, SMALL};
+use super::stack::{c_order, concat, per_matrix, seq_in_stack, Stack};
+use super::Field;
+use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::linalg::lu::partial_pivoting::factor::{lu_in_place, lu_in_place_scratch};
+use faer::linalg::triangular_solve as tri;
+use faer::reborrow::ReborrowMut;
+use faer::{Conj, MatMut, MatRef, Par};
+use xp_core::linalg::Trans;
+use xp_core::{Layout, Result};
+
+/// The packed factors (C order) and the 0-based interchanges of every matrix of the stack.
+pub(crate) fn lu_factor<T: Field>(a: &[T], al: &Layout) -> Result<(Vec<T>, Vec<i32>)> {
+    let sa = Stack::new(al);
+    let (m, n) = (sa.rows, sa.cols);
+    let k = m.min(n);
+    let par = seq_in_stack(sa.len());
+    let fs = per_matrix("lu_factor", sa.len(), |i| {
+        let v = sa.view(a, i);
+        if m.max(n) > SMALL {
+            let mut f = v.to_owned();
+            let (mut perm, mut inv) = (vec![0usize; m], vec![0usize; m]);
+            let mut mem = MemBuffer::new(lu_in_place_scratch::<usize, T>(m, n, par, Default::default()));
+            lu_in_place(f.as_mut(), &mut perm, &mut inv, par, MemStack::new(&mut mem), Default::default());
+            if (0..k).all(|j| f[(j, j)] != T::zero_impl()) {
+                return Ok((c_order(f.as_ref(), |x| x), interchanges(&perm, k)));
+            }
+        }
+        let mut f = c_order(v, |x| x);
+        let piv = lu_rows(&mut f, m, n);
+        Ok((f, piv))
+    })?;
+    Ok((concat(&fs, |f| f.0.as_slice()), concat(&fs, |f| f.1.as_slice())))
+}
+
+/// LAPACK's interchanges (row `j` swapped with row `piv[j] ≥ j`, in order) that make the
+/// permutation `perm` (row `i` of `P A` is row `perm[i]` of `A`); they are unique.
+fn interchanges(perm: &[usize], k: usize) -> Vec<i32> {
+    let m = perm.len();
+    let (mut row_at, mut pos_of): (Vec<usize>, Vec<usize>) = ((0..m).collect(), (0..m).collect());
+    (0..k)
+        .map(|j| {
+            let p = pos_of[perm[j]];
+            let (rj, rp) = (row_at[j], row_at[p]);
+            row_at.swap(j, p);
+            pos_of[rj] = p;
+            pos_of[rp] = j;
+            p as i32
+        })
+        .collect()
+}
+
+/// `X` from the factors `lu` of square `[.., n, n]`, their interchanges `piv` `[.., n]` and
+/// `B` `[.., n, k]` (batches already broadcast to one shape), for the system `trans`.
+pub(crate) fn lu_solve<T: Field>(
+    lu: &[T],
+    l: &Layout,
+    piv: &[i32],
+    pl: &Layout,
+    b: &[T],
+    bl: &Layout,
+    trans: Trans,
+) -> Result<Vec<T>> {
+    let (sa, sb) = (Stack::new(l), Stack::new(bl));
+    let sp = Stack::new(&pl.insert_axis(pl.ndim() - 1));
+    let (n, nrhs) = (sa.rows, sb.cols);
+    let par = seq_in_stack(sa.len());
+    let xs = per_matrix("lu_solve", sa.len(), |i| {
+        let f = sa.view(lu, i);
+        let p = sp.view(piv, i);
+        let mut x = c_order(sb.view(b, i), |v| v);
+        let mut xm = MatMut::from_row_major_slice_mut(&mut x, n, nrhs);
+        let swap = |xm: &mut MatMut<'_, T>, j: usize| {
+            let q = p[(0, j)] as usize;
+            if q != j && q < n {
+                for c in 0..nrhs {
+                    let t = xm[(j, c)];
+                    xm[(j, c)] = xm[(q, c)];
+                    xm[(q, c)] = t;
+                }
+            }
+        };
+        match trans {
+            Trans::N => {
+                (0..n).for_each(|j| swap(&mut xm, j));
+                tri::solve_unit_lower_triangular_in_place_with_conj(f, Conj::No, xm.rb_mut(), par);
+                tri::solve_upper_triangular_in_place_with_conj(f, Conj::No, xm.rb_mut(), par);
+            }
+            Trans::T | Trans::C => {
+                let c = if trans == Trans::C { Conj::Yes } else { Conj::No };
+                tri::solve_lower_triangular_in_place_with_conj(f.transpose(), c, xm.rb_mut(), par);
+                tri::solve_unit_upper_triangular_in_place_with_conj(f.transpose(), c, xm.rb_mut(), par);
+                (0..n).rev().for_each(|j| swap(&mut xm, j));
+            }
+        }
+        Ok(x)
+    })?;
+    Ok(concat(&xs, Vec::as_slice))
+}
+
+/// `X` with `op(A) X = B` for triangular `A` `[.., n, n]` (the triangle, system and diagonal
+/// of `spec`) and `B` `[.., n, k]`; an exact zero on the read diagonal is refused first.
+pub(crate) fn solve_triangular<T: Field>(
+    a: &[T],
+    al: &Layout,
+    b: &[T],
+    bl: &Layout,
+    spec: xp_core::linalg::TriangularSpec,
+) -> Result<Vec<T>> {
+    use xp_core::linalg::Uplo;
+    use xp_core::LinAlgKind;
+    let (sa, sb) = (Stack::new(al), Stack::new(bl));
+    let (n, nrhs) = (sa.rows, sb.cols);
+    let par = seq_in_stack(sa.len());
+    let xs = per_matrix("solve_triangular", sa.len(), |i| {
+        let v = sa.view(a, i);
+        if !spec.unit_diagonal {
+            if let Some(d) = (0..n).find(|&d| v[(d, d)] == T::zero_impl()) {
+                return Err(LinAlgKind::SingularDiagonal { index: i, diagonal: d });
+            }
+        }
+        let mut x = c_order(sb.view(b, i), |v| v);
+        let xm = MatMut::from_row_major_slice_mut(&mut x, n, nrhs);
+        // op(A) and whether it is lower triangular
+        let (m, c, lower): (MatRef<'_, T>, Conj, bool) = match spec.trans {
+            Trans::N => (v, Conj::No, spec.uplo == Uplo::Lower),
+            Trans::T => (v.transpose(), Conj::No, spec.uplo == Uplo::Upper),
+            Trans::C => (v.transpose(), Conj::Yes, spec.uplo == Uplo::Upper),
+        };
+        triangular(m, c, lower, spec.unit_diagonal, xm, par);
+        Ok(x)
+    })?;
+    Ok(concat(&xs, Vec::as_slice))
+}
+
+/// Solve in place with the triangle of `m` (conjugated by `c`) that `lower` names.
+fn triangular<T: Field>(m: MatRef<'_, T>, c: Conj, lower: bool, unit: bool, x: MatMut<'_, T>, par: Par) {
+    match (lower, unit) {
+        (true, false) => tri::solve_lower_triangular_in_place_with_conj(m, c, x, par),
+        (true, true) => tri::solve_unit_lower_triangular_in_place_with_conj(m, c, x, par),
+        (false, false) => tri::solve_upper_triangular_in_place_with_conj(m, c, x, par),
+        (false, true) => tri::solve_unit_upper_triangular_in_place_with_conj(m, c, x, par),
+    }
+}

@@ -1,0 +1,240 @@
+//! SciPy's `scipy.linalg` functions in `xp::linalg` against SciPy (tests/data/scipy_linalg.json,
+//! made by scripts/gen_scipy_linalg_reference.py): every case of the ops listed in [`run`] on
+//! every device, each input in every layout variant, values with the case's tolerance, errors
+//! where SciPy raises, inputs untouched (the runner of `linalg.rs`). The special matrices'
+//! cases run in `scipy_matrices.rs`; the ops of the file that no module runs yet are listed in
+//! [`PENDING`] (issue 34 is building them), and `every_op_has_a_home` keeps that list honest.
+use super::common;
+use super::linalg::one_case_with;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use xp::linalg::{self, ChoFactor, LuFactor, LuOptions, SolveTriangular, Trans, Uplo};
+use xp::{Array, Device, Error, LinAlgKind, Result};
+use xp_testing::{devices, Failures, Tolerance};
+
+/// The ops this module runs.
+const OPS: &[&str] = &["lu", "lu_factor", "lu_solve", "cho_factor", "cho_solve", "cholesky", "solve_triangular"];
+
+/// The ops of the reference file that no module runs yet (issue 34 in progress).
+const PENDING: &[&str] = &[
+    "ldl",
+    "solve",
+    "solve_banded",
+    "solveh_banded",
+    "solve_toeplitz",
+    "solve_circulant",
+    "lstsq",
+    "pinvh",
+    "qr",
+    "rq",
+    "qr_multiply",
+    "eigh_tridiagonal",
+    "eigvalsh_tridiagonal",
+    "eig_banded",
+    "schur",
+    "hessenberg",
+    "polar",
+    "svdvals",
+    "null_space",
+    "orth",
+    "subspace_angles",
+    "expm",
+    "expm_frechet",
+    "logm",
+    "sqrtm",
+    "funm",
+    "cosm",
+    "sinm",
+    "tanm",
+    "coshm",
+    "sinhm",
+    "tanhm",
+    "signm",
+    "fractional_matrix_power",
+];
+
+/// The ops `scipy_matrices.rs` runs.
+const MATRICES: &[&str] = &[
+    "block_diag",
+    "circulant",
+    "companion",
+    "convolution_matrix",
+    "dft",
+    "fiedler",
+    "fiedler_companion",
+    "hadamard",
+    "hankel",
+    "helmert",
+    "hilbert",
+    "invhilbert",
+    "leslie",
+    "pascal",
+    "invpascal",
+    "toeplitz",
+    "tri",
+    "khatri_rao",
+    "bandwidth",
+    "issymmetric",
+    "ishermitian",
+];
+
+fn trans(p: &Value) -> Trans {
+    match p["trans"].as_i64() {
+        Some(1) => Trans::T,
+        Some(2) => Trans::C,
+        _ => Trans::N,
+    }
+}
+
+/// Run case `op` on inputs `x`; every output in SciPy's order.
+fn run(op: &str, x: &[Array], p: &Value) -> Result<Vec<Array>> {
+    let lower = p["lower"] == true;
+    match op {
+        "lu" => {
+            let o = LuOptions { permute_l: p["permute_l"] == true, p_indices: p["p_indices"] == true };
+            let f = linalg::lu(&x[0], o)?;
+            // SciPy's shortcut for 1 × 1 matrices gives P the input's dtype (and p_indices
+            // int64); xp keeps the real dtype (int32) at every size: compared as SciPy types it.
+            let one = x[0].ndim() >= 2 && x[0].shape()[x[0].ndim() - 2..] == [1, 1];
+            let p = match f.p {
+                Some(p) if one && o.p_indices => Some(p.astype(xp::DType::I64)?),
+                Some(p) if one => Some(p.astype(x[0].dtype())?),
+                p => p,
+            };
+            Ok(p.into_iter().chain([f.l, f.u]).collect())
+        }
+        "lu_factor" => linalg::lu_factor(&x[0]).map(|f| vec![f.lu, f.piv]),
+        "lu_solve" => {
+            let f: LuFactor = linalg::lu_factor(&x[0])?;
+            Ok(vec![linalg::lu_solve(&f, &x[1], trans(p))?])
+        }
+        "cho_factor" => Ok(vec![linalg::cho_factor(&x[0], lower)?.c]),
+        "cho_solve" => {
+            let f: ChoFactor = linalg::cho_factor(&x[0], lower)?;
+            Ok(vec![linalg::cho_solve(&f, &x[1])?])
+        }
+        "cholesky" => Ok(vec![linalg::cholesky(&x[0], if lower { Uplo::Lower } else { Uplo::Upper })?]),
+        "solve_triangular" => {
+            let o = SolveTriangular { trans: trans(p), lower, unit_diagonal: p["unit_diagonal"] == true };
+            Ok(vec![linalg::solve_triangular(&x[0], &x[1], o)?])
+        }
+        _ => panic!("scipy_linalg runs no op {op}"),
+    }
+}
+
+fn cases(f: &mut Failures, dev: Device, case: &Value) {
+    if OPS.contains(&case["op"].as_str().unwrap()) && case.get("props_only") != Some(&Value::Bool(true)) {
+        one_case_with(f, dev, case, run)
+    }
+}
+
+common::split_cases!(cases, "scipy_linalg");
+
+#[test]
+fn every_op_has_a_home() {
+    let ops: BTreeSet<String> =
+        common::load("scipy_linalg").iter().map(|c| c["op"].as_str().unwrap().to_string()).collect();
+    let homeless: Vec<&String> =
+        ops.iter().filter(|o| ![OPS, PENDING, MATRICES].iter().any(|l| l.contains(&o.as_str()))).collect();
+    assert!(homeless.is_empty(), "ops of scipy_linalg.json that no test runs: {homeless:?}");
+    let done: Vec<&&str> = PENDING.iter().filter(|o| OPS.contains(o)).collect();
+    assert!(done.is_empty(), "ops both run and pending: {done:?}");
+}
+
+/// SciPy names the first zero of the diagonal; so does the typed error, on every device, for
+/// every triangle and system, and the stack position of the failing matrix.
+#[test]
+fn singular_triangular_names_its_diagonal() {
+    let mut f = Failures::default();
+    for dev in devices() {
+        for n in [1usize, 4, 7] {
+            for zero in 0..n {
+                for (lower, t) in [(false, Trans::N), (true, Trans::T), (false, Trans::C), (true, Trans::N)] {
+                    // a stack of 3: the middle matrix has a zero at `zero` (and a later one)
+                    let mut v = vec![0.0f64; 3 * n * n];
+                    for b in 0..3 {
+                        for i in 0..n {
+                            for j in 0..n {
+                                let keep = if lower { j <= i } else { j >= i };
+                                v[b * n * n + i * n + j] = if i == j {
+                                    2.0 + i as f64
+                                } else if keep {
+                                    0.5
+                                } else {
+                                    9.0
+                                };
+                            }
+                        }
+                    }
+                    v[n * n + zero * n + zero] = 0.0;
+                    v[n * n + (n - 1) * n + (n - 1)] = 0.0;
+                    let a = Array::from_vec(v, [3, n, n]).unwrap().to_device(dev).unwrap();
+                    let b = xp::ones([3, n, 2], xp::DType::F64).unwrap().to_device(dev).unwrap();
+                    let o = SolveTriangular { trans: t, lower, unit_diagonal: false };
+                    let got = linalg::solve_triangular(&a, &b, o);
+                    let ok = matches!(got, Err(Error::LinAlg { kind: LinAlgKind::SingularDiagonal { index: 1, diagonal }, .. }) if diagonal == zero);
+                    f.add(if ok {
+                        Ok(())
+                    } else {
+                        Err(format!("n {n} zero {zero} lower {lower} {t:?} on {dev}: {got:?}"))
+                    });
+                    // with a unit diagonal the zeros are not read: the solve is exact
+                    let x = linalg::solve_triangular(&a, &b, SolveTriangular { unit_diagonal: true, ..o }).unwrap();
+                    f.add(if x.to_vec::<f64>().unwrap().iter().all(|v| v.is_finite()) {
+                        Ok(())
+                    } else {
+                        Err("unit".into())
+                    });
+                }
+            }
+        }
+    }
+    f.finish();
+}
+
+/// `P L U = A` for tall, wide and square stacks, and `lu_solve` in all three systems recovers
+/// a known solution, on every device and dtype (a property beside the reference values).
+#[test]
+fn lu_properties() {
+    let mut f = Failures::default();
+    for dev in devices() {
+        for dt in [xp::DType::F32, xp::DType::F64, xp::DType::C64, xp::DType::C128] {
+            let tol = Tolerance { rtol: if dt.to_real() == xp::DType::F32 { 2e-4 } else { 1e-11 }, atol: 0.0 };
+            for (m, n) in [(5usize, 5usize), (7, 3), (3, 7), (60, 60), (1, 1)] {
+                let a = xp::random::default_rng(7).standard_normal([2, m, n], xp::DType::F64).unwrap();
+                let a = if dt.is_complex() { a.add(&a.mul(xp::Complex64::new(0.0, 0.5)).unwrap()).unwrap() } else { a };
+                let a = a.astype(dt).unwrap().to_device(dev).unwrap();
+                let r = linalg::lu(&a, LuOptions::default()).unwrap();
+                let plu = xp::matmul(&r.p.unwrap().astype(dt).unwrap(), &xp::matmul(&r.l, &r.u).unwrap()).unwrap();
+                let atol = tol.rtol * 10.0 * (m.max(n) as f64);
+                let ok = xp::allclose_with(&plu, &a, xp::Tolerance { rtol: 0.0, atol, ..Default::default() }).unwrap();
+                f.add(if ok { Ok(()) } else { Err(format!("P L U != A for {m}x{n} {dt} on {dev}")) });
+                if m != n {
+                    continue;
+                }
+                let x =
+                    xp::random::default_rng(8).standard_normal([2, n, 3], xp::DType::F64).unwrap().astype(dt).unwrap();
+                let x = x.to_device(dev).unwrap();
+                let fac = linalg::lu_factor(&a).unwrap();
+                for t in [Trans::N, Trans::T, Trans::C] {
+                    let op_a = match t {
+                        Trans::N => a.clone(),
+                        Trans::T => xp::matrix_transpose(&a).unwrap(),
+                        Trans::C => xp::matrix_transpose(&a).unwrap().conj().unwrap(),
+                    };
+                    let b = xp::matmul(&op_a, &x).unwrap();
+                    let got = linalg::lu_solve(&fac, &b, t).unwrap();
+                    let back = xp::matmul(&op_a, &got).unwrap();
+                    let ok = xp::allclose_with(
+                        &back,
+                        &b,
+                        xp::Tolerance { rtol: 0.0, atol: atol * 10.0, ..Default::default() },
+                    )
+                    .unwrap();
+                    f.add(if ok { Ok(()) } else { Err(format!("lu_solve {t:?} {n} {dt} on {dev}")) });
+                }
+            }
+        }
+    }
+    f.finish();
+}
