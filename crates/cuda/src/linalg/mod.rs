@@ -5,6 +5,7 @@
 //! Handles are per (thread, device) on the current stream; workspaces come from xp's pool;
 //! routines that can fail on their input read the solver's status back (one small wait) and
 //! answer the typed error.
+mod batched;
 mod common;
 mod eig;
 mod factor;

@@ -6,6 +6,7 @@
 //! right-hand sides `B` (n × k) are `Bᵀ`. So `op(A) X = B` is solved as `Xᵀ op(A)ᵀ = Bᵀ` from
 //! the right, with the other triangle and the same operation letter (`op(A)ᵀ` is `Aᵀ` read
 //! as is for `N`, `A` for `T`, and `conj(A)` for `C`): no transposed copy of either operand.
+use super::batched;
 use super::common::{dims, row_major};
 use super::handles::{blas_err, cublas};
 use super::lu::{getrf, getrs, uniform};
@@ -164,11 +165,17 @@ pub(crate) fn lu_factor(a: &CudaStorage, al: &Layout) -> Result<(CudaStorage, Cu
         ));
     }
     // (a zero pivot is no error here: SciPy only warns)
+    let pl = Layout::contiguous(&[count, k]);
+    let ones = Layout::new(vec![count, k], vec![0, 0], 0);
+    if m == n && batched::batched(count, n) {
+        let (lu, piv) = batched::getrf(a, al)?;
+        let one = CudaDevice::of(&a.dev).full(1, Scalar::Int(1), DType::I32)?;
+        return Ok((row_major(&lu, count, n, n, false)?, piv.binary(&pl, &one, &ones, BinaryOp::Sub)?));
+    }
     let (lu, ipiv, _info) = getrf("lu_factor", a, al)?;
     let lu = row_major(&lu, count, m, n, false)?;
-    let pl = Layout::contiguous(&[count, k]);
     let one = CudaDevice::of(&a.dev).full(1, Scalar::Int(1), DType::I64)?;
-    let piv = ipiv.binary(&pl, &one, &Layout::new(vec![count, k], vec![0, 0], 0), BinaryOp::Sub)?;
+    let piv = ipiv.binary(&pl, &one, &ones, BinaryOp::Sub)?;
     Ok((lu, piv.cast(&pl, DType::I32)?))
 }
 
@@ -189,11 +196,18 @@ pub(crate) fn lu_solve(
         return b.contiguous_copy(bl);
     }
     let f = super::common::col_major(lu, l)?;
-    let p64 = piv.cast(pl, DType::I64)?;
+    // the pivots 1-based, in the integer type the solver reads
+    let small = batched::batched(count, n);
+    let it = if small { DType::I32 } else { DType::I64 };
+    let p = piv.cast(pl, it)?;
     let cl = Layout::contiguous(pl.shape());
-    let one = CudaDevice::of(&lu.dev).full(1, Scalar::Int(1), DType::I64)?;
-    let ipiv = p64.binary(&cl, &one, &Layout::new(pl.shape().to_vec(), vec![0; pl.ndim()], 0), BinaryOp::Add)?;
+    let one = CudaDevice::of(&lu.dev).full(1, Scalar::Int(1), it)?;
+    let ipiv = p.binary(&cl, &one, &Layout::new(pl.shape().to_vec(), vec![0; pl.ndim()], 0), BinaryOp::Add)?;
     let x = super::common::col_major(b, bl)?;
-    getrs("lu_solve", &f, &ipiv, &x, n, k, count, trans)?;
+    if small {
+        batched::getrs(&f, &ipiv, &x, (n, k, count), trans)?;
+    } else {
+        getrs("lu_solve", &f, &ipiv, &x, n, k, count, trans)?;
+    }
     row_major(&x, count, n, k, false)
 }
