@@ -39,6 +39,7 @@ mod reductions;
 mod repr;
 mod rust_kernels;
 mod scipy_linalg;
+mod scipy_matrices;
 mod sets;
 mod signal;
 mod signal_filters;

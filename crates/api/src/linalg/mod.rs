@@ -30,6 +30,7 @@
 //! `matrix_rank` with a host rank wait for it.
 mod decomp;
 mod lu;
+mod matrices;
 mod norms;
 mod solve;
 mod system;
@@ -39,6 +40,12 @@ pub use crate::diagonal::{cross, diagonal, matrix_transpose, trace};
 pub use crate::products::{matmul, multi_dot, outer, tensordot, vecdot};
 pub use decomp::{cholesky, eig, eigh, eigvals, eigvalsh, qr, svd, svd_with, svdvals, Eig, Qr, Svd};
 pub use lu::{lu, lu_factor, lu_solve, Lu, LuFactor, LuOptions};
+pub use matrices::{
+    bandwidth, bandwidth_stack, block_diag, circulant, companion, convolution_matrix, dft, dft_on, fiedler,
+    fiedler_companion, hadamard, hadamard_on, hankel, helmert, helmert_on, hilbert, hilbert_on, invhilbert,
+    invhilbert_on, invpascal, invpascal_on, ishermitian, issymmetric, khatri_rao, leslie, pascal, pascal_on, toeplitz,
+    tri, tri_on, DftScale, Pascal, PascalKind, Symmetry,
+};
 pub use norms::{cond, matrix_norm, norm, norm_keepdim, vector_norm, NormOrd};
 pub use solve::{
     det, inv, lstsq, matrix_power, matrix_rank, pinv, slogdet, solve, tensorinv, tensorsolve, Lstsq, Slogdet,
