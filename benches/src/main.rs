@@ -23,6 +23,7 @@ mod kernels;
 mod linalg;
 mod random;
 mod rust_kernels;
+mod scipy_linalg;
 mod stats;
 mod sweep;
 
@@ -137,6 +138,7 @@ fn workloads(gpu: bool) -> Vec<Workload> {
     elementwise::workloads(&mut w);
     linalg::workloads(&mut w, gpu);
     linalg::stacks(&mut w);
+    scipy_linalg::workloads(&mut w, gpu);
     index::workloads(&mut w, gpu);
     random::workloads(&mut w, gpu);
     stats::workloads(&mut w, gpu);

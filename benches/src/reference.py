@@ -87,7 +87,7 @@ def setup(name):
     if name.startswith("small_sum"):
         a = rand(1024)
         return lambda: [a.sum() for _ in range(10_000)]
-    return kernel_setup(name) or linalg_setup(name) or index_setup(name) or random_setup(name) or stats_setup(name) or elementwise_setup(name) or fft_setup(name) or iir_setup(name) or label_setup(name)
+    return kernel_setup(name) or scipy_linalg_setup(name) or linalg_setup(name) or index_setup(name) or random_setup(name) or stats_setup(name) or elementwise_setup(name) or fft_setup(name) or iir_setup(name) or label_setup(name)
 
 
 def kernel_setup(name):
@@ -441,6 +441,38 @@ def iir_setup(name):
     sos = xp.asarray(BUTTER8_SOS, dtype=xp.float32)
     return lambda: sosfilt(sos, x, axis=-1)
 
+
+
+def scipy_linalg_setup(name):
+    """Issue 34's rows: cupyx.scipy.linalg on a GPU, scipy.linalg on the CPU (float64)."""
+    if gpu:
+        import cupyx.scipy.linalg as S
+    else:
+        import scipy.linalg as S
+
+    def well64(batch, n):
+        a = rand(batch * n * n, (batch, n, n)).astype(xp.float64) + n * xp.eye(n, dtype=xp.float64)
+        return a[0] if batch == 1 else a
+
+    if name == "lu_factor_solve_f64_4096x32x32":
+        a, b = well64(4096, 32), rand(4096 * 32, (4096, 32, 1)).astype(xp.float64)
+        if gpu:  # CuPy's lu_factor and lu_solve take one matrix: a loop of 4096 calls each
+            return lambda: [S.lu_solve(S.lu_factor(a[i]), b[i]) for i in range(4096)]
+        return lambda: S.lu_solve(S.lu_factor(a), b)
+    if name.startswith("solve_triangular_f64_"):
+        n = int(name.split("_")[3])
+        a = xp.triu(well64(1, n))
+        b = rand(n * n, (n, n)).astype(xp.float64)
+        return lambda: S.solve_triangular(a, b)
+    if name == "lu_factor_f64_1024":
+        a = well64(1, 1024)
+        return lambda: S.lu_factor(a)
+    if name == "cho_solve_f64_1024":
+        a = well64(1, 1024)
+        c = S.cho_factor(a @ a.T)
+        b = rand(1024).astype(xp.float64)
+        return lambda: S.cho_solve(c, b)
+    return None
 
 def stack_setup(name):
     # Issue 26's stacks of small matrices: the same shapes and dtypes as xp-bench's.

@@ -8,17 +8,17 @@ use super::common;
 use super::linalg::one_case_with;
 use serde_json::Value;
 use std::collections::BTreeSet;
-use xp::linalg::{self, ChoFactor, LuFactor, LuOptions, SolveTriangular, Trans, Uplo};
+use xp::linalg::{self, AssumeA, ChoFactor, LuFactor, LuOptions, Solve, SolveTriangular, Trans, Uplo};
 use xp::{Array, Device, Error, LinAlgKind, Result};
 use xp_testing::{devices, Failures, Tolerance};
 
 /// The ops this module runs.
-const OPS: &[&str] = &["lu", "lu_factor", "lu_solve", "cho_factor", "cho_solve", "cholesky", "solve_triangular"];
+const OPS: &[&str] =
+    &["lu", "lu_factor", "lu_solve", "cho_factor", "cho_solve", "cholesky", "solve_triangular", "solve"];
 
 /// The ops of the reference file that no module runs yet (issue 34 in progress).
 const PENDING: &[&str] = &[
     "ldl",
-    "solve",
     "solve_banded",
     "solveh_banded",
     "solve_toeplitz",
@@ -117,6 +117,14 @@ fn run(op: &str, x: &[Array], p: &Value) -> Result<Vec<Array>> {
         "solve_triangular" => {
             let o = SolveTriangular { trans: trans(p), lower, unit_diagonal: p["unit_diagonal"] == true };
             Ok(vec![linalg::solve_triangular(&x[0], &x[1], o)?])
+        }
+        "solve" => {
+            let assume_a = match p["assume_a"].as_str() {
+                None => AssumeA::Auto,
+                Some(s) => s.parse()?,
+            };
+            let o = Solve { assume_a, lower, transposed: p["transposed"] == true, check_finite: true };
+            Ok(vec![linalg::solve_with(&x[0], &x[1], o)?])
         }
         _ => panic!("scipy_linalg runs no op {op}"),
     }

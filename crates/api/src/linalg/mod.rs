@@ -28,6 +28,7 @@
 //! (CuPy skips this check and returns garbage or NaN instead). `eig` and `eigvals` of real input
 //! also read whether every eigenvalue is real, to return real arrays as NumPy does; `lstsq` and
 //! `matrix_rank` with a host rank wait for it.
+mod assume;
 mod decomp;
 mod lu;
 mod matrices;
@@ -38,6 +39,7 @@ mod triangular;
 
 pub use crate::diagonal::{cross, diagonal, matrix_transpose, trace};
 pub use crate::products::{matmul, multi_dot, outer, tensordot, vecdot};
+pub use assume::{solve_with, AssumeA, Solve};
 pub use decomp::{cholesky, eig, eigh, eigvals, eigvalsh, qr, svd, svd_with, svdvals, Eig, Qr, Svd};
 pub use lu::{lu, lu_factor, lu_solve, Lu, LuFactor, LuOptions};
 pub use matrices::{

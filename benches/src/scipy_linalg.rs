@@ -1,0 +1,55 @@
+//! Issue 34's rows: SciPy's linear algebra against CuPy (`cupyx.scipy.linalg`) on a GPU and
+//! SciPy on the CPU, at the sizes the issue names: a stack of 4096 32×32 systems factored and
+//! solved (`lu_factor` + `lu_solve`; CuPy's functions take one matrix, so its row is a loop of
+//! 4096 calls each), a 4096² triangular solve with 4096 right-hand sides, and the CPU's
+//! `lu_factor` and `cho_solve` at 1024 (float64).
+use crate::{rand, sync, Workload};
+use xp::linalg::{self, SolveTriangular, Trans};
+use xp::{Array, DType, Device, Result};
+
+/// A well-conditioned float64 n × n stack: uniform [0, 1) plus n on the diagonal.
+fn well(batch: usize, n: usize, d: Device) -> Result<Array> {
+    let a = rand(batch * n * n, &[batch, n, n], d)?.astype(DType::F64)?;
+    a.add(&xp::on(d).eye(n, None, 0, DType::F64)?.mul(n as f64)?)
+}
+
+pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
+    w.push(Workload {
+        name: "lu_factor_solve_f64_4096x32x32".to_string(),
+        unit: "ms",
+        setup: Box::new(|d| {
+            let a = well(4096, 32, d)?;
+            let b = rand(4096 * 32, &[4096, 32, 1], d)?.astype(DType::F64)?;
+            Ok(Box::new(move || sync(&linalg::lu_solve(&linalg::lu_factor(&a)?, &b, Trans::N)?)))
+        }),
+    });
+    let n = if gpu { 4096 } else { 1024 };
+    w.push(Workload {
+        name: format!("solve_triangular_f64_{n}_{n}rhs"),
+        unit: "ms",
+        setup: Box::new(move |d| {
+            let a = well(1, n, d)?.reshape([n as isize, n as isize])?.triu(0)?;
+            let b = rand(n * n, &[n, n], d)?.astype(DType::F64)?;
+            Ok(Box::new(move || sync(&linalg::solve_triangular(&a, &b, SolveTriangular::default())?)))
+        }),
+    });
+    w.push(Workload {
+        name: "lu_factor_f64_1024".to_string(),
+        unit: "ms",
+        setup: Box::new(|d| {
+            let a = well(1, 1024, d)?.reshape([1024, 1024])?;
+            Ok(Box::new(move || sync(&linalg::lu_factor(&a)?.lu)))
+        }),
+    });
+    w.push(Workload {
+        name: "cho_solve_f64_1024".to_string(),
+        unit: "ms",
+        setup: Box::new(|d| {
+            let a = well(1, 1024, d)?.reshape([1024, 1024])?;
+            let spd = xp::matmul(&a, &xp::matrix_transpose(&a)?)?;
+            let c = linalg::cho_factor(&spd, false)?;
+            let b = rand(1024, &[1024], d)?.astype(DType::F64)?;
+            Ok(Box::new(move || sync(&linalg::cho_solve(&c, &b)?)))
+        }),
+    });
+}
