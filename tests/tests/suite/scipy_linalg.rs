@@ -246,3 +246,30 @@ fn lu_properties() {
     }
     f.finish();
 }
+
+/// An exact zero pivot in a matrix large enough for the blocked path: LAPACK's semantics (the
+/// factorisation goes on, `L`'s column stays zero, `P L U = A` still holds), on every device.
+#[test]
+fn zero_pivot_keeps_lapack_semantics() {
+    let mut f = Failures::default();
+    for dev in devices() {
+        let n = 60;
+        let a = xp::random::default_rng(9).standard_normal([n, n], xp::DType::F64).unwrap();
+        // column 5 all zeros: the sixth pivot is exactly zero
+        let mask = xp::arange(0, n as i64, 1, None).unwrap().ne(5).unwrap().astype(xp::DType::F64).unwrap();
+        let a = a.mul(&mask).unwrap().to_device(dev).unwrap();
+        let r = linalg::lu(&a, LuOptions::default()).unwrap();
+        let finite = r.l.isfinite().unwrap().all(..).unwrap().item::<bool>().unwrap()
+            && r.u.isfinite().unwrap().all(..).unwrap().item::<bool>().unwrap();
+        let plu = xp::matmul(&r.p.unwrap(), &xp::matmul(&r.l, &r.u).unwrap()).unwrap();
+        let ok = finite
+            && xp::allclose_with(&plu, &a, xp::Tolerance { rtol: 0.0, atol: 1e-10, ..Default::default() }).unwrap();
+        let u55 = r.u.slice([5.into(), 5.into()]).unwrap().item::<f64>().unwrap();
+        f.add(if ok && u55 == 0.0 {
+            Ok(())
+        } else {
+            Err(format!("zero pivot on {dev}: finite {finite}, U[5, 5] = {u55}"))
+        });
+    }
+    f.finish();
+}

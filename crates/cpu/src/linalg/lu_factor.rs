@@ -1,12 +1,10 @@
 //! SciPy's `lu_factor` and `lu_solve`: LU factors packed as LAPACK's `getrf` returns them, with
 //! its row interchanges, and the solves with them (`getrs`, any of the three systems). Large
-//! matrices factor through faer (its permutation turned into LAPACK's interchanges); small ones,
-//! and any with an exact zero pivot, through our own `getf2` loop (`small::lu_rows`).
-use super::small::{lu_rows, SMALL};
+//! matrices factor blocked (panels by rows, faer's triangular solve and GEMM for the rest);
+//! small ones, and any with an exact zero pivot, through our own `getf2` loop (`small::lu_rows`).
+use super::small::{lu_rows, panel, SMALL};
 use super::stack::{c_order, concat, per_matrix, seq_in_stack, Stack};
 use super::Field;
-use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::linalg::lu::partial_pivoting::factor::{lu_in_place, lu_in_place_scratch};
 use faer::linalg::triangular_solve as tri;
 use faer::reborrow::ReborrowMut;
 use faer::{Conj, MatMut, MatRef, Par};
@@ -17,41 +15,61 @@ use xp_core::{Layout, Result};
 pub(crate) fn lu_factor<T: Field>(a: &[T], al: &Layout) -> Result<(Vec<T>, Vec<i32>)> {
     let sa = Stack::new(al);
     let (m, n) = (sa.rows, sa.cols);
-    let k = m.min(n);
     let par = seq_in_stack(sa.len());
     let fs = per_matrix("lu_factor", sa.len(), |i| {
         let v = sa.view(a, i);
-        if m.max(n) > SMALL {
-            let mut f = v.to_owned();
-            let (mut perm, mut inv) = (vec![0usize; m], vec![0usize; m]);
-            let mut mem = MemBuffer::new(lu_in_place_scratch::<usize, T>(m, n, par, Default::default()));
-            lu_in_place(f.as_mut(), &mut perm, &mut inv, par, MemStack::new(&mut mem), Default::default());
-            if (0..k).all(|j| f[(j, j)] != T::zero_impl()) {
-                return Ok((c_order(f.as_ref(), |x| x), interchanges(&perm, k)));
-            }
-        }
         let mut f = c_order(v, |x| x);
+        if m.max(n) > SMALL {
+            if let Some(piv) = blocked(&mut f, m, n, par) {
+                return Ok((f, piv));
+            }
+            f = c_order(v, |x| x); // a zero pivot: LAPACK's loop below
+        }
         let piv = lu_rows(&mut f, m, n);
         Ok((f, piv))
     })?;
     Ok((concat(&fs, |f| f.0.as_slice()), concat(&fs, |f| f.1.as_slice())))
 }
 
-/// LAPACK's interchanges (row `j` swapped with row `piv[j] ≥ j`, in order) that make the
-/// permutation `perm` (row `i` of `P A` is row `perm[i]` of `A`); they are unique.
-fn interchanges(perm: &[usize], k: usize) -> Vec<i32> {
-    let m = perm.len();
-    let (mut row_at, mut pos_of): (Vec<usize>, Vec<usize>) = ((0..m).collect(), (0..m).collect());
-    (0..k)
-        .map(|j| {
-            let p = pos_of[perm[j]];
-            let (rj, rp) = (row_at[j], row_at[p]);
-            row_at.swap(j, p);
-            pos_of[rj] = p;
-            pos_of[rp] = j;
-            p as i32
-        })
-        .collect()
+/// Columns per panel of [`blocked`].
+const PANEL: usize = 64;
+
+/// Right-looking blocked LU (LAPACK's `getrf`) of the row-major `m × n` matrix `f` in place:
+/// each panel of [`PANEL`] columns is factored by rows (the row interchanges swap contiguous
+/// rows), the rows right of it solved with its unit lower triangle, and the trailing matrix
+/// updated by one GEMM (faer's, in parallel). `None` when a pivot is exactly zero (the caller
+/// then runs LAPACK's unblocked loop, whose zero-pivot semantics this does not keep).
+fn blocked<T: Field>(f: &mut [T], m: usize, n: usize, par: Par) -> Option<Vec<i32>> {
+    let k = m.min(n);
+    let mut piv = Vec::with_capacity(k);
+    let mut j0 = 0;
+    while j0 < k {
+        let jb = PANEL.min(k - j0);
+        if !panel(f, (m, n), j0, jb, &mut piv) {
+            return None;
+        }
+        let rest = n - j0 - jb;
+        if rest > 0 {
+            // SAFETY: the views are disjoint blocks of `f` (rows j0..j0+jb and below, columns
+            // j0..j0+jb and right of them), each inside the m × n row-major buffer.
+            unsafe {
+                let base = f.as_mut_ptr();
+                let at = |r: usize, c: usize| base.add(r * n + c);
+                let l11 = MatRef::from_raw_parts(at(j0, j0) as *const T, jb, jb, n as isize, 1);
+                let u12 = MatMut::from_raw_parts_mut(at(j0, j0 + jb), jb, rest, n as isize, 1);
+                tri::solve_unit_lower_triangular_in_place_with_conj(l11, Conj::No, u12, par);
+                let below = m - j0 - jb;
+                if below > 0 {
+                    let l21 = MatRef::from_raw_parts(at(j0 + jb, j0) as *const T, below, jb, n as isize, 1);
+                    let u12 = MatRef::from_raw_parts(at(j0, j0 + jb) as *const T, jb, rest, n as isize, 1);
+                    let a22 = MatMut::from_raw_parts_mut(at(j0 + jb, j0 + jb), below, rest, n as isize, 1);
+                    faer::linalg::matmul::matmul(a22, faer::Accum::Add, l21, u12, T::of(-1.0, 0.0), par);
+                }
+            }
+        }
+        j0 += jb;
+    }
+    Some(piv)
 }
 
 /// `X` from the factors `lu` of square `[.., n, n]`, their interchanges `piv` `[.., n]` and

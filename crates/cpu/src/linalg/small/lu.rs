@@ -51,3 +51,42 @@ fn lu_in_place<T: Small>(f: &mut [T], m: usize, n: usize) -> Vec<i32> {
     }
     piv
 }
+
+/// Factor the panel of columns `j0..j0 + jb` (rows `j0..`) of the row-major `m × n` matrix `f`
+/// in place, interchanging whole rows; pushes the panel's interchanges onto `piv`. False at an
+/// exact zero pivot (the blocked factorisation then leaves the matrix to [`lu_rows`]).
+pub(crate) fn panel<T: Small>(f: &mut [T], (m, n): (usize, usize), j0: usize, jb: usize, piv: &mut Vec<i32>) -> bool {
+    wide(
+        #[inline(always)]
+        || {
+            for c in j0..j0 + jb {
+                let (mut p, mut max) = (c, T::Re::default());
+                for r in c..m {
+                    let x = f[r * n + c];
+                    let a = x.re().abs() + x.im().abs();
+                    if a > max {
+                        (max, p) = (a, r);
+                    }
+                }
+                if max == T::Re::default() {
+                    return false;
+                }
+                piv.push(p as i32);
+                if p != c {
+                    let (top, bottom) = f.split_at_mut(p * n);
+                    top[c * n..c * n + n].swap_with_slice(&mut bottom[..n]);
+                }
+                let d = f[c * n + c];
+                let inv = d.cj().rmul(T::Re::from_f64(1.0).div(d.abs2()));
+                let (top, rest) = f.split_at_mut((c + 1) * n);
+                let prow = &top[c * n + c + 1..c * n + j0 + jb];
+                for row in rest.chunks_exact_mut(n).take(m - c - 1) {
+                    let l = row[c] * inv;
+                    row[c] = l;
+                    axpy_sub(&mut row[c + 1..j0 + jb], l, prow);
+                }
+            }
+            true
+        },
+    )
+}

@@ -28,7 +28,7 @@ pub(crate) mod spectral;
 #[cfg(feature = "linalg")]
 pub(crate) use factor::{cholesky, qr};
 #[cfg(feature = "linalg")]
-pub(crate) use lu::lu_rows;
+pub(crate) use lu::{lu_rows, panel};
 #[cfg(feature = "linalg")]
 pub(crate) use spectral::{eigvalsh, svdvals};
 
