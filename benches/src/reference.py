@@ -467,6 +467,11 @@ def scipy_linalg_setup(name):
     if name == "lu_factor_f64_1024":
         a = well64(1, 1024)
         return lambda: S.lu_factor(a)
+    if name == "solve_toeplitz_f64_1024":
+        c = rand(1024).astype(xp.float64)
+        c[0] += 1024.0
+        r, b = rand(1024).astype(xp.float64), rand(1024).astype(xp.float64)
+        return lambda: S.solve_toeplitz((c, r), b)
     if name == "cho_solve_f64_1024":
         a = well64(1, 1024)
         c = S.cho_factor(a @ a.T)

@@ -52,4 +52,15 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
             Ok(Box::new(move || sync(&linalg::cho_solve(&c, &b)?)))
         }),
     });
+    w.push(Workload {
+        name: "solve_toeplitz_f64_1024".to_string(),
+        unit: "ms",
+        setup: Box::new(|d| {
+            let c = rand(1024, &[1024], d)?.astype(DType::F64)?;
+            let c = c.add(&xp::on(d).eye(1024, None, 0, DType::F64)?.slice([xp::SliceElem::Index(0)])?.mul(1024.0)?)?;
+            let r = rand(1024, &[1024], d)?.astype(DType::F64)?;
+            let b = rand(1024, &[1024], d)?.astype(DType::F64)?;
+            Ok(Box::new(move || sync(&linalg::solve_toeplitz(&c, Some(&r), &b)?)))
+        }),
+    });
 }

@@ -29,6 +29,7 @@
 //! also read whether every eigenvalue is real, to return real arrays as NumPy does; `lstsq` and
 //! `matrix_rank` with a host rank wait for it.
 mod assume;
+mod banded;
 mod decomp;
 mod lu;
 mod matrices;
@@ -40,6 +41,7 @@ mod triangular;
 pub use crate::diagonal::{cross, diagonal, matrix_transpose, trace};
 pub use crate::products::{matmul, multi_dot, outer, tensordot, vecdot};
 pub use assume::{solve_with, AssumeA, Solve};
+pub use banded::{solve_banded, solve_circulant, solve_toeplitz, solveh_banded};
 pub use decomp::{cholesky, eig, eigh, eigvals, eigvalsh, qr, svd, svd_with, svdvals, Eig, Qr, Svd};
 pub use lu::{lu, lu_factor, lu_solve, Lu, LuFactor, LuOptions};
 pub use matrices::{
