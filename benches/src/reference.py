@@ -467,6 +467,9 @@ def scipy_linalg_setup(name):
     if name == "lu_factor_f64_1024":
         a = well64(1, 1024)
         return lambda: S.lu_factor(a)
+    if name == "expm_f64_1024":
+        a = rand(1024 * 1024, (1024, 1024)).astype(xp.float64) * (8.0 / 1024)
+        return lambda: S.expm(a)
     if name == "solve_toeplitz_f64_1024":
         c = rand(1024).astype(xp.float64)
         c[0] += 1024.0

@@ -63,4 +63,13 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
             Ok(Box::new(move || sync(&linalg::solve_toeplitz(&c, Some(&r), &b)?)))
         }),
     });
+    w.push(Workload {
+        name: "expm_f64_1024".to_string(),
+        unit: "ms",
+        setup: Box::new(|d| {
+            // column sums near 4: the degree-13 approximant without scaling, for SciPy and CuPy too
+            let a = rand(1024 * 1024, &[1024, 1024], d)?.astype(DType::F64)?.mul(8.0 / 1024.0)?;
+            Ok(Box::new(move || sync(&linalg::expm(&a)?)))
+        }),
+    });
 }

@@ -224,7 +224,7 @@ fn canonical(op: &str, p: &Value, outs: &mut [Host]) {
             outs[0].first(k, true);
             outs[2].first(k, false);
         }
-        "eigh" | "eig" => {
+        "eigh" | "eig" | "eigh_tridiagonal" | "eig_banded" if outs.len() == 2 => {
             if op == "eig" {
                 sort_eig(outs);
             }

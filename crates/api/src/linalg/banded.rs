@@ -25,7 +25,7 @@ use xp_core::{Complex64, DType, Error, LinAlgKind, Result};
 /// The dense matrices `(.., n, n)` of band storage `ab` `(.., rows, n)` whose row `r` holds
 /// diagonal `top - r` (`A[i, j] = ab[top + i - j, j]`); entries outside the band are zero and
 /// the storage's unused corners are not read.
-fn dense(ab: &Array, top: usize) -> Result<Array> {
+pub(super) fn dense(ab: &Array, top: usize) -> Result<Array> {
     let nd = ab.ndim();
     let (rows, n) = (ab.shape()[nd - 2], ab.shape()[nd - 1]);
     let dev = crate::on(ab.device());

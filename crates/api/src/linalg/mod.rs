@@ -30,11 +30,14 @@
 //! `matrix_rank` with a host rank wait for it.
 mod assume;
 mod banded;
+mod banded_eigen;
 mod decomp;
 mod lu;
+mod matfuncs;
 mod matrices;
 mod norms;
 mod solve;
+mod subspace;
 mod system;
 mod triangular;
 
@@ -42,8 +45,10 @@ pub use crate::diagonal::{cross, diagonal, matrix_transpose, trace};
 pub use crate::products::{matmul, multi_dot, outer, tensordot, vecdot};
 pub use assume::{solve_with, AssumeA, Solve};
 pub use banded::{solve_banded, solve_circulant, solve_toeplitz, solveh_banded};
+pub use banded_eigen::{eig_banded, eigh_tridiagonal, eigvals_banded, eigvalsh_tridiagonal};
 pub use decomp::{cholesky, eig, eigh, eigvals, eigvalsh, qr, svd, svd_with, svdvals, Eig, Qr, Svd};
 pub use lu::{lu, lu_factor, lu_solve, Lu, LuFactor, LuOptions};
+pub use matfuncs::{coshm, cosm, expm, sinhm, sinm, tanhm, tanm};
 pub use matrices::{
     bandwidth, bandwidth_stack, block_diag, circulant, companion, convolution_matrix, dft, dft_on, fiedler,
     fiedler_companion, hadamard, hadamard_on, hankel, helmert, helmert_on, hilbert, hilbert_on, invhilbert,
@@ -54,6 +59,7 @@ pub use norms::{cond, matrix_norm, norm, norm_keepdim, vector_norm, NormOrd};
 pub use solve::{
     det, inv, lstsq, matrix_power, matrix_rank, pinv, slogdet, solve, tensorinv, tensorsolve, Lstsq, Slogdet,
 };
+pub use subspace::{pinvh, polar, Pinvh, Polar, Side};
 pub use triangular::{cho_factor, cho_solve, solve_triangular, ChoFactor, SolveTriangular};
 pub use xp_core::linalg::{QrMode, SvdSpec, Trans, Uplo};
 

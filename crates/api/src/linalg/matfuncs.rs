@@ -1,0 +1,160 @@
+//! SciPy's matrix functions, batched over leading axes and composed from the seam (products and
+//! solves), so that they run on every device: `expm` and the trigonometric and hyperbolic
+//! functions built on it (`cosm sinm tanm coshm sinhm tanhm`).
+//!
+//! ```
+//! use xp::linalg;
+//! // exp of a rotation generator is the rotation
+//! let t = 0.5f64;
+//! let a = xp::Array::from_vec(vec![0.0, -t, t, 0.0], &[2, 2]).unwrap();
+//! let r = linalg::expm(&a).unwrap().to_vec::<f64>().unwrap();
+//! assert!((r[0] - t.cos()).abs() < 1e-15 && (r[2] - t.sin()).abs() < 1e-15);
+//! ```
+use super::{prepared, solve, NormOrd};
+use crate::Array;
+use xp_core::Result;
+
+/// The Padé [13/13] coefficients of `exp` (Higham 2005).
+const B13: [f64; 14] = [
+    64764752532480000.0,
+    32382376266240000.0,
+    7771770303897600.0,
+    1187353796428800.0,
+    129060195264000.0,
+    10559470521600.0,
+    670442572800.0,
+    33522128640.0,
+    1323241920.0,
+    40840800.0,
+    960960.0,
+    16380.0,
+    182.0,
+    1.0,
+];
+/// The 1-norm up to which the [13/13] approximant is accurate to double precision unscaled.
+const THETA13: f64 = 5.371920351148152;
+
+/// The lower-degree approximants: (degree, the 1-norm up to which it is accurate to double
+/// precision, its coefficients).
+const LOW: [(usize, f64, &[f64]); 4] = [
+    (3, 1.495585217958292e-2, &[120.0, 60.0, 12.0, 1.0]),
+    (5, 2.53939833006323e-1, &[30240.0, 15120.0, 3360.0, 420.0, 30.0, 1.0]),
+    (7, 9.504178996162932e-1, &[17297280.0, 8648640.0, 1995840.0, 277200.0, 25200.0, 1512.0, 56.0, 1.0]),
+    (
+        9,
+        2.097847961257068,
+        &[17643225600.0, 8821612800.0, 2075673600.0, 302702400.0, 30270240.0, 2162160.0, 110880.0, 3960.0, 90.0, 1.0],
+    ),
+];
+
+/// The matrix exponential (SciPy `expm(a)`), Higham's scaling and squaring: the Padé
+/// approximant of the lowest degree (3, 5, 7, 9) accurate at the stack's largest 1-norm, or of
+/// degree 13 with each matrix scaled by its own power of two (`2^-s`, `s = ⌈log2(‖A‖₁ /
+/// θ₁₃)⌉`) and squared back `s` times. Float32 and complex64 stay in single precision;
+/// integers are computed in float64, as SciPy's. One read of the largest norm (a wait on a GPU).
+pub fn expm(a: &Array) -> Result<Array> {
+    let (x, n, _) = prepared("expm", a, true)?;
+    if x.size() == 0 {
+        return x.copy();
+    }
+    let norm = super::matrix_norm(&x, NormOrd::P(1.0))?;
+    let top = if norm.ndim() == 0 { norm.item::<f64>()? } else { norm.max(..)?.item::<f64>()? };
+    let eye = crate::on(x.device()).eye(n, None, 0, x.dtype())?;
+    if let Some(&(_, _, b)) = LOW.iter().find(|l| top <= l.1) {
+        // U = A Σ b[odd k] A^(k-1), V = Σ b[even k] A^k
+        let a2 = crate::matmul(&x, &x)?;
+        let (mut pw, mut u, mut v) = (eye.clone(), eye.mul(b[1])?, eye.mul(b[0])?);
+        for k in (2..b.len()).step_by(2) {
+            pw = crate::matmul(&pw, &a2)?;
+            v = v.add(&pw.mul(b[k])?)?;
+            if k + 1 < b.len() {
+                u = u.add(&pw.mul(b[k + 1])?)?;
+            }
+        }
+        let u = crate::matmul(&x, &u)?;
+        return solve(&v.sub(&u)?, &v.add(&u)?);
+    }
+    // s per matrix (0 for a small or zero norm: log2(0) = -inf is clipped)
+    let s = norm.div(THETA13)?.log2()?.ceil()?.clip(Some(0.0), None::<f64>)?;
+    let squarings = (top / THETA13).log2().ceil().max(0.0);
+    let squarings = if squarings.is_finite() { squarings as usize } else { 0 };
+    let s3 = s.expand_dims(-1)?.expand_dims(-1)?;
+    let a = x.mul(&s3.neg()?.exp2()?)?;
+    let a2 = crate::matmul(&a, &a)?;
+    let a4 = crate::matmul(&a2, &a2)?;
+    let a6 = crate::matmul(&a4, &a2)?;
+    let b = |k: usize| B13[k];
+    let inner_u = a6.mul(b(13))?.add(&a4.mul(b(11))?)?.add(&a2.mul(b(9))?)?;
+    let u = crate::matmul(&a6, &inner_u)?
+        .add(&a6.mul(b(7))?)?
+        .add(&a4.mul(b(5))?)?
+        .add(&a2.mul(b(3))?)?
+        .add(&eye.mul(b(1))?)?;
+    let u = crate::matmul(&a, &u)?;
+    let inner_v = a6.mul(b(12))?.add(&a4.mul(b(10))?)?.add(&a2.mul(b(8))?)?;
+    let v = crate::matmul(&a6, &inner_v)?
+        .add(&a6.mul(b(6))?)?
+        .add(&a4.mul(b(4))?)?
+        .add(&a2.mul(b(2))?)?
+        .add(&eye.mul(b(0))?)?;
+    let mut r = solve(&v.sub(&u)?, &v.add(&u)?)?;
+    for k in 0..squarings {
+        let sq = crate::matmul(&r, &r)?;
+        r = if s.ndim() == 0 { sq } else { crate::where_(&s3.gt(k as f64)?, &sq, &r)? };
+    }
+    Ok(r)
+}
+
+/// `expm(i·A)` in the complex dtype of `a`'s precision (`a` a checked square stack).
+fn expm_i(a: &Array, sign: f64) -> Result<Array> {
+    let (x, _, _) = prepared("expm", a, true)?;
+    let c = x.astype(x.dtype().to_complex())?;
+    expm(&c.mul(xp_core::Complex64::new(0.0, sign))?)
+}
+
+/// The matrix cosine (SciPy `cosm`): `Re expm(iA)` for real `A`, `(expm(iA) + expm(-iA)) / 2`
+/// otherwise.
+pub fn cosm(a: &Array) -> Result<Array> {
+    let e = expm_i(a, 1.0)?;
+    if compute_complex(a)? {
+        e.add(&expm_i(a, -1.0)?)?.mul(0.5)
+    } else {
+        e.real()
+    }
+}
+
+/// The matrix sine (SciPy `sinm`): `Im expm(iA)` for real `A`, `(expm(iA) - expm(-iA)) / 2i`
+/// otherwise.
+pub fn sinm(a: &Array) -> Result<Array> {
+    let e = expm_i(a, 1.0)?;
+    if compute_complex(a)? {
+        e.sub(&expm_i(a, -1.0)?)?.mul(xp_core::Complex64::new(0.0, -0.5))
+    } else {
+        e.imag()
+    }
+}
+
+/// The matrix tangent (SciPy `tanm`): `cosm(A)⁻¹ sinm(A)`.
+pub fn tanm(a: &Array) -> Result<Array> {
+    solve(&cosm(a)?, &sinm(a)?)
+}
+
+/// The matrix hyperbolic cosine (SciPy `coshm`): `(expm(A) + expm(-A)) / 2`.
+pub fn coshm(a: &Array) -> Result<Array> {
+    expm(a)?.add(&expm(&a.neg()?)?)?.mul(0.5)
+}
+
+/// The matrix hyperbolic sine (SciPy `sinhm`): `(expm(A) - expm(-A)) / 2`.
+pub fn sinhm(a: &Array) -> Result<Array> {
+    expm(a)?.sub(&expm(&a.neg()?)?)?.mul(0.5)
+}
+
+/// The matrix hyperbolic tangent (SciPy `tanhm`): `coshm(A)⁻¹ sinhm(A)`.
+pub fn tanhm(a: &Array) -> Result<Array> {
+    solve(&coshm(a)?, &sinhm(a)?)
+}
+
+/// Whether `a` computes in a complex dtype (its checks as `expm`'s).
+fn compute_complex(a: &Array) -> Result<bool> {
+    Ok(super::compute_dtype("expm", a.dtype())?.is_complex())
+}
