@@ -13,8 +13,8 @@ use xp::signal::Mode;
 use xp::{Array, Complex64, DType, Device, Error, Result};
 use xp_testing::{devices, layouts, Failures};
 
-/// The ops this module runs (scipy_linalg.rs lists them as its MATRICES).
-const OPS: &[&str] = &[
+/// The ops this module runs (`scipy_linalg.rs` counts them as having a home).
+pub(super) const OPS: &[&str] = &[
     "block_diag",
     "circulant",
     "companion",

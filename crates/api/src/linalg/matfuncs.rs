@@ -14,38 +14,50 @@ use super::{prepared, solve, NormOrd};
 use crate::Array;
 use xp_core::Result;
 
-/// The Padé [13/13] coefficients of `exp` (Higham 2005).
-const B13: [f64; 14] = [
-    64764752532480000.0,
-    32382376266240000.0,
-    7771770303897600.0,
-    1187353796428800.0,
-    129060195264000.0,
-    10559470521600.0,
-    670442572800.0,
-    33522128640.0,
-    1323241920.0,
-    40840800.0,
-    960960.0,
-    16380.0,
-    182.0,
-    1.0,
-];
 /// The 1-norm up to which the [13/13] approximant is accurate to double precision unscaled.
 const THETA13: f64 = 5.371920351148152;
 
-/// The lower-degree approximants: (degree, the 1-norm up to which it is accurate to double
-/// precision, its coefficients).
-const LOW: [(usize, f64, &[f64]); 4] = [
-    (3, 1.495585217958292e-2, &[120.0, 60.0, 12.0, 1.0]),
-    (5, 2.53939833006323e-1, &[30240.0, 15120.0, 3360.0, 420.0, 30.0, 1.0]),
-    (7, 9.504178996162932e-1, &[17297280.0, 8648640.0, 1995840.0, 277200.0, 25200.0, 1512.0, 56.0, 1.0]),
-    (
-        9,
-        2.097847961257068,
-        &[17643225600.0, 8821612800.0, 2075673600.0, 302702400.0, 30270240.0, 2162160.0, 110880.0, 3960.0, 90.0, 1.0],
-    ),
-];
+/// The lower degrees and the 1-norm up to which each approximant is accurate to double
+/// precision unscaled (Higham 2005).
+const LOW: [(usize, f64); 4] =
+    [(3, 1.495585217958292e-2), (5, 2.53939833006323e-1), (7, 9.504178996162932e-1), (9, 2.097847961257068)];
+
+/// Padé coefficients b_0..b_m of degree m (Higham 2005).
+pub(crate) fn pade(m: usize) -> &'static [f64] {
+    match m {
+        3 => &[120.0, 60.0, 12.0, 1.0],
+        5 => &[30240.0, 15120.0, 3360.0, 420.0, 30.0, 1.0],
+        7 => &[17297280.0, 8648640.0, 1995840.0, 277200.0, 25200.0, 1512.0, 56.0, 1.0],
+        9 => &[
+            17643225600.0,
+            8821612800.0,
+            2075673600.0,
+            302702400.0,
+            30270240.0,
+            2162160.0,
+            110880.0,
+            3960.0,
+            90.0,
+            1.0,
+        ],
+        _ => &[
+            64764752532480000.0,
+            32382376266240000.0,
+            7771770303897600.0,
+            1187353796428800.0,
+            129060195264000.0,
+            10559470521600.0,
+            670442572800.0,
+            33522128640.0,
+            1323241920.0,
+            40840800.0,
+            960960.0,
+            16380.0,
+            182.0,
+            1.0,
+        ],
+    }
+}
 
 /// The matrix exponential (SciPy `expm(a)`), Higham's scaling and squaring: the Padé
 /// approximant of the lowest degree (3, 5, 7, 9) accurate at the stack's largest 1-norm, or of
@@ -60,7 +72,8 @@ pub fn expm(a: &Array) -> Result<Array> {
     let norm = super::matrix_norm(&x, NormOrd::P(1.0))?;
     let top = if norm.ndim() == 0 { norm.item::<f64>()? } else { norm.max(..)?.item::<f64>()? };
     let eye = crate::on(x.device()).eye(n, None, 0, x.dtype())?;
-    if let Some(&(_, _, b)) = LOW.iter().find(|l| top <= l.1) {
+    if let Some(&(m, _)) = LOW.iter().find(|l| top <= l.1) {
+        let b = pade(m);
         // U = A Σ b[odd k] A^(k-1), V = Σ b[even k] A^k
         let a2 = crate::matmul(&x, &x)?;
         let (mut pw, mut u, mut v) = (eye.clone(), eye.mul(b[1])?, eye.mul(b[0])?);
@@ -83,7 +96,8 @@ pub fn expm(a: &Array) -> Result<Array> {
     let a2 = crate::matmul(&a, &a)?;
     let a4 = crate::matmul(&a2, &a2)?;
     let a6 = crate::matmul(&a4, &a2)?;
-    let b = |k: usize| B13[k];
+    let b13 = pade(13);
+    let b = |k: usize| b13[k];
     let inner_u = a6.mul(b(13))?.add(&a4.mul(b(11))?)?.add(&a2.mul(b(9))?)?;
     let u = crate::matmul(&a6, &inner_u)?
         .add(&a6.mul(b(7))?)?

@@ -33,7 +33,7 @@ mod banded;
 mod banded_eigen;
 mod decomp;
 mod lu;
-mod matfuncs;
+pub(crate) mod matfuncs;
 mod matrices;
 mod norms;
 mod solve;

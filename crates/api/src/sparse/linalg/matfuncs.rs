@@ -16,6 +16,7 @@
 use super::super::arith::Sparse;
 use super::super::{CsrArray, Format, SparseArray};
 use super::direct::{fp_type, splu, square, Trans};
+use crate::linalg::matfuncs::pade;
 use crate::linalg::NormOrd;
 use crate::Array;
 use xp_core::{DType, Error, Result};
@@ -160,43 +161,6 @@ pub fn matrix_power(a: &dyn Sparse, power: u32) -> Result<SparseArray> {
         }
     }
     in_format(result, a.format())
-}
-
-/// Padé coefficients b_0..b_m of degree m (Higham 2005).
-fn pade(m: usize) -> &'static [f64] {
-    match m {
-        3 => &[120.0, 60.0, 12.0, 1.0],
-        5 => &[30240.0, 15120.0, 3360.0, 420.0, 30.0, 1.0],
-        7 => &[17297280.0, 8648640.0, 1995840.0, 277200.0, 25200.0, 1512.0, 56.0, 1.0],
-        9 => &[
-            17643225600.0,
-            8821612800.0,
-            2075673600.0,
-            302702400.0,
-            30270240.0,
-            2162160.0,
-            110880.0,
-            3960.0,
-            90.0,
-            1.0,
-        ],
-        _ => &[
-            64764752532480000.0,
-            32382376266240000.0,
-            7771770303897600.0,
-            1187353796428800.0,
-            129060195264000.0,
-            10559470521600.0,
-            670442572800.0,
-            33522128640.0,
-            1323241920.0,
-            40840800.0,
-            960960.0,
-            16380.0,
-            182.0,
-            1.0,
-        ],
-    }
 }
 
 /// `e^A` of a square sparse `a` (SciPy's `expm`): the Padé approximant of degree 3, 5, 7, 9 or 13
