@@ -32,26 +32,46 @@ pub(crate) fn lu_factor<T: Field>(a: &[T], al: &Layout) -> Result<(Vec<T>, Vec<i
 }
 
 /// Columns per panel of [`blocked`].
-const PANEL: usize = 64;
+const PANEL: usize = 128;
+/// Panels at most this wide are factored column by column; wider ones recursively.
+const LEAF: usize = 16;
 
 /// Right-looking blocked LU (LAPACK's `getrf`) of the row-major `m × n` matrix `f` in place:
-/// each panel of [`PANEL`] columns is factored by rows (the row interchanges swap contiguous
-/// rows), the rows right of it solved with its unit lower triangle, and the trailing matrix
-/// updated by one GEMM (faer's, in parallel). `None` when a pivot is exactly zero (the caller
-/// then runs LAPACK's unblocked loop, whose zero-pivot semantics this does not keep).
+/// each panel of [`PANEL`] columns is factored (recursively, down to [`LEAF`] columns done by
+/// rows: an interchange swaps two contiguous whole rows), the rows right of it solved with its
+/// unit lower triangle, and the trailing matrix updated by one GEMM (faer's, in parallel).
+/// `None` when a pivot is exactly zero (the caller then runs LAPACK's unblocked loop, whose
+/// zero-pivot semantics this does not keep).
 fn blocked<T: Field>(f: &mut [T], m: usize, n: usize, par: Par) -> Option<Vec<i32>> {
     let k = m.min(n);
     let mut piv = Vec::with_capacity(k);
-    let mut j0 = 0;
-    while j0 < k {
-        let jb = PANEL.min(k - j0);
-        if !panel(f, (m, n), j0, jb, &mut piv) {
-            return None;
+    factor_cols(f, (m, n), (0, k, n), PANEL, par, &mut piv).then_some(piv)
+}
+
+/// Factor columns `c0..c1` (rows `c0..`) in blocks of `nb`, updating the columns up to `cend`.
+fn factor_cols<T: Field>(
+    f: &mut [T],
+    (m, n): (usize, usize),
+    (c0, c1, cend): (usize, usize, usize),
+    nb: usize,
+    par: Par,
+    piv: &mut Vec<i32>,
+) -> bool {
+    let mut j0 = c0;
+    while j0 < c1 {
+        let jb = nb.min(c1 - j0);
+        let ok = if jb <= LEAF {
+            panel(f, (m, n), j0, jb, piv)
+        } else {
+            factor_cols(f, (m, n), (j0, j0 + jb, j0 + jb), (jb / 2).max(LEAF), Par::Seq, piv)
+        };
+        if !ok {
+            return false;
         }
-        let rest = n - j0 - jb;
+        let rest = cend - j0 - jb;
         if rest > 0 {
             // SAFETY: the views are disjoint blocks of `f` (rows j0..j0+jb and below, columns
-            // j0..j0+jb and right of them), each inside the m × n row-major buffer.
+            // j0..j0+jb and right of them up to cend), each inside the m × n row-major buffer.
             unsafe {
                 let base = f.as_mut_ptr();
                 let at = |r: usize, c: usize| base.add(r * n + c);
@@ -69,7 +89,7 @@ fn blocked<T: Field>(f: &mut [T], m: usize, n: usize, par: Par) -> Option<Vec<i3
         }
         j0 += jb;
     }
-    Some(piv)
+    true
 }
 
 /// `X` from the factors `lu` of square `[.., n, n]`, their interchanges `piv` `[.., n]` and
