@@ -10,6 +10,15 @@ use std::ffi::c_int;
 use xp_core::linalg::Trans;
 use xp_core::{DType, HostBuffer, Layout, Result};
 
+/// cuBLAS's operation letter for the system `trans` names.
+pub(crate) fn blas_op(trans: Trans) -> blas::cublasOperation_t {
+    match trans {
+        Trans::N => blas::cublasOperation_t::CUBLAS_OP_N,
+        Trans::T => blas::cublasOperation_t::CUBLAS_OP_T,
+        Trans::C => blas::cublasOperation_t::CUBLAS_OP_C,
+    }
+}
+
 /// The largest order the batched routines take (cuBLAS's own guidance: small matrices).
 pub(crate) const BATCHED_MAX: usize = 64;
 
@@ -61,11 +70,7 @@ pub(crate) fn getrs(
 ) -> Result<()> {
     let (pa, pb) = (addresses(lu, n * n, count)?, addresses(x, n * k, count)?);
     let h = cublas(&lu.dev)?;
-    let o = match trans {
-        Trans::N => blas::cublasOperation_t::CUBLAS_OP_N,
-        Trans::T => blas::cublasOperation_t::CUBLAS_OP_T,
-        Trans::C => blas::cublasOperation_t::CUBLAS_OP_C,
-    };
+    let o = blas_op(trans);
     let (nn, kk, b) = (n as c_int, k as c_int, count as c_int);
     let (aa, bb, pv) = (pa.ptr(0), pb.ptr(0), piv.ptr(0) as *const c_int);
     let mut info: c_int = 0;

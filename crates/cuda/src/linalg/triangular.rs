@@ -68,11 +68,7 @@ pub(crate) fn solve_triangular(
         Uplo::Lower => blas::cublasFillMode_t::CUBLAS_FILL_MODE_UPPER,
         Uplo::Upper => blas::cublasFillMode_t::CUBLAS_FILL_MODE_LOWER,
     };
-    let op = match spec.trans {
-        Trans::N => blas::cublasOperation_t::CUBLAS_OP_N,
-        Trans::T => blas::cublasOperation_t::CUBLAS_OP_T,
-        Trans::C => blas::cublasOperation_t::CUBLAS_OP_C,
-    };
+    let op = batched::blas_op(spec.trans);
     let diag = if spec.unit_diagonal {
         blas::cublasDiagType_t::CUBLAS_DIAG_UNIT
     } else {

@@ -288,14 +288,7 @@ pub fn block_diag(arrays: &[&Array]) -> Result<Array> {
     let Some(first) = arrays.first() else {
         return crate::zeros([1, 0], DType::F64);
     };
-    let blocks = arrays
-        .iter()
-        .map(|a| match a.ndim() {
-            0 => a.reshape_exact(&[1, 1]),
-            1 => a.reshape_exact(&[1, a.size()]),
-            _ => Ok((*a).clone()),
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let blocks = arrays.iter().map(|a| crate::atleast_2d(a)).collect::<Result<Vec<_>>>()?;
     let (mut batch, mut dtype, mut rows, mut cols) = (vec![], first.dtype(), 0, 0);
     for b in &blocks {
         if b.device() != first.device() {
