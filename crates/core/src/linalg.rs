@@ -119,6 +119,39 @@ pub struct QrFactors<S> {
     pub r: S,
 }
 
+/// A stack of Schur decompositions `A = Z T Zᴴ` (LAPACK's `gees`, SciPy's `schur`).
+#[derive(Debug)]
+pub struct SchurFactors<S> {
+    /// upper triangular (complex form), or quasi-triangular with standardised 2 × 2 blocks for
+    /// the complex-conjugate eigenvalue pairs of a real matrix (real form)
+    pub t: S,
+    /// the unitary (orthogonal) Schur vectors as columns
+    pub z: S,
+}
+
+impl<S> SchurFactors<S> {
+    /// The same factors with each storage mapped by `f`.
+    pub fn map<T>(self, f: impl Fn(S) -> T) -> SchurFactors<T> {
+        SchurFactors { t: f(self.t), z: f(self.z) }
+    }
+}
+
+/// A stack of Hessenberg decompositions `A = Q H Qᴴ` (LAPACK's `gehrd`, SciPy's `hessenberg`).
+#[derive(Debug)]
+pub struct HessenbergFactors<S> {
+    /// upper Hessenberg: zero below the first subdiagonal
+    pub h: S,
+    /// the unitary factor, when asked for
+    pub q: Option<S>,
+}
+
+impl<S> HessenbergFactors<S> {
+    /// The same factors with each storage mapped by `f`.
+    pub fn map<T>(self, f: impl Fn(S) -> T) -> HessenbergFactors<T> {
+        HessenbergFactors { h: f(self.h), q: self.q.map(f) }
+    }
+}
+
 /// The singular values of a stack of matrices, in non-increasing order, and `U`, `Vh` when asked
 /// for (`A = U diag(s) Vh`).
 #[derive(Debug)]

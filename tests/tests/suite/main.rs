@@ -40,6 +40,7 @@ mod repr;
 mod rust_kernels;
 mod scipy_linalg;
 mod scipy_matrices;
+mod scipy_props;
 mod sets;
 mod signal;
 mod signal_filters;

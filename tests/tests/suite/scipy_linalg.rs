@@ -27,6 +27,12 @@ const OPS: &[&str] = &[
     "solve_toeplitz",
     "solve_circulant",
     "expm",
+    "expm_frechet",
+    "logm",
+    "sqrtm",
+    "funm",
+    "signm",
+    "fractional_matrix_power",
     "polar",
     "svdvals",
     "pinvh",
@@ -42,24 +48,7 @@ const OPS: &[&str] = &[
 ];
 
 /// The ops of the reference file that no module runs yet (issue 34 in progress).
-const PENDING: &[&str] = &[
-    "ldl",
-    "lstsq",
-    "qr",
-    "rq",
-    "qr_multiply",
-    "schur",
-    "hessenberg",
-    "null_space",
-    "orth",
-    "subspace_angles",
-    "expm_frechet",
-    "logm",
-    "sqrtm",
-    "funm",
-    "signm",
-    "fractional_matrix_power",
-];
+const PENDING: &[&str] = &["ldl", "lstsq", "qr", "rq", "qr_multiply", "null_space", "orth", "subspace_angles"];
 
 fn trans(p: &Value) -> Trans {
     match p["trans"].as_i64() {
@@ -129,6 +118,21 @@ fn run(op: &str, x: &[Array], p: &Value) -> Result<Vec<Array>> {
         "coshm" => Ok(vec![linalg::coshm(&x[0])?]),
         "sinhm" => Ok(vec![linalg::sinhm(&x[0])?]),
         "tanhm" => Ok(vec![linalg::tanhm(&x[0])?]),
+        "expm_frechet" => linalg::expm_frechet(&x[0], &x[1]).map(|(e, l)| vec![e, l]),
+        "logm" => Ok(vec![linalg::logm(&x[0])?]),
+        "sqrtm" => Ok(vec![linalg::sqrtm(&x[0])?]),
+        "signm" => Ok(vec![linalg::signm(&x[0])?]),
+        "funm" => {
+            let f: fn(xp::Complex64) -> xp::Complex64 = match p["func"].as_str() {
+                Some("exp") => |z| z.exp(),
+                Some("sin") => |z| z.sin(),
+                Some("cos") => |z| z.cos(),
+                Some("log1p") => |z| (z + 1.0).ln(),
+                f => panic!("no funm func {f:?}"),
+            };
+            Ok(vec![linalg::funm(&x[0], f)?])
+        }
+        "fractional_matrix_power" => Ok(vec![linalg::fractional_matrix_power(&x[0], p["t"].as_f64().unwrap())?]),
         "polar" => {
             let side: linalg::Side = p["side"].as_str().unwrap_or("right").parse()?;
             let f = linalg::polar(&x[0], side)?;
@@ -161,7 +165,9 @@ fn every_op_has_a_home() {
         common::load("scipy_linalg").iter().map(|c| c["op"].as_str().unwrap().to_string()).collect();
     let homeless: Vec<&String> = ops
         .iter()
-        .filter(|o| ![OPS, PENDING, super::scipy_matrices::OPS].iter().any(|l| l.contains(&o.as_str())))
+        .filter(|o| {
+            ![OPS, PENDING, super::scipy_matrices::OPS, super::scipy_props::OPS].iter().any(|l| l.contains(&o.as_str()))
+        })
         .collect();
     assert!(homeless.is_empty(), "ops of scipy_linalg.json that no test runs: {homeless:?}");
     let done: Vec<&&str> = PENDING.iter().filter(|o| OPS.contains(o)).collect();

@@ -172,3 +172,30 @@ pub fn tanhm(a: &Array) -> Result<Array> {
 fn compute_complex(a: &Array) -> Result<bool> {
     Ok(super::compute_dtype("expm", a.dtype())?.is_complex())
 }
+
+/// `expm(A)` and the Fréchet derivative of the exponential at `A` in the direction `E`
+/// (SciPy `expm_frechet(A, E)`), as the two blocks of the exponential of the block-triangular
+/// `[[A, E], [0, A]]` (Higham, *Functions of Matrices*, thm. 3.6), batched; float64 or
+/// complex128 whatever the input precision (as SciPy's). `A` and `E` of different shapes are
+/// [`xp_core::Error::InvalidArgument`].
+pub fn expm_frechet(a: &Array, e: &Array) -> Result<(Array, Array)> {
+    let (x, n, _) = prepared("expm_frechet", a, true)?;
+    let (y, _, _) = prepared("expm_frechet", e, true)?;
+    if x.shape() != y.shape() {
+        return Err(xp_core::Error::InvalidArgument {
+            op: "expm_frechet",
+            msg: format!("expected A and E to be the same shape, got {:?} and {:?}", a.shape(), e.shape()),
+        });
+    }
+    let dt = if x.dtype().is_complex() || y.dtype().is_complex() { xp_core::DType::C128 } else { xp_core::DType::F64 };
+    let (x, y) = (x.astype(dt)?, y.astype(dt)?);
+    let zero = crate::on(x.device()).zeros(x.shape(), dt)?;
+    let top = crate::concatenate(&[&x, &y], -1)?;
+    let bottom = crate::concatenate(&[&zero, &x], -1)?;
+    let m = expm(&crate::concatenate(&[&top, &bottom], -2)?)?;
+    use xp_core::SliceElem as S;
+    let (lo, hi) = (S::from(0..n as isize), S::from(n as isize..2 * n as isize));
+    let ea = m.slice([S::Ellipsis, lo, lo])?.copy()?;
+    let l = m.slice([S::Ellipsis, lo, hi])?.copy()?;
+    Ok((ea, l))
+}

@@ -36,6 +36,8 @@ mod lu;
 pub(crate) mod matfuncs;
 mod matrices;
 mod norms;
+mod primary;
+mod schur;
 mod solve;
 mod subspace;
 mod system;
@@ -48,7 +50,7 @@ pub use banded::{solve_banded, solve_circulant, solve_toeplitz, solveh_banded};
 pub use banded_eigen::{eig_banded, eigh_tridiagonal, eigvals_banded, eigvalsh_tridiagonal};
 pub use decomp::{cholesky, eig, eigh, eigvals, eigvalsh, qr, svd, svd_with, svdvals, Eig, Qr, Svd};
 pub use lu::{lu, lu_factor, lu_solve, Lu, LuFactor, LuOptions};
-pub use matfuncs::{coshm, cosm, expm, sinhm, sinm, tanhm, tanm};
+pub use matfuncs::{coshm, cosm, expm, expm_frechet, sinhm, sinm, tanhm, tanm};
 pub use matrices::{
     bandwidth, bandwidth_stack, block_diag, circulant, companion, convolution_matrix, dft, dft_on, fiedler,
     fiedler_companion, hadamard, hadamard_on, hankel, helmert, helmert_on, hilbert, hilbert_on, invhilbert,
@@ -56,6 +58,8 @@ pub use matrices::{
     tri, tri_on, DftScale, Pascal, PascalKind, Symmetry,
 };
 pub use norms::{cond, matrix_norm, norm, norm_keepdim, vector_norm, NormOrd};
+pub use primary::{fractional_matrix_power, funm, logm, signm, sqrtm};
+pub use schur::{hessenberg, rsf2csf, schur, Hessenberg, Schur, SchurOutput};
 pub use solve::{
     det, inv, lstsq, matrix_power, matrix_rank, pinv, slogdet, solve, tensorinv, tensorsolve, Lstsq, Slogdet,
 };

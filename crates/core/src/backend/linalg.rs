@@ -9,7 +9,8 @@
 //! first failing matrix of the stack.
 use super::unsupported;
 use crate::linalg::{
-    Determinant, EigFactors, EighSpec, LuFactors, QrFactors, QrMode, SvdFactors, SvdSpec, Trans, TriangularSpec, Uplo,
+    Determinant, EigFactors, EighSpec, HessenbergFactors, LuFactors, QrFactors, QrMode, SchurFactors, SvdFactors,
+    SvdSpec, Trans, TriangularSpec, Uplo,
 };
 #[allow(unused_imports)] // for the docs
 use crate::Error;
@@ -86,5 +87,17 @@ pub trait LinalgStorage: BackendStorage {
     /// (columns of unit norm), both of the complex dtype of the input's precision.
     fn eig(&self, _l: &Layout, _vectors: bool) -> Result<EigFactors<Self>> {
         unsupported("eig", Self::NAME)
+    }
+    /// Schur decomposition of square `[.., n, n]`: `t` and `z` `[.., n, n]` (see
+    /// [`SchurFactors`]). Real input gives the real quasi-triangular form unless `complex`, which
+    /// gives the complex form in the complex dtype of the input's precision; complex input
+    /// always gives the complex form. No convergence is [`crate::LinAlgKind::NoConvergence`].
+    fn schur(&self, _l: &Layout, _complex: bool) -> Result<SchurFactors<Self>> {
+        unsupported("schur", Self::NAME)
+    }
+    /// Hessenberg decomposition of square `[.., n, n]`: `h` and, when `calc_q`, `q`, both
+    /// `[.., n, n]` of the input's dtype.
+    fn hessenberg(&self, _l: &Layout, _calc_q: bool) -> Result<HessenbergFactors<Self>> {
+        unsupported("hessenberg", Self::NAME)
     }
 }

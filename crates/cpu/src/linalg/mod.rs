@@ -27,6 +27,8 @@
 mod cholesky;
 #[cfg(feature = "linalg")]
 mod eigen;
+#[cfg(feature = "linalg")]
+mod francis;
 mod gemv;
 #[cfg(feature = "linalg")]
 mod lapack;
@@ -37,6 +39,8 @@ mod lu_factor;
 mod matmul;
 #[cfg(feature = "linalg")]
 mod qr;
+#[cfg(feature = "linalg")]
+mod schur;
 mod skinny;
 mod small;
 mod stack;
@@ -48,7 +52,8 @@ use crate::CpuStorage;
 use faer::traits::{ComplexField, RealField};
 pub(crate) use small::wide;
 use xp_core::linalg::{
-    Determinant, EigFactors, EighSpec, LuFactors, QrFactors, QrMode, SvdFactors, SvdSpec, Trans, TriangularSpec, Uplo,
+    Determinant, EigFactors, EighSpec, HessenbergFactors, LuFactors, QrFactors, QrMode, SchurFactors, SvdFactors,
+    SvdSpec, Trans, TriangularSpec, Uplo,
 };
 #[cfg(feature = "linalg")]
 use xp_core::{Complex32, Complex64, Element, HostBuffer};
@@ -98,6 +103,21 @@ macro_rules! on_field {
 #[cfg(feature = "linalg")]
 fn wrap<T: Element>(v: Vec<T>) -> CpuStorage {
     CpuStorage(T::into_buffer(v))
+}
+
+#[cfg(feature = "linalg")]
+fn c64_up(x: Complex32) -> Complex64 {
+    Complex64::new(x.re as f64, x.im as f64)
+}
+
+#[cfg(feature = "linalg")]
+fn c64_down(x: Complex64) -> Complex32 {
+    Complex32::new(x.re as f32, x.im as f32)
+}
+
+#[cfg(feature = "linalg")]
+fn wrap2<T: Element>((a, b): (Vec<T>, Vec<T>)) -> (CpuStorage, CpuStorage) {
+    (wrap(a), wrap(b))
 }
 
 /// The decompositions of a build without the `linalg` feature: each answers
@@ -199,6 +219,27 @@ impl LinalgStorage for CpuStorage {
             Ok(EigFactors { w: wrap(w), v: v.map(wrap) })
         })
     }
+    #[cfg(feature = "linalg")]
+    fn schur(&self, l: &Layout, complex: bool) -> Result<SchurFactors<Self>> {
+        use xp_core::HostBuffer as H;
+        let (t, z) = match &self.0 {
+            H::F32(a) if complex => wrap2(schur::schur_complex(a, l, |x| Complex32::new(x, 0.0), c64_up, c64_down)?),
+            H::F64(a) if complex => wrap2(schur::schur_complex(a, l, |x| Complex64::new(x, 0.0), |x| x, |x| x)?),
+            H::F32(a) => wrap2(schur::schur_real(a, l, |x| x as f64, |x| x as f32)?),
+            H::F64(a) => wrap2(schur::schur_real(a, l, |x| x, |x| x)?),
+            H::C64(a) => wrap2(schur::schur_complex(a, l, |x| x, c64_up, c64_down)?),
+            H::C128(a) => wrap2(schur::schur_complex(a, l, |x| x, |x| x, |x| x)?),
+            b => return Err(Error::InvalidDType { op: "schur", dtype: b.dtype() }),
+        };
+        Ok(SchurFactors { t, z })
+    }
+    #[cfg(feature = "linalg")]
+    fn hessenberg(&self, l: &Layout, calc_q: bool) -> Result<HessenbergFactors<Self>> {
+        on_field!("hessenberg", &self.0, a => {
+            let (h, q) = schur::hessenberg(a, l, calc_q)?;
+            Ok(HessenbergFactors { h: wrap(h), q: q.map(wrap) })
+        })
+    }
     #[cfg(not(feature = "linalg"))]
     without_linalg! {
         solve(b: &Self, bl: &Layout) -> Self;
@@ -212,5 +253,7 @@ impl LinalgStorage for CpuStorage {
         svd(spec: SvdSpec) -> SvdFactors<Self>;
         eigh(spec: EighSpec) -> EigFactors<Self>;
         eig(vectors: bool) -> EigFactors<Self>;
+        schur(complex: bool) -> SchurFactors<Self>;
+        hessenberg(calc_q: bool) -> HessenbergFactors<Self>;
     }
 }

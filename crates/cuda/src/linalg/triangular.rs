@@ -163,7 +163,9 @@ pub(crate) fn lu_factor(a: &CudaStorage, al: &Layout) -> Result<(CudaStorage, Cu
     // (a zero pivot is no error here: SciPy only warns)
     let pl = Layout::contiguous(&[count, k]);
     let ones = Layout::new(vec![count, k], vec![0, 0], 0);
-    if m == n && batched::batched(count, n) {
+    // cuBLAS's batched LU picks complex pivots by modulus, LAPACK (and SciPy) by |re| + |im|:
+    // complex stacks go through cuSOLVER's getrf, whose pivots are LAPACK's.
+    if m == n && batched::batched(count, n) && !a.dtype.is_complex() {
         let (lu, piv) = batched::getrf(a, al)?;
         let one = CudaDevice::of(&a.dev).full(1, Scalar::Int(1), DType::I32)?;
         return Ok((row_major(&lu, count, n, n, false)?, piv.binary(&pl, &one, &ones, BinaryOp::Sub)?));

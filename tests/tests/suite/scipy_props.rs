@@ -1,0 +1,221 @@
+//! The cases of `tests/data/scipy_linalg.json` whose factors are not unique (`props_only`: Schur
+//! and Hessenberg forms), checked by their defining properties on every device, and the
+//! identities between matrix functions the issue names (`expm(logm(A)) = A`, `sqrtm(A)² = A`).
+use super::common;
+use serde_json::Value;
+use xp::linalg::{self, SchurOutput};
+use xp::{Array, Complex64, DType, Device};
+use xp_testing::{devices, Failures};
+
+/// The ops whose `props_only` cases this module checks.
+pub(super) const OPS: &[&str] = &["schur", "hessenberg"];
+
+/// The largest |x − y| over two arrays of one shape (as complex128).
+fn max_diff(x: &Array, y: &Array) -> f64 {
+    let (a, b) = (x.astype(DType::C128).unwrap(), y.astype(DType::C128).unwrap());
+    let (a, b) = (a.to_vec::<Complex64>().unwrap(), b.to_vec::<Complex64>().unwrap());
+    a.iter().zip(&b).map(|(p, q)| (p - q).norm()).fold(0.0, f64::max)
+}
+
+/// `Q Aᴴ` etc.: the conjugate transpose of a stack.
+fn ct(a: &Array) -> Array {
+    xp::matrix_transpose(a).unwrap().conj().unwrap()
+}
+
+/// Rounding allowed for a dtype over `n × n` products of norm `scale`.
+fn bound(dt: DType, n: usize, scale: f64) -> f64 {
+    let eps = if dt.to_real() == DType::F32 { f32::EPSILON as f64 } else { f64::EPSILON };
+    100.0 * eps * (n.max(1) as f64) * scale.max(1.0)
+}
+
+/// The entries `(i, j)` of every matrix of a host stack, C order, as complex128.
+fn entries(a: &Array) -> (Vec<Complex64>, usize) {
+    let n = a.shape()[a.ndim() - 1];
+    (a.astype(DType::C128).unwrap().to_vec::<Complex64>().unwrap(), n)
+}
+
+/// `Z` unitary and `Z M Zᴴ = A` within rounding; a message when not.
+fn similar(a: &Array, z: &Array, m: &Array, what: &str) -> Result<(), String> {
+    let n = a.shape()[a.ndim() - 1];
+    let scale = entries(a).0.iter().map(|v| v.norm()).fold(0.0, f64::max) * n as f64;
+    let tol = bound(m.dtype(), n, scale);
+    let back = xp::matmul(&xp::matmul(z, m).unwrap(), &ct(z)).unwrap();
+    let d = max_diff(&back, a);
+    if d > tol {
+        return Err(format!("{what}: |Z M Zᴴ − A| = {d:e} > {tol:e}"));
+    }
+    let e = xp::eye(n, None, 0, z.dtype()).unwrap().to_device(z.device()).unwrap();
+    let u = max_diff(&xp::matmul(&ct(z), z).unwrap(), &e.broadcast_to(z.shape().to_vec()).unwrap());
+    if u > bound(z.dtype(), n, 1.0) {
+        return Err(format!("{what}: Z not unitary, |ZᴴZ − I| = {u:e}"));
+    }
+    Ok(())
+}
+
+/// The Schur form's shape: zero below the diagonal (complex), or below the subdiagonal with
+/// standardised 2 × 2 blocks (real: equal diagonal, `b c < 0`, no two subdiagonals in a row).
+fn schur_shape(t: &Array, real: bool) -> Result<(), String> {
+    let (v, n) = entries(t);
+    for (b, m) in v.chunks(n * n.max(1)).enumerate() {
+        let at = |i: usize, j: usize| m[i * n + j];
+        for i in 0..n {
+            for j in 0..i {
+                let ok = at(i, j) == Complex64::new(0.0, 0.0) || (real && j + 1 == i);
+                if !ok {
+                    return Err(format!("matrix {b}: T[{i}, {j}] = {} below the form", at(i, j)));
+                }
+            }
+            if real && i > 0 && at(i, i - 1).norm() != 0.0 {
+                let std = at(i - 1, i - 1) == at(i, i) && (at(i - 1, i) * at(i, i - 1)).re < 0.0;
+                if !std || (i > 1 && at(i - 1, i - 2).norm() != 0.0) {
+                    return Err(format!("matrix {b}: block at {i} not standardised"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One `props_only` case on `dev`, in C order and transposed.
+fn check(f: &mut Failures, dev: Device, case: &Value) {
+    let op = case["op"].as_str().unwrap();
+    let p = &case["params"];
+    let a = common::load_on(&case["args"][0], dev);
+    for (layout, x) in [("contiguous", a.clone()), ("transposed", xp::matrix_transpose(&a).unwrap())] {
+        let ctx = format!("{op} {p} {} {:?} on {dev}, {layout}", a.dtype(), a.shape());
+        let before = x.to_buffer().unwrap();
+        let want = case
+            .get("results")
+            .and_then(|r| r.as_array())
+            .cloned()
+            .or_else(|| case.get("result").map(|r| vec![r.clone()]));
+        let dt_of = |k: usize| want.as_ref().map(|w| DType::from_name(w[k]["dtype"].as_str().unwrap()).unwrap());
+        let r = match op {
+            "schur" => {
+                let out: SchurOutput = p["output"].as_str().unwrap().parse().unwrap();
+                linalg::schur(&x, out).map_err(|e| e.to_string()).and_then(|s| {
+                    if Some(s.t.dtype()) != dt_of(0) || Some(s.z.dtype()) != dt_of(1) {
+                        return Err(format!(
+                            "dtypes {} {} != SciPy's {:?} {:?}",
+                            s.t.dtype(),
+                            s.z.dtype(),
+                            dt_of(0),
+                            dt_of(1)
+                        ));
+                    }
+                    similar(&x, &s.z, &s.t, "schur")?;
+                    schur_shape(&s.t, !s.t.dtype().is_complex())
+                })
+            }
+            "hessenberg" => {
+                let calc_q = p["calc_q"] == true;
+                linalg::hessenberg(&x, calc_q).map_err(|e| e.to_string()).and_then(|h| {
+                    if Some(h.h.dtype()) != dt_of(0) {
+                        return Err(format!("dtype {} != SciPy's {:?}", h.h.dtype(), dt_of(0)));
+                    }
+                    let (v, n) = entries(&h.h);
+                    let below = v
+                        .chunks(n * n.max(1))
+                        .any(|m| (0..n).any(|i| (0..i.saturating_sub(1)).any(|j| m[i * n + j].norm() != 0.0)));
+                    if below {
+                        return Err("H not zero below its subdiagonal".into());
+                    }
+                    match h.q {
+                        Some(q) => similar(&x, &q, &h.h, "hessenberg"),
+                        None => {
+                            // a unitary similarity keeps the Frobenius norm
+                            let (na, nh) = (
+                                xp::linalg::matrix_norm(&x, linalg::NormOrd::Fro).unwrap(),
+                                xp::linalg::matrix_norm(&h.h, linalg::NormOrd::Fro).unwrap(),
+                            );
+                            let d = max_diff(&na, &nh);
+                            if d > bound(h.h.dtype(), n, max_diff(&na, &na.mul(0.0).unwrap())) {
+                                Err(format!("|H|_F differs from |A|_F by {d:e}"))
+                            } else {
+                                Ok(())
+                            }
+                        }
+                    }
+                })
+            }
+            _ => unreachable!(),
+        };
+        f.add(r.map_err(|m| format!("{ctx}: {m}")));
+        if x.to_buffer().unwrap() != before {
+            f.add(Err(format!("{ctx}: input modified")));
+        }
+    }
+}
+
+#[test]
+fn schur_and_hessenberg_forms() {
+    let cases = common::load("scipy_linalg");
+    let mut f = Failures::default();
+    for dev in devices() {
+        for case in cases.iter().filter(|c| OPS.contains(&c["op"].as_str().unwrap())) {
+            if case.get("error").is_some() {
+                // SciPy raises (not square): a typed error here
+                let a = common::load_on(&case["args"][0], dev);
+                let r = match case["op"].as_str().unwrap() {
+                    "schur" => linalg::schur(&a, SchurOutput::Real).map(|_| ()),
+                    _ => linalg::hessenberg(&a, false).map(|_| ()),
+                };
+                if !matches!(r, Err(xp::Error::LinAlg { kind: xp::LinAlgKind::NotSquare { .. }, .. })) {
+                    f.add(Err(format!(
+                        "{} of {:?} on {dev}: {r:?}, SciPy raises {}",
+                        case["op"],
+                        a.shape(),
+                        case["error"]
+                    )));
+                }
+                continue;
+            }
+            check(&mut f, dev, case);
+        }
+    }
+    f.finish();
+}
+
+/// `expm(logm(A)) = A`, `sqrtm(A)² = A`, `fractional_matrix_power(A, 0.5)² = A` and
+/// `signm(A)² = I`, on random stacks of every dtype, on every device.
+#[test]
+fn matrix_function_identities() {
+    let mut f = Failures::default();
+    for dev in devices() {
+        for dt in [DType::F32, DType::F64, DType::C64, DType::C128] {
+            for n in [1usize, 3, 6, 20] {
+                let r = xp::random::default_rng(n as u64).standard_normal([2, n, n], DType::F64).unwrap();
+                let r = if dt.is_complex() { r.add(&r.mul(Complex64::new(0.0, 0.3)).unwrap()).unwrap() } else { r };
+                // eigenvalues near 1 + 0.3 r: away from the negative real axis and the imaginary one
+                let e = xp::eye(n, None, 0, DType::F64).unwrap();
+                let a = e
+                    .add(&r.mul(0.3 / (n as f64).sqrt()).unwrap())
+                    .unwrap()
+                    .astype(dt)
+                    .unwrap()
+                    .to_device(dev)
+                    .unwrap();
+                let tol = bound(dt, n, 10.0) * 10.0;
+                let ctx = format!("{dt} {n}x{n} on {dev}");
+                let l = linalg::logm(&a).unwrap();
+                let d = max_diff(&linalg::expm(&l).unwrap(), &a);
+                f.add(if d <= tol { Ok(()) } else { Err(format!("expm(logm(A)) − A = {d:e} ({ctx})")) });
+                let s = linalg::sqrtm(&a).unwrap();
+                if s.dtype() != dt {
+                    f.add(Err(format!("sqrtm dtype {} ({ctx})", s.dtype())));
+                }
+                let d = max_diff(&xp::matmul(&s, &s).unwrap(), &a);
+                f.add(if d <= tol { Ok(()) } else { Err(format!("sqrtm(A)² − A = {d:e} ({ctx})")) });
+                let h = linalg::fractional_matrix_power(&a, 0.5).unwrap();
+                let d = max_diff(&xp::matmul(&h, &h).unwrap(), &a);
+                f.add(if d <= tol { Ok(()) } else { Err(format!("(A^0.5)² − A = {d:e} ({ctx})")) });
+                let m = a.sub(&e.mul(1.0).unwrap().astype(dt).unwrap().to_device(dev).unwrap()).unwrap();
+                let sg = linalg::signm(&m).unwrap();
+                let eye = e.astype(dt).unwrap().broadcast_to([2, n, n]).unwrap();
+                let d = max_diff(&xp::matmul(&sg, &sg).unwrap(), &eye.to_device(dev).unwrap());
+                f.add(if d <= tol * 100.0 { Ok(()) } else { Err(format!("signm(A − I)² − I = {d:e} ({ctx})")) });
+            }
+        }
+    }
+    f.finish();
+}
