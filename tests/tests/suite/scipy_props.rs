@@ -8,7 +8,7 @@ use xp::{Array, Complex64, DType, Device};
 use xp_testing::{devices, Failures};
 
 /// The ops whose `props_only` cases this module checks.
-pub(super) const OPS: &[&str] = &["schur", "hessenberg"];
+pub(super) const OPS: &[&str] = &["schur", "hessenberg", "null_space", "orth"];
 
 /// The largest |x − y| over two arrays of one shape (as complex128).
 fn max_diff(x: &Array, y: &Array) -> f64 {
@@ -76,12 +76,47 @@ fn schur_shape(t: &Array, real: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// An orthonormal basis `q` of the range (`orth`) or the null space of `a`: SciPy's dtype and
+/// shape (the rank exactly), `QᴴQ = I`, the same projector `Q Qᴴ` as SciPy's basis, and for the
+/// null space `A Q = 0`, all within rounding.
+fn basis_check(a: &Array, q: &Array, want: &Value, range: bool) -> Result<(), String> {
+    let w = common::load_on(want, q.device());
+    if q.dtype() != w.dtype() || q.shape() != w.shape() {
+        return Err(format!("{} {:?} != SciPy's {} {:?}", q.dtype(), q.shape(), w.dtype(), w.shape()));
+    }
+    let k = q.shape()[q.ndim() - 1];
+    let tol = bound(q.dtype(), a.shape()[a.ndim() - 1].max(a.shape()[a.ndim() - 2]), 10.0);
+    let e = xp::eye(k, None, 0, q.dtype()).unwrap().to_device(q.device()).unwrap();
+    let u = max_diff(
+        &xp::matmul(&ct(q), q).unwrap(),
+        &e.broadcast_to(w.shape()[..w.ndim() - 2].iter().copied().chain([k, k]).collect::<Vec<_>>()).unwrap(),
+    );
+    if u > tol {
+        return Err(format!("columns not orthonormal: |QᴴQ − I| = {u:e}"));
+    }
+    let d = max_diff(&xp::matmul(q, &ct(q)).unwrap(), &xp::matmul(&w, &ct(&w)).unwrap());
+    if d > tol * 10.0 {
+        return Err(format!("projector differs from SciPy's by {d:e}"));
+    }
+    if !range {
+        let scale = entries(a).0.iter().map(|v| v.norm()).fold(1.0, f64::max);
+        let r = max_diff(&xp::matmul(a, q).unwrap(), &xp::matmul(a, q).unwrap().mul(0.0).unwrap());
+        if r > tol * scale {
+            return Err(format!("|A Q| = {r:e}"));
+        }
+    }
+    Ok(())
+}
+
 /// One `props_only` case on `dev`, in C order and transposed.
 fn check(f: &mut Failures, dev: Device, case: &Value) {
     let op = case["op"].as_str().unwrap();
     let p = &case["params"];
     let a = common::load_on(&case["args"][0], dev);
-    for (layout, x) in [("contiguous", a.clone()), ("transposed", xp::matrix_transpose(&a).unwrap())] {
+    for (layout, x) in [
+        ("contiguous", a.clone()),
+        ("transposed", xp::matrix_transpose(&xp::matrix_transpose(&a).unwrap().copy().unwrap()).unwrap()),
+    ] {
         let ctx = format!("{op} {p} {} {:?} on {dev}, {layout}", a.dtype(), a.shape());
         let before = x.to_buffer().unwrap();
         let want = case
@@ -138,6 +173,11 @@ fn check(f: &mut Failures, dev: Device, case: &Value) {
                     }
                 })
             }
+            "null_space" | "orth" => {
+                let rcond = p["rcond"].as_f64();
+                let q = if op == "orth" { linalg::orth(&x, rcond) } else { linalg::null_space(&x, rcond) };
+                q.map_err(|e| e.to_string()).and_then(|q| basis_check(&x, &q, &case["result"], op == "orth"))
+            }
             _ => unreachable!(),
         };
         f.add(r.map_err(|m| format!("{ctx}: {m}")));
@@ -153,7 +193,7 @@ fn schur_and_hessenberg_forms() {
     let mut f = Failures::default();
     for dev in devices() {
         for case in cases.iter().filter(|c| OPS.contains(&c["op"].as_str().unwrap())) {
-            if case.get("error").is_some() {
+            if case.get("error").is_some() && matches!(case["op"].as_str(), Some("schur" | "hessenberg")) {
                 // SciPy raises (not square): a typed error here
                 let a = common::load_on(&case["args"][0], dev);
                 let r = match case["op"].as_str().unwrap() {

@@ -63,7 +63,7 @@ pub use schur::{hessenberg, rsf2csf, schur, Hessenberg, Schur, SchurOutput};
 pub use solve::{
     det, inv, lstsq, matrix_power, matrix_rank, pinv, slogdet, solve, tensorinv, tensorsolve, Lstsq, Slogdet,
 };
-pub use subspace::{pinvh, polar, Pinvh, Polar, Side};
+pub use subspace::{null_space, orth, pinvh, polar, subspace_angles, Pinvh, Polar, Side};
 pub use triangular::{cho_factor, cho_solve, solve_triangular, ChoFactor, SolveTriangular};
 pub use xp_core::linalg::{QrMode, SvdSpec, Trans, Uplo};
 

@@ -107,3 +107,78 @@ pub fn pinvh(a: &Array, opts: Pinvh) -> Result<Array> {
     let scaled = f.v.mul(&inv.expand_dims(-2)?.astype(f.v.dtype())?)?;
     crate::matmul(&scaled, &crate::matrix_transpose(&f.v)?.conj()?)
 }
+
+/// How many singular values of each matrix exceed `rcond` (default `eps · max(m, n)`) times its
+/// largest: one count for the whole stack (SciPy stacks the per-matrix bases, which must agree).
+fn rank_of(op: &'static str, s: &Array, m: usize, n: usize, rcond: Option<f64>) -> Result<usize> {
+    let eps = if s.dtype() == xp_core::DType::F32 { f32::EPSILON as f64 } else { f64::EPSILON };
+    let rcond = rcond.unwrap_or(eps * m.max(n) as f64);
+    if s.shape()[s.ndim() - 1] == 0 {
+        return Ok(0);
+    }
+    let top = s.max_keepdim(-1)?;
+    let counts =
+        s.gt(&top.mul(rcond)?)?.astype(xp_core::DType::I64)?.sum(-1)?.reshape([s.size() / s.shape()[s.ndim() - 1]])?;
+    let counts = counts.to_vec::<i64>()?;
+    match counts.split_first() {
+        Some((&c, rest)) if rest.iter().all(|&r| r == c) => Ok(c as usize),
+        Some(_) => Err(xp_core::Error::InvalidArgument {
+            op,
+            msg: format!("the matrices of the stack have different ranks {counts:?}: their bases do not stack"),
+        }),
+        None => Ok(0),
+    }
+}
+
+/// An orthonormal basis of the null space (SciPy `null_space(a, rcond)`): the right singular
+/// vectors of the singular values at most `rcond · max(s)` (`rcond` default `eps · max(m, n)`),
+/// as the columns of `(.., n, n − rank)`. A stack whose matrices have different ranks is
+/// [`xp_core::Error::InvalidArgument`].
+pub fn null_space(a: &Array, rcond: Option<f64>) -> Result<Array> {
+    let (_, m, n) = super::prepared("null_space", a, false)?;
+    let f = svd(a, true)?;
+    let r = rank_of("null_space", &f.s, m, n, rcond)?;
+    let rows =
+        f.vh.slice([xp_core::SliceElem::Ellipsis, xp_core::SliceElem::from(r as isize..), xp_core::SliceElem::FULL])?;
+    crate::matrix_transpose(&rows)?.conj()?.copy()
+}
+
+/// An orthonormal basis of the range (SciPy `orth(a, rcond)`): the left singular vectors of the
+/// singular values above `rcond · max(s)` (`rcond` default `eps · max(m, n)`), as the columns of
+/// `(.., m, rank)`. A stack whose matrices have different ranks is
+/// [`xp_core::Error::InvalidArgument`].
+pub fn orth(a: &Array, rcond: Option<f64>) -> Result<Array> {
+    let (_, m, n) = super::prepared("orth", a, false)?;
+    let f = svd(a, false)?;
+    let r = rank_of("orth", &f.s, m, n, rcond)?;
+    f.u.slice([xp_core::SliceElem::Ellipsis, xp_core::SliceElem::FULL, xp_core::SliceElem::from(0..r as isize)])?.copy()
+}
+
+/// The principal angles between the column spaces of `a` `(.., m, ka)` and `b` `(.., m, kb)`
+/// in radians, largest first (SciPy `subspace_angles(A, B)`, Knyazev and Argentati's algorithm:
+/// arcsin for the small angles, arccos for the large), of the real dtype. Different row counts
+/// are [`xp_core::Error::InvalidArgument`].
+pub fn subspace_angles(a: &Array, b: &Array) -> Result<Array> {
+    let (_, m, _) = super::prepared("subspace_angles", a, false)?;
+    let (_, mb, _) = super::prepared("subspace_angles", b, false)?;
+    if m != mb {
+        return Err(xp_core::Error::InvalidArgument {
+            op: "subspace_angles",
+            msg: format!("A and B must have the same number of rows, got {m} and {mb}"),
+        });
+    }
+    let dt = super::common_dtype("subspace_angles", &[a.dtype(), b.dtype()])?;
+    let (qa, qb) = (orth(&a.cast_if(dt)?, None)?, orth(&b.cast_if(dt)?, None)?);
+    let ct = |x: &Array| -> Result<Array> { crate::matrix_transpose(x)?.conj() };
+    let qa_qb = crate::matmul(&ct(&qa)?, &qb)?;
+    let sigma = super::svdvals(&qa_qb)?;
+    let rest = if qa.shape()[qa.ndim() - 1] >= qb.shape()[qb.ndim() - 1] {
+        qb.sub(&crate::matmul(&qa, &qa_qb)?)?
+    } else {
+        qa.sub(&crate::matmul(&qb, &ct(&qa_qb)?)?)?
+    };
+    let mask = sigma.square()?.ge(0.5)?;
+    let mu = super::svdvals(&rest)?.clip(Some(-1.0), Some(1.0))?.arcsin()?;
+    let big = sigma.flip(-1)?.clip(Some(-1.0), Some(1.0))?.arccos()?;
+    crate::where_(&mask, &mu, &big)
+}
