@@ -119,6 +119,23 @@ pub struct QrFactors<S> {
     pub r: S,
 }
 
+/// A stack of QR decompositions with column pivoting, `A[:, p] = Q R` (LAPACK's `geqp3`,
+/// SciPy's `qr(pivoting=True)`): the largest remaining column norm is moved forward at each step.
+#[derive(Debug)]
+pub struct PivotedQrFactors<S> {
+    /// `Q` and `R` as [`QrFactors`] has them for the same [`QrMode`]
+    pub qr: QrFactors<S>,
+    /// the column permutation `p` (int32, `[.., n]`)
+    pub p: S,
+}
+
+impl<S> PivotedQrFactors<S> {
+    /// The same factors with each storage mapped by `f`.
+    pub fn map<T>(self, f: impl Fn(S) -> T) -> PivotedQrFactors<T> {
+        PivotedQrFactors { qr: QrFactors { q: self.qr.q.map(&f), r: f(self.qr.r) }, p: f(self.p) }
+    }
+}
+
 /// A stack of Schur decompositions `A = Z T Zᴴ` (LAPACK's `gees`, SciPy's `schur`).
 #[derive(Debug)]
 pub struct SchurFactors<S> {

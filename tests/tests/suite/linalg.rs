@@ -177,6 +177,40 @@ impl Host {
 /// Bring sign/phase-ambiguous factors to one convention (in place), per op.
 fn canonical(op: &str, p: &Value, outs: &mut [Host]) {
     match op {
+        // RQ: column c - k + t of R and row c - k + t of Q share a phase (make R's "diagonal"
+        // entry, at row m - k + t, real positive); Q's first c - k rows (full mode, m < n) are
+        // any orthonormal complement
+        "rq" => {
+            let (m, c, nb) = outs[0].dims();
+            let k = m.min(c);
+            for t in 0..k {
+                let (row, col) = (m - k + t, c - k + t);
+                let phases: Vec<Complex64> = (0..nb)
+                    .map(|b| {
+                        let x = outs[0].v[b * m * c + row * c + col];
+                        if x.norm() == 0.0 {
+                            Complex64::new(1.0, 0.0)
+                        } else {
+                            (x / x.norm()).conj()
+                        }
+                    })
+                    .collect();
+                outs[0].scale_col(col, |b| phases[b]);
+                if outs.len() > 1 {
+                    outs[1].scale_row(col, |b| phases[b].conj());
+                }
+            }
+            if outs.len() > 1 {
+                for t in 0..c - k {
+                    outs[1].scale_row(t, |_| Complex64::new(0.0, 0.0));
+                }
+            }
+        }
+        // SciPy's pivoted QR: the permutation last, the factors as without pivoting
+        "qr" if p["pivoting"] == true => {
+            let k = outs.len() - 1;
+            canonical("qr", &Value::Null, &mut outs[..k])
+        }
         "qr" if outs.len() == 2 => {
             // Column j of Q and row j of R are determined up to a common phase: make R[j, j] real
             // positive. Columns of a complete Q beyond min(m, n) are any orthonormal complement.

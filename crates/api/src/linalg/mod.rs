@@ -38,6 +38,7 @@ mod matrices;
 mod norms;
 mod primary;
 mod schur;
+mod scipy_qr;
 mod solve;
 mod subspace;
 mod system;
@@ -60,6 +61,10 @@ pub use matrices::{
 pub use norms::{cond, matrix_norm, norm, norm_keepdim, vector_norm, NormOrd};
 pub use primary::{fractional_matrix_power, funm, logm, signm, sqrtm};
 pub use schur::{hessenberg, rsf2csf, schur, Hessenberg, Schur, SchurOutput};
+pub use scipy_qr::{
+    lstsq_with, qr_multiply, qr_with, rq, LstsqDriver, LstsqResult, LstsqSpec, QrMultiply, QrOut, QrPivoted, QrSide,
+    QrSpec, Rq,
+};
 pub use solve::{
     det, inv, lstsq, matrix_power, matrix_rank, pinv, slogdet, solve, tensorinv, tensorsolve, Lstsq, Slogdet,
 };

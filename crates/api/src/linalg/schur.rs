@@ -61,7 +61,7 @@ pub struct Hessenberg {
 }
 
 /// Runs `f` on a host copy of `x` and brings every array it returns back to `x`'s device.
-fn on_host<const N: usize>(x: &Array, f: impl FnOnce(&Array) -> Result<[Array; N]>) -> Result<[Array; N]> {
+pub(crate) fn on_host<const N: usize>(x: &Array, f: impl FnOnce(&Array) -> Result<[Array; N]>) -> Result<[Array; N]> {
     let dev = x.device();
     if dev == Device::Cpu {
         return f(x);

@@ -9,8 +9,8 @@
 //! first failing matrix of the stack.
 use super::unsupported;
 use crate::linalg::{
-    Determinant, EigFactors, EighSpec, HessenbergFactors, LuFactors, QrFactors, QrMode, SchurFactors, SvdFactors,
-    SvdSpec, Trans, TriangularSpec, Uplo,
+    Determinant, EigFactors, EighSpec, HessenbergFactors, LuFactors, PivotedQrFactors, QrFactors, QrMode, SchurFactors,
+    SvdFactors, SvdSpec, Trans, TriangularSpec, Uplo,
 };
 #[allow(unused_imports)] // for the docs
 use crate::Error;
@@ -99,5 +99,10 @@ pub trait LinalgStorage: BackendStorage {
     /// `[.., n, n]` of the input's dtype.
     fn hessenberg(&self, _l: &Layout, _calc_q: bool) -> Result<HessenbergFactors<Self>> {
         unsupported("hessenberg", Self::NAME)
+    }
+    /// QR with column pivoting of `[.., m, n]` (see [`PivotedQrFactors`]): `Q` and `R` shaped
+    /// as [`LinalgStorage::qr`] shapes them for `mode`, and the permutation `[.., n]` (int32).
+    fn qr_pivoted(&self, _l: &Layout, _mode: QrMode) -> Result<PivotedQrFactors<Self>> {
+        unsupported("qr_pivoted", Self::NAME)
     }
 }

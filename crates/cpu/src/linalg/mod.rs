@@ -52,8 +52,8 @@ use crate::CpuStorage;
 use faer::traits::{ComplexField, RealField};
 pub(crate) use small::wide;
 use xp_core::linalg::{
-    Determinant, EigFactors, EighSpec, HessenbergFactors, LuFactors, QrFactors, QrMode, SchurFactors, SvdFactors,
-    SvdSpec, Trans, TriangularSpec, Uplo,
+    Determinant, EigFactors, EighSpec, HessenbergFactors, LuFactors, PivotedQrFactors, QrFactors, QrMode, SchurFactors,
+    SvdFactors, SvdSpec, Trans, TriangularSpec, Uplo,
 };
 #[cfg(feature = "linalg")]
 use xp_core::{Complex32, Complex64, Element, HostBuffer};
@@ -199,6 +199,13 @@ impl LinalgStorage for CpuStorage {
         })
     }
     #[cfg(feature = "linalg")]
+    fn qr_pivoted(&self, l: &Layout, mode: QrMode) -> Result<PivotedQrFactors<Self>> {
+        on_field!("qr", &self.0, a => {
+            let (q, r, p) = qr::qr_pivoted(a, l, mode)?;
+            Ok(PivotedQrFactors { qr: QrFactors { q: q.map(wrap), r: wrap(r) }, p: wrap(p) })
+        })
+    }
+    #[cfg(feature = "linalg")]
     fn svd(&self, l: &Layout, spec: SvdSpec) -> Result<SvdFactors<Self>> {
         on_field!("svd", &self.0, a => {
             let (u, s, vh) = svd::svd(a, l, spec)?;
@@ -255,5 +262,6 @@ impl LinalgStorage for CpuStorage {
         eig(vectors: bool) -> EigFactors<Self>;
         schur(complex: bool) -> SchurFactors<Self>;
         hessenberg(calc_q: bool) -> HessenbergFactors<Self>;
+        qr_pivoted(mode: QrMode) -> PivotedQrFactors<Self>;
     }
 }

@@ -34,3 +34,33 @@ pub(crate) fn qr<T: Field>(a: &[T], al: &Layout, mode: QrMode) -> Result<(Option
     let q = (mode != QrMode::R).then(|| concat(&fs, |f| f.0.as_deref().unwrap_or(&[])));
     Ok((q, concat(&fs, |f| f.1.as_slice())))
 }
+
+/// `(Q, R, p)` of every matrix of the stack with column pivoting (faer's: the column of largest
+/// remaining norm first, as LAPACK's `geqp3`): `A[:, p] = Q R`, `p` int32.
+#[allow(clippy::type_complexity)]
+pub(crate) fn qr_pivoted<T: Field>(a: &[T], al: &Layout, mode: QrMode) -> Result<(Option<Vec<T>>, Vec<T>, Vec<i32>)> {
+    let sa = Stack::new(al);
+    let (m, n) = (sa.rows, sa.cols);
+    let k = m.min(n);
+    let fs = per_matrix("qr", sa.len(), |i| {
+        let f = sa.view(a, i).col_piv_qr();
+        let q = match mode {
+            QrMode::Reduced => Some(c_order(f.compute_thin_Q().as_ref(), |x| x)),
+            QrMode::Complete => Some(c_order(f.compute_Q().as_ref(), |x| x)),
+            QrMode::R => None,
+        };
+        let mut r = c_order(f.thin_R(), |x| x);
+        if mode == QrMode::Complete {
+            r.resize(m * n, T::default());
+        }
+        for row in 0..k.min(m) {
+            for col in 0..row.min(n) {
+                r[row * n + col] = T::default();
+            }
+        }
+        let p: Vec<i32> = f.P().arrays().0.iter().map(|&j| j as i32).collect();
+        Ok((q, r, p))
+    })?;
+    let q = (mode != QrMode::R).then(|| concat(&fs, |f| f.0.as_deref().unwrap_or(&[])));
+    Ok((q, concat(&fs, |f| f.1.as_slice()), concat(&fs, |f| f.2.as_slice())))
+}
