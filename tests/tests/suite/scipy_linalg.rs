@@ -53,7 +53,7 @@ const OPS: &[&str] = &[
 ];
 
 /// The ops of the reference file that no module runs yet (issue 34 in progress).
-const PENDING: &[&str] = &["ldl"];
+const PENDING: &[&str] = &[];
 
 fn trans(p: &Value) -> Trans {
     match p["trans"].as_i64() {

@@ -8,7 +8,7 @@ use xp::{Array, Complex64, DType, Device};
 use xp_testing::{devices, Failures};
 
 /// The ops whose `props_only` cases this module checks.
-pub(super) const OPS: &[&str] = &["schur", "hessenberg", "null_space", "orth"];
+pub(super) const OPS: &[&str] = &["schur", "hessenberg", "null_space", "orth", "ldl"];
 
 /// The largest |x − y| over two arrays of one shape (as complex128).
 fn max_diff(x: &Array, y: &Array) -> f64 {
@@ -108,6 +108,58 @@ fn basis_check(a: &Array, q: &Array, want: &Value, range: bool) -> Result<(), St
     Ok(())
 }
 
+/// SciPy's `ldl` properties: dtypes, `lu[perm]` unit triangular (`lower` or upper), `d` block
+/// diagonal with 1 × 1 and 2 × 2 blocks (Hermitian or symmetric as `A`), and `lu d lu*`
+/// equal to `A` on the triangle read.
+fn ldl_check(a: &Array, f: &linalg::Ldl, lower: bool, herm: bool, want: Option<DType>) -> Result<(), String> {
+    if Some(f.lu.dtype()) != want || f.d.dtype() != f.lu.dtype() || f.perm.dtype() != DType::I64 {
+        return Err(format!("dtypes {} {} {} (SciPy's {want:?}, int64)", f.lu.dtype(), f.d.dtype(), f.perm.dtype()));
+    }
+    let herm = herm && a.dtype().is_complex();
+    let (lu, n) = entries(&f.lu);
+    let (d, _) = entries(&f.d);
+    let (av, _) = entries(a);
+    let perm = f.perm.to_vec::<i64>().unwrap();
+    let cj = |z: Complex64| if herm { z.conj() } else { z };
+    let scale = av.iter().map(|v| v.norm()).fold(1.0, f64::max);
+    let tol = bound(a.dtype(), n, scale) * 10.0;
+    for b in 0..lu.len() / (n * n).max(1) {
+        let (l, dm, am) = (&lu[b * n * n..][..n * n], &d[b * n * n..][..n * n], &av[b * n * n..][..n * n]);
+        let p = &perm[b * n..][..n];
+        for i in 0..n {
+            for j in 0..n {
+                let x = l[p[i] as usize * n + j];
+                let zero_side = if lower { j > i } else { j < i };
+                if (i == j && (x - 1.0).norm() > 1e-6) || (zero_side && x.norm() != 0.0) {
+                    return Err(format!("matrix {b}: lu[perm][{i}, {j}] = {x}: not unit triangular"));
+                }
+                // D: nothing outside the 1 × 1 / 2 × 2 blocks, and blocks symmetric as A
+                let far = i.abs_diff(j) > 1 && dm[i * n + j].norm() != 0.0;
+                if far || (i != j && (dm[i * n + j] - cj(dm[j * n + i])).norm() > tol) {
+                    return Err(format!("matrix {b}: d[{i}, {j}] = {} breaks the block form", dm[i * n + j]));
+                }
+                if i + 1 == j && dm[i * n + j].norm() != 0.0 && i > 0 && dm[(i - 1) * n + i].norm() != 0.0 {
+                    return Err(format!("matrix {b}: overlapping 2 × 2 blocks at {i}"));
+                }
+                let read = if lower { i >= j } else { i <= j };
+                if read {
+                    let mut s = Complex64::new(0.0, 0.0);
+                    for k in 0..n {
+                        for m in 0..n {
+                            s += l[i * n + k] * dm[k * n + m] * cj(l[j * n + m]);
+                        }
+                    }
+                    let want = if herm && i == j { Complex64::new(am[i * n + j].re, 0.0) } else { am[i * n + j] };
+                    if (s - want).norm() > tol {
+                        return Err(format!("matrix {b}: (lu d lu*)[{i}, {j}] = {s} != A's {want}"));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// One `props_only` case on `dev`, in C order and transposed.
 fn check(f: &mut Failures, dev: Device, case: &Value) {
     let op = case["op"].as_str().unwrap();
@@ -178,6 +230,12 @@ fn check(f: &mut Failures, dev: Device, case: &Value) {
                 let q = if op == "orth" { linalg::orth(&x, rcond) } else { linalg::null_space(&x, rcond) };
                 q.map_err(|e| e.to_string()).and_then(|q| basis_check(&x, &q, &case["result"], op == "orth"))
             }
+            "ldl" => {
+                let (lower, herm) = (p["lower"] == true, p["hermitian"] == true);
+                linalg::ldl(&x, lower, herm)
+                    .map_err(|e| e.to_string())
+                    .and_then(|f| ldl_check(&x, &f, lower, herm, dt_of(0)))
+            }
             _ => unreachable!(),
         };
         f.add(r.map_err(|m| format!("{ctx}: {m}")));
@@ -193,11 +251,12 @@ fn schur_and_hessenberg_forms() {
     let mut f = Failures::default();
     for dev in devices() {
         for case in cases.iter().filter(|c| OPS.contains(&c["op"].as_str().unwrap())) {
-            if case.get("error").is_some() && matches!(case["op"].as_str(), Some("schur" | "hessenberg")) {
+            if case.get("error").is_some() && matches!(case["op"].as_str(), Some("schur" | "hessenberg" | "ldl")) {
                 // SciPy raises (not square): a typed error here
                 let a = common::load_on(&case["args"][0], dev);
                 let r = match case["op"].as_str().unwrap() {
                     "schur" => linalg::schur(&a, SchurOutput::Real).map(|_| ()),
+                    "ldl" => linalg::ldl(&a, true, true).map(|_| ()),
                     _ => linalg::hessenberg(&a, false).map(|_| ()),
                 };
                 if !matches!(r, Err(xp::Error::LinAlg { kind: xp::LinAlgKind::NotSquare { .. }, .. })) {

@@ -32,6 +32,7 @@ mod assume;
 mod banded;
 mod banded_eigen;
 mod decomp;
+mod ldl;
 mod lu;
 pub(crate) mod matfuncs;
 mod matrices;
@@ -50,6 +51,7 @@ pub use assume::{solve_with, AssumeA, Solve};
 pub use banded::{solve_banded, solve_circulant, solve_toeplitz, solveh_banded};
 pub use banded_eigen::{eig_banded, eigh_tridiagonal, eigvals_banded, eigvalsh_tridiagonal};
 pub use decomp::{cholesky, eig, eigh, eigvals, eigvalsh, qr, svd, svd_with, svdvals, Eig, Qr, Svd};
+pub use ldl::{ldl, Ldl};
 pub use lu::{lu, lu_factor, lu_solve, Lu, LuFactor, LuOptions};
 pub use matfuncs::{coshm, cosm, expm, expm_frechet, sinhm, sinm, tanhm, tanm};
 pub use matrices::{
