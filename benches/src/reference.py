@@ -480,6 +480,32 @@ def scipy_linalg_setup(name):
         c = S.cho_factor(a @ a.T)
         b = rand(1024).astype(xp.float64)
         return lambda: S.cho_solve(c, b)
+    if name == "lstsq_f64_1024x256":
+        a, b = rand(1024 * 256, (1024, 256)).astype(xp.float64), rand(1024).astype(xp.float64)
+        if gpu:
+            return lambda: xp.linalg.lstsq(a, b, rcond=None)
+        return lambda: S.lstsq(a, b)
+    if gpu:  # cupyx.scipy.linalg has none of the rest
+        return None
+    if name == "schur_f64_256":
+        a = rand(256 * 256, (256, 256)).astype(xp.float64)
+        return lambda: S.schur(a)
+    if name in ("sqrtm_f64_128", "logm_f64_128", "signm_f64_128"):
+        a = well64(1, 128)
+        if name.startswith("signm"):
+            a = a - 128.5 * xp.eye(128)
+        return lambda: getattr(S, name.split("_")[0])(a)
+    if name == "ldl_f64_256":
+        a = rand(256 * 256, (256, 256)).astype(xp.float64)
+        s = a + a.T
+        return lambda: S.ldl(s)
+    if name == "qr_pivoting_f64_512":
+        a = rand(512 * 512, (512, 512)).astype(xp.float64)
+        return lambda: S.qr(a, pivoting=True)
+    if name == "expm_frechet_f64_256":
+        a = rand(256 * 256, (256, 256)).astype(xp.float64) * (4.0 / 256)
+        e = rand(256 * 256, (256, 256)).astype(xp.float64)
+        return lambda: S.expm_frechet(a, e)
     return None
 
 def stack_setup(name):

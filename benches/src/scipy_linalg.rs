@@ -72,4 +72,69 @@ pub(crate) fn workloads(w: &mut Vec<Workload>, gpu: bool) {
             Ok(Box::new(move || sync(&linalg::expm(&a)?)))
         }),
     });
+    // the rest of the family: a row each against SciPy (CuPy has none of them but lstsq's
+    // relatives; on a GPU these compare with nothing or run on the host)
+    w.push(Workload {
+        name: "schur_f64_256".to_string(),
+        unit: "ms",
+        setup: Box::new(|d| {
+            let a = rand(256 * 256, &[256, 256], d)?.astype(DType::F64)?;
+            Ok(Box::new(move || sync(&linalg::schur(&a, linalg::SchurOutput::Real)?.t)))
+        }),
+    });
+    for (name, f) in [
+        ("sqrtm_f64_128", linalg::sqrtm as fn(&Array) -> Result<Array>),
+        ("logm_f64_128", linalg::logm),
+        ("signm_f64_128", linalg::signm),
+    ] {
+        w.push(Workload {
+            name: name.to_string(),
+            unit: "ms",
+            setup: Box::new(move |d| {
+                let a = well(1, 128, d)?.reshape([128, 128])?;
+                let a = if name.starts_with("signm") {
+                    a.sub(&xp::on(d).eye(128, None, 0, DType::F64)?.mul(128.5)?)?
+                } else {
+                    a
+                };
+                Ok(Box::new(move || sync(&f(&a)?)))
+            }),
+        });
+    }
+    w.push(Workload {
+        name: "ldl_f64_256".to_string(),
+        unit: "ms",
+        setup: Box::new(|d| {
+            let a = rand(256 * 256, &[256, 256], d)?.astype(DType::F64)?;
+            let s = a.add(&xp::matrix_transpose(&a)?)?;
+            Ok(Box::new(move || sync(&linalg::ldl(&s, true, true)?.lu)))
+        }),
+    });
+    w.push(Workload {
+        name: "qr_pivoting_f64_512".to_string(),
+        unit: "ms",
+        setup: Box::new(|d| {
+            let a = rand(512 * 512, &[512, 512], d)?.astype(DType::F64)?;
+            let spec = linalg::QrSpec { mode: linalg::QrOut::Full, pivoting: true };
+            Ok(Box::new(move || sync(&linalg::qr_with(&a, spec)?.r)))
+        }),
+    });
+    w.push(Workload {
+        name: "lstsq_f64_1024x256".to_string(),
+        unit: "ms",
+        setup: Box::new(|d| {
+            let a = rand(1024 * 256, &[1024, 256], d)?.astype(DType::F64)?;
+            let b = rand(1024, &[1024], d)?.astype(DType::F64)?;
+            Ok(Box::new(move || sync(&linalg::lstsq_with(&a, &b, linalg::LstsqSpec::default())?.x)))
+        }),
+    });
+    w.push(Workload {
+        name: "expm_frechet_f64_256".to_string(),
+        unit: "ms",
+        setup: Box::new(|d| {
+            let a = rand(256 * 256, &[256, 256], d)?.astype(DType::F64)?.mul(4.0 / 256.0)?;
+            let e = rand(256 * 256, &[256, 256], d)?.astype(DType::F64)?;
+            Ok(Box::new(move || sync(&linalg::expm_frechet(&a, &e)?.1)))
+        }),
+    });
 }
