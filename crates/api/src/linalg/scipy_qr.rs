@@ -78,30 +78,43 @@ pub fn qr_with(a: &Array, spec: QrSpec) -> Result<QrPivoted> {
         QrOut::Economic => QrMode::Reduced,
         QrOut::R => QrMode::R,
     };
-    let p = if spec.pivoting && x.size() > 0 {
-        // the column order from the host's pivoted factorisation (geqp3's order), then the
-        // plain QR of the permuted columns on the input's device: its reflectors follow LAPACK's
-        // sign and phase conventions, as SciPy's results (and `qr_multiply`'s products) do
-        let bs = batch(&x).to_vec();
-        let [p] = on_host(&x, |h| {
-            let f = on_storage_map!(&*h.read(), s => s.qr_pivoted(&h.layout, QrMode::R))?;
-            Ok([Array::from_storage(f.p, &with_tail(&bs, &[n]))])
+    let bs = batch(&x).to_vec();
+    let (q, r, p) = if spec.pivoting && x.size() > 0 && !x.dtype().is_complex() {
+        // real input: the host's pivoted factorisation whole (its reflectors' signs are LAPACK's)
+        let (k, qc) = (m.min(n), if mode == QrMode::Complete { m } else { m.min(n) });
+        let rr = if mode == QrMode::Complete { m } else { k };
+        let [q, r, p] = on_host(&x, |h| {
+            let f = on_storage_map!(&*h.read(), s => s.qr_pivoted(&h.layout, mode))?;
+            let r = Array::from_storage(f.qr.r, &with_tail(&bs, &[rr, n]));
+            let q = f.qr.q.map(|q| Array::from_storage(q, &with_tail(&bs, &[m, qc]))).unwrap_or_else(|| r.clone());
+            Ok([q, r, Array::from_storage(f.p, &with_tail(&bs, &[n]))])
         })?;
-        Some(p)
-    } else if spec.pivoting {
-        Some(crate::on(x.device()).zeros(with_tail(batch(&x), &[n]), DType::I32)?)
+        ((mode != QrMode::R).then_some(q), r, Some(p))
     } else {
-        None
+        let p = if spec.pivoting && x.size() > 0 {
+            // complex input: the column order from the host's pivoted factorisation (geqp3's
+            // order), then the plain QR of the permuted columns on the input's device, whose
+            // reflectors keep LAPACK's phases, as SciPy's results (and `qr_multiply`'s products)
+            let [p] = on_host(&x, |h| {
+                let f = on_storage_map!(&*h.read(), s => s.qr_pivoted(&h.layout, QrMode::R))?;
+                Ok([Array::from_storage(f.p, &with_tail(&bs, &[n]))])
+            })?;
+            Some(p)
+        } else if spec.pivoting {
+            Some(crate::on(x.device()).zeros(with_tail(&bs, &[n]), DType::I32)?)
+        } else {
+            None
+        };
+        let xp = match &p {
+            Some(p) if x.size() > 0 => {
+                let idx = p.expand_dims(-2)?.broadcast_to(with_tail(&bs, &[m, n]))?;
+                crate::take_along_axis(&x, &idx, -1)?
+            }
+            _ => x.clone(),
+        };
+        let f = super::qr(&xp, mode)?;
+        (f.q, f.r, p)
     };
-    let xp = match &p {
-        Some(p) if x.size() > 0 => {
-            let idx = p.expand_dims(-2)?.broadcast_to(with_tail(batch(&x), &[m, n]))?;
-            crate::take_along_axis(&x, &idx, -1)?
-        }
-        _ => x.clone(),
-    };
-    let f = super::qr(&xp, mode)?;
-    let (q, r) = (f.q, f.r);
     // SciPy's mode="r" is the R of the full factorisation: (m, n), zero below row k
     let r = if spec.mode == QrOut::R && m > n {
         let zeros = crate::on(r.device()).zeros(with_tail(batch(&r), &[m - n, n]), r.dtype())?;

@@ -132,38 +132,59 @@ fn rotate(h: &mut [f64], z: &mut [f64], n: usize, i: usize, from: usize, rows: u
 }
 
 /// The Householder reflector `I − τ v vᵀ` (`v[0] = 1`) that takes `x` to a multiple of `e₀`.
-fn reflector(x: &[f64]) -> (Vec<f64>, f64) {
+fn reflector<const L: usize>(x: [f64; L]) -> ([f64; L], f64) {
     let alpha = x[0];
     let xnorm = x[1..].iter().map(|v| v * v).sum::<f64>().sqrt();
+    let mut v = [0.0; L];
+    v[0] = 1.0;
     if xnorm == 0.0 {
-        return (vec![1.0; 1].into_iter().chain(vec![0.0; x.len() - 1]).collect(), 0.0);
+        return (v, 0.0);
     }
     let beta = -sign(alpha.hypot(xnorm), alpha);
-    let tau = (beta - alpha) / beta;
     let scale = 1.0 / (alpha - beta);
-    let mut v = vec![1.0];
-    v.extend(x[1..].iter().map(|t| t * scale));
-    (v, tau)
+    for t in 1..L {
+        v[t] = x[t] * scale;
+    }
+    (v, (beta - alpha) / beta)
 }
 
-/// Apply `I − τ v vᵀ` (rows `k..k + v.len()`) from the left to columns `from..n` of `h`, and
-/// from the right to rows `0..rows` of `h` and every row of `z`.
+/// Apply `I − τ v vᵀ` (rows `k..k + L`) from the left to columns `from..n` of `h`, and from the
+/// right to rows `0..rows` of `h` and every row of `z` (fixed `L`: the loops unroll).
 #[allow(clippy::too_many_arguments)] // the reflector, where it acts, and how far
-fn reflect(h: &mut [f64], z: &mut [f64], n: usize, k: usize, v: &[f64], tau: f64, from: usize, rows: usize) {
+fn reflect<const L: usize>(
+    h: &mut [f64],
+    z: &mut [f64],
+    n: usize,
+    k: usize,
+    v: [f64; L],
+    tau: f64,
+    from: usize,
+    rows: usize,
+) {
     if tau == 0.0 {
         return;
     }
+    let block = &mut h[k * n..(k + L) * n];
     for j in from..n {
-        let s: f64 = v.iter().enumerate().map(|(t, vt)| vt * h[(k + t) * n + j]).sum::<f64>() * tau;
-        for (t, vt) in v.iter().enumerate() {
-            h[(k + t) * n + j] -= s * vt;
+        let mut s = 0.0;
+        for t in 0..L {
+            s += v[t] * block[t * n + j];
+        }
+        s *= tau;
+        for t in 0..L {
+            block[t * n + j] -= s * v[t];
         }
     }
     for (m, rows) in [(&mut *h, rows), (&mut *z, n)] {
-        for r in 0..rows {
-            let s: f64 = v.iter().enumerate().map(|(t, vt)| vt * m[r * n + k + t]).sum::<f64>() * tau;
-            for (t, vt) in v.iter().enumerate() {
-                m[r * n + k + t] -= s * vt;
+        for row in m.chunks_exact_mut(n).take(rows) {
+            let seg: &mut [f64; L] = (&mut row[k..k + L]).try_into().expect("L entries");
+            let mut s = 0.0;
+            for t in 0..L {
+                s += v[t] * seg[t];
+            }
+            s *= tau;
+            for t in 0..L {
+                seg[t] -= s * v[t];
             }
         }
     }
@@ -211,10 +232,10 @@ pub(crate) fn real_schur(h: &mut [f64], z: &mut [f64], n: usize) -> bool {
         let mut y = h[at(l + 1, l)] * (h[at(l, l)] + h[at(l + 1, l + 1)] - s);
         let mut w = h[at(l + 1, l)] * h[at(l + 2, l + 1)];
         for k in l..q - 1 {
-            let (v, tau) = reflector(&[x, y, w]);
+            let (v, tau) = reflector([x, y, w]);
             let from = if k > l { k - 1 } else { l };
             let rows = (k + 4).min(q + 1);
-            reflect(h, z, n, k, &v, tau, from, rows);
+            reflect(h, z, n, k, v, tau, from, rows);
             if k > l {
                 h[at(k + 1, k - 1)] = 0.0;
                 h[at(k + 2, k - 1)] = 0.0;
@@ -225,8 +246,8 @@ pub(crate) fn real_schur(h: &mut [f64], z: &mut [f64], n: usize) -> bool {
                 w = h[at(k + 3, k)];
             }
         }
-        let (v, tau) = reflector(&[x, y]);
-        reflect(h, z, n, q - 1, &v, tau, q - 2, q + 1);
+        let (v, tau) = reflector([x, y]);
+        reflect(h, z, n, q - 1, v, tau, q - 2, q + 1);
         h[at(q, q - 2)] = 0.0;
     }
     true
