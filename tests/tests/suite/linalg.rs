@@ -175,6 +175,15 @@ impl Host {
 }
 
 /// Bring sign/phase-ambiguous factors to one convention (in place), per op.
+/// The unit factor that makes `x` real and non-negative (1 for zero).
+fn unphase(x: Complex64) -> Complex64 {
+    if x.norm() == 0.0 {
+        Complex64::new(1.0, 0.0)
+    } else {
+        (x / x.norm()).conj()
+    }
+}
+
 fn canonical(op: &str, p: &Value, outs: &mut [Host]) {
     match op {
         // RQ: column c - k + t of R and row c - k + t of Q share a phase (make R's "diagonal"
@@ -185,16 +194,7 @@ fn canonical(op: &str, p: &Value, outs: &mut [Host]) {
             let k = m.min(c);
             for t in 0..k {
                 let (row, col) = (m - k + t, c - k + t);
-                let phases: Vec<Complex64> = (0..nb)
-                    .map(|b| {
-                        let x = outs[0].v[b * m * c + row * c + col];
-                        if x.norm() == 0.0 {
-                            Complex64::new(1.0, 0.0)
-                        } else {
-                            (x / x.norm()).conj()
-                        }
-                    })
-                    .collect();
+                let phases: Vec<Complex64> = (0..nb).map(|b| unphase(outs[0].v[b * m * c + row * c + col])).collect();
                 outs[0].scale_col(col, |b| phases[b]);
                 if outs.len() > 1 {
                     outs[1].scale_row(col, |b| phases[b].conj());
@@ -217,14 +217,7 @@ fn canonical(op: &str, p: &Value, outs: &mut [Host]) {
             let (m, n, _) = outs[1].dims();
             let k = m.min(n);
             for j in 0..k {
-                let ph = |h: &Host, b: usize| {
-                    let x = h.v[b * m * n + j * n + j];
-                    if x.norm() == 0.0 {
-                        Complex64::new(1.0, 0.0)
-                    } else {
-                        (x / x.norm()).conj()
-                    }
-                };
+                let ph = |h: &Host, b: usize| unphase(h.v[b * m * n + j * n + j]);
                 let phases: Vec<Complex64> = (0..outs[1].dims().2).map(|b| ph(&outs[1], b)).collect();
                 outs[1].scale_row(j, |b| phases[b]);
                 outs[0].scale_col(j, |b| phases[b].conj());
@@ -235,16 +228,7 @@ fn canonical(op: &str, p: &Value, outs: &mut [Host]) {
         "qr" => {
             let (m, n, nb) = outs[0].dims();
             for j in 0..m.min(n) {
-                let phases: Vec<Complex64> = (0..nb)
-                    .map(|b| {
-                        let x = outs[0].v[b * m * n + j * n + j];
-                        if x.norm() == 0.0 {
-                            Complex64::new(1.0, 0.0)
-                        } else {
-                            (x / x.norm()).conj()
-                        }
-                    })
-                    .collect();
+                let phases: Vec<Complex64> = (0..nb).map(|b| unphase(outs[0].v[b * m * n + j * n + j])).collect();
                 outs[0].scale_row(j, |b| phases[b]);
             }
         }

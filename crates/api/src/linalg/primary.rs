@@ -43,7 +43,8 @@ impl Forms {
     /// in single precision, as SciPy does).
     pub(crate) fn of(x: &Array) -> Result<Forms> {
         let n = x.shape()[x.ndim() - 1];
-        let f = schur(x, SchurOutput::Real)?;
+        // on the host: the factors are read there (a GPU array is copied once, not back and forth)
+        let f = schur(&x.to_host()?, SchurOutput::Real)?;
         let (mut t, mut z) = (host_c128(&f.t)?, host_c128(&f.z)?);
         let count = if n == 0 { 0 } else { t.len() / (n * n) };
         let mut blocks = vec![false; count];
@@ -242,11 +243,16 @@ pub fn funm(a: &Array, func: impl Fn(Complex64) -> Complex64) -> Result<Array> {
 
 /// [`funm`] and SciPy's estimate of its relative error (per matrix, the largest).
 fn funm_err(a: &Array, func: impl Fn(Complex64) -> Complex64) -> Result<(Array, f64)> {
-    let (x, n, _) = prepared("funm", a, true)?;
+    let (x, _, _) = prepared("funm", a, true)?;
     if x.size() == 0 {
         return Ok((x.copy()?, 0.0));
     }
-    let f = Forms::of(&x)?;
+    funm_forms(&x, &Forms::of(&x)?, func)
+}
+
+/// [`funm_err`] of `x` (a prepared square stack, not empty) whose Schur forms `f` are known.
+fn funm_forms(x: &Array, f: &Forms, func: impl Fn(Complex64) -> Complex64) -> Result<(Array, f64)> {
+    let n = f.n;
     let eps = eps_of(x.dtype());
     let (mut out, mut err) = (Vec::with_capacity(f.t.len()), 0.0f64);
     for b in 0..f.count() {
@@ -289,7 +295,7 @@ pub fn signm(a: &Array) -> Result<Array> {
             let above = r > c.re || (r == c.re && 0.0 > c.im);
             C::new(if above { z.re.signum() } else { 0.0 }, 0.0)
         };
-        let (s, err) = funm_err(m, sign)?;
+        let (s, err) = funm_forms(m, &f, sign)?;
         out.push(if err < 1e3 * eps { s } else { newton_sign(m, 1e3 * eps)? });
     }
     restack(out, x.shape(), x.device())

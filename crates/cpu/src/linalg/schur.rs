@@ -56,65 +56,42 @@ fn zero_below<T: ComplexField>(mut m: MatMut<'_, T>, k: usize) {
     }
 }
 
-/// The real Schur form of real `a` (computed in float64): `(T, Z)`; `None` when the QR
-/// iteration did not converge.
-fn real_schur_one<R: RealField + Copy>(
-    a: MatRef<'_, R>,
-    par: Par,
-    to: impl Fn(R) -> f64,
-    from: impl Fn(f64) -> R,
-) -> Option<(Mat<R>, Mat<R>)> {
-    let n = a.nrows();
-    let (h, q) = hessenberg_one(a, true, par);
-    let q = q.expect("asked for Q");
-    let (mut t, mut z) = (c_order(h.as_ref(), &to), c_order(q.as_ref(), &to));
-    super::francis::real_schur(&mut t, &mut z, n)
-        .then(|| (Mat::from_fn(n, n, |i, j| from(t[i * n + j])), Mat::from_fn(n, n, |i, j| from(z[i * n + j]))))
-}
-
-/// The complex Schur form of complex `a` (computed in complex128): `(T, Z)`; `None` when the
-/// QR iteration did not converge.
-fn complex_schur_one<C: ComplexField + Copy>(
-    a: MatRef<'_, C>,
-    par: Par,
-    to: impl Fn(C) -> Complex64,
-    from: impl Fn(Complex64) -> C,
-) -> Option<(Mat<C>, Mat<C>)> {
-    let n = a.nrows();
-    let (h, q) = hessenberg_one(a, true, par);
-    let q = q.expect("asked for Q");
-    let (mut t, mut z) = (c_order(h.as_ref(), &to), c_order(q.as_ref(), &to));
-    super::francis::complex_schur(&mut t, &mut z, n)
-        .then(|| (Mat::from_fn(n, n, |i, j| from(t[i * n + j])), Mat::from_fn(n, n, |i, j| from(z[i * n + j]))))
-}
-
-/// `T` and `Z` of every matrix of a stack, C-order, as converted by `f`.
-fn each<T: Copy + Send + Sync, U: xp_core::Element + Send>(
-    op: &'static str,
+/// `T` and `Z` (C order) of every matrix of a stack: its Hessenberg form, moved to the working
+/// scalars `W` by `to`, brought to Schur form by `qr` (one of [`super::francis`]'s sweeps;
+/// `false` is no convergence) and back by `from`.
+fn each<T: ComplexField + Copy + Send + Sync, W: Copy, U: xp_core::Element + Send>(
     a: &[T],
     al: &Layout,
-    one: impl Fn(MatRef<'_, T>, Par) -> Option<(Mat<U>, Mat<U>)> + Sync + Send,
+    to: impl Fn(T) -> W + Sync + Send,
+    qr: fn(&mut [W], &mut [W], usize) -> bool,
+    from: impl Fn(W) -> U + Sync + Send,
 ) -> Result<(Vec<U>, Vec<U>)> {
     let sa = Stack::new(al);
     let par = seq_in_stack(sa.len());
-    let fs = per_matrix(op, sa.len(), |i| {
-        let (t, z) = one(sa.view(a, i), par).ok_or(LinAlgKind::NoConvergence { index: i })?;
-        Ok((c_order(t.as_ref(), |x| x), c_order(z.as_ref(), |x| x)))
+    let fs = per_matrix("schur", sa.len(), |i| {
+        let n = sa.rows;
+        let (h, q) = hessenberg_one(sa.view(a, i), true, par);
+        let (mut t, mut z) = (c_order(h.as_ref(), &to), c_order(q.expect("asked for Q").as_ref(), &to));
+        if !qr(&mut t, &mut z, n) {
+            return Err(LinAlgKind::NoConvergence { index: i });
+        }
+        Ok((t.into_iter().map(&from).collect::<Vec<U>>(), z.into_iter().map(&from).collect::<Vec<U>>()))
     })?;
     Ok((concat(&fs, |f| f.0.as_slice()), concat(&fs, |f| f.1.as_slice())))
 }
 
-/// The real Schur form of every real matrix of a stack: `(T, Z)`.
+/// The real Schur form of every real matrix of a stack (computed in float64): `(T, Z)`.
 pub(crate) fn schur_real<R: RealField + xp_core::Element>(
     a: &[R],
     al: &Layout,
     to: impl Fn(R) -> f64 + Sync + Send,
     from: impl Fn(f64) -> R + Sync + Send,
 ) -> Result<(Vec<R>, Vec<R>)> {
-    each("schur", a, al, |v, par| real_schur_one(v, par, &to, &from))
+    each(a, al, to, super::francis::real_schur, from)
 }
 
-/// The complex Schur form of every matrix of a stack (real input is made complex by `up`).
+/// The complex Schur form of every matrix of a stack (computed in complex128; real input is
+/// made complex by `up` first, as SciPy's `output='complex'`).
 pub(crate) fn schur_complex<T: Copy + Send + Sync, C: ComplexField + xp_core::Element + Copy>(
     a: &[T],
     al: &Layout,
@@ -122,9 +99,10 @@ pub(crate) fn schur_complex<T: Copy + Send + Sync, C: ComplexField + xp_core::El
     to: impl Fn(C) -> Complex64 + Sync + Send,
     from: impl Fn(Complex64) -> C + Sync + Send,
 ) -> Result<(Vec<C>, Vec<C>)> {
-    each("schur", a, al, |v, par| {
-        complex_schur_one(Mat::from_fn(v.nrows(), v.ncols(), |i, j| up(v[(i, j)])).as_ref(), par, &to, &from)
-    })
+    let sa = Stack::new(al);
+    let c: Vec<C> = (0..sa.len()).flat_map(|i| c_order(sa.view(a, i), &up)).collect();
+    let cl = Layout::contiguous(al.shape());
+    each(&c, &cl, to, super::francis::complex_schur, from)
 }
 
 /// `H` and, when `calc_q`, `Q` of every matrix of a stack.
