@@ -318,3 +318,45 @@ fn matrix_function_identities() {
     }
     f.finish();
 }
+
+/// `expm` of matrices past the small-matrix paths (the blocked LU inside the CPU's one-pass
+/// Padé evaluation; several squarings) against an independent reference: for a symmetric `A`,
+/// `V diag(exp w) Vᵀ` from `eigh`; a transposed (non-contiguous) operand gives the transposed
+/// exponential, and a stack (its matrices one per thread) gives each matrix's own.
+#[test]
+fn expm_of_large_matrices() {
+    let mut f = Failures::default();
+    for dev in devices() {
+        for (n, scale) in [(150usize, 0.5), (200, 20.0)] {
+            let r = xp::random::default_rng(n as u64).standard_normal([n, n], DType::F64).unwrap();
+            let s = r.add(&xp::matrix_transpose(&r).unwrap()).unwrap().mul(scale / (n as f64).sqrt()).unwrap();
+            let a = s.to_device(dev).unwrap();
+            let ctx = format!("{n}x{n}, norm scale {scale}, on {dev}");
+            let e = linalg::eigh(&a, linalg::Uplo::Lower).unwrap();
+            let want = xp::matmul(&e.v.mul(&e.w.exp().unwrap().expand_dims(-2).unwrap()).unwrap(), &ct(&e.v)).unwrap();
+            let got = linalg::expm(&a).unwrap();
+            let size = max_diff(&want, &want.mul(0.0).unwrap());
+            let d = max_diff(&got, &want) / size;
+            f.add(if d <= 1e-11 { Ok(()) } else { Err(format!("expm vs eigh: relative {d:e} ({ctx})")) });
+            // a general (non-symmetric) matrix through a transposed view
+            let g = xp::random::default_rng(7).standard_normal([n, n], DType::F64).unwrap();
+            let g = g.mul(scale / (n as f64).sqrt()).unwrap().to_device(dev).unwrap();
+            let eg = linalg::expm(&g).unwrap();
+            let et = linalg::expm(&xp::matrix_transpose(&g).unwrap()).unwrap();
+            let size = max_diff(&eg, &eg.mul(0.0).unwrap());
+            let d = max_diff(&et, &xp::matrix_transpose(&eg).unwrap()) / size;
+            f.add(if d <= 1e-12 { Ok(()) } else { Err(format!("expm(Aᵀ) vs expm(A)ᵀ: relative {d:e} ({ctx})")) });
+            let es = linalg::expm(&xp::stack(&[&a, &g], 0).unwrap()).unwrap();
+            for (k, one) in [&got, &eg].into_iter().enumerate() {
+                let size = max_diff(one, &one.mul(0.0).unwrap());
+                let d = max_diff(&es.slice([xp::SliceElem::Index(k as isize)]).unwrap(), one) / size;
+                f.add(if d <= 1e-12 {
+                    Ok(())
+                } else {
+                    Err(format!("expm of a stack, matrix {k}: relative {d:e} ({ctx})"))
+                });
+            }
+        }
+    }
+    f.finish();
+}

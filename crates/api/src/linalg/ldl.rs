@@ -76,17 +76,28 @@ impl Sc for C {
 }
 
 /// `P A Pᵀ = L D L*` of the full row-major `a` (`n × n`, both triangles): `(L, D, perm)` with
-/// row `i` of `P A Pᵀ` row `perm[i]` of `A`. Each step updates the trailing lower triangle and
-/// mirrors it (the pivot search reads whole rows).
+/// row `i` of `P A Pᵀ` row `perm[i]` of `A`. Each step updates the trailing lower triangle only
+/// (contiguous row pieces); the pivot search reads row `r` through it.
 fn bunch_kaufman<T: Sc>(mut a: Vec<T>, n: usize, herm: bool) -> (Vec<T>, Vec<T>, Vec<usize>) {
     let at = |i: usize, j: usize| i * n + j;
     let mut l = vec![T::ZERO; n * n];
     let mut d = vec![T::ZERO; n * n];
     let mut perm: Vec<usize> = (0..n).collect();
-    // swap rows and columns i, j (> k) of the trailing matrix, and rows i, j of L's columns done
+    // swap rows and columns i, j (> k) of the trailing matrix, and rows i, j of L's columns done;
+    // only the lower triangle of `a` is kept current, so rows and columns i and j are first made
+    // whole from it (then the swapped matrix's lower triangle is current again)
     let swap = |a: &mut Vec<T>, l: &mut Vec<T>, perm: &mut Vec<usize>, i: usize, j: usize| {
         if i == j {
             return;
+        }
+        for s in [i, j] {
+            for t in 0..n {
+                if t > s {
+                    a[at(s, t)] = a[at(t, s)].cj(herm);
+                } else if t < s {
+                    a[at(t, s)] = a[at(s, t)].cj(herm);
+                }
+            }
         }
         for c in 0..n {
             a.swap(at(i, c), at(j, c));
@@ -97,14 +108,6 @@ fn bunch_kaufman<T: Sc>(mut a: Vec<T>, n: usize, herm: bool) -> (Vec<T>, Vec<T>,
         }
         perm.swap(i, j);
     };
-    // the trailing lower triangle from column `from` on, mirrored into the upper one
-    let mirror = |a: &mut Vec<T>, from: usize| {
-        for i in from..n {
-            for j in from..i {
-                a[at(j, i)] = a[at(i, j)].cj(herm);
-            }
-        }
-    };
     let mut w = vec![T::ZERO; n];
     let mut k = 0;
     while k < n {
@@ -114,7 +117,11 @@ fn bunch_kaufman<T: Sc>(mut a: Vec<T>, n: usize, herm: bool) -> (Vec<T>, Vec<T>,
         let two = if absakk.max(colmax) == 0.0 || absakk >= ALPHA * colmax {
             false
         } else {
-            let rowmax = (k..n).filter(|&j| j != r).map(|j| a[at(r, j)].abs()).fold(0.0, f64::max);
+            // row r of the trailing matrix, read from the lower triangle
+            let rowmax = (k..n)
+                .filter(|&j| j != r)
+                .map(|j| if j < r { a[at(r, j)] } else { a[at(j, r)] }.abs())
+                .fold(0.0, f64::max);
             if absakk >= ALPHA * colmax * (colmax / rowmax) {
                 false
             } else if a[at(r, r)].abs() >= ALPHA * rowmax {
@@ -141,12 +148,12 @@ fn bunch_kaufman<T: Sc>(mut a: Vec<T>, n: usize, herm: bool) -> (Vec<T>, Vec<T>,
                         *x -= li * wj;
                     }
                 }
-                mirror(&mut a, k + 1);
             }
             k += 1;
         } else {
             let (p, q) = (k, k + 1);
-            let (d11, d21, d12, d22) = (a[at(p, p)], a[at(q, p)], a[at(p, q)], a[at(q, q)]);
+            let (d11, d21, d22) = (a[at(p, p)], a[at(q, p)], a[at(q, q)]);
+            let d12 = d21.cj(herm);
             for (i, j, v) in [(p, p, d11), (q, p, d21), (p, q, d12), (q, q, d22)] {
                 d[at(i, j)] = v;
             }
@@ -170,7 +177,6 @@ fn bunch_kaufman<T: Sc>(mut a: Vec<T>, n: usize, herm: bool) -> (Vec<T>, Vec<T>,
                     *x -= lp * u + lq * v;
                 }
             }
-            mirror(&mut a, k + 2);
             k += 2;
         }
     }

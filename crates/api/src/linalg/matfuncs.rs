@@ -71,11 +71,52 @@ pub fn expm(a: &Array) -> Result<Array> {
     }
     let norm = super::matrix_norm(&x, NormOrd::P(1.0))?;
     let top = if norm.ndim() == 0 { norm.item::<f64>()? } else { norm.max(..)?.item::<f64>()? };
-    let eye = crate::on(x.device()).eye(n, None, 0, x.dtype())?;
     if let Some(&(m, _)) = LOW.iter().find(|l| top <= l.1) {
-        let b = pade(m);
+        return pade_eval(&x, n, m);
+    }
+    // s per matrix (0 for a small or zero norm: log2(0) = -inf is clipped)
+    let s = norm.div(THETA13)?.log2()?.ceil()?.clip(Some(0.0), None::<f64>)?;
+    let squarings = (top / THETA13).log2().ceil().max(0.0);
+    let squarings = if squarings.is_finite() { squarings as usize } else { 0 };
+    let s3 = s.expand_dims(-1)?.expand_dims(-1)?;
+    let a = x.mul(&s3.neg()?.exp2()?)?;
+    let mut r = pade_eval(&a, n, 13)?;
+    for k in 0..squarings {
+        let sq = crate::matmul(&r, &r)?;
+        r = if s.ndim() == 0 { sq } else { crate::where_(&s3.gt(k as f64)?, &sq, &r)? };
+    }
+    Ok(r)
+}
+
+/// `r_m(A)` of the checked square stack `a` (`n × n` matrices): the backend's one-pass
+/// evaluation where it has one (the CPU), else composed of products, sums and a solve.
+fn pade_eval(a: &Array, n: usize, m: usize) -> Result<Array> {
+    let b = pade(m);
+    use xp_core::LinalgStorage;
+    match crate::backend::on_storage!(&*a.read(), s => s.expm_pade(&a.layout, b)) {
+        Ok(st) => return Ok(Array::from_storage(st, a.shape())),
+        Err(xp_core::Error::Unsupported { .. }) => {}
+        Err(e) => return Err(e),
+    }
+    let eye = crate::on(a.device()).eye(n, None, 0, a.dtype())?;
+    let a2 = crate::matmul(a, a)?;
+    let (u, v) = if m == 13 {
+        let a4 = crate::matmul(&a2, &a2)?;
+        let a6 = crate::matmul(&a4, &a2)?;
+        // Σ_j c[2j] A^(2j+2) + d I over A², A⁴, A⁶
+        let comb = |c: &[f64], d: f64| -> Result<Array> {
+            let p = a6.mul(c[4])?.add(&a4.mul(c[2])?)?.add(&a2.mul(c[0])?)?;
+            if d == 0.0 {
+                Ok(p)
+            } else {
+                p.add(&eye.mul(d)?)
+            }
+        };
+        let u = crate::matmul(&a6, &comb(&b[9..], 0.0)?)?.add(&comb(&b[3..], b[1])?)?;
+        let v = crate::matmul(&a6, &comb(&b[8..], 0.0)?)?.add(&comb(&b[2..], b[0])?)?;
+        (u, v)
+    } else {
         // U = A Σ b[odd k] A^(k-1), V = Σ b[even k] A^k
-        let a2 = crate::matmul(&x, &x)?;
         let (mut pw, mut u, mut v) = (eye.clone(), eye.mul(b[1])?, eye.mul(b[0])?);
         for k in (2..b.len()).step_by(2) {
             pw = crate::matmul(&pw, &a2)?;
@@ -84,39 +125,10 @@ pub fn expm(a: &Array) -> Result<Array> {
                 u = u.add(&pw.mul(b[k + 1])?)?;
             }
         }
-        let u = crate::matmul(&x, &u)?;
-        return solve(&v.sub(&u)?, &v.add(&u)?);
-    }
-    // s per matrix (0 for a small or zero norm: log2(0) = -inf is clipped)
-    let s = norm.div(THETA13)?.log2()?.ceil()?.clip(Some(0.0), None::<f64>)?;
-    let squarings = (top / THETA13).log2().ceil().max(0.0);
-    let squarings = if squarings.is_finite() { squarings as usize } else { 0 };
-    let s3 = s.expand_dims(-1)?.expand_dims(-1)?;
-    let a = x.mul(&s3.neg()?.exp2()?)?;
-    let a2 = crate::matmul(&a, &a)?;
-    let a4 = crate::matmul(&a2, &a2)?;
-    let a6 = crate::matmul(&a4, &a2)?;
-    let b13 = pade(13);
-    let b = |k: usize| b13[k];
-    let inner_u = a6.mul(b(13))?.add(&a4.mul(b(11))?)?.add(&a2.mul(b(9))?)?;
-    let u = crate::matmul(&a6, &inner_u)?
-        .add(&a6.mul(b(7))?)?
-        .add(&a4.mul(b(5))?)?
-        .add(&a2.mul(b(3))?)?
-        .add(&eye.mul(b(1))?)?;
-    let u = crate::matmul(&a, &u)?;
-    let inner_v = a6.mul(b(12))?.add(&a4.mul(b(10))?)?.add(&a2.mul(b(8))?)?;
-    let v = crate::matmul(&a6, &inner_v)?
-        .add(&a6.mul(b(6))?)?
-        .add(&a4.mul(b(4))?)?
-        .add(&a2.mul(b(2))?)?
-        .add(&eye.mul(b(0))?)?;
-    let mut r = solve(&v.sub(&u)?, &v.add(&u)?)?;
-    for k in 0..squarings {
-        let sq = crate::matmul(&r, &r)?;
-        r = if s.ndim() == 0 { sq } else { crate::where_(&s3.gt(k as f64)?, &sq, &r)? };
-    }
-    Ok(r)
+        (u, v)
+    };
+    let u = crate::matmul(a, &u)?;
+    solve(&v.sub(&u)?, &v.add(&u)?)
 }
 
 /// `expm(i·A)` in the complex dtype of `a`'s precision (`a` a checked square stack).

@@ -35,6 +35,15 @@ pub trait LinalgStorage: BackendStorage {
     fn solve(&self, _l: &Layout, _b: &Self, _bl: &Layout) -> Result<Self> {
         unsupported("solve", Self::NAME)
     }
+    /// The `[m/m]` Padé approximant of the exponential of square `[.., n, n]`,
+    /// `r_m(A) = (V − U)⁻¹ (V + U)` with `U` the odd and `V` the even part of `Σ b_k A^k`
+    /// (`b` = `b_0..b_m`, `m` odd: 3, 5, 7, 9 or 13, evaluated as Higham 2005 does) →
+    /// `[.., n, n]`. An exact zero pivot of `V − U` is [`crate::LinAlgKind::Singular`].
+    /// Optional: the front end composes it of products and a solve where a backend answers
+    /// `Unsupported`.
+    fn expm_pade(&self, _l: &Layout, _b: &[f64]) -> Result<Self> {
+        unsupported("expm_pade", Self::NAME)
+    }
     /// LU with partial pivoting of `[.., m, n]` (LAPACK's `getrf`): the packed factors and the
     /// 0-based int32 row interchanges (see [`LuFactors`]). An exact zero pivot is not an error
     /// (SciPy warns): the factorisation goes on as LAPACK's does, leaving that column of `L`

@@ -108,36 +108,68 @@ pub(crate) fn lu_solve<T: Field>(
     let (n, nrhs) = (sa.rows, sb.cols);
     let par = seq_in_stack(sa.len());
     let xs = per_matrix("lu_solve", sa.len(), |i| {
-        let f = sa.view(lu, i);
         let p = sp.view(piv, i);
         let mut x = c_order(sb.view(b, i), |v| v);
-        let mut xm = MatMut::from_row_major_slice_mut(&mut x, n, nrhs);
-        let swap = |xm: &mut MatMut<'_, T>, j: usize| {
-            let q = p[(0, j)] as usize;
-            if q != j && q < n {
-                for c in 0..nrhs {
-                    let t = xm[(j, c)];
-                    xm[(j, c)] = xm[(q, c)];
-                    xm[(q, c)] = t;
-                }
-            }
-        };
-        match trans {
-            Trans::N => {
-                (0..n).for_each(|j| swap(&mut xm, j));
-                tri::solve_unit_lower_triangular_in_place_with_conj(f, Conj::No, xm.rb_mut(), par);
-                tri::solve_upper_triangular_in_place_with_conj(f, Conj::No, xm.rb_mut(), par);
-            }
-            Trans::T | Trans::C => {
-                let c = if trans == Trans::C { Conj::Yes } else { Conj::No };
-                tri::solve_lower_triangular_in_place_with_conj(f.transpose(), c, xm.rb_mut(), par);
-                tri::solve_unit_upper_triangular_in_place_with_conj(f.transpose(), c, xm.rb_mut(), par);
-                (0..n).rev().for_each(|j| swap(&mut xm, j));
-            }
-        }
+        substitute(
+            sa.view(lu, i),
+            |j| p[(0, j)] as usize,
+            MatMut::from_row_major_slice_mut(&mut x, n, nrhs),
+            trans,
+            par,
+        );
         Ok(x)
     })?;
     Ok(concat(&xs, Vec::as_slice))
+}
+
+/// Solve in place with the LU factors `f` (`n × n`, as [`lu_factor`] packs them) and their
+/// interchanges (`piv(j)`: the row swapped with row `j`) the system `trans` says for `x`.
+fn substitute<T: Field>(f: MatRef<'_, T>, piv: impl Fn(usize) -> usize, mut xm: MatMut<'_, T>, trans: Trans, par: Par) {
+    let (n, nrhs) = (xm.nrows(), xm.ncols());
+    let swap = |xm: &mut MatMut<'_, T>, j: usize| {
+        let q = piv(j);
+        if q != j && q < n {
+            for c in 0..nrhs {
+                let t = xm[(j, c)];
+                xm[(j, c)] = xm[(q, c)];
+                xm[(q, c)] = t;
+            }
+        }
+    };
+    match trans {
+        Trans::N => {
+            (0..n).for_each(|j| swap(&mut xm, j));
+            tri::solve_unit_lower_triangular_in_place_with_conj(f, Conj::No, xm.rb_mut(), par);
+            tri::solve_upper_triangular_in_place_with_conj(f, Conj::No, xm.rb_mut(), par);
+        }
+        Trans::T | Trans::C => {
+            let c = if trans == Trans::C { Conj::Yes } else { Conj::No };
+            tri::solve_lower_triangular_in_place_with_conj(f.transpose(), c, xm.rb_mut(), par);
+            tri::solve_unit_upper_triangular_in_place_with_conj(f.transpose(), c, xm.rb_mut(), par);
+            (0..n).rev().for_each(|j| swap(&mut xm, j));
+        }
+    }
+}
+
+/// Solve `A X = B` in place for row-major square `a` (`n × n`, overwritten by its LU factors)
+/// and `x` (`n × nrhs`, overwritten by `X`): `false`, with `x` unsolved, when a pivot is
+/// exactly zero (`A` singular, as LAPACK's `gesv` reports it).
+pub(super) fn solve_in_place<T: Field>(a: &mut [T], n: usize, x: &mut [T], nrhs: usize, par: Par) -> bool {
+    let piv = if n > SMALL {
+        match blocked(a, n, n, par) {
+            Some(p) => p,
+            None => return false,
+        }
+    } else {
+        let p = lu_rows(a, n, n);
+        if (0..n).any(|d| a[d * n + d] == T::zero_impl()) {
+            return false;
+        }
+        p
+    };
+    let f = MatRef::from_row_major_slice(a, n, n);
+    substitute(f, |j| piv[j] as usize, MatMut::from_row_major_slice_mut(x, n, nrhs), Trans::N, par);
+    true
 }
 
 /// `X` with `op(A) X = B` for triangular `A` `[.., n, n]` (the triangle, system and diagonal

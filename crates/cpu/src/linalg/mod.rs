@@ -28,6 +28,8 @@ mod cholesky;
 #[cfg(feature = "linalg")]
 mod eigen;
 #[cfg(feature = "linalg")]
+mod expm;
+#[cfg(feature = "linalg")]
 mod francis;
 mod gemv;
 #[cfg(feature = "linalg")]
@@ -153,6 +155,10 @@ impl LinalgStorage for CpuStorage {
             let b = <_ as Element>::slice_of(&b.0).ok_or(Error::InvalidDType { op: "solve", dtype: b.0.dtype() })?;
             lu::solve(a, l, b, bl).map(wrap)
         })
+    }
+    #[cfg(feature = "linalg")]
+    fn expm_pade(&self, l: &Layout, b: &[f64]) -> Result<Self> {
+        on_field!("expm", &self.0, a => expm::pade(a, l, b).map(wrap))
     }
     #[cfg(feature = "linalg")]
     fn lu_factor(&self, l: &Layout) -> Result<LuFactors<Self>> {
