@@ -34,36 +34,32 @@ fn recycle<T: Field>(vs: impl IntoIterator<Item = Vec<T>>) {
 /// `r_m(A)` of one row-major `n × n` matrix into `out`; false when `V − U` is singular.
 fn one<T: Field>(a: &[T], n: usize, b: &[f64], par: Par, out: &mut [T]) -> bool {
     let m = b.len() - 1;
-    let (inner, mut v) = if m == 13 {
-        let a2 = product(a, a, n, par);
-        let a4 = product(&a2, &a2, n, par);
-        let a6 = product(&a4, &a2, n, par);
-        let pw = [&a2[..], &a4[..], &a6[..]];
-        let (wu, wv) = (combine(&pw, &b[9..], 0.0, n, par), combine(&pw, &b[8..], 0.0, n, par));
-        let (mut zu, mut zv) = (combine(&pw, &b[3..], b[1], n, par), combine(&pw, &b[2..], b[0], n, par));
-        // the two products are independent: one per core beats both split over the cores
-        let seq = Par::Seq;
-        let mut add_u = || accumulate(&mut zu, &a6, &wu, n, seq);
-        let mut add_v = || accumulate(&mut zv, &a6, &wv, n, seq);
+    // A², A⁴, … up to A⁶ for degree 13 (Higham's splitting), up to A^(m−1) below it
+    let count = if m == 13 { 3 } else { (m - 1) / 2 };
+    let mut pw = vec![product(a, a, n, par)];
+    while pw.len() < count {
+        let next = product(&pw[pw.len() - 1], &pw[0], n, par);
+        pw.push(next);
+    }
+    let ps: Vec<&[T]> = pw.iter().map(Vec::as_slice).collect();
+    // U's inner sum (without the last product by A) and V
+    let (mut inner, mut v) = (combine(&ps, &b[3..], b[1], n, par), combine(&ps, &b[2..], b[0], n, par));
+    if m == 13 {
+        // plus A⁶ (b13 A⁶ + b11 A⁴ + b9 A²) and A⁶ (b12 A⁶ + b10 A⁴ + b8 A²): independent
+        // products, one per core beats both split over the cores
+        let (wu, wv) = (combine(&ps, &b[9..], 0.0, n, par), combine(&ps, &b[8..], 0.0, n, par));
+        let a6 = ps[2];
+        let mut add_u = || gemm(&mut inner, Accum::Add, a6, &wu, n, Par::Seq);
+        let mut add_v = || gemm(&mut v, Accum::Add, a6, &wv, n, Par::Seq);
         if matches!(par, Par::Seq) {
             add_u();
             add_v();
         } else {
             rayon::join(add_u, add_v);
         }
-        recycle([a2, a4, a6, wu, wv]);
-        (zu, zv)
-    } else {
-        let mut pw = vec![product(a, a, n, par)];
-        while 2 * pw.len() < m - 1 {
-            let next = product(&pw[pw.len() - 1], &pw[0], n, par);
-            pw.push(next);
-        }
-        let ps: Vec<&[T]> = pw.iter().map(Vec::as_slice).collect();
-        let uv = (combine(&ps, &b[3..], b[1], n, par), combine(&ps, &b[2..], b[0], n, par));
-        recycle(pw);
-        uv
-    };
+        recycle([wu, wv]);
+    }
+    recycle(pw);
     let u = out;
     gemm(u, Accum::Replace, a, &inner, n, par);
     // V − U into v, V + U into u
@@ -86,11 +82,7 @@ fn product<T: Field>(x: &[T], y: &[T], n: usize, par: Par) -> Vec<T> {
     c
 }
 
-/// `C += X Y` (row-major `n × n`).
-fn accumulate<T: Field>(c: &mut [T], x: &[T], y: &[T], n: usize, par: Par) {
-    gemm(c, Accum::Add, x, y, n, par);
-}
-
+/// `C = X Y` or `C += X Y` (row-major `n × n`).
 fn gemm<T: Field>(c: &mut [T], accum: Accum, x: &[T], y: &[T], n: usize, par: Par) {
     let (x, y) = (MatRef::from_row_major_slice(x, n, n), MatRef::from_row_major_slice(y, n, n));
     faer::linalg::matmul::matmul(MatMut::from_row_major_slice_mut(c, n, n), accum, x, y, T::of(1.0, 0.0), par);
