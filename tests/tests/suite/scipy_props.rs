@@ -360,3 +360,57 @@ fn expm_of_large_matrices() {
     }
     f.finish();
 }
+
+/// `ldl` of matrices large enough for interchanges far apart (the in-place symmetric swaps of
+/// the lower triangle), with 1 × 1 and 2 × 2 pivots (a zero diagonal forces the latter): the
+/// properties of [`ldl_check`] for both triangles, Hermitian and complex symmetric, a stack and a
+/// transposed operand, every dtype, on every device.
+#[test]
+fn ldl_of_larger_matrices() {
+    let mut f = Failures::default();
+    for dev in devices() {
+        for dt in [DType::F32, DType::F64, DType::C64, DType::C128] {
+            for n in [17usize, 40] {
+                let rng = |s: u64| xp::random::default_rng(s).standard_normal([3, n, n], DType::F64).unwrap();
+                let r = if dt.is_complex() {
+                    rng(n as u64).add(&rng(1).mul(Complex64::new(0.0, 1.0)).unwrap()).unwrap()
+                } else {
+                    rng(n as u64)
+                };
+                // the second matrix of the stack has a zero diagonal
+                let ones = xp::ones([n, n], DType::F64).unwrap();
+                let no_diag = ones.sub(&xp::eye(n, None, 0, DType::F64).unwrap()).unwrap();
+                let r = r.mul(&xp::stack(&[&ones, &no_diag, &ones], 0).unwrap()).unwrap();
+                for herm in [true, false] {
+                    if !herm && !dt.is_complex() {
+                        continue;
+                    }
+                    let t = xp::matrix_transpose(&r).unwrap();
+                    let s = r
+                        .add(&if herm { t.conj().unwrap() } else { t })
+                        .unwrap()
+                        .astype(dt)
+                        .unwrap()
+                        .to_device(dev)
+                        .unwrap();
+                    for lower in [true, false] {
+                        for (layout, x) in [
+                            ("contiguous", s.clone()),
+                            (
+                                "transposed",
+                                xp::matrix_transpose(&xp::matrix_transpose(&s).unwrap().copy().unwrap()).unwrap(),
+                            ),
+                        ] {
+                            let ctx = format!("ldl {dt} {n}x{n} lower={lower} hermitian={herm} {layout} on {dev}");
+                            let r = linalg::ldl(&x, lower, herm)
+                                .map_err(|e| e.to_string())
+                                .and_then(|fa| ldl_check(&x, &fa, lower, herm, Some(dt)));
+                            f.add(r.map_err(|m| format!("{ctx}: {m}")));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    f.finish();
+}

@@ -13,6 +13,7 @@
 //! ```
 use super::prepared;
 use crate::Array;
+use rayon::prelude::*;
 use xp_core::{Complex64, DType, Result};
 
 type C = Complex64;
@@ -34,6 +35,8 @@ const ALPHA: f64 = 0.640_388_203_202_208_4;
 /// The scalars the factorisation runs in: float64 for real input, complex128 otherwise.
 trait Sc:
     Copy
+    + Send
+    + Sync
     + PartialEq
     + std::ops::Add<Output = Self>
     + std::ops::Sub<Output = Self>
@@ -75,40 +78,16 @@ impl Sc for C {
     }
 }
 
-/// `P A Pᵀ = L D L*` of the full row-major `a` (`n × n`, both triangles): `(L, D, perm)` with
-/// row `i` of `P A Pᵀ` row `perm[i]` of `A`. Each step updates the trailing lower triangle only
-/// (contiguous row pieces); the pivot search reads row `r` through it.
-fn bunch_kaufman<T: Sc>(mut a: Vec<T>, n: usize, herm: bool) -> (Vec<T>, Vec<T>, Vec<usize>) {
+/// `P A Pᵀ = L D L*` in place on the lower triangle of the row-major `a` (`n × n`; the upper
+/// triangle is neither read nor written), left as LAPACK's `sytf2`/`hetf2` leave it: `L` below the
+/// diagonal, `D`'s diagonal on it, and each 2 × 2 block's lower off-diagonal entry at `(p + 1, p)`
+/// (where `L` has its zero). Returns `perm` (row `i` of `P A Pᵀ` is row `perm[i]` of `A`) and
+/// whether a 2 × 2 block starts at each index. `w` is scratch of `2n`.
+fn bunch_kaufman<T: Sc>(a: &mut [T], n: usize, herm: bool, w: &mut [T]) -> (Vec<usize>, Vec<bool>) {
     let at = |i: usize, j: usize| i * n + j;
-    let mut l = vec![T::ZERO; n * n];
-    let mut d = vec![T::ZERO; n * n];
     let mut perm: Vec<usize> = (0..n).collect();
-    // swap rows and columns i, j (> k) of the trailing matrix, and rows i, j of L's columns done;
-    // only the lower triangle of `a` is kept current, so rows and columns i and j are first made
-    // whole from it (then the swapped matrix's lower triangle is current again)
-    let swap = |a: &mut Vec<T>, l: &mut Vec<T>, perm: &mut Vec<usize>, i: usize, j: usize| {
-        if i == j {
-            return;
-        }
-        for s in [i, j] {
-            for t in 0..n {
-                if t > s {
-                    a[at(s, t)] = a[at(t, s)].cj(herm);
-                } else if t < s {
-                    a[at(t, s)] = a[at(s, t)].cj(herm);
-                }
-            }
-        }
-        for c in 0..n {
-            a.swap(at(i, c), at(j, c));
-            l.swap(at(i, c), at(j, c));
-        }
-        for r in 0..n {
-            a.swap(at(r, i), at(r, j));
-        }
-        perm.swap(i, j);
-    };
-    let mut w = vec![T::ZERO; n];
+    let mut two_at = vec![false; n];
+    let (w, w2) = w.split_at_mut(n);
     let mut k = 0;
     while k < n {
         let (r, colmax) =
@@ -125,24 +104,25 @@ fn bunch_kaufman<T: Sc>(mut a: Vec<T>, n: usize, herm: bool) -> (Vec<T>, Vec<T>,
             if absakk >= ALPHA * colmax * (colmax / rowmax) {
                 false
             } else if a[at(r, r)].abs() >= ALPHA * rowmax {
-                swap(&mut a, &mut l, &mut perm, k, r);
+                interchange(a, n, herm, k, r);
+                perm.swap(k, r);
                 false
             } else {
-                swap(&mut a, &mut l, &mut perm, k + 1, r);
+                interchange(a, n, herm, k + 1, r);
+                perm.swap(k + 1, r);
                 true
             }
         };
         if !two {
             let dk = a[at(k, k)];
-            d[at(k, k)] = dk;
-            l[at(k, k)] = T::ONE;
             if dk != T::ZERO {
                 for i in k + 1..n {
-                    l[at(i, k)] = a[at(i, k)] / dk;
-                    w[i] = dk * l[at(i, k)].cj(herm);
+                    let li = a[at(i, k)] / dk;
+                    a[at(i, k)] = li;
+                    w[i] = dk * li.cj(herm);
                 }
                 for i in k + 1..n {
-                    let li = l[at(i, k)];
+                    let li = a[at(i, k)];
                     let row = &mut a[at(i, k + 1)..=at(i, i)];
                     for (x, &wj) in row.iter_mut().zip(&w[k + 1..=i]) {
                         *x -= li * wj;
@@ -152,26 +132,22 @@ fn bunch_kaufman<T: Sc>(mut a: Vec<T>, n: usize, herm: bool) -> (Vec<T>, Vec<T>,
             k += 1;
         } else {
             let (p, q) = (k, k + 1);
+            two_at[p] = true;
             let (d11, d21, d22) = (a[at(p, p)], a[at(q, p)], a[at(q, q)]);
             let d12 = d21.cj(herm);
-            for (i, j, v) in [(p, p, d11), (q, p, d21), (p, q, d12), (q, q, d22)] {
-                d[at(i, j)] = v;
-            }
-            l[at(p, p)] = T::ONE;
-            l[at(q, q)] = T::ONE;
             let det = d11 * d22 - d12 * d21;
-            let mut w2 = vec![T::ZERO; n];
             for i in k + 2..n {
                 // [l_ip, l_iq] = [a_ip, a_iq] D⁻¹; w = D [l_jp, l_jq]*
                 let (x, y) = (a[at(i, p)], a[at(i, q)]);
-                l[at(i, p)] = (x * d22 - y * d21) / det;
-                l[at(i, q)] = (y * d11 - x * d12) / det;
-                let (u, v) = (l[at(i, p)].cj(herm), l[at(i, q)].cj(herm));
+                let (lp, lq) = ((x * d22 - y * d21) / det, (y * d11 - x * d12) / det);
+                a[at(i, p)] = lp;
+                a[at(i, q)] = lq;
+                let (u, v) = (lp.cj(herm), lq.cj(herm));
                 w[i] = d11 * u + d12 * v;
                 w2[i] = d21 * u + d22 * v;
             }
             for i in k + 2..n {
-                let (lp, lq) = (l[at(i, p)], l[at(i, q)]);
+                let (lp, lq) = (a[at(i, p)], a[at(i, q)]);
                 let row = &mut a[at(i, k + 2)..=at(i, i)];
                 for ((x, &u), &v) in row.iter_mut().zip(&w[k + 2..=i]).zip(&w2[k + 2..=i]) {
                     *x -= lp * u + lq * v;
@@ -180,38 +156,87 @@ fn bunch_kaufman<T: Sc>(mut a: Vec<T>, n: usize, herm: bool) -> (Vec<T>, Vec<T>,
             k += 2;
         }
     }
-    (l, d, perm)
+    (perm, two_at)
 }
 
-/// One matrix `m` (row-major, C order) in `T`: the full matrix from the triangle read (the upper
-/// form through the reversal `J A J`), factored, and SciPy's `(lu, d, perm)` (complex128).
-fn one<T: Sc>(m: &[T], n: usize, lower: bool, herm: bool, real_diag: impl Fn(T) -> T) -> (Vec<T>, Vec<T>, Vec<i64>) {
-    let src = |i: usize, j: usize| {
-        let (i, j) = if lower { (i, j) } else { (n - 1 - i, n - 1 - j) };
-        let (r, c, flip) = if (lower && i >= j) || (!lower && i <= j) { (i, j, false) } else { (j, i, true) };
-        let z = m[r * n + c];
-        let z = if flip { z.cj(herm) } else { z };
-        if herm && r == c {
-            real_diag(z)
-        } else {
-            z
+/// The symmetric interchange of rows and columns `i < j` of the lower triangle `a` keeps (the
+/// rows of `L` done left of column `i` swap with them), as LAPACK's `sytf2` does it.
+fn interchange<T: Sc>(a: &mut [T], n: usize, herm: bool, i: usize, j: usize) {
+    if i == j {
+        return;
+    }
+    let (lo, hi) = a.split_at_mut(j * n);
+    lo[i * n..i * n + i].swap_with_slice(&mut hi[..i]);
+    for t in i + 1..j {
+        let x = a[t * n + i];
+        a[t * n + i] = a[j * n + t].cj(herm);
+        a[j * n + t] = x.cj(herm);
+    }
+    a[j * n + i] = a[j * n + i].cj(herm);
+    a.swap(i * n + i, j * n + j);
+    for r in j + 1..n {
+        a.swap(r * n + i, r * n + j);
+    }
+}
+
+/// One matrix `m` (row-major, C order) in `T`: the triangle read copied into the lower triangle of
+/// the scratch `a` (the upper form through the reversal `J A J`), factored, and SciPy's `lu`, `d`
+/// and `perm` written into `out`, `dout` and `pout` (zeroed).
+fn one<T: Sc>(
+    m: &[T],
+    n: usize,
+    (lower, herm): (bool, bool),
+    real_diag: impl Fn(T) -> T,
+    (a, w): (&mut [T], &mut [T]),
+    (out, dout, pout): (&mut [T], &mut [T], &mut [i64]),
+) {
+    for i in 0..n {
+        for j in 0..=i {
+            // the upper triangle's (n-1-i, n-1-j) is the reversal's lower (i, j)
+            let z = if lower { m[i * n + j] } else { m[(n - 1 - i) * n + (n - 1 - j)] };
+            a[i * n + j] = if herm && i == j { real_diag(z) } else { z };
         }
-    };
-    let full: Vec<T> = (0..n * n).map(|t| src(t / n, t % n)).collect();
-    let (l, d, perm) = bunch_kaufman(full, n, herm);
+    }
+    let (perm, two_at) = bunch_kaufman(a, n, herm, w);
     // A = Pᵀ L D L* P: lu = Pᵀ L (lu[perm] = L); for the upper form undo the reversal
-    let mut out = vec![T::ZERO; n * n];
-    let mut dout = vec![T::ZERO; n * n];
-    let mut pout = vec![0i64; n];
     let rev = |i: usize| if lower { i } else { n - 1 - i };
     for i in 0..n {
-        for j in 0..n {
-            out[rev(perm[i]) * n + rev(j)] = l[i * n + j];
-            dout[rev(i) * n + rev(j)] = d[i * n + j];
+        let row = rev(perm[i]) * n;
+        // a 2 × 2 block ending at i: L's zero and D's off-diagonal pair at (i, i - 1)
+        let block = i > 0 && two_at[i - 1];
+        for j in 0..i {
+            if !(block && j == i - 1) {
+                out[row + rev(j)] = a[i * n + j];
+            }
+        }
+        out[row + rev(i)] = T::ONE;
+        dout[rev(i) * n + rev(i)] = a[i * n + i];
+        if block {
+            let z = a[i * n + i - 1];
+            dout[rev(i) * n + rev(i - 1)] = z;
+            dout[rev(i - 1) * n + rev(i)] = z.cj(herm);
         }
         pout[rev(i)] = rev(perm[i]) as i64;
     }
-    (out, dout, pout)
+}
+
+/// Every matrix of the C-order stack `v` (`count` of `n × n`), one per task: `(lu, d, perm)`.
+fn factor_all<T: Sc>(
+    v: &[T],
+    n: usize,
+    count: usize,
+    flags: (bool, bool),
+    real_diag: impl Fn(T) -> T + Sync,
+) -> (Vec<T>, Vec<T>, Vec<i64>) {
+    let nn = n * n;
+    let (mut lu, mut dd, mut pp) = (vec![T::ZERO; count * nn], vec![T::ZERO; count * nn], vec![0i64; count * n]);
+    if nn > 0 {
+        lu.par_chunks_mut(nn).zip(dd.par_chunks_mut(nn)).zip(pp.par_chunks_mut(n)).zip(v.par_chunks(nn)).for_each_init(
+            || (vec![T::ZERO; nn], vec![T::ZERO; 2 * n]),
+            |(a, w), (((o, d), p), m)| one(m, n, flags, &real_diag, (a, w), (o, d, p)),
+        );
+    }
+    (lu, dd, pp)
 }
 
 /// The LDLᵀ / LDLᴴ factorisation (SciPy `ldl(A, lower, hermitian)`) of the triangle `lower`
@@ -222,28 +247,13 @@ pub fn ldl(a: &Array, lower: bool, hermitian: bool) -> Result<Ldl> {
     let herm = hermitian && x.dtype().is_complex();
     let dt = x.dtype();
     let count = if n == 0 { 0 } else { x.size() / (n * n) };
-    let size = count * n * n;
     let (lu, dd, pp) = if dt.is_complex() {
         let v = x.astype(DType::C128)?.to_vec::<C>()?;
-        let (mut lu, mut dd, mut pp) =
-            (Vec::with_capacity(size), Vec::with_capacity(size), Vec::with_capacity(count * n));
-        for m in v.chunks(n * n.max(1)).take(count) {
-            let (a, b, c) = one(m, n, lower, herm, |z: C| C::new(z.re, 0.0));
-            lu.extend(a);
-            dd.extend(b);
-            pp.extend(c);
-        }
+        let (lu, dd, pp) = factor_all(&v, n, count, (lower, herm), |z: C| C::new(z.re, 0.0));
         (Array::from_vec(lu, x.shape())?, Array::from_vec(dd, x.shape())?, pp)
     } else {
         let v = x.astype(DType::F64)?.to_vec::<f64>()?;
-        let (mut lu, mut dd, mut pp) =
-            (Vec::with_capacity(size), Vec::with_capacity(size), Vec::with_capacity(count * n));
-        for m in v.chunks(n * n.max(1)).take(count) {
-            let (a, b, c) = one(m, n, lower, false, |z| z);
-            lu.extend(a);
-            dd.extend(b);
-            pp.extend(c);
-        }
+        let (lu, dd, pp) = factor_all(&v, n, count, (lower, false), |z| z);
         (Array::from_vec(lu, x.shape())?, Array::from_vec(dd, x.shape())?, pp)
     };
     let shape = x.shape();
