@@ -251,15 +251,16 @@ fn singular_triangular_names_its_diagonal() {
     f.finish();
 }
 
-/// `P L U = A` for tall, wide and square stacks, and `lu_solve` in all three systems recovers
-/// a known solution, on every device and dtype (a property beside the reference values).
+/// `P L U = A` for tall, wide and square stacks (past one panel of the blocked LU too), and
+/// `lu_solve` in all three systems recovers a known solution, from the factors of the matrix and
+/// of its transposed view, on every device and dtype (a property beside the reference values).
 #[test]
 fn lu_properties() {
     let mut f = Failures::default();
     for dev in devices() {
         for dt in [xp::DType::F32, xp::DType::F64, xp::DType::C64, xp::DType::C128] {
             let tol = Tolerance { rtol: if dt.to_real() == xp::DType::F32 { 2e-4 } else { 1e-11 }, atol: 0.0 };
-            for (m, n) in [(5usize, 5usize), (7, 3), (3, 7), (60, 60), (1, 1)] {
+            for (m, n) in [(5usize, 5usize), (7, 3), (3, 7), (60, 60), (1, 1), (300, 300), (300, 170), (170, 300)] {
                 let a = xp::random::default_rng(7).standard_normal([2, m, n], xp::DType::F64).unwrap();
                 let a = if dt.is_complex() { a.add(&a.mul(xp::Complex64::new(0.0, 0.5)).unwrap()).unwrap() } else { a };
                 let a = a.astype(dt).unwrap().to_device(dev).unwrap();
@@ -274,12 +275,13 @@ fn lu_properties() {
                 let x =
                     xp::random::default_rng(8).standard_normal([2, n, 3], xp::DType::F64).unwrap().astype(dt).unwrap();
                 let x = x.to_device(dev).unwrap();
-                let fac = linalg::lu_factor(&a).unwrap();
-                for t in [Trans::N, Trans::T, Trans::C] {
+                let at = xp::matrix_transpose(&a).unwrap();
+                for (a, t) in [Trans::N, Trans::T, Trans::C].into_iter().flat_map(|t| [(&a, t), (&at, t)]) {
+                    let fac = linalg::lu_factor(a).unwrap();
                     let op_a = match t {
                         Trans::N => a.clone(),
-                        Trans::T => xp::matrix_transpose(&a).unwrap(),
-                        Trans::C => xp::matrix_transpose(&a).unwrap().conj().unwrap(),
+                        Trans::T => xp::matrix_transpose(a).unwrap(),
+                        Trans::C => xp::matrix_transpose(a).unwrap().conj().unwrap(),
                     };
                     let b = xp::matmul(&op_a, &x).unwrap();
                     let got = linalg::lu_solve(&fac, &b, t).unwrap();

@@ -67,6 +67,16 @@ impl Stack {
 pub(crate) fn c_order<T: Copy, U>(m: MatRef<'_, T>, f: impl Fn(T) -> U) -> Vec<U> {
     let (r, c) = (m.nrows(), m.ncols());
     let mut out = Vec::with_capacity(r * c);
+    if m.col_stride() == 1 && c > 0 {
+        // rows are contiguous: one vectorisable pass per row (element indexing cost a 1024² copy
+        // 1.9 ms, 8% of the LU it fed)
+        for i in 0..r {
+            // SAFETY: with unit column stride row i's c elements are contiguous inside m's storage
+            let row = unsafe { std::slice::from_raw_parts(m.ptr_at(i, 0), c) };
+            out.extend(row.iter().map(|&x| f(x)));
+        }
+        return out;
+    }
     for i in 0..r {
         for j in 0..c {
             out.push(f(m[(i, j)]));
