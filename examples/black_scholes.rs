@@ -9,8 +9,12 @@
 //! cargo run --release --example black_scholes [-- N]     # N options, default 2^21
 //! ```
 use xp::fuse::Sym;
-use xp::kernel::{ElementwiseKernel, Float};
+use xp::kernel::ElementwiseKernel;
 use xp::{Array, DType, Device, Result};
+
+#[path = "common/course_kernels.rs"]
+#[allow(dead_code)]
+mod course;
 
 const R: f64 = 0.02; // riskless rate
 const V: f64 = 0.30; // volatility
@@ -59,36 +63,6 @@ fn fused() -> (xp::fuse::Fused, xp::fuse::Fused) {
     // The put from the call by put-call parity: put = call - s + x e^{-rt}.
     let put = xp::fuse(|c: &Sym, s: &Sym, x: &Sym, t: &Sym| c.sub(s)?.add(&x.mul(&t.mul(-R)?.exp()?)?));
     (call, put)
-}
-
-/// The cumulative normal distribution in Rust: a device function the kernel below inlines.
-#[xp::device]
-fn cnd_rs<T: Float>(d: T) -> T {
-    // (a kernel reads no outer constants: the values are written out)
-    let k = T::ONE / (T::ONE + T::lit(0.231_641_9) * d.abs());
-    let poly = k
-        * (T::lit(0.319_381_53)
-            + k * (T::lit(-0.356_563_782)
-                + k * (T::lit(1.781_477_937) + k * (T::lit(-1.821_255_978) + k * T::lit(1.330_274_429)))));
-    let c = T::lit(0.398_942_280_401_432_7) * (T::lit(-0.5) * d * d).exp() * poly;
-    if d > T::ZERO {
-        T::ONE - c
-    } else {
-        c
-    }
-}
-
-/// Call and put prices of one option, a plain Rust function and (`black_scholes_rs::call`) a
-/// kernel over arrays.
-#[xp::kernel]
-fn black_scholes_rs<T: Float>(s: T, x: T, t: T, r: T, v: T) -> (T, T) {
-    let sqrt_t = t.sqrt();
-    let d1 = ((s / x).ln() + (r + T::lit(0.5) * v * v) * t) / (v * sqrt_t);
-    let d2 = d1 - v * sqrt_t;
-    let disc = x * (-r * t).exp();
-    let c1 = cnd_rs(d1);
-    let c2 = cnd_rs(d2);
-    (s * c1 - disc * c2, disc * (T::ONE - c2) - s * (T::ONE - c1))
 }
 
 /// One way of pricing: (call, put).
@@ -148,7 +122,7 @@ fn main() -> Result<()> {
                     Ok((r[0].clone(), r[1].clone()))
                 }),
             ),
-            ("#[xp::kernel]", Box::new(|| black_scholes_rs::call(&s, &x, &t, R as f32, V as f32))),
+            ("#[xp::kernel]", Box::new(|| course::black_scholes::call(&s, &x, &t, R as f32, V as f32))),
         ];
         let base = ways[0].1()?;
         println!("{device}: {n} options");

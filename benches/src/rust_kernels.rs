@@ -4,64 +4,12 @@
 //! kernels and `ElementwiseKernel`; NumPy: `np.where` and array expressions).
 use crate::{rand, small, sync, Workload};
 use rayon::prelude::*;
-use xp::kernel::{ElementwiseKernel, Float, ReductionKernel};
+use xp::kernel::{ElementwiseKernel, ReductionKernel};
 use xp::{Array, Device, Result};
 
-#[xp::kernel]
-fn leaky_relu<T: Float>(x: T, alpha: T) -> T {
-    if x > T::ZERO {
-        x
-    } else {
-        alpha * x
-    }
-}
-
-#[xp::kernel]
-fn saxpy<T: Float>(a: T, x: T, y: T) -> T {
-    a * x + y
-}
-
-#[xp::device]
-fn cnd<T: Float>(d: T) -> T {
-    let k = T::ONE / (T::ONE + T::lit(0.2316419) * d.abs());
-    let poly = k
-        * (T::lit(0.31938153)
-            + k * (T::lit(-0.356563782)
-                + k * (T::lit(1.781477937) + k * (T::lit(-1.821255978) + k * T::lit(1.330274429)))));
-    let c = T::lit(0.3989422804014327) * (T::lit(-0.5) * d * d).exp() * poly;
-    if d > T::ZERO {
-        T::ONE - c
-    } else {
-        c
-    }
-}
-
-#[xp::kernel]
-fn black_scholes<T: Float>(s: T, x: T, t: T, r: T, v: T) -> (T, T) {
-    let sq = t.sqrt();
-    let d1 = ((s / x).ln() + (r + T::lit(0.5) * v * v) * t) / (v * sq);
-    let d2 = d1 - v * sq;
-    let e = (-r * t).exp();
-    let call = s * cnd(d1) - x * e * cnd(d2);
-    (call, call - s + x * e)
-}
-
-#[xp::reduction]
-mod l2norm {
-    use xp::kernel::Float;
-    fn identity<T: Float>() -> T {
-        T::ZERO
-    }
-    fn map<T: Float>(x: T) -> T {
-        x * x
-    }
-    fn combine<T: Float>(a: T, b: T) -> T {
-        a + b
-    }
-    fn finish<T: Float>(a: T) -> T {
-        a.sqrt()
-    }
-}
+#[path = "../../examples/common/course_kernels.rs"]
+mod course;
+use course::{black_scholes, l2norm, leaky_relu, saxpy};
 
 /// The Black–Scholes body of `examples/black_scholes.rs` as an ElementwiseKernel.
 const BS_BODY: &str = "

@@ -13,6 +13,19 @@ pub mod ast;
 #[path = "../../core/src/kernel/rust/native.rs"]
 #[rustfmt::skip]
 pub mod native;
+// `xp::kernel::gpu`, the native stand-ins a raw kernel's plain function calls (its `xp_core`
+// paths resolve to this crate: the `kernel::rust` module below)
+#[path = "../../api/src/kernel/gpu.rs"]
+#[rustfmt::skip]
+pub mod gpu;
+extern crate self as xp_core;
+/// What `gpu.rs` imports from `xp_core`.
+pub mod kernel {
+    /// `xp_core::kernel::rust`
+    pub mod rust {
+        pub use crate::native::{Col, Elem};
+    }
+}
 
 /// xp's dtypes (those the included files name).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -228,153 +241,6 @@ pub mod __rt {
         }
     }
 
-    // The native stand-ins of `xp::kernel::gpu`, which a raw kernel's native copy calls (as one
-    // thread of one block).
-
-    /// The thread's index in its block (0 here).
-    pub fn thread_idx() -> Dim3 {
-        Dim3 { x: 0, y: 0, z: 0 }
-    }
-    /// The block's index in the grid (0 here).
-    pub fn block_idx() -> Dim3 {
-        Dim3 { x: 0, y: 0, z: 0 }
-    }
-    /// The block's size (1 here).
-    pub fn block_dim() -> Dim3 {
-        Dim3 { x: 1, y: 1, z: 1 }
-    }
-    /// The grid's size (1 here).
-    pub fn grid_dim() -> Dim3 {
-        Dim3 { x: 1, y: 1, z: 1 }
-    }
-    /// The thread's lane in its warp.
-    pub fn lane_id() -> u32 {
-        0
-    }
-    /// The threads of a warp.
-    pub fn warp_size() -> u32 {
-        32
-    }
-    /// The block's barrier.
-    pub fn sync_threads() {}
-    /// `v` of lane `lane_id() + delta` (its own here).
-    pub fn shfl_down<T: Copy>(v: T, _delta: u32) -> T {
-        v
-    }
-    /// `v` of lane `lane_id() - delta` (its own here).
-    pub fn shfl_up<T: Copy>(v: T, _delta: u32) -> T {
-        v
-    }
-    /// `v` of lane `lane_id() ^ mask` (its own here).
-    pub fn shfl_xor<T: Copy>(v: T, _mask: u32) -> T {
-        v
-    }
-    /// `v` of lane `lane` (its own here).
-    pub fn shfl<T: Copy>(v: T, _lane: u32) -> T {
-        v
-    }
-
-    /// A block's shared array (one thread's here), of zeros.
-    pub struct Shared<T, const N: usize>([T; N]);
-    /// `let s = shared::<T, N>();`
-    pub fn shared<T: Elem, const N: usize>() -> Shared<T, N> {
-        let zero = match T::DTYPE {
-            DType::Bool => Col::Bool(&[false]),
-            DType::I8 => Col::I8(&[0]),
-            DType::I16 => Col::I16(&[0]),
-            DType::I32 => Col::I32(&[0]),
-            DType::I64 => Col::I64(&[0]),
-            DType::U8 => Col::U8(&[0]),
-            DType::U16 => Col::U16(&[0]),
-            DType::U32 => Col::U32(&[0]),
-            DType::U64 => Col::U64(&[0]),
-            DType::F32 => Col::F32(&[0.0]),
-            DType::F64 => Col::F64(&[0.0]),
-            DType::F16 | DType::BF16 => unreachable!(),
-        };
-        Shared([T::col(&zero).expect("its dtype")[0]; N])
-    }
-    impl<T, const N: usize> std::ops::Index<usize> for Shared<T, N> {
-        type Output = T;
-        fn index(&self, j: usize) -> &T {
-            &self.0[j]
-        }
-    }
-    impl<T, const N: usize> std::ops::IndexMut<usize> for Shared<T, N> {
-        fn index_mut(&mut self, j: usize) -> &mut T {
-            &mut self.0[j]
-        }
-    }
-
-    /// A whole array of a `RawMut<T>` parameter, written by index (through `&self`).
-    pub struct RawMut<'a, T> {
-        data: &'a [std::cell::Cell<T>],
-    }
-    impl<'a, T: Copy> RawMut<'a, T> {
-        /// A view of `data`.
-        pub fn new(data: &'a mut [T]) -> Self {
-            RawMut { data: std::cell::Cell::from_mut(data).as_slice_of_cells() }
-        }
-        fn cell(&self, j: i64) -> &std::cell::Cell<T> {
-            &self.data[usize::try_from(j).expect("an index")]
-        }
-        /// Element `j`.
-        pub fn at(&self, j: i64) -> T {
-            self.cell(j).get()
-        }
-        /// The number of elements.
-        #[allow(clippy::len_without_is_empty)]
-        pub fn len(&self) -> i64 {
-            self.data.len() as i64
-        }
-        /// `self[j] = v`
-        pub fn set(&self, j: i64, v: T) {
-            self.cell(j).set(v)
-        }
-        /// `self[j] = v`; the old value
-        pub fn atomic_exch(&self, j: i64, v: T) -> T {
-            self.cell(j).replace(v)
-        }
-    }
-    impl<T: Copy + PartialOrd + std::ops::Add<Output = T> + std::ops::Sub<Output = T>> RawMut<'_, T> {
-        /// `self[j] += v`; the old value
-        pub fn atomic_add(&self, j: i64, v: T) -> T {
-            let old = self.at(j);
-            self.set(j, old + v);
-            old
-        }
-        /// `self[j] -= v`; the old value
-        pub fn atomic_sub(&self, j: i64, v: T) -> T {
-            let old = self.at(j);
-            self.set(j, old - v);
-            old
-        }
-        /// `self[j] = max(self[j], v)`; the old value
-        pub fn atomic_max(&self, j: i64, v: T) -> T {
-            let old = self.at(j);
-            if v > old {
-                self.set(j, v);
-            }
-            old
-        }
-        /// `self[j] = min(self[j], v)`; the old value
-        pub fn atomic_min(&self, j: i64, v: T) -> T {
-            let old = self.at(j);
-            if v < old {
-                self.set(j, v);
-            }
-            old
-        }
-        /// `self[j] = v` where `self[j] == compare`; the old value
-        pub fn atomic_cas(&self, j: i64, compare: T, v: T) -> T {
-            let old = self.at(j);
-            if old == compare {
-                self.set(j, v);
-            }
-            old
-        }
-    }
-
     /// Axes of a reduction.
     pub trait IntoAxes {}
     impl IntoAxes for i32 {}
@@ -418,8 +284,8 @@ pub mod __rt {
 /// The kernels.
 pub mod kernels {
     // the stand-ins of `xp::kernel::gpu`, by name and as `gpu::`
-    use xp::__rt as gpu;
-    use xp::__rt::{
+    use crate::gpu;
+    use crate::gpu::{
         block_dim, block_idx, grid_dim, lane_id, shared, shfl, shfl_down, shfl_up, shfl_xor, sync_threads, thread_idx,
         warp_size, RawMut,
     };
@@ -786,12 +652,12 @@ fn raw_kernels() {
     assert!(private_raw());
     // the native copy, as one thread of one block
     let mut out = [0.0f32; 2];
-    saxpy(2.0f32, __rt::Raw::new(&[1.0, 2.0]), __rt::Raw::new(&[10.0, 20.0]), __rt::RawMut::new(&mut out), 2);
+    saxpy(2.0f32, __rt::Raw::new(&[1.0, 2.0]), __rt::Raw::new(&[10.0, 20.0]), gpu::RawMut::new(&mut out), 2);
     assert_eq!(out, [12.0, 0.0]);
     let (mut out, mut counts) = ([0.0f64; 3], [0i32; 6]);
-    block_sum(__rt::Raw::new(&[1.5, 2.0]), __rt::RawMut::new(&mut out), __rt::RawMut::new(&mut counts), 2);
+    block_sum(__rt::Raw::new(&[1.5, 2.0]), gpu::RawMut::new(&mut out), gpu::RawMut::new(&mut counts), 2);
     assert_eq!(out, [48.0, 0.0, 48.0]);
     assert_eq!(counts, [1, -1, 1, -1, 7, 0]);
-    block_sum(__rt::Raw::new(&[1.5, 2.0]), __rt::RawMut::new(&mut out), __rt::RawMut::new(&mut counts), -1);
+    block_sum(__rt::Raw::new(&[1.5, 2.0]), gpu::RawMut::new(&mut out), gpu::RawMut::new(&mut counts), -1);
     assert_eq!(counts, [1, -1, 1, -1, 7, 0]); // returned early
 }

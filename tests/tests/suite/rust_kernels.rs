@@ -8,14 +8,10 @@ use xp::ufunc::Operand;
 use xp::{Array, DType, Device, Error, Scalar};
 use xp_testing::{compare, layouts, widen, Expected, Failures, Tolerance, EXACT};
 
-#[xp::kernel]
-fn leaky_relu<T: Float>(x: T, alpha: T) -> T {
-    if x > T::ZERO {
-        x
-    } else {
-        alpha * x
-    }
-}
+#[path = "../../../examples/common/course_kernels.rs"]
+#[allow(dead_code)] // (the elementwise saxpy is a bench row; the suite tests the raw one)
+mod course;
+use course::{black_scholes, l2norm, leaky_relu};
 
 /// `let` and shadowing, `if` as a value, `while`, `loop`/`break`, compound assignment, an
 /// early `return`, literal inference (`k` is an i32 from `n`).
@@ -152,32 +148,6 @@ fn clip<T: Num>(x: T, lo: T, hi: T) -> T {
 #[xp::kernel]
 fn axpy<T: Float>(a: f32, x: T, y: T) -> T {
     T::lit(a as f64) * x + y
-}
-
-/// The cumulative normal distribution (Abramowitz–Stegun), as the Black–Scholes example has it.
-#[xp::device]
-fn cnd<T: Float>(d: T) -> T {
-    let k = T::ONE / (T::ONE + T::lit(0.2316419) * d.abs());
-    let poly = k
-        * (T::lit(0.31938153)
-            + k * (T::lit(-0.356563782)
-                + k * (T::lit(1.781477937) + k * (T::lit(-1.821255978) + k * T::lit(1.330274429)))));
-    let c = T::lit(0.3989422804014327) * (T::lit(-0.5) * d * d).exp() * poly;
-    if d > T::ZERO {
-        T::ONE - c
-    } else {
-        c
-    }
-}
-
-#[xp::kernel]
-fn black_scholes<T: Float>(s: T, x: T, t: T, r: T, v: T) -> (T, T) {
-    let sq = t.sqrt();
-    let d1 = ((s / x).ln() + (r + T::lit(0.5) * v * v) * t) / (v * sq);
-    let d2 = d1 - v * sq;
-    let e = (-r * t).exp();
-    let call = s * cnd(d1) - x * e * cnd(d2);
-    (call, call - s + x * e)
 }
 
 /// An argument of a kernel call in the tests.
@@ -528,23 +498,6 @@ fn typed_errors() {
     for k in [central_diff::kernel().clone(), central_diff::kernel().lowered()] {
         let e = k.call(&[(&x).into(), (&short).into()]).unwrap_err();
         assert!(matches!(e, Error::IndexOutOfBounds { .. }), "{e}");
-    }
-}
-
-#[xp::reduction]
-mod l2norm {
-    use xp::kernel::Float;
-    fn identity<T: Float>() -> T {
-        T::ZERO
-    }
-    fn map<T: Float>(x: T) -> T {
-        x * x
-    }
-    fn combine<T: Float>(a: T, b: T) -> T {
-        a + b
-    }
-    fn finish<T: Float>(a: T) -> T {
-        a.sqrt()
     }
 }
 
