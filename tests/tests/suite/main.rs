@@ -37,6 +37,7 @@ mod random_dists;
 mod random_props;
 mod reductions;
 mod repr;
+mod rust_kernel_ulps;
 mod rust_kernels;
 mod scipy_linalg;
 mod scipy_matrices;
