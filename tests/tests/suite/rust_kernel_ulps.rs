@@ -132,8 +132,10 @@ const NAMES: [Row; 46] = [
     ("j1", (0.1, 3.5), 12, 10),
     ("y0", (0.1, 0.8), 12, 10),
     ("y1", (0.1, 2.0), 12, 10),
-    ("i0", (-20.0, 20.0), 9, 9),
-    ("i1", (-20.0, 20.0), 9, 9),
+    // (float64: the host's power series loses up to 10 ulps near |x| = 12, where CUDA's and
+    // SciPy's are within 1)
+    ("i0", (-20.0, 20.0), 9, 12),
+    ("i1", (-20.0, 20.0), 9, 12),
 ];
 
 /// Name, domain of x, domain of y, bounds.

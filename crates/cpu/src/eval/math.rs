@@ -27,7 +27,7 @@ macro_rules! float_fns {
                 Tanh => <$t>::tanh,
                 Asinh => <$t>::asinh,
                 Acosh => <$t>::acosh,
-                Atanh => <$t>::atanh,
+                Atanh => |x| libm::atanh(x as f64) as $t, // (as the ufunc: musl's, on |x|)
                 Exp => <$t>::exp,
                 Exp2 => <$t>::exp2,
                 Expm1 => <$t>::exp_m1,
