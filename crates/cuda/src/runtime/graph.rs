@@ -97,13 +97,22 @@ impl std::fmt::Debug for Graph {
 }
 
 impl Graph {
-    /// Replay the graph on the stream it was captured on.
+    /// Replay the graph on the stream it was captured on, ordered as if on the calling thread's
+    /// current stream of the device (as CuPy's `Graph.launch`): after the work enqueued on it so
+    /// far (new input values written there are read), before what is enqueued on it next.
     pub fn launch(&self) -> Result<()> {
         capturable(self.dev.ordinal, "Graph::launch", "a graph launch inside a capture")?;
-        match &self.graph {
-            Some(g) => g.launch().map_err(driver_err),
-            None => Ok(()),
+        let Some(g) = &self.graph else { return Ok(()) };
+        let cur = self.dev.current();
+        let other = !Arc::ptr_eq(&cur, &self.stream);
+        if other {
+            self.stream.join(&cur).map_err(driver_err)?;
         }
+        g.launch().map_err(driver_err)?;
+        if other {
+            cur.join(&self.stream).map_err(driver_err)?;
+        }
+        Ok(())
     }
     /// Upload the graph to the device, so that the first launch costs no more than the next.
     pub fn upload(&self) -> Result<()> {
