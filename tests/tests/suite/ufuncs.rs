@@ -63,7 +63,7 @@ fn arctanh_near_minus_one_within_an_ulp() {
     let w64: [f64; 5] =
         [-1.899941262458245, -2.6466524123622457, -7.254328619247669, -0.5493061443340549, -0.9729550745276566];
     let x32 = [-0.99f32, -0.999, -0.9, -0.6];
-    let w32 = [-2.646652936935425f32, -3.8002076148986816, -1.4722193479537964, -0.6931472420692444];
+    let w32 = [-2.646653f32, -3.8002076, -1.4722193, -0.69314724];
     for dev in xp_testing::devices() {
         let a = xp::Array::from_vec(x64.to_vec(), [x64.len()]).unwrap().to_device(dev).unwrap();
         let got = xp::arctanh(&a).unwrap().to_vec::<f64>().unwrap();
