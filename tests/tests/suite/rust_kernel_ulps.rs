@@ -7,6 +7,7 @@
 //! CUDA's figure plus 1 ulp for the host's rounding (plus 3 for the special functions, which the
 //! host computes in float64 with Cephes' accuracy). The table below states each; the test prints
 //! what it measured (`-- --nocapture`).
+use super::rust_kernels::ways;
 use xp::kernel::{math, Float};
 use xp::ufunc::Operand;
 use xp::{Array, DType, Device};
@@ -211,15 +212,6 @@ fn ulps(a: f64, b: f64, f32: bool) -> u64 {
         }
     };
     (ord(a) - ord(b)).unsigned_abs().min(u64::MAX as u128) as u64
-}
-
-/// Every way a kernel runs: (name, device, lowered).
-fn ways() -> Vec<(String, Device, bool)> {
-    let mut w = vec![("cpu native".to_string(), Device::Cpu, false), ("cpu lowered".to_string(), Device::Cpu, true)];
-    for d in xp_testing::devices().into_iter().filter(|d| *d != Device::Cpu) {
-        w.push((d.to_string(), d, false));
-    }
-    w
 }
 
 /// The results of `k` over arrays `xs` (and a scalar function number) in one way, as f64.

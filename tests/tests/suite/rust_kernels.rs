@@ -157,7 +157,7 @@ enum Arg {
 }
 
 /// Every way a kernel runs: (label, device, the kernel's lowered form on the CPU).
-fn ways() -> Vec<(String, Device, bool)> {
+pub(super) fn ways() -> Vec<(String, Device, bool)> {
     let mut w = vec![("cpu native".to_string(), Device::Cpu, false), ("cpu lowered".to_string(), Device::Cpu, true)];
     for d in xp_testing::devices().into_iter().filter(|d| *d != Device::Cpu) {
         w.push((d.to_string(), d, false));
